@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "formatting.h"
+
+#include <QCoreApplication>
+
+#include <cstdlib>
+
+namespace RankScope::Formatting {
+
+QString bytes(int64_t value)
+{
+    static const char* const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    const uint64_t magnitude = value < 0 ? uint64_t(0) - uint64_t(value) : uint64_t(value);
+    int unit = 0;
+    double scaled = double(magnitude);
+    while (scaled >= 1024.0 && unit < 6) {
+        scaled /= 1024.0;
+        ++unit;
+    }
+    // Three significant digits, without trailing zeros: "128 MiB", "13.2 GiB", "1.28 GiB".
+    QString number = QString::number(magnitude);
+    if (unit > 0) {
+        number = QString::number(scaled, 'f', scaled >= 100 ? 0 : (scaled >= 10 ? 1 : 2));
+        if (number.contains(QLatin1Char('.'))) {
+            while (number.endsWith(QLatin1Char('0')))
+                number.chop(1);
+            if (number.endsWith(QLatin1Char('.')))
+                number.chop(1);
+        }
+    }
+    return (value < 0 ? QStringLiteral("-") : QString()) + number + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+QString bytesExact(int64_t value)
+{
+    return QCoreApplication::translate("Formatting", "%1 (%2 bytes)").arg(bytes(value)).arg(value);
+}
+
+} // namespace RankScope::Formatting

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace RankScope {
+
+/// The one size formatter used by every view, the CLI and exports, so the same number reads the same everywhere.
+namespace Formatting {
+/// Binary units as PyTorch's viewer writes them: "1.5 GiB", "512 B".
+QString bytes(int64_t bytes);
+/// With the exact count, for tooltips: "1.5 GiB (1610612736 bytes)".
+QString bytesExact(int64_t bytes);
+} // namespace Formatting
+
+} // namespace RankScope

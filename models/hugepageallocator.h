@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+namespace RankScope {
+
+namespace HugePages {
+/// Allocates `bytes`; blocks of several megabytes come from mmap with transparent huge pages requested, since page
+/// faults, not parsing, dominate the cost of filling the multi-gigabyte arrays of a big snapshot.
+void* allocate(std::size_t bytes);
+void deallocate(void* p, std::size_t bytes) noexcept;
+} // namespace HugePages
+
+/// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo).
+template <typename T> struct HugePageAllocator
+{
+    using value_type = T;
+    HugePageAllocator() = default;
+    template <typename U> HugePageAllocator(const HugePageAllocator<U>&) noexcept { }
+    T* allocate(std::size_t n)
+    {
+        if (n > std::size_t(-1) / sizeof(T))
+            throw std::bad_array_new_length();
+        return static_cast<T*>(HugePages::allocate(n * sizeof(T)));
+    }
+    void deallocate(T* p, std::size_t n) noexcept
+    {
+        HugePages::deallocate(p, n * sizeof(T));
+    }
+    template <typename U> bool operator==(const HugePageAllocator<U>&) const noexcept
+    {
+        return true;
+    }
+};
+
+} // namespace RankScope

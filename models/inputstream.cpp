@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "inputstream.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+namespace RankScope {
+
+namespace {
+constexpr size_t chunk = size_t(4) << 20;
+}
+
+InputStream::InputStream(const QString& path, ProgressCallback progress)
+    : m_file(path)
+    , m_progress(std::move(progress))
+{
+    if (!m_file.open(QIODevice::ReadOnly))
+        throw ReadError("cannot open the file: " + m_file.errorString().toStdString());
+    m_fileSize = uint64_t(std::max<qint64>(m_file.size(), 0));
+    m_out.resize(chunk);
+    cur = end = m_out.data();
+    uint8_t magic[2] = {};
+    if (m_file.peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        m_gzip = true;
+        if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
+            throw ReadError("cannot initialise zlib");
+        m_zsInit = true;
+        m_in.resize(chunk);
+    }
+}
+
+InputStream::~InputStream()
+{
+    if (m_zsInit)
+        inflateEnd(&m_zs);
+}
+
+size_t InputStream::readFile(uint8_t* into, size_t max)
+{
+    const qint64 n = m_file.read(reinterpret_cast<char*>(into), qint64(max));
+    if (n < 0)
+        throw ReadError("cannot read the file: " + m_file.errorString().toStdString());
+    m_fileRead += uint64_t(n);
+    return size_t(n);
+}
+
+size_t InputStream::produce(uint8_t* into, size_t max)
+{
+    if (!m_gzip) {
+        const size_t n = readFile(into, max);
+        m_eof = n == 0;
+        return n;
+    }
+    m_zs.next_out = into;
+    m_zs.avail_out = uInt(std::min<size_t>(max, UINT_MAX));
+    while (m_zs.avail_out > 0 && !m_eof) {
+        if (m_zs.avail_in == 0) {
+            m_zs.next_in = m_in.data();
+            m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
+        }
+        const bool noInput = m_zs.avail_in == 0;
+        const int ret = inflate(&m_zs, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END) {
+            // Concatenated gzip members form one stream, as `gzip -d` treats them.
+            if (m_zs.avail_in == 0) {
+                m_zs.next_in = m_in.data();
+                m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
+            }
+            if (m_zs.avail_in >= 2 && m_zs.next_in[0] == 0x1f && m_zs.next_in[1] == 0x8b)
+                inflateReset(&m_zs);
+            else
+                m_eof = true;
+        } else if (ret == Z_BUF_ERROR && noInput) {
+            throw ReadError("the gzip data is truncated");
+        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            throw ReadError(std::string("the gzip data is corrupt: ") + (m_zs.msg ? m_zs.msg : "inflate failed"));
+        }
+    }
+    return size_t(m_zs.next_out - into);
+}
+
+bool InputStream::refill(size_t need)
+{
+    size_t have = size_t(end - cur);
+    if (have >= need)
+        return true;
+    if (m_eof)
+        return false;
+    // Slide the unread bytes to the front, then fill behind them.
+    m_windowOffset += uint64_t(cur - m_out.data());
+    std::memmove(m_out.data(), cur, have);
+    while (have < need && !m_eof) {
+        if (m_out.size() - have < chunk / 4) {
+            // Grow only as data actually arrives, so a huge length field cannot make us allocate in advance.
+            m_out.resize(std::max(m_out.size() * 2, have + chunk));
+        }
+        have += produce(m_out.data() + have, m_out.size() - have);
+    }
+    cur = m_out.data();
+    end = cur + have;
+    return have >= need;
+}
+
+void InputStream::reportProgress()
+{
+    if (m_progress && !m_progress(m_fileRead, m_fileSize))
+        throw ReadCancelled();
+}
+
+} // namespace RankScope

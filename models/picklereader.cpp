@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: MIT
+#include "picklereader.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace RankScope {
+
+namespace {
+
+enum Op : uint8_t
+{
+    MARK = '(',
+    STOP = '.',
+    POP = '0',
+    POP_MARK = '1',
+    BININT = 'J',
+    BININT1 = 'K',
+    BININT2 = 'M',
+    NONE = 'N',
+    BINFLOAT = 'G',
+    BINBYTES = 'B',
+    SHORT_BINBYTES = 'C',
+    BINSTRING = 'T',
+    SHORT_BINSTRING = 'U',
+    BINUNICODE = 'X',
+    APPEND = 'a',
+    APPENDS = 'e',
+    DICT = 'd',
+    EMPTY_DICT = '}',
+    LIST = 'l',
+    EMPTY_LIST = ']',
+    TUPLE = 't',
+    EMPTY_TUPLE = ')',
+    SETITEM = 's',
+    SETITEMS = 'u',
+    BINGET = 'h',
+    LONG_BINGET = 'j',
+    BINPUT = 'q',
+    LONG_BINPUT = 'r',
+    PROTO = 0x80,
+    TUPLE1 = 0x85,
+    TUPLE2 = 0x86,
+    TUPLE3 = 0x87,
+    NEWTRUE = 0x88,
+    NEWFALSE = 0x89,
+    LONG1 = 0x8a,
+    LONG4 = 0x8b,
+    SHORT_BINUNICODE = 0x8c,
+    BINUNICODE8 = 0x8d,
+    BINBYTES8 = 0x8e,
+    MEMOIZE = 0x94,
+    FRAME = 0x95,
+    BYTEARRAY8 = 0x96,
+};
+
+// Opcodes a snapshot never needs. The ones that import or construct objects are the reason pickles are unsafe;
+// naming them in the error tells the user what the file tried to do.
+const char* refusedOpcodeName(uint8_t op)
+{
+    switch (op) {
+    case 'c':
+        return "GLOBAL";
+    case 0x93:
+        return "STACK_GLOBAL";
+    case 'R':
+        return "REDUCE";
+    case 'b':
+        return "BUILD";
+    case 'i':
+        return "INST";
+    case 'o':
+        return "OBJ";
+    case 0x81:
+        return "NEWOBJ";
+    case 0x92:
+        return "NEWOBJ_EX";
+    case 'P':
+        return "PERSID";
+    case 'Q':
+        return "BINPERSID";
+    case 0x82:
+        return "EXT1";
+    case 0x83:
+        return "EXT2";
+    case 0x84:
+        return "EXT4";
+    case 0x97:
+        return "NEXT_BUFFER";
+    case 0x98:
+        return "READONLY_BUFFER";
+    case 0x8f:
+        return "EMPTY_SET";
+    case 0x90:
+        return "ADDITEMS";
+    case 0x91:
+        return "FROZENSET";
+    case '2':
+        return "DUP";
+    case 'I':
+        return "INT";
+    case 'L':
+        return "LONG";
+    case 'S':
+        return "STRING";
+    case 'V':
+        return "UNICODE";
+    case 'F':
+        return "FLOAT";
+    case 'g':
+        return "GET";
+    case 'p':
+        return "PUT";
+    default:
+        return nullptr;
+    }
+}
+
+std::string hexByte(uint8_t b)
+{
+    static const char digits[] = "0123456789abcdef";
+    return std::string("0x") + digits[b >> 4] + digits[b & 15];
+}
+
+template <typename T> T readLE(const uint8_t* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v; // snapshots are read on little-endian hosts only (x86-64, aarch64)
+}
+
+// Marks memo slots skipped by a BINPUT past the end (a None value never has this `a`).
+constexpr uint32_t unsetMemo = 0xffffffffu;
+constexpr uint64_t maxLength = uint64_t(1) << 40;
+constexpr size_t progressStep = size_t(4) << 20;
+
+} // namespace
+
+PickleReader::PickleReader(InputStream& in, SnapshotBuilder& builder)
+    : m_in(in)
+    , m_builder(builder)
+{
+    m_stack.reserve(1024);
+    // Every memo entry costs at least two bytes of pickle (the object and MEMOIZE), so this never reallocates for
+    // plain files; the reservation is address space, touched only as entries arrive.
+    try {
+        m_memo.reserve(std::max<uint64_t>(1 << 16, (in.isGzip() ? in.fileSize() * 12 : in.fileSize()) / 2));
+    } catch (const std::bad_alloc&) { }
+}
+
+void PickleReader::fail(const std::string& what) const
+{
+    throw ReadError(what + " at byte " + std::to_string(m_opOffset));
+}
+
+BuilderValue PickleReader::decodeLong(const uint8_t* p, uint64_t n) const
+{
+    // Two's complement little-endian, as LONG1/LONG4 write it. Up to 8 bytes is an int64; a 9th byte is accepted
+    // only when it is pure sign extension or makes a value that fits in uint64 (addresses above 2^63).
+    if (n == 0)
+        return BuilderValue::integer(0);
+    uint64_t v = 0;
+    const uint64_t low = std::min<uint64_t>(n, 8);
+    for (uint64_t i = 0; i < low; ++i)
+        v |= uint64_t(p[i]) << (8 * i);
+    const bool negative = p[n - 1] & 0x80;
+    if (n < 8 && negative)
+        v |= ~uint64_t(0) << (8 * n);
+    if (n > 8) {
+        const uint8_t fill = negative ? 0xff : 0x00;
+        for (uint64_t i = 8; i < n; ++i) {
+            if (p[i] != fill)
+                fail("integer of " + std::to_string(n) + " bytes does not fit in 64 bits");
+        }
+        // A positive value whose bit 63 is set fits uint64 (kept as its bit pattern); a negative one must keep it.
+        if (negative && !(p[7] & 0x80))
+            fail("integer of " + std::to_string(n) + " bytes does not fit in 64 bits");
+    }
+    return BuilderValue::integer(int64_t(v));
+}
+
+void PickleReader::memoPut(uint64_t index)
+{
+    if (m_stack.empty())
+        fail("memo store with an empty stack");
+    const BuilderValue& top = m_stack.back();
+    if (index < m_memo.size()) {
+        m_memo[index] = top;
+    } else if (index == m_memo.size()) {
+        m_memo.push_back(top);
+    } else if (index < m_memo.size() + 4096) {
+        BuilderValue unset;
+        unset.a = unsetMemo;
+        m_memo.resize(index + 1, unset);
+        m_memo[index] = top;
+    } else {
+        m_sparseMemo[index] = top; // far-off index: never allocate up to it
+    }
+}
+
+const BuilderValue& PickleReader::memoGet(uint64_t index) const
+{
+    if (index < m_memo.size() && m_memo[index].a != unsetMemo)
+        return m_memo[index];
+    if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end())
+        return it->second;
+    fail("memo index " + std::to_string(index) + " was never stored");
+}
+
+size_t PickleReader::popMark()
+{
+    if (m_marks.empty())
+        fail("no MARK for this opcode");
+    const size_t mark = m_marks.back();
+    m_marks.pop_back();
+    if (mark > m_stack.size())
+        fail("the stack was popped past a MARK");
+    return mark;
+}
+
+BuilderValue PickleReader::createContainer(bool isDict)
+{
+    // Find the container this one will be added to, so it is typed by its place in the schema right away. Two
+    // shapes are possible: the SETITEM/APPEND form, where the parent (and key) sit directly below with no MARK in
+    // between, and the SETITEMS/APPENDS form, where the parent sits just below the top MARK. When both fit, the
+    // schema decides; with neither (the DICT/LIST/TUPLE opcodes build children before their parent) the container
+    // stays generic until it is placed.
+    const size_t n = m_stack.size();
+    const bool hasMark = !m_marks.empty();
+    const size_t m = hasMark ? m_marks.back() : 0;
+    const BuilderValue* nearParent = nullptr;
+    const BuilderValue* nearKey = nullptr;
+    const BuilderValue* farParent = nullptr;
+    const BuilderValue* farKey = nullptr;
+    if (n >= 2 && (!hasMark || m <= n - 2) && m_stack[n - 2].kind == BuilderValue::Dict
+        && m_stack[n - 1].kind == BuilderValue::String) {
+        nearParent = &m_stack[n - 2];
+        nearKey = &m_stack[n - 1];
+    } else if (n >= 1 && (!hasMark || m <= n - 1) && m_stack[n - 1].kind == BuilderValue::List) {
+        nearParent = &m_stack[n - 1];
+    }
+    if (hasMark && m >= 1 && m <= n) {
+        const BuilderValue& below = m_stack[m - 1];
+        if (below.kind == BuilderValue::List) {
+            farParent = &below;
+        } else if (below.kind == BuilderValue::Dict && (n - m) % 2 == 1
+            && m_stack[n - 1].kind == BuilderValue::String) {
+            farParent = &below;
+            farKey = &m_stack[n - 1];
+        }
+    }
+    const BuilderValue* parent = SnapshotBuilder::unknownParent();
+    const BuilderValue* key = nullptr;
+    if (nearParent && farParent) {
+        const bool nearFits = m_builder.contextFor(isDict, nearParent, nearKey) != SchemaContext::Ignore;
+        const bool farFits = m_builder.contextFor(isDict, farParent, farKey) != SchemaContext::Ignore;
+        const bool useFar = !nearFits && farFits;
+        parent = useFar ? farParent : nearParent;
+        key = useFar ? farKey : nearKey;
+    } else if (nearParent || farParent) {
+        parent = nearParent ? nearParent : farParent;
+        key = nearParent ? nearKey : farKey;
+    } else if (n == 0 && !hasMark && !m_rootCreated) {
+        parent = nullptr;
+        m_rootCreated = true;
+    }
+    return m_builder.newContainer(isDict, parent, key);
+}
+
+void PickleReader::run()
+{
+    try {
+        runOpcodes();
+    } catch (const SchemaError& e) {
+        fail(e.what());
+    }
+}
+
+void PickleReader::runOpcodes()
+{
+    const uint8_t* p = m_in.cur;
+    const uint8_t* end = m_in.end;
+    const uint8_t* nextProgress = p + progressStep;
+
+    // Makes k bytes available at p, or reports the truncation.
+    auto need = [&](uint64_t k, const char* what) {
+        if (uint64_t(end - p) >= k)
+            return;
+        if (k > maxLength)
+            fail(std::string(what) + " of " + std::to_string(k) + " bytes is larger than any snapshot");
+        m_in.cur = p;
+        const bool ok = m_in.refill(size_t(k));
+        p = m_in.cur;
+        end = m_in.end;
+        nextProgress = p + progressStep;
+        if (!ok)
+            fail(std::string("the file ends inside ") + what + " (truncated?)");
+    };
+    auto push = [&](const BuilderValue& v) { m_stack.push_back(v); };
+    auto top = [&]() -> BuilderValue& {
+        if (m_stack.empty())
+            fail("stack underflow");
+        return m_stack.back();
+    };
+
+    for (;;) {
+        if (p >= nextProgress) {
+            m_in.cur = p;
+            m_in.reportProgress();
+            nextProgress = p + progressStep;
+        }
+        if (p == end) {
+            m_in.cur = p;
+            if (!m_in.refill(1)) {
+                m_opOffset = m_in.offsetOf(p);
+                fail("the file ends before the pickle's STOP opcode (truncated?)");
+            }
+            p = m_in.cur;
+            end = m_in.end;
+            nextProgress = p + progressStep;
+        }
+        m_opOffset = m_in.offsetOf(p);
+        const uint8_t op = *p++;
+        switch (op) {
+        case PROTO: {
+            need(1, "PROTO");
+            const uint8_t version = *p++;
+            if (version < 2 || version > 5)
+                fail("pickle protocol " + std::to_string(version) + " is not supported (2 to 5 are)");
+            break;
+        }
+        case FRAME:
+            need(8, "FRAME"); // framing only groups opcodes; its length needs no checking here
+            p += 8;
+            break;
+        case STOP: {
+            if (m_stack.empty())
+                fail("STOP with an empty stack");
+            m_in.cur = p;
+            m_builder.setRoot(m_stack.back());
+            return;
+        }
+        case MARK:
+            m_marks.push_back(m_stack.size());
+            break;
+        case POP:
+            top();
+            m_stack.pop_back();
+            break;
+        case POP_MARK:
+            m_stack.resize(popMark());
+            break;
+        case EMPTY_DICT:
+            push(createContainer(true));
+            break;
+        case EMPTY_LIST:
+        case EMPTY_TUPLE:
+            push(createContainer(false));
+            break;
+        case DICT:
+        case LIST:
+        case TUPLE: {
+            const size_t mark = popMark();
+            m_items.assign(m_stack.begin() + ptrdiff_t(mark), m_stack.end());
+            m_stack.resize(mark);
+            if (op == DICT && m_items.size() % 2)
+                fail("DICT with an odd number of items");
+            BuilderValue c = createContainer(op == DICT);
+            if (op == DICT) {
+                for (size_t i = 0; i < m_items.size(); i += 2)
+                    m_builder.setItem(c, m_items[i], m_items[i + 1]);
+            } else {
+                for (const BuilderValue& v : m_items)
+                    m_builder.append(c, v);
+            }
+            push(c);
+            break;
+        }
+        case TUPLE1:
+        case TUPLE2:
+        case TUPLE3: {
+            const size_t count = size_t(op - TUPLE1 + 1);
+            if (m_stack.size() < count || (!m_marks.empty() && m_marks.back() > m_stack.size() - count))
+                fail("TUPLE" + std::to_string(count) + " with too few items");
+            m_items.assign(m_stack.end() - ptrdiff_t(count), m_stack.end());
+            m_stack.resize(m_stack.size() - count);
+            BuilderValue c = createContainer(false);
+            for (const BuilderValue& v : m_items)
+                m_builder.append(c, v);
+            push(c);
+            break;
+        }
+        case APPEND: {
+            if (m_stack.size() < 2)
+                fail("APPEND with too few items");
+            const BuilderValue v = m_stack.back();
+            m_stack.pop_back();
+            const BuilderValue& list = m_stack.back();
+            if (list.kind != BuilderValue::List)
+                fail("APPEND to something that is not a list");
+            m_builder.append(list, v);
+            break;
+        }
+        case APPENDS: {
+            const size_t mark = popMark();
+            if (mark == 0 || m_stack[mark - 1].kind != BuilderValue::List)
+                fail("APPENDS to something that is not a list");
+            const BuilderValue list = m_stack[mark - 1];
+            for (size_t i = mark; i < m_stack.size(); ++i)
+                m_builder.append(list, m_stack[i]);
+            m_stack.resize(mark);
+            break;
+        }
+        case SETITEM: {
+            if (m_stack.size() < 3)
+                fail("SETITEM with too few items");
+            const BuilderValue& dict = m_stack[m_stack.size() - 3];
+            if (dict.kind != BuilderValue::Dict)
+                fail("SETITEM on something that is not a dict");
+            m_builder.setItem(dict, m_stack[m_stack.size() - 2], m_stack.back());
+            m_stack.resize(m_stack.size() - 2);
+            break;
+        }
+        case SETITEMS: {
+            const size_t mark = popMark();
+            if (mark == 0 || m_stack[mark - 1].kind != BuilderValue::Dict)
+                fail("SETITEMS on something that is not a dict");
+            if ((m_stack.size() - mark) % 2)
+                fail("SETITEMS with an odd number of items");
+            const BuilderValue dict = m_stack[mark - 1];
+            for (size_t i = mark; i < m_stack.size(); i += 2)
+                m_builder.setItem(dict, m_stack[i], m_stack[i + 1]);
+            m_stack.resize(mark);
+            break;
+        }
+        case MEMOIZE:
+            memoPut(m_memo.size());
+            break;
+        case BINPUT:
+            need(1, "BINPUT");
+            memoPut(*p++);
+            break;
+        case LONG_BINPUT:
+            need(4, "LONG_BINPUT");
+            memoPut(readLE<uint32_t>(p));
+            p += 4;
+            break;
+        case BINGET:
+            need(1, "BINGET");
+            push(memoGet(*p++));
+            break;
+        case LONG_BINGET:
+            need(4, "LONG_BINGET");
+            push(memoGet(readLE<uint32_t>(p)));
+            p += 4;
+            break;
+        case SHORT_BINUNICODE:
+        case SHORT_BINSTRING:
+        case BINUNICODE:
+        case BINSTRING:
+        case BINUNICODE8: {
+            uint64_t len;
+            if (op == SHORT_BINUNICODE || op == SHORT_BINSTRING) {
+                need(1, "a string length");
+                len = *p++;
+            } else if (op == BINUNICODE8) {
+                need(8, "a string length");
+                len = readLE<uint64_t>(p);
+                p += 8;
+            } else {
+                need(4, "a string length");
+                len = readLE<uint32_t>(p);
+                p += 4;
+                if (op == BINSTRING && int32_t(len) < 0)
+                    fail("BINSTRING with a negative length");
+            }
+            need(len, "a string");
+            push(m_builder.string(std::string_view(reinterpret_cast<const char*>(p), size_t(len))));
+            p += len;
+            break;
+        }
+        case SHORT_BINBYTES:
+        case BINBYTES:
+        case BINBYTES8:
+        case BYTEARRAY8: {
+            uint64_t len;
+            if (op == SHORT_BINBYTES) {
+                need(1, "a bytes length");
+                len = *p++;
+            } else if (op == BINBYTES) {
+                need(4, "a bytes length");
+                len = readLE<uint32_t>(p);
+                p += 4;
+            } else {
+                need(8, "a bytes length");
+                len = readLE<uint64_t>(p);
+                p += 8;
+            }
+            need(len, "a bytes object");
+            p += len;
+            BuilderValue v;
+            v.kind = BuilderValue::Bytes; // no snapshot field holds bytes: kept as a placeholder only
+            push(v);
+            break;
+        }
+        case BININT:
+            need(4, "BININT");
+            push(BuilderValue::integer(readLE<int32_t>(p)));
+            p += 4;
+            break;
+        case BININT1:
+            need(1, "BININT1");
+            push(BuilderValue::integer(*p++));
+            break;
+        case BININT2:
+            need(2, "BININT2");
+            push(BuilderValue::integer(readLE<uint16_t>(p)));
+            p += 2;
+            break;
+        case LONG1:
+        case LONG4: {
+            uint64_t len;
+            if (op == LONG1) {
+                need(1, "LONG1");
+                len = *p++;
+            } else {
+                need(4, "LONG4");
+                const int32_t l = readLE<int32_t>(p);
+                if (l < 0)
+                    fail("LONG4 with a negative length");
+                len = uint64_t(l);
+                p += 4;
+            }
+            need(len, "an integer");
+            push(decodeLong(p, len));
+            p += len;
+            break;
+        }
+        case BINFLOAT: {
+            need(8, "BINFLOAT");
+            BuilderValue v;
+            v.kind = BuilderValue::Float;
+            v.b = __builtin_bswap64(readLE<uint64_t>(p)); // big-endian on disk
+            p += 8;
+            push(v);
+            break;
+        }
+        case NEWTRUE:
+        case NEWFALSE: {
+            BuilderValue v = BuilderValue::integer(op == NEWTRUE);
+            v.kind = BuilderValue::Bool;
+            push(v);
+            break;
+        }
+        case NONE:
+            push(BuilderValue {});
+            break;
+        default:
+            if (const char* name = refusedOpcodeName(op))
+                fail(std::string("refused pickle opcode ") + name + " (" + hexByte(op)
+                    + "): a memory snapshot holds only plain data, and RankScope never imports, constructs or "
+                      "runs anything from a file");
+            fail("unknown pickle opcode " + hexByte(op));
+        }
+    }
+}
+
+} // namespace RankScope

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshotinfo.h"
+#include "snapshotloader.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace RankScope {
+
+/// The loaded rank files as a table: one row per file, in the order they were opened, with load progress while a
+/// file loads and its error if it failed. Figures are summed over the file's devices.
+class RankListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns
+    {
+        RankColumn,
+        FileColumn,
+        StatusColumn,
+        DevicesColumn,
+        SegmentsColumn,
+        TraceEntriesColumn,
+        ReservedColumn,
+        AllocatedColumn,
+        ActiveColumn,
+        RequestedColumn,
+        OomColumn,
+        NUM_COLUMNS
+    };
+    enum Roles
+    {
+        SortRole = Qt::UserRole,
+        /// Load progress 0…1000 while loading, -1 otherwise.
+        ProgressRole,
+        /// The error message of a failed file, empty otherwise.
+        ErrorRole,
+        PathRole,
+    };
+
+    explicit RankListModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void clear();
+    /// Row `index` starts loading (indices come from SnapshotLoader and grow by one per file).
+    void addLoading(int index, const QString& path, int rank);
+    void setProgress(int index, qint64 done, qint64 total);
+    void setLoaded(int index, const LoadedFile& file);
+
+    const LoadedFile* file(int row) const;
+    int loadedCount() const;
+    int failedCount() const;
+
+private:
+    struct Row
+    {
+        LoadedFile file;
+        DeviceInfo total; // summed over devices
+        int devices = 0;
+        int progress = 0;
+        bool loading = true;
+    };
+    QVariant displayData(const Row& row, int column) const;
+    QVariant sortData(const Row& row, int column) const;
+
+    std::vector<Row> m_rows;
+};
+
+} // namespace RankScope

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "rankname.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace RankScope {
+
+namespace {
+
+std::optional<int> fromComponent(QString name)
+{
+    // Strip every extension (.pickle.gz, .json, .pkl …) but keep dotted stems like "rank.3" intact enough.
+    static const QRegularExpression extensions(
+        QStringLiteral("(\\.(pickle|pkl|pck|json|gz|gzip|pt|bin))+$"), QRegularExpression::CaseInsensitiveOption);
+    name.remove(extensions);
+    static const QRegularExpression patterns[] = {
+        QRegularExpression(
+            QStringLiteral("(?:^|[^a-z0-9])rank[-_.]?(\\d+)(?:$|[^0-9])"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("^rank(\\d+)"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("^memory_trace_(\\d+)$"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("^snapshot_\\d+_(\\d+)$"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("^snapshot_(\\d+)$"), QRegularExpression::CaseInsensitiveOption),
+        QRegularExpression(QStringLiteral("^(\\d+)$")),
+    };
+    for (const QRegularExpression& re : patterns) {
+        const QRegularExpressionMatch match = re.match(name);
+        if (match.hasMatch()) {
+            bool ok = false;
+            const int rank = match.captured(1).toInt(&ok);
+            if (ok && rank >= 0 && rank < 1000000)
+                return rank;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<int> RankName::fromPath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (auto rank = fromComponent(info.fileName()))
+        return rank;
+    // torchtitan puts the step in the folder (iteration_12/) and the rank in the file; other layouts put the
+    // rank in the folder (rank3/snapshot.pickle). The step folder never matches the patterns above.
+    QDir dir = info.dir();
+    for (int level = 0; level < 2; ++level) {
+        if (auto rank = fromComponent(dir.dirName()))
+            return rank;
+        if (!dir.cdUp())
+            break;
+    }
+    return std::nullopt;
+}
+
+QList<RankName::Assigned> RankName::assign(const QStringList& paths)
+{
+    QList<Assigned> ranks;
+    ranks.reserve(paths.size());
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        if (auto rank = fromPath(paths[i]))
+            ranks.append({ *rank, true });
+        else
+            ranks.append({ int(i), false });
+    }
+    return ranks;
+}
+
+} // namespace RankScope

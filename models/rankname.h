@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace RankScope {
+
+/// Finds a rank in a snapshot's file or folder name. A snapshot holds no rank itself, so the names that training
+/// frameworks write are the only source: `rank3_memory_snapshot.pickle` (torchtitan), `memory_trace_3.pickle`
+/// (Megatron-Bridge), `snapshot_<i>_<local_rank>.pickle` (FSDP examples), `rank-3`, `rank_3`, `oom_rank3`,
+/// a folder `rank3/`, or a bare number.
+class RankName
+{
+public:
+    struct Assigned
+    {
+        int rank = 0;
+        bool fromName = false;
+    };
+
+    static std::optional<int> fromPath(const QString& path);
+    /// Ranks for a list of files: from the name where it carries one, else the file's position in the list.
+    static QList<Assigned> assign(const QStringList& paths);
+};
+
+} // namespace RankScope

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "snapshot.h"
+
+#include <algorithm>
+#include <array>
+
+namespace RankScope {
+
+namespace {
+constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
+    "",
+    "segments",
+    "device_traces",
+    "allocator_settings",
+    "external_annotations",
+    "device",
+    "address",
+    "total_size",
+    "allocated_size",
+    "active_size",
+    "requested_size",
+    "stream",
+    "segment_type",
+    "segment_pool_id",
+    "is_expandable",
+    "frames",
+    "blocks",
+    "size",
+    "state",
+    "history",
+    "real_size",
+    "addr",
+    "action",
+    "device_free",
+    "time_us",
+    "compile_context",
+    "user_metadata",
+    "name",
+    "filename",
+    "line",
+    "stage",
+    "active_allocated",
+    "active_pending_free",
+    "inactive",
+    "small",
+    "START",
+    "alloc",
+    "free_requested",
+    "free_completed",
+    "segment_alloc",
+    "segment_free",
+    "segment_map",
+    "segment_unmap",
+    "snapshot",
+    "oom",
+};
+
+} // namespace
+
+StringTable::StringTable()
+{
+    for (std::string_view s : knownStrings)
+        intern(s);
+}
+
+TraceAction TraceEntry::action() const
+{
+    using namespace Known;
+    switch (actionName) {
+    case K_alloc:
+        return TraceAction::Alloc;
+    case K_free_requested:
+        return TraceAction::FreeRequested;
+    case K_free_completed:
+        return TraceAction::FreeCompleted;
+    case K_segment_alloc:
+        return TraceAction::SegmentAlloc;
+    case K_segment_free:
+        return TraceAction::SegmentFree;
+    case K_segment_map:
+        return TraceAction::SegmentMap;
+    case K_segment_unmap:
+        return TraceAction::SegmentUnmap;
+    case K_snapshot:
+        return TraceAction::Snapshot;
+    case K_oom:
+        return TraceAction::Oom;
+    default:
+        return TraceAction::Other;
+    }
+}
+
+StringId StringTable::intern(std::string_view text)
+{
+    if (auto it = m_index.find(text); it != m_index.end())
+        return it->second;
+    const auto id = StringId(m_strings.size());
+    const std::string& stored = m_strings.emplace_back(text);
+    m_index.emplace(std::string_view(stored), id);
+    return id;
+}
+
+FrameId FrameTable::intern(const Frame& frame)
+{
+    auto [it, inserted] = m_index.try_emplace(frame, FrameId(m_frames.size()));
+    if (inserted)
+        m_frames.push_back(frame);
+    return it->second;
+}
+
+StackTable::StackTable()
+{
+    m_offsets = { 0, 0 };
+}
+
+StackId StackTable::intern(std::span<const FrameId> frames)
+{
+    if (frames.empty())
+        return EmptyStack;
+    // FNV-1a over the ids: stacks are interned once per distinct frame list object, not per reference.
+    uint64_t hash = 1469598103934665603ull;
+    for (FrameId id : frames)
+        hash = (hash ^ id) * 1099511628211ull;
+    auto [first, last] = m_index.equal_range(hash);
+    for (auto it = first; it != last; ++it) {
+        const auto existing = this->frames(it->second);
+        if (std::equal(existing.begin(), existing.end(), frames.begin(), frames.end()))
+            return it->second;
+    }
+    const auto id = StackId(size());
+    m_frames.insert(m_frames.end(), frames.begin(), frames.end());
+    m_offsets.push_back(uint32_t(m_frames.size()));
+    m_index.emplace(hash, id);
+    return id;
+}
+
+int Snapshot::deviceCount() const
+{
+    int64_t count = int64_t(deviceTraces.size());
+    for (const Segment& segment : segments)
+        count = std::max(count, segment.device + 1);
+    return int(count);
+}
+
+} // namespace RankScope

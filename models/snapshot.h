@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "hugepageallocator.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace RankScope {
+
+using StringId = uint32_t;
+using FrameId = uint32_t;
+using StackId = uint32_t;
+
+/// Id 0 of every table: the empty string and the empty stack.
+constexpr StringId EmptyString = 0;
+constexpr StackId EmptyStack = 0;
+
+/// Every StringTable starts with the keys and values of the snapshot schema, in this order, so a string's id tells
+/// which key or value it is without a lookup.
+namespace Known {
+enum : StringId
+{
+    K_None = 0,
+    K_segments,
+    K_device_traces,
+    K_allocator_settings,
+    K_external_annotations,
+    K_device,
+    K_address,
+    K_total_size,
+    K_allocated_size,
+    K_active_size,
+    K_requested_size,
+    K_stream,
+    K_segment_type,
+    K_segment_pool_id,
+    K_is_expandable,
+    K_frames,
+    K_blocks,
+    K_size,
+    K_state,
+    K_history,
+    K_real_size,
+    K_addr,
+    K_action,
+    K_device_free,
+    K_time_us,
+    K_compile_context,
+    K_user_metadata,
+    K_name,
+    K_filename,
+    K_line,
+    K_stage,
+    K_active_allocated,
+    K_active_pending_free,
+    K_inactive,
+    K_small,
+    K_START,
+    K_alloc,
+    K_free_requested,
+    K_free_completed,
+    K_segment_alloc,
+    K_segment_free,
+    K_segment_map,
+    K_segment_unmap,
+    K_snapshot,
+    K_oom,
+    K_Count
+};
+}
+
+/// Interned byte strings. Snapshot strings are UTF-8 that may carry lone surrogates, so bytes are kept as they are
+/// and decoded leniently only when shown.
+class StringTable
+{
+public:
+    StringTable();
+    StringId intern(std::string_view text);
+    std::string_view view(StringId id) const
+    {
+        return m_strings[id];
+    }
+    size_t size() const
+    {
+        return m_strings.size();
+    }
+
+private:
+    // A deque never moves its elements, so the views used as map keys stay valid, short strings included.
+    std::deque<std::string> m_strings;
+    std::unordered_map<std::string_view, StringId> m_index;
+};
+
+/// One stack frame as PyTorch writes it: {'name', 'filename', 'line'}.
+struct Frame
+{
+    StringId name = EmptyString;
+    StringId filename = EmptyString;
+    int64_t line = 0;
+    bool operator==(const Frame&) const = default;
+};
+
+/// Interned frames: the thousands of shared frame dicts of a snapshot become a few hundred ids.
+class FrameTable
+{
+public:
+    FrameId intern(const Frame& frame);
+    const Frame& frame(FrameId id) const
+    {
+        return m_frames[id];
+    }
+    size_t size() const
+    {
+        return m_frames.size();
+    }
+
+private:
+    struct Hash
+    {
+        size_t operator()(const Frame& f) const
+        {
+            return (size_t(f.name) * 0x9E3779B97F4A7C15ull) ^ (size_t(f.filename) << 1) ^ size_t(f.line);
+        }
+    };
+    std::vector<Frame> m_frames;
+    std::unordered_map<Frame, FrameId, Hash> m_index;
+};
+
+/// Interned stacks (innermost frame first, as in the file). Identical stacks share one id; id 0 is the empty stack.
+class StackTable
+{
+public:
+    StackTable();
+    StackId intern(std::span<const FrameId> frames);
+    std::span<const FrameId> frames(StackId id) const
+    {
+        return { m_frames.data() + m_offsets[id], m_offsets[id + 1] - m_offsets[id] };
+    }
+    size_t size() const
+    {
+        return m_offsets.size() - 1;
+    }
+
+private:
+    std::vector<FrameId> m_frames;
+    std::vector<uint32_t> m_offsets;
+    std::unordered_multimap<uint64_t, StackId> m_index;
+};
+
+enum class BlockState : uint8_t
+{
+    Inactive,
+    ActiveAllocated,
+    ActivePendingFree,
+    Unknown,
+};
+
+/// A block inside a segment. Addresses are computed from the segment when the file has none (legacy format).
+struct Block
+{
+    uint64_t address = 0;
+    int64_t size = 0;
+    /// Bytes the caller asked for; stale for inactive blocks (see the format doc), so only meaningful when active.
+    int64_t requestedSize = 0;
+    StackId stack = EmptyStack;
+    BlockState state = BlockState::Unknown;
+};
+
+/// One cudaMalloc'd (or mapped, for expandable segments) range, with its blocks stored in Snapshot::blocks.
+struct Segment
+{
+    int64_t device = 0;
+    uint64_t address = 0;
+    int64_t totalSize = 0;
+    int64_t allocatedSize = 0;
+    int64_t activeSize = 0;
+    int64_t requestedSize = 0;
+    int64_t stream = 0;
+    int64_t poolId[2] = { 0, 0 };
+    StackId stack = EmptyStack;
+    uint32_t firstBlock = 0;
+    uint32_t blockCount = 0;
+    bool isLargePool = true;
+    bool isExpandable = false;
+};
+
+enum class TraceAction : uint8_t
+{
+    Alloc,
+    FreeRequested,
+    FreeCompleted,
+    SegmentAlloc,
+    SegmentFree,
+    SegmentMap,
+    SegmentUnmap,
+    Snapshot,
+    Oom,
+    Other, ///< an action this version does not know; kept so event indices match the official viewer
+};
+
+/// One entry of a device's trace ring buffer. 40 bytes: a 1 GB snapshot holds about five million of them, so the
+/// rarely varying fields (stream, compile context, user metadata) are indices into small per-snapshot tables.
+struct TraceEntry
+{
+    /// The block or segment address; for `oom` entries the `device_free` bytes (an oom has no address).
+    uint64_t addr = 0;
+    /// Requested bytes for block actions, segment bytes for segment actions, total active bytes for `snapshot`.
+    int64_t size = 0;
+    /// Epoch microseconds, or 0 when the writer predates `time_us`.
+    int64_t timeUs = 0;
+    StackId stack = EmptyStack;
+    /// The action's name as written, so unknown actions keep their name.
+    StringId actionName = EmptyString;
+    /// Index into Snapshot::streams.
+    uint32_t streamIndex = 0;
+    /// Index into Snapshot::entryContexts.
+    uint32_t contextIndex = 0;
+
+    TraceAction action() const;
+};
+/// `compile_context` and `user_metadata` of trace entries; nearly every entry shares one pair.
+struct EntryContext
+{
+    StringId compileContext = EmptyString;
+    StringId userMetadata = EmptyString;
+};
+using TraceVector = std::vector<TraceEntry, HugePageAllocator<TraceEntry>>;
+
+/// A `record_function` START or END mark (`external_annotations`).
+struct Annotation
+{
+    StringId name = EmptyString;
+    int64_t device = 0;
+    int64_t timeUs = 0;
+    bool isStart = true;
+};
+
+/// A parsed snapshot file: plain data, immutable once the reader hands it out.
+struct Snapshot
+{
+    std::vector<Segment> segments;
+    std::vector<Block> blocks;
+    std::vector<TraceVector> deviceTraces;
+    std::vector<Annotation> annotations;
+    /// `allocator_settings` flattened to (key, value) text; nested dicts become `outer.inner` keys.
+    std::vector<std::pair<StringId, StringId>> allocatorSettings;
+    /// Raw stream handles (0 is the default stream) that TraceEntry::streamIndex refers to; index 0 is stream 0.
+    std::vector<int64_t> streams = { 0 };
+    /// TraceEntry::contextIndex refers here; index 0 is no compile context and no metadata.
+    std::vector<EntryContext> entryContexts = { EntryContext {} };
+    StringTable strings;
+    FrameTable frames;
+    StackTable stacks;
+    /// Whether the file had `device_traces` at all (pre-2.0 snapshots are a bare list of segments).
+    bool hasDeviceTraces = false;
+
+    int64_t stream(const TraceEntry& e) const
+    {
+        return streams[e.streamIndex];
+    }
+    const EntryContext& context(const TraceEntry& e) const
+    {
+        return entryContexts[e.contextIndex];
+    }
+    std::span<const Block> blocksOf(const Segment& segment) const
+    {
+        return { blocks.data() + segment.firstBlock, segment.blockCount };
+    }
+    /// Devices 0 … max(len(device_traces), max segment device + 1) - 1.
+    int deviceCount() const;
+};
+
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+} // namespace RankScope

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+#include "snapshotbuilder.h"
+
+#include <charconv>
+
+namespace RankScope {
+
+namespace {
+
+using namespace Known;
+
+const char* kindName(const BuilderValue& v)
+{
+    switch (v.kind) {
+    case BuilderValue::None:
+        return "None";
+    case BuilderValue::Bool:
+        return "a bool";
+    case BuilderValue::Int:
+        return "an int";
+    case BuilderValue::Float:
+        return "a float";
+    case BuilderValue::String:
+        return "a string";
+    case BuilderValue::Bytes:
+        return "bytes";
+    case BuilderValue::Dict:
+        return "a dict";
+    case BuilderValue::List:
+        return "a list";
+    }
+    return "a value";
+}
+
+StringId keyId(const BuilderValue* key)
+{
+    return key && key->kind == BuilderValue::String ? key->a : StringId(K_None);
+}
+
+constexpr int maxMaterializeDepth = 64;
+
+} // namespace
+
+SnapshotBuilder::SnapshotBuilder()
+    : m_snapshot(std::make_shared<Snapshot>())
+{ }
+
+BuilderValue SnapshotBuilder::string(std::string_view text)
+{
+    BuilderValue v;
+    v.kind = BuilderValue::String;
+    v.a = m_snapshot->strings.intern(text);
+    return v;
+}
+
+SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* parent, const BuilderValue* key) const
+{
+    using C = SchemaContext;
+    if (parent == unknownParent())
+        return C::Generic;
+    if (!parent)
+        return m_rootSet ? C::Ignore : (isDict ? C::TopDict : C::SegmentList);
+    const StringId k = keyId(key);
+    switch (parent->ctx) {
+    case C::Generic:
+        return C::Generic;
+    case C::TopDict:
+        if (k == K_segments && !isDict)
+            return C::SegmentList;
+        if (k == K_device_traces && !isDict)
+            return C::DeviceTraces;
+        if (k == K_external_annotations && !isDict)
+            return C::AnnotationList;
+        if (k == K_allocator_settings && isDict)
+            return C::Settings;
+        return C::Ignore;
+    case C::SegmentList:
+        return isDict ? C::Segment : C::Ignore;
+    case C::Segment:
+        if (k == K_blocks && !isDict)
+            return C::BlockList;
+        if (k == K_frames && !isDict)
+            return C::FrameList;
+        if (k == K_segment_pool_id && !isDict)
+            return C::PoolId;
+        return C::Ignore;
+    case C::BlockList:
+        return isDict ? C::Block : C::Ignore;
+    case C::Block:
+        if (k == K_frames && !isDict)
+            return C::FrameList;
+        if (k == K_history && !isDict)
+            return C::HistoryList;
+        return C::Ignore;
+    case C::HistoryList:
+        return isDict ? C::HistoryEntry : C::Ignore;
+    case C::HistoryEntry:
+    case C::TraceEntry:
+        return k == K_frames && !isDict ? C::FrameList : C::Ignore;
+    case C::FrameList:
+        return isDict ? C::Frame : C::Ignore;
+    case C::DeviceTraces:
+        return isDict ? C::Ignore : C::TraceList;
+    case C::TraceList:
+        return isDict ? C::TraceEntry : C::Ignore;
+    case C::AnnotationList:
+        return isDict ? C::Annotation : C::Ignore;
+    case C::Settings:
+        return isDict ? C::Settings : C::Ignore;
+    case C::Ignore:
+    case C::PoolId:
+    case C::Frame:
+    case C::Annotation:
+        return C::Ignore;
+    }
+    return C::Ignore;
+}
+
+BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* parent, const BuilderValue* key)
+{
+    using C = SchemaContext;
+    BuilderValue v;
+    v.kind = isDict ? BuilderValue::Dict : BuilderValue::List;
+    v.ctx = contextFor(isDict, parent, key);
+    Snapshot& s = *m_snapshot;
+    switch (v.ctx) {
+    case C::Generic:
+        v.a = uint32_t(m_generics.size());
+        m_generics.push_back({ {}, isDict });
+        break;
+    case C::Segment:
+        v.a = uint32_t(m_segments.size());
+        m_segments.emplace_back();
+        break;
+    case C::PoolId:
+    case C::BlockList:
+        v.a = parent->a; // the segment
+        break;
+    case C::Block:
+        v.a = uint32_t(m_blocks.size());
+        m_blocks.emplace_back();
+        m_blocks.back().segment = parent->a;
+        break;
+    case C::HistoryList:
+        v.a = parent->a; // the block
+        break;
+    case C::HistoryEntry:
+        v.a = parent->a;
+        v.b = m_blocks[parent->a].historyEntries++;
+        break;
+    case C::FrameList:
+        v.a = uint32_t(m_frameLists.size());
+        m_frameLists.emplace_back();
+        break;
+    case C::Frame:
+        v.a = uint32_t(m_frames.size());
+        m_frames.emplace_back();
+        break;
+    case C::TraceList:
+        v.a = uint32_t(s.deviceTraces.size());
+        s.deviceTraces.emplace_back();
+        m_confirmedTrace.push_back(0);
+        try {
+            s.deviceTraces.back().reserve(m_entryCapacityHint);
+        } catch (const std::bad_alloc&) {
+            // Address space is short (strict overcommit): grow as needed instead.
+        }
+        break;
+    case C::TraceEntry:
+        v.a = parent->a;
+        v.b = s.deviceTraces[parent->a].size();
+        s.deviceTraces[parent->a].emplace_back();
+        break;
+    case C::Annotation:
+        v.a = uint32_t(s.annotations.size());
+        s.annotations.emplace_back();
+        break;
+    case C::Settings:
+        // Nested settings dicts (roundup_power2_divisions) keep their key as a prefix.
+        v.a = uint32_t(m_settingPrefixes.size());
+        if (parent && parent->ctx == C::Settings && key) {
+            const std::string prefix = m_settingPrefixes[parent->a] == EmptyString
+                ? settingText(*key)
+                : std::string(s.strings.view(m_settingPrefixes[parent->a])) + '.' + settingText(*key);
+            m_settingPrefixes.push_back(s.strings.intern(prefix));
+        } else {
+            m_settingPrefixes.push_back(EmptyString);
+        }
+        break;
+    case C::Ignore:
+    case C::TopDict:
+    case C::SegmentList:
+    case C::DeviceTraces:
+    case C::AnnotationList:
+        break;
+    }
+    return v;
+}
+
+void SnapshotBuilder::setRoot(const BuilderValue& root)
+{
+    using C = SchemaContext;
+    // Materialize before marking the root as set: the root's own context depends on it not being set yet.
+    const BuilderValue value = root.ctx == C::Generic ? materialize(root, BuilderValue {}, nullptr, 0) : root;
+    m_rootSet = true;
+    if (value.ctx == C::SegmentList) {
+        m_hasSegments = true; // pre-2.0 snapshots are a bare list of segments
+        return;
+    }
+    if (value.ctx != C::TopDict)
+        throw SchemaError(std::string("not a PyTorch memory snapshot: the top-level object is ") + kindName(value)
+            + ", expected a dict with 'segments' or a list of segments");
+    if (!m_hasSegments)
+        throw SchemaError("not a PyTorch memory snapshot: the top-level dict has no 'segments' key");
+}
+
+BuilderValue SnapshotBuilder::materialize(
+    const BuilderValue& generic, const BuilderValue& parent, const BuilderValue* key, int depth)
+{
+    if (depth > maxMaterializeDepth)
+        throw SchemaError("objects nested too deeply for a memory snapshot");
+    const bool topLevel = parent.kind == BuilderValue::None;
+    BuilderValue typed = newContainer(generic.kind == BuilderValue::Dict, topLevel ? nullptr : &parent, key);
+    // Copy: materializing children may grow m_generics.
+    const std::vector<BuilderValue> items = m_generics[generic.a].items;
+    m_materializeBudget += items.size();
+    // A memo reference can make the same generic object be placed many times; bound the total work.
+    if (m_materializeBudget > 16 * (m_generics.size() + 1) + (1u << 20))
+        throw SchemaError("too many references to the same objects");
+    if (typed.kind == BuilderValue::Dict) {
+        for (size_t i = 0; i + 1 < items.size(); i += 2)
+            setItem(typed, items[i], place(typed, &items[i], items[i + 1], depth + 1));
+    } else {
+        for (const BuilderValue& item : items)
+            append(typed, place(typed, nullptr, item, depth + 1));
+    }
+    return typed;
+}
+
+BuilderValue SnapshotBuilder::place(const BuilderValue& parent, const BuilderValue* key, BuilderValue value, int depth)
+{
+    if (value.ctx == SchemaContext::Generic && value.isContainer() && parent.ctx != SchemaContext::Generic
+        && parent.ctx != SchemaContext::Ignore)
+        return materialize(value, parent, key, depth);
+    return value;
+}
+
+int64_t SnapshotBuilder::intOf(const BuilderValue& value, const char* field) const
+{
+    if (value.kind == BuilderValue::Int || value.kind == BuilderValue::Bool)
+        return value.i;
+    throw SchemaError(std::string("'") + field + "' should be an int, found " + kindName(value));
+}
+
+StackId SnapshotBuilder::stackOf(const BuilderValue& value)
+{
+    if (value.ctx != SchemaContext::FrameList)
+        return EmptyStack; // None or an ignored shape: no frames
+    FrameListBuild& list = m_frameLists[value.a];
+    if (!list.interned) {
+        list.id = m_snapshot->stacks.intern(list.frames);
+        list.interned = true;
+        list.frames = {};
+    }
+    return list.id;
+}
+
+void SnapshotBuilder::wrongItem(const char* expected, const BuilderValue& got) const
+{
+    throw SchemaError(std::string("expected ") + expected + ", found " + kindName(got));
+}
+
+void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key, BuilderValue value)
+{
+    using C = SchemaContext;
+    value = place(dict, &key, value);
+    const StringId k = key.kind == BuilderValue::String ? key.a : StringId(K_None);
+    Snapshot& s = *m_snapshot;
+    switch (dict.ctx) {
+    case C::Ignore:
+        return;
+    case C::Generic:
+        m_generics[dict.a].items.push_back(key);
+        m_generics[dict.a].items.push_back(value);
+        return;
+    case C::TopDict:
+        if (k == K_segments) {
+            if (value.ctx != C::SegmentList)
+                throw SchemaError(std::string("'segments' should be a list, found ") + kindName(value));
+            m_hasSegments = true;
+        } else if (k == K_device_traces && value.ctx == C::DeviceTraces) {
+            s.hasDeviceTraces = true;
+        }
+        return;
+    case C::Segment:
+        setSegmentField(m_segments[dict.a], k, value);
+        return;
+    case C::Block:
+        setBlockField(m_blocks[dict.a], k, value);
+        return;
+    case C::HistoryEntry:
+        // Only the first history entry matters: legacy blocks take their frames and size from it.
+        if (dict.b == 0) {
+            if (k == K_frames)
+                m_blocks[dict.a].historyStack = stackOf(value);
+            else if (k == K_real_size)
+                m_blocks[dict.a].historyRealSize = intOf(value, "real_size");
+        }
+        return;
+    case C::Frame: {
+        FrameBuild& frame = m_frames[dict.a];
+        if (frame.interned)
+            throw SchemaError("a frame dict was changed after it was used");
+        if (k == K_name && value.kind == BuilderValue::String)
+            frame.frame.name = value.a;
+        else if (k == K_filename && value.kind == BuilderValue::String)
+            frame.frame.filename = value.a;
+        else if (k == K_line)
+            frame.frame.line = intOf(value, "line");
+        return;
+    }
+    case C::TraceEntry:
+        setTraceField(s.deviceTraces[dict.a][dict.b], k, value);
+        return;
+    case C::Annotation: {
+        Annotation& a = s.annotations[dict.a];
+        if (k == K_stage && value.kind == BuilderValue::String)
+            a.isStart = value.a == K_START;
+        else if (k == K_name && value.kind == BuilderValue::String)
+            a.name = value.a;
+        else if (k == K_device)
+            a.device = intOf(value, "device");
+        else if (k == K_time_us)
+            a.timeUs = intOf(value, "time_us");
+        return;
+    }
+    case C::Settings:
+        setSetting(dict.a, key, value);
+        return;
+    case C::SegmentList:
+    case C::PoolId:
+    case C::BlockList:
+    case C::HistoryList:
+    case C::FrameList:
+    case C::DeviceTraces:
+    case C::TraceList:
+    case C::AnnotationList:
+        break;
+    }
+    throw SchemaError("a list was used as a dict");
+}
+
+void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)
+{
+    Segment& s = seg.segment;
+    switch (key) {
+    case K_device:
+        s.device = intOf(value, "device");
+        if (s.device < 0 || s.device > 65535)
+            throw SchemaError("segment 'device' " + std::to_string(s.device) + " is not a device ordinal");
+        break;
+    case K_address:
+        s.address = uint64_t(intOf(value, "address"));
+        break;
+    case K_total_size:
+        s.totalSize = intOf(value, "total_size");
+        break;
+    case K_allocated_size:
+        s.allocatedSize = intOf(value, "allocated_size");
+        break;
+    case K_active_size:
+        s.activeSize = intOf(value, "active_size");
+        break;
+    case K_requested_size:
+        s.requestedSize = intOf(value, "requested_size");
+        break;
+    case K_stream:
+        s.stream = intOf(value, "stream");
+        break;
+    case K_segment_type:
+        s.isLargePool = !(value.kind == BuilderValue::String && value.a == K_small);
+        break;
+    case K_is_expandable:
+        s.isExpandable = value.kind == BuilderValue::Bool && value.i != 0;
+        break;
+    case K_frames:
+        s.stack = stackOf(value);
+        break;
+    case K_blocks:
+        if (value.ctx != SchemaContext::BlockList || &m_segments[value.a] != &seg)
+            throw SchemaError(std::string("segment 'blocks' should be its own list, found ") + kindName(value));
+        seg.hasBlocks = true;
+        break;
+    default:
+        break;
+    }
+}
+
+void SnapshotBuilder::setBlockField(BlockBuild& block, StringId key, const BuilderValue& value)
+{
+    Block& b = block.block;
+    switch (key) {
+    case K_address:
+        b.address = uint64_t(intOf(value, "address"));
+        block.hasAddress = true;
+        break;
+    case K_size:
+        b.size = intOf(value, "size");
+        break;
+    case K_requested_size:
+        b.requestedSize = intOf(value, "requested_size");
+        block.hasRequested = true;
+        break;
+    case K_state:
+        if (value.kind == BuilderValue::String) {
+            b.state = value.a == K_active_allocated ? BlockState::ActiveAllocated
+                : value.a == K_active_pending_free  ? BlockState::ActivePendingFree
+                : value.a == K_inactive             ? BlockState::Inactive
+                                                    : BlockState::Unknown;
+        }
+        break;
+    case K_frames:
+        b.stack = stackOf(value);
+        block.hasFrames = true;
+        break;
+    default:
+        break;
+    }
+}
+
+void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderValue& value)
+{
+    switch (key) {
+    case K_action:
+        if (value.kind != BuilderValue::String)
+            throw SchemaError(std::string("trace 'action' should be a string, found ") + kindName(value));
+        e.actionName = value.a;
+        break;
+    case K_addr:
+    case K_device_free:
+        e.addr = uint64_t(intOf(value, key == K_addr ? "addr" : "device_free"));
+        break;
+    case K_size:
+        e.size = intOf(value, "size");
+        break;
+    case K_stream:
+        e.streamIndex = streamIndex(intOf(value, "stream"));
+        break;
+    case K_time_us:
+        e.timeUs = intOf(value, "time_us");
+        break;
+    case K_compile_context:
+    case K_user_metadata:
+        if (value.kind == BuilderValue::String) {
+            EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+            (key == K_compile_context ? context.compileContext : context.userMetadata) = value.a;
+            e.contextIndex = contextIndex(context);
+        }
+        break;
+    case K_frames:
+        e.stack = stackOf(value);
+        break;
+    default:
+        break;
+    }
+}
+
+uint32_t SnapshotBuilder::streamIndex(int64_t stream)
+{
+    if (stream == 0)
+        return 0;
+    auto [it, inserted] = m_streamIndex.try_emplace(stream, uint32_t(m_snapshot->streams.size()));
+    if (inserted)
+        m_snapshot->streams.push_back(stream);
+    return it->second;
+}
+
+uint32_t SnapshotBuilder::contextIndex(EntryContext context)
+{
+    if (context.compileContext == EmptyString && context.userMetadata == EmptyString)
+        return 0;
+    const uint64_t key = (uint64_t(context.compileContext) << 32) | context.userMetadata;
+    auto [it, inserted] = m_contextIndex.try_emplace(key, uint32_t(m_snapshot->entryContexts.size()));
+    if (inserted)
+        m_snapshot->entryContexts.push_back(context);
+    return it->second;
+}
+
+std::string SnapshotBuilder::settingText(const BuilderValue& value) const
+{
+    switch (value.kind) {
+    case BuilderValue::None:
+        return "None";
+    case BuilderValue::Bool:
+        return value.i ? "True" : "False";
+    case BuilderValue::Int:
+        return std::to_string(value.i);
+    case BuilderValue::Float: {
+        // As Python's repr shows it: shortest round-trip digits, and "0.0" rather than "0".
+        char buf[32];
+        const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value.f);
+        std::string text(buf, ec == std::errc() ? end : buf);
+        if (text.find_first_of(".eni") == std::string::npos)
+            text += ".0";
+        return text;
+    }
+    case BuilderValue::String:
+        return std::string(m_snapshot->strings.view(value.a));
+    case BuilderValue::Bytes:
+        return "<bytes>";
+    case BuilderValue::Dict:
+    case BuilderValue::List:
+        break;
+    }
+    return {};
+}
+
+void SnapshotBuilder::setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value)
+{
+    if (value.isContainer())
+        return; // nested dicts add their own items under a prefix; other containers are not settings
+    Snapshot& s = *m_snapshot;
+    const StringId prefix = m_settingPrefixes[dictIndex];
+    std::string name =
+        prefix == EmptyString ? settingText(key) : std::string(s.strings.view(prefix)) + '.' + settingText(key);
+    s.allocatorSettings.emplace_back(s.strings.intern(name), s.strings.intern(settingText(value)));
+}
+
+void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
+{
+    using C = SchemaContext;
+    value = place(list, nullptr, value);
+    Snapshot& s = *m_snapshot;
+    // Records are written in place when they are created; an append confirms that the next record of this list
+    // arrived in order. Anything else would mean one dict object used twice, which no snapshot writer produces.
+    switch (list.ctx) {
+    case C::Ignore:
+        return;
+    case C::Generic:
+        m_generics[list.a].items.push_back(value);
+        return;
+    case C::SegmentList:
+        if (value.ctx != C::Segment)
+            wrongItem("a segment dict in 'segments'", value);
+        if (value.a != m_confirmedSegments)
+            throw SchemaError("a segment dict appears twice");
+        ++m_confirmedSegments;
+        return;
+    case C::PoolId: {
+        SegmentBuild& seg = m_segments[list.a];
+        if (seg.poolIdPos < 2)
+            seg.segment.poolId[seg.poolIdPos++] = intOf(value, "segment_pool_id");
+        return;
+    }
+    case C::BlockList: {
+        if (value.ctx != C::Block)
+            wrongItem("a block dict in 'blocks'", value);
+        SegmentBuild& seg = m_segments[list.a];
+        if (m_blocks[value.a].segment != list.a)
+            throw SchemaError("a block dict appears in two segments");
+        if (seg.appendedBlocks == 0)
+            seg.segment.firstBlock = value.a;
+        else if (value.a != seg.segment.firstBlock + seg.appendedBlocks)
+            throw SchemaError("a block dict appears twice");
+        ++seg.appendedBlocks;
+        return;
+    }
+    case C::HistoryList:
+        return; // history entries write into their block as they are filled
+    case C::FrameList: {
+        if (value.ctx != C::Frame)
+            wrongItem("a frame dict in 'frames'", value);
+        FrameListBuild& frames = m_frameLists[list.a];
+        if (frames.interned)
+            throw SchemaError("a frame list was changed after it was used");
+        FrameBuild& frame = m_frames[value.a];
+        if (!frame.interned) {
+            frame.id = s.frames.intern(frame.frame);
+            frame.interned = true;
+        }
+        frames.frames.push_back(frame.id);
+        return;
+    }
+    case C::DeviceTraces:
+        if (value.ctx != C::TraceList)
+            wrongItem("a list of trace entries in 'device_traces'", value);
+        if (value.a != m_confirmedDevices)
+            throw SchemaError("a device trace list appears twice");
+        ++m_confirmedDevices;
+        return;
+    case C::TraceList:
+        if (value.ctx != C::TraceEntry)
+            wrongItem("a trace entry dict", value);
+        if (value.a != list.a || value.b != m_confirmedTrace[list.a])
+            throw SchemaError("a trace entry dict appears twice");
+        ++m_confirmedTrace[list.a];
+        return;
+    case C::AnnotationList:
+        if (value.ctx != C::Annotation)
+            wrongItem("an annotation dict in 'external_annotations'", value);
+        if (value.a != m_confirmedAnnotations)
+            throw SchemaError("an annotation dict appears twice");
+        ++m_confirmedAnnotations;
+        return;
+    case C::TopDict:
+    case C::Segment:
+    case C::Block:
+    case C::HistoryEntry:
+    case C::Frame:
+    case C::TraceEntry:
+    case C::Annotation:
+    case C::Settings:
+        break;
+    }
+    throw SchemaError("a dict was used as a list");
+}
+
+std::shared_ptr<Snapshot> SnapshotBuilder::finish()
+{
+    if (!m_rootSet)
+        throw SchemaError("the file holds no object");
+    Snapshot& s = *m_snapshot;
+    // Drop records that were created but never added to their list (possible only in hand-made files).
+    s.deviceTraces.resize(m_confirmedDevices);
+    for (size_t d = 0; d < s.deviceTraces.size(); ++d)
+        s.deviceTraces[d].resize(m_confirmedTrace[d]);
+    s.annotations.resize(m_confirmedAnnotations);
+    m_segments.resize(m_confirmedSegments);
+
+    // Lay the blocks out segment by segment, applying the legacy fallbacks: addresses by summing sizes from the
+    // segment base, frames and requested size from history[0].
+    s.segments.reserve(m_segments.size());
+    for (SegmentBuild& build : m_segments) {
+        Segment seg = build.segment;
+        const uint32_t first = build.segment.firstBlock;
+        seg.firstBlock = uint32_t(s.blocks.size());
+        seg.blockCount = build.hasBlocks ? build.appendedBlocks : 0;
+        uint64_t address = seg.address;
+        for (uint32_t i = 0; i < seg.blockCount; ++i) {
+            const BlockBuild& bb = m_blocks[first + i];
+            Block b = bb.block;
+            if (!bb.hasAddress)
+                b.address = address;
+            if (!bb.hasFrames) {
+                b.stack = bb.historyStack;
+                if (!bb.hasRequested || b.requestedSize == 0)
+                    b.requestedSize = bb.historyEntries > 0 ? bb.historyRealSize : b.size;
+            }
+            address += uint64_t(b.size);
+            s.blocks.push_back(b);
+        }
+        s.segments.push_back(seg);
+    }
+    m_blocks = {};
+    m_frames = {};
+    m_frameLists = {};
+    m_generics = {};
+    return std::move(m_snapshot);
+}
+
+} // namespace RankScope

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshot.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace RankScope {
+
+/// Thrown when the decoded objects do not form a PyTorch memory snapshot; readers add the byte offset.
+class SchemaError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Where a container sits in the snapshot schema. Decides what its items become.
+enum class SchemaContext : uint8_t
+{
+    Ignore, ///< a value the snapshot schema does not use (unknown key, extra data): its contents are dropped
+    Generic, ///< parent not known yet (pickle DICT/LIST/TUPLE opcodes build children before parents)
+    TopDict,
+    SegmentList,
+    Segment,
+    PoolId,
+    BlockList,
+    Block,
+    HistoryList,
+    HistoryEntry,
+    FrameList,
+    Frame,
+    DeviceTraces,
+    TraceList,
+    TraceEntry,
+    AnnotationList,
+    Annotation,
+    Settings,
+};
+
+/// A decoded value as the readers see it: a scalar, or a handle to a container the builder owns. 16 bytes, so the
+/// pickle stack and memo stay small.
+struct BuilderValue
+{
+    enum Kind : uint8_t
+    {
+        None,
+        Bool,
+        Int,
+        Float,
+        String,
+        Bytes,
+        Dict,
+        List,
+    };
+    Kind kind = None;
+    SchemaContext ctx = SchemaContext::Ignore;
+    uint32_t a = 0;
+    union {
+        int64_t i = 0;
+        double f;
+        uint64_t b;
+    };
+
+    bool isContainer() const
+    {
+        return kind == Dict || kind == List;
+    }
+    static BuilderValue integer(int64_t v)
+    {
+        BuilderValue r;
+        r.kind = Int;
+        r.i = v;
+        return r;
+    }
+};
+
+/// Builds a Snapshot straight from reader events (new container, set item, append) without a generic object tree:
+/// every container is typed by its place in the schema when it is created, records are written into their final
+/// vectors, and shared frame dicts and frame lists are interned once.
+class SnapshotBuilder
+{
+public:
+    SnapshotBuilder();
+
+    /// An upper bound on the number of trace entries, from the input size. Trace arrays reserve it (address space
+    /// only: pages are touched as entries arrive), which saves the copies and page zeroing of repeated growth.
+    void setEntryCapacityHint(uint64_t entries)
+    {
+        m_entryCapacityHint = entries;
+    }
+
+    BuilderValue string(std::string_view text);
+    /// A new container whose parent is `parent` (under `key` when the parent is a dict). Pass nullptr as parent
+    /// for the top-level object, and `unknownParent()` when the reader cannot tell the parent yet.
+    BuilderValue newContainer(bool isDict, const BuilderValue* parent, const BuilderValue* key);
+    static const BuilderValue* unknownParent()
+    {
+        static const BuilderValue sentinel;
+        return &sentinel;
+    }
+    /// The schema context a new container would get under this parent; lets readers disambiguate parents.
+    SchemaContext contextFor(bool isDict, const BuilderValue* parent, const BuilderValue* key) const;
+
+    void setItem(const BuilderValue& dict, const BuilderValue& key, BuilderValue value);
+    void append(const BuilderValue& list, BuilderValue value);
+    void setRoot(const BuilderValue& root);
+
+    std::shared_ptr<Snapshot> finish();
+
+private:
+    struct SegmentBuild
+    {
+        Segment segment;
+        uint32_t appendedBlocks = 0;
+        uint8_t poolIdPos = 0;
+        bool hasBlocks = false;
+    };
+    struct BlockBuild
+    {
+        Block block;
+        int64_t historyRealSize = 0;
+        StackId historyStack = EmptyStack;
+        uint32_t segment = 0;
+        uint32_t historyEntries = 0;
+        bool hasAddress = false;
+        bool hasRequested = false;
+        bool hasFrames = false;
+    };
+    struct FrameBuild
+    {
+        Frame frame;
+        FrameId id = 0;
+        bool interned = false;
+    };
+    struct FrameListBuild
+    {
+        std::vector<FrameId> frames;
+        StackId id = EmptyStack;
+        bool interned = false;
+    };
+    struct GenericBuild
+    {
+        std::vector<BuilderValue> items; // dicts: key, value, key, value …
+        bool isDict = false;
+    };
+
+    BuilderValue place(const BuilderValue& parent, const BuilderValue* key, BuilderValue value, int depth = 0);
+    BuilderValue materialize(
+        const BuilderValue& generic, const BuilderValue& parent, const BuilderValue* key, int depth);
+    StackId stackOf(const BuilderValue& value);
+    int64_t intOf(const BuilderValue& value, const char* field) const;
+    void setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value);
+    void setBlockField(BlockBuild& block, StringId key, const BuilderValue& value);
+    void setTraceField(TraceEntry& entry, StringId key, const BuilderValue& value);
+    uint32_t streamIndex(int64_t stream);
+    uint32_t contextIndex(EntryContext context);
+    void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
+    std::string settingText(const BuilderValue& value) const;
+    [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
+
+    std::shared_ptr<Snapshot> m_snapshot;
+    std::vector<SegmentBuild> m_segments;
+    uint32_t m_confirmedSegments = 0;
+    std::vector<BlockBuild> m_blocks;
+    std::vector<uint32_t> m_confirmedTrace; // per device
+    uint32_t m_confirmedDevices = 0;
+    uint32_t m_confirmedAnnotations = 0;
+    std::vector<FrameBuild> m_frames;
+    std::vector<FrameListBuild> m_frameLists;
+    std::vector<GenericBuild> m_generics;
+    std::vector<StringId> m_settingPrefixes;
+    uint64_t m_materializeBudget = 0;
+    uint64_t m_entryCapacityHint = 0;
+    std::unordered_map<int64_t, uint32_t> m_streamIndex;
+    std::unordered_map<uint64_t, uint32_t> m_contextIndex;
+    bool m_rootSet = false;
+    bool m_hasSegments = false;
+};
+
+} // namespace RankScope

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshotreader.h"
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace RankScope {
+
+/// One rank's file after loading: the snapshot, or the reason it could not be read.
+struct LoadedFile
+{
+    QString path;
+    int rank = 0;
+    bool rankFromName = false;
+    SnapshotPtr snapshot;
+    SnapshotReader::Format format = SnapshotReader::Format::Pickle;
+    bool gzip = false;
+    QString error; ///< "what is wrong", without the path; empty on success
+    bool cancelled = false;
+    qint64 fileSize = 0;
+    double seconds = 0;
+
+    bool ok() const
+    {
+        return snapshot != nullptr;
+    }
+};
+
+/// Loads rank files off the calling thread, each as its own job on the global thread pool, so several files load
+/// in parallel. Every file reports its own progress (bytes of the file consumed) and can be cancelled alone; a file
+/// that fails does not affect the others.
+class SnapshotLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SnapshotLoader(QObject* parent = nullptr);
+    ~SnapshotLoader() override;
+
+    /// Starts loading; files get indices in the order given, after any files started earlier. Ranks come from the
+    /// file names, else from the position in `paths`.
+    void load(const QStringList& paths);
+    void cancel(int index);
+    void cancelAll();
+    int count() const
+    {
+        return int(m_jobs.size());
+    }
+    bool isRunning() const;
+
+    /// Reads one file on the calling thread; `progress` may cancel it.
+    static LoadedFile loadFile(const QString& path, int rank, bool rankFromName, const ProgressCallback& progress = {});
+    /// Reads files in parallel and waits for all of them (for the CLI and tests).
+    static QList<LoadedFile> loadAll(const QStringList& paths);
+
+signals:
+    void started(int index, const QString& path, int rank);
+    /// `done` and `total` are bytes of the file.
+    void progress(int index, qint64 done, qint64 total);
+    void finished(int index, const RankScope::LoadedFile& file);
+    void allFinished();
+
+private:
+    struct Job
+    {
+        std::unique_ptr<QFutureWatcher<LoadedFile>> watcher;
+        qint64 fileSize = 0;
+    };
+    std::vector<Job> m_jobs;
+};
+
+} // namespace RankScope
+
+Q_DECLARE_METATYPE(RankScope::LoadedFile)

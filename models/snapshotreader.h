@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "readerror.h"
+#include "snapshot.h"
+
+#include <QString>
+
+namespace RankScope {
+
+/// Reads one snapshot file of any supported form: pickle (protocols 2–5) or JSON, either of them plain or
+/// gzip-compressed, recognised by content rather than by extension. Runs on the calling thread; never modifies the
+/// file and never executes anything in it.
+class SnapshotReader
+{
+public:
+    enum class Format
+    {
+        Pickle,
+        Json,
+    };
+    struct Result
+    {
+        SnapshotPtr snapshot;
+        Format format = Format::Pickle;
+        bool gzip = false;
+    };
+
+    /// Throws ReadError with a message that says what is wrong (without the path; callers add it) or
+    /// ReadCancelled when `progress` returned false.
+    static Result read(const QString& path, const ProgressCallback& progress = {});
+};
+
+} // namespace RankScope

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Re-write snapshot files in every form RankScope reads, with CPython's own modules (standard library only).
+
+Usage: make_variants.py OUTDIR FILE...
+
+For each FILE (one of the project's own test snapshots, so loading it with pickle is safe) it writes:
+  NAME.p2.pickle, NAME.p3.pickle, NAME.p5.pickle   pickle protocols 2, 3 and 5
+  NAME.pickle.gz                                  the original bytes, gzip-compressed
+  NAME.gz.dat                                     the same gzip under a misleading extension
+  NAME.json, NAME.json.gz                         JSON (tuples become arrays), plain and gzip-compressed
+"""
+import gzip
+import json
+import os
+import pickle
+import sys
+
+
+def main():
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for path in sys.argv[2:]:
+        name = os.path.basename(path)
+        stem = name[:-len('.pickle')] if name.endswith('.pickle') else name
+        with open(path, 'rb') as f:
+            raw = f.read()
+        data = pickle.loads(raw)
+        for protocol in (2, 3, 5):
+            with open(os.path.join(outdir, f'{stem}.p{protocol}.pickle'), 'wb') as f:
+                pickle.dump(data, f, protocol=protocol)
+        packed = gzip.compress(raw, mtime=0)
+        for out in (f'{stem}.pickle.gz', f'{stem}.gz.dat'):
+            with open(os.path.join(outdir, out), 'wb') as f:
+                f.write(packed)
+        text = json.dumps(data).encode()
+        with open(os.path.join(outdir, f'{stem}.json'), 'wb') as f:
+            f.write(text)
+        with open(os.path.join(outdir, f'{stem}.json.gz'), 'wb') as f:
+            f.write(gzip.compress(text, mtime=0))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// Hand-built pickles for what the real files do not show: the other opcodes of the union (DICT, LIST, TUPLE,
+// SETITEM, BINPUT, LONG4, BINUNICODE8, bytes …), PyTorch's C++ pickler style, legacy and partial schemas.
+#include "testutils.h"
+
+#include <QTest>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+class TestPickleOps : public QObject
+{
+    Q_OBJECT
+private slots:
+    void jitPicklerStyle();
+    void dictListTupleOpcodes();
+    void singleSetitemAndAppend();
+    void bigIntegers();
+    void legacyBlocksWithHistory();
+    void bareSegmentList();
+    void unknownKeysAndActions();
+    void bytesAndNoneAreIgnored();
+    void sharedFramesAcrossBlockAndTrace();
+
+private:
+    QTemporaryDir m_dir;
+    SnapshotPtr read(const PickleWriter& w)
+    {
+        const QString path = writeFile(m_dir, QStringLiteral("t.pickle"), w.bytes());
+        return SnapshotReader::read(path).snapshot;
+    }
+};
+
+// One segment with one active block, written like torch::cuda::_memory_snapshot_pickled(): PROTO 2, every string
+// memoized with BINPUT and reused with BINGET, MARK … TUPLE for the pool id, LONG1 with exactly 8 bytes.
+void TestPickleOps::jitPicklerStyle()
+{
+    PickleWriter w;
+    w.proto(2).emptyDict().op('q').op(0).mark();
+    w.str("segments").op('q').op(1).emptyList().op('q').op(2).mark();
+    w.emptyDict().op('q').op(3).mark();
+    w.str("device").op('q').op(4).integer(0);
+    w.str("address").op('q').op(5).op(0x8a).op(8).le<int64_t>(0x7f0000000000);
+    w.str("total_size").op('q').op(6).integer(2097152);
+    w.str("segment_pool_id").op('q').op(7).mark().integer(0).integer(0).op('t');
+    w.str("blocks").op('q').op(8).emptyList().mark();
+    w.emptyDict().mark();
+    w.op('h').op(6).integer(1048576); // BINGET "total_size" as a key of the block: ignored
+    w.str("size").op('r').le<uint32_t>(9).integer(1048576);
+    w.str("state").str("active_allocated").op('r').le<uint32_t>(10);
+    w.str("requested_size").integer(1000000);
+    w.setitems();
+    w.emptyDict().mark().str("size").integer(1048576).str("state").op('j').le<uint32_t>(10).setitems();
+    w.appends(); // blocks
+    w.setitems(); // segment
+    w.appends(); // segments
+    w.str("device_traces").emptyList().mark().emptyList().appends();
+    w.setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->segments.size(), size_t(1));
+    QCOMPARE(s->segments[0].address, uint64_t(0x7f0000000000));
+    QCOMPARE(s->blocks.size(), size_t(2));
+    QCOMPARE(s->blocks[0].state, BlockState::ActiveAllocated);
+    QCOMPARE(s->blocks[1].state, BlockState::ActiveAllocated);
+    QCOMPARE(s->blocks[1].address, uint64_t(0x7f0000000000 + 1048576));
+    QCOMPARE(s->blocks[0].requestedSize, int64_t(1000000));
+    QCOMPARE(s->deviceTraces.size(), size_t(1));
+    QVERIFY(s->hasDeviceTraces);
+}
+
+// MARK … DICT / LIST / TUPLE build children before their parent: the reader must type them once placed.
+void TestPickleOps::dictListTupleOpcodes()
+{
+    PickleWriter w;
+    w.proto(2).mark();
+    w.str("segments").mark();
+    w.mark().key("device", 0).key("address", 4096).key("total_size", 1024);
+    w.str("blocks").mark().mark().key("size", 512).keyStr("state", "active_allocated").op('d');
+    w.mark().key("size", 512).keyStr("state", "inactive").op('d').op('l');
+    w.str("segment_pool_id").integer(1).integer(2).op(0x86);
+    w.op('d'); // segment
+    w.op('l'); // segments
+    w.str("device_traces").mark().mark();
+    w.mark().keyStr("action", "alloc").key("addr", 4096).key("size", 500).key("stream", 0).op('d');
+    w.mark().keyStr("action", "oom").key("device_free", 77).key("size", 1 << 30).key("stream", 0).op('d');
+    w.op('l').op('l');
+    w.op('d').stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->segments.size(), size_t(1));
+    QCOMPARE(s->segments[0].poolId[0], int64_t(1));
+    QCOMPARE(s->segments[0].poolId[1], int64_t(2));
+    QCOMPARE(s->blocks.size(), size_t(2));
+    QCOMPARE(s->blocks[1].address, uint64_t(4096 + 512));
+    QCOMPARE(s->blocks[1].state, BlockState::Inactive);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(2));
+    QCOMPARE(s->deviceTraces[0][0].action(), TraceAction::Alloc);
+    QCOMPARE(s->deviceTraces[0][1].action(), TraceAction::Oom);
+    QCOMPARE(s->deviceTraces[0][1].addr, uint64_t(77)); // device_free
+    const auto info = DeviceInfo::compute(*s);
+    QCOMPARE(info[0].oomEvents, int64_t(1));
+    QCOMPARE(info[0].allocatedBytes, int64_t(512));
+}
+
+// Protocol-0 style single-item opcodes: SETITEM for a one-key dict, APPEND for a one-item list.
+void TestPickleOps::singleSetitemAndAppend()
+{
+    PickleWriter w;
+    w.proto(3).emptyDict().str("segments").emptyList();
+    w.emptyDict().str("total_size").integer(4096).op('s').op('a'); // one segment, one key
+    w.op('s');
+    w.stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->segments.size(), size_t(1));
+    QCOMPARE(s->segments[0].totalSize, int64_t(4096));
+    QVERIFY(!s->hasDeviceTraces);
+    QCOMPARE(s->deviceCount(), 1);
+}
+
+void TestPickleOps::bigIntegers()
+{
+    PickleWriter w;
+    w.proto(4).emptyList().mark().emptyDict().mark();
+    w.str("address").op(0x8a).op(9).le<uint64_t>(0xfff0000000000000ull).op(0); // above 2^63: 9 bytes
+    w.str("total_size").op(0x8b).le<int32_t>(3).op(0x00).op(0x10).op(0x00); // LONG4, 4096
+    w.str("device").op(0x8a).op(0); // LONG1 of length 0 is zero
+    w.str("stream").op(0x8a).op(1).op(0xff); // -1
+    w.setitems().appends().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->segments[0].address, uint64_t(0xfff0000000000000ull));
+    QCOMPARE(s->segments[0].totalSize, int64_t(4096));
+    QCOMPARE(s->segments[0].stream, int64_t(-1));
+
+    PickleWriter tooBig;
+    tooBig.proto(4).op(0x8a).op(10).raw(QByteArray(9, '\x01')).op(1).stop();
+    QVERIFY(readError(writeFile(m_dir, QStringLiteral("big.pickle"), tooBig.bytes()))
+                .contains(QLatin1String("does not fit in 64 bits")));
+}
+
+// Blocks of PyTorch ≤ 2.0: no address, no frames, a history list; requested size from history[0].real_size.
+void TestPickleOps::legacyBlocksWithHistory()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().mark();
+    w.emptyDict()
+        .mark()
+        .key("device", 0)
+        .key("address", 1 << 20)
+        .key("total_size", 3072)
+        .str("blocks")
+        .emptyList()
+        .mark();
+    // block 0: history with frames
+    w.emptyDict().mark().key("size", 1024).keyStr("state", "active_allocated").str("history").emptyList().mark();
+    w.emptyDict().mark().key("addr", 1 << 20).key("real_size", 1000).str("frames").emptyList().mark();
+    w.emptyDict().mark().keyStr("name", "forward").keyStr("filename", "model.py").key("line", 12).setitems();
+    w.appends().setitems(); // frames, history entry
+    w.emptyDict().mark().key("addr", 1 << 20).key("real_size", 1).setitems(); // later history entries are ignored
+    w.appends().setitems(); // history, block 0
+    // block 1: no history, no requested_size → requested = size
+    w.emptyDict().mark().key("size", 1024).keyStr("state", "active_allocated").setitems();
+    // block 2: inactive
+    w.emptyDict().mark().key("size", 1024).keyStr("state", "inactive").setitems();
+    w.appends().setitems().appends().setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->blocks.size(), size_t(3));
+    QCOMPARE(s->blocks[0].address, uint64_t(1 << 20));
+    QCOMPARE(s->blocks[2].address, uint64_t((1 << 20) + 2048));
+    QCOMPARE(s->blocks[0].requestedSize, int64_t(1000));
+    QCOMPARE(s->blocks[1].requestedSize, int64_t(1024));
+    const auto frames = s->stacks.frames(s->blocks[0].stack);
+    QCOMPARE(frames.size(), size_t(1));
+    QCOMPARE(s->strings.view(s->frames.frame(frames[0]).filename), std::string_view("model.py"));
+    QCOMPARE(s->blocks[1].stack, EmptyStack);
+    QCOMPARE(DeviceInfo::compute(*s)[0].requestedBytes, int64_t(2024));
+}
+
+void TestPickleOps::bareSegmentList()
+{
+    PickleWriter w;
+    w.proto(2).emptyList().mark();
+    w.emptyDict().mark().key("device", 1).key("address", 0).key("total_size", 2048).setitems();
+    w.appends().stop();
+    const SnapshotPtr s = read(w);
+    QVERIFY(!s->hasDeviceTraces);
+    QCOMPARE(s->deviceCount(), 2);
+    QCOMPARE(DeviceInfo::compute(*s)[1].reservedBytes, int64_t(2048));
+}
+
+void TestPickleOps::unknownKeysAndActions()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList();
+    w.str("device_traces").emptyList().mark().emptyList().mark();
+    w.emptyDict().mark().keyStr("action", "workspace_snapshot").key("addr", 5).key("size", 6).str("new_field");
+    w.emptyDict().mark().str("nested").emptyList().mark().integer(1).integer(2).appends().setitems();
+    w.keyStr("user_metadata", "step 3").setitems();
+    w.emptyDict().mark().keyStr("action", "free_completed").key("addr", 5).setitems(); // no size, no stream
+    w.appends().appends();
+    w.str("brand_new_top_level_key").emptyDict();
+    w.setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(2));
+    QCOMPARE(s->deviceTraces[0][0].action(), TraceAction::Other);
+    QCOMPARE(s->strings.view(s->deviceTraces[0][0].actionName), std::string_view("workspace_snapshot"));
+    QCOMPARE(s->strings.view(s->context(s->deviceTraces[0][0]).userMetadata), std::string_view("step 3"));
+    QCOMPARE(s->deviceTraces[0][1].action(), TraceAction::FreeCompleted);
+}
+
+void TestPickleOps::bytesAndNoneAreIgnored()
+{
+    PickleWriter w;
+    w.proto(5).emptyDict().mark().str("segments").emptyList();
+    w.str("blob").op('C').op(3).raw("abc"); // SHORT_BINBYTES
+    w.str("blob2").op('B').le<uint32_t>(2).raw("xy"); // BINBYTES
+    w.str("blob3").op(0x96).le<uint64_t>(1).raw("z"); // BYTEARRAY8
+    w.str("long_name").op(0x8d).le<uint64_t>(5).raw("hello"); // BINUNICODE8
+    w.str("nothing").op('N');
+    w.str("flag").op(0x88).str("flag2").op(0x89);
+    w.str("ratio").op('G').raw(QByteArray::fromHex("3ff8000000000000")); // 1.5, big-endian
+    w.setitems().stop();
+    const SnapshotPtr s = read(w);
+    QVERIFY(s->segments.empty());
+    QCOMPARE(s->deviceCount(), 0);
+}
+
+// PyTorch shares one frame list between an alloc and the live block it made; sharing must survive.
+void TestPickleOps::sharedFramesAcrossBlockAndTrace()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().op(0x94).mark().str("segments").emptyList().mark();
+    w.emptyDict().mark().key("device", 0).key("address", 8192).key("total_size", 512).str("blocks").emptyList();
+    w.emptyDict().mark().key("size", 512).keyStr("state", "active_allocated").str("frames");
+    w.emptyList().op(0x94).mark(); // memo 1 (memo 0 is the top-level dict)
+    w.emptyDict().mark().keyStr("name", "f").keyStr("filename", "a.py").key("line", 1).setitems();
+    w.emptyDict().mark().keyStr("name", "g").keyStr("filename", "a.py").key("line", 2).setitems();
+    w.appends().setitems().op('a').setitems().appends();
+    // The alloc that made the block refers to the very same list object (memo 1), as PyTorch writes it.
+    w.str("device_traces").emptyList().emptyList().mark();
+    w.emptyDict().mark().keyStr("action", "alloc").key("addr", 8192).key("size", 500).str("frames").op('h').op(1);
+    w.setitems().appends().op('a').setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->frames.size(), size_t(2));
+    QCOMPARE(s->stacks.size(), size_t(2)); // the empty stack and the one shared stack
+    QCOMPARE(s->blocks[0].stack, s->deviceTraces[0][0].stack);
+}
+
+QTEST_GUILESS_MAIN(TestPickleOps)
+#include "tst_pickleops.moc"

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// The reader against CPython's pickle module: every real file, and the same files re-written at other protocols,
+// gzip-compressed and as JSON, must give the figures in expected_info.json.
+#include "testutils.h"
+
+#include <QDir>
+#include <QTest>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+class TestReader : public QObject
+{
+    Q_OBJECT
+private slots:
+    void realFiles_data();
+    void realFiles();
+    void variants_data();
+    void variants();
+    void framesAreInterned();
+    void blocksKeepTheirStacks();
+    void annotationsAndSettings();
+};
+
+void TestReader::realFiles_data()
+{
+    QTest::addColumn<QString>("name");
+    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 10);
+    for (const QString& f : files)
+        QTest::newRow(qPrintable(f)) << f;
+}
+
+void TestReader::realFiles()
+{
+    QFETCH(QString, name);
+    const nlohmann::json expected = expectedFigures()[name.toStdString()];
+    QVERIFY2(!expected.is_null(), "missing from expected_info.json");
+    const SnapshotReader::Result result = SnapshotReader::read(dataDir() + QLatin1Char('/') + name);
+    QCOMPARE(result.format, SnapshotReader::Format::Pickle);
+    QVERIFY(!result.gzip);
+    const nlohmann::json actual = figures(*result.snapshot);
+    QCOMPARE(QString::fromStdString(actual.dump()), QString::fromStdString(expected.dump()));
+}
+
+void TestReader::variants_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("original");
+    const QString dir = QStringLiteral(RANKSCOPE_VARIANTS_DIR);
+    const QStringList files = QDir(dir).entryList(QDir::Files, QDir::Name);
+    if (files.isEmpty())
+        QSKIP("no variants: the make_variants test (python3) did not run");
+    QCOMPARE(files.size(), 70); // 10 files × 7 forms
+    for (const QString& f : files) {
+        const QString stem = f.section(QLatin1Char('.'), 0, 0);
+        QTest::newRow(qPrintable(f)) << dir + QLatin1Char('/') + f << stem + QStringLiteral(".pickle");
+    }
+}
+
+void TestReader::variants()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, original);
+    const nlohmann::json expected = expectedFigures()[original.toStdString()];
+    QVERIFY(!expected.is_null());
+    const SnapshotReader::Result result = SnapshotReader::read(path);
+    QCOMPARE(result.gzip, path.endsWith(QLatin1String(".gz")) || path.endsWith(QLatin1String(".dat")));
+    QCOMPARE(result.format,
+        path.contains(QLatin1String(".json")) ? SnapshotReader::Format::Json : SnapshotReader::Format::Pickle);
+    QCOMPARE(QString::fromStdString(figures(*result.snapshot).dump()), QString::fromStdString(expected.dump()));
+}
+
+void TestReader::framesAreInterned()
+{
+    // bcrafton's frame lists share a few thousand frame dicts by memo; they must stay shared, not be copied.
+    const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/bcrafton_memory_snapshot.pickle")).snapshot;
+    size_t references = 0;
+    for (const TraceEntry& e : s->deviceTraces[0])
+        references += s->stacks.frames(e.stack).size();
+    QVERIFY(references > 100000);
+    QVERIFY(s->frames.size() < 5000);
+    QVERIFY(s->stacks.size() < s->deviceTraces[0].size());
+    // A live block is the same frame list object as the alloc that made it, so they share one stack id.
+    std::unordered_map<uint64_t, StackId> allocStack;
+    for (const TraceEntry& e : s->deviceTraces[0]) {
+        if (e.action() == TraceAction::Alloc)
+            allocStack[e.addr] = e.stack;
+    }
+    int matched = 0;
+    for (const Block& b : s->blocks) {
+        if (b.state == BlockState::ActiveAllocated && allocStack.count(b.address)) {
+            QCOMPARE(b.stack, allocStack[b.address]);
+            QVERIFY(b.stack != EmptyStack);
+            ++matched;
+        }
+    }
+    QVERIFY(matched > 100);
+}
+
+void TestReader::blocksKeepTheirStacks()
+{
+    const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/magma27_memory_snapshot.pickle")).snapshot;
+    int withFrames = 0;
+    for (const Segment& seg : s->segments) {
+        uint64_t address = seg.address;
+        for (const Block& b : s->blocksOf(seg)) {
+            QCOMPARE(b.address, address); // contiguous from the segment base
+            address += uint64_t(b.size);
+            withFrames += b.state == BlockState::ActiveAllocated && b.stack != EmptyStack;
+        }
+        QCOMPARE(int64_t(address - seg.address), seg.totalSize);
+    }
+    QVERIFY(withFrames > 0);
+    const Frame& f = s->frames.frame(s->stacks.frames(s->deviceTraces[0][0].stack).back());
+    QCOMPARE(s->strings.view(f.name), std::string_view("<module>"));
+    QVERIFY(s->strings.view(f.filename).ends_with("benchmarking_script.py"));
+    QVERIFY(f.line > 0);
+    QCOMPARE(s->deviceTraces[0][0].timeUs, int64_t(1776479641085368));
+    QCOMPARE(s->strings.view(s->context(s->deviceTraces[0][0]).compileContext), std::string_view("N/A"));
+}
+
+void TestReader::annotationsAndSettings()
+{
+    const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/bcrafton_memory_snapshot.pickle")).snapshot;
+    QCOMPARE(s->annotations.size(), size_t(2));
+    QVERIFY(s->annotations[0].isStart);
+    QVERIFY(!s->annotations[1].isStart);
+    QCOMPARE(s->strings.view(s->annotations[0].name), std::string_view("Optimizer.step#AdamW.step"));
+    QCOMPARE(s->annotations[0].timeUs, int64_t(1773270053883781));
+
+    const SnapshotPtr a = SnapshotReader::read(dataDir() + QStringLiteral("/albi2_dump_snapshot.pickle")).snapshot;
+    std::map<std::string, std::string> settings;
+    for (auto [k, v] : a->allocatorSettings)
+        settings[std::string(a->strings.view(k))] = std::string(a->strings.view(v));
+    QCOMPARE(QString::fromStdString(settings["expandable_segments"]), QStringLiteral("True"));
+    QCOMPARE(QString::fromStdString(settings["max_split_size"]), QStringLiteral("134217728"));
+    QCOMPARE(QString::fromStdString(settings["PYTORCH_CUDA_ALLOC_CONF"]),
+        QStringLiteral("expandable_segments:True,max_split_size_mb:128"));
+    QCOMPARE(QString::fromStdString(settings["garbage_collection_threshold"]), QStringLiteral("0.0"));
+    QVERIFY(settings.count("roundup_power2_divisions.1"));
+    QVERIFY(a->segments[0].isExpandable);
+    QVERIFY(a->hasDeviceTraces);
+}
+
+QTEST_GUILESS_MAIN(TestReader)
+#include "tst_reader.moc"

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
+#include <qcustomplot.h>
+
+#include "rankchart.h"
+
+#include "formatting.h"
+#include "ranklistmodel.h"
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace RankScope {
+
+namespace {
+
+// Size ticks at powers of 1024 read better than decimal ones for memory.
+class BytesTicker : public QCPAxisTicker
+{
+protected:
+    double getTickStep(const QCPRange& range) override
+    {
+        const double raw = range.size() / 5.0;
+        if (raw <= 0)
+            return 1;
+        double unit = 1;
+        while (unit * 1024 <= raw)
+            unit *= 1024;
+        for (double mult : { 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0 }) {
+            if (unit * mult >= raw)
+                return unit * mult;
+        }
+        return unit * 1024;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override
+    {
+        return Formatting::bytes(int64_t(tick));
+    }
+};
+
+} // namespace
+
+RankChart::RankChart(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setAccessibleName(tr("Memory per rank"));
+    m_plot->setMinimumHeight(160);
+
+    m_reserved = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_reserved->setName(tr("Reserved"));
+    m_reserved->setPen(Qt::NoPen);
+    m_reserved->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
+    m_reserved->setWidth(0.7);
+    m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_allocated->setName(tr("Allocated"));
+    m_allocated->setPen(Qt::NoPen);
+    m_allocated->setBrush(QColor(0x4e, 0x79, 0xa7));
+    m_allocated->setWidth(0.45);
+    m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_outlier->setName(tr("Most reserved"));
+    m_outlier->setPen(QPen(QColor(0xe1, 0x57, 0x59), 2));
+    m_outlier->setBrush(Qt::NoBrush);
+    m_outlier->setWidth(0.7);
+
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+    m_plot->yAxis->setLabel(tr("At snapshot"));
+    m_plot->xAxis->setLabel(tr("Rank"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    rebuild();
+}
+
+void RankChart::setModel(QAbstractItemModel* model)
+{
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (m_model) {
+        connect(m_model, &QAbstractItemModel::dataChanged, this, &RankChart::rebuild);
+        connect(m_model, &QAbstractItemModel::rowsInserted, this, &RankChart::rebuild);
+        connect(m_model, &QAbstractItemModel::modelReset, this, &RankChart::rebuild);
+    }
+    rebuild();
+}
+
+void RankChart::rebuild()
+{
+    QVector<double> keys, reserved, allocated;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int rows = m_model ? m_model->rowCount() : 0;
+    double maxReserved = -1;
+    double outlierKey = 0;
+    for (int row = 0; row < rows; ++row) {
+        const QModelIndex reservedIndex = m_model->index(row, RankListModel::ReservedColumn);
+        if (!reservedIndex.data(Qt::DisplayRole).isValid())
+            continue; // still loading or failed: no figures
+        const double key = keys.size();
+        keys.append(key);
+        reserved.append(reservedIndex.data(RankListModel::SortRole).toDouble());
+        allocated.append(m_model->index(row, RankListModel::AllocatedColumn).data(RankListModel::SortRole).toDouble());
+        ticker->addTick(key, m_model->index(row, RankListModel::RankColumn).data().toString());
+        if (reserved.back() > maxReserved) {
+            maxReserved = reserved.back();
+            outlierKey = key;
+        }
+    }
+    m_reserved->setData(keys, reserved, true);
+    m_allocated->setData(keys, allocated, true);
+    // Mark the rank only when it alone holds the most: among equals there is no outlier to point at.
+    const bool differs = std::count(reserved.begin(), reserved.end(), maxReserved) == 1 && reserved.size() > 1;
+    if (differs && !keys.isEmpty())
+        m_outlier->setData({ outlierKey }, { maxReserved }, true);
+    else
+        m_outlier->data()->clear();
+    m_outlier->setVisible(differs);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(-0.6, std::max<double>(keys.size(), 1) - 0.4);
+    m_plot->yAxis->setRange(0, std::max(maxReserved, 1.0) * 1.12);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace RankScope

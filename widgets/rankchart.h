@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPBars;
+class QAbstractItemModel;
+
+namespace RankScope {
+
+/// Bars of reserved and allocated memory per rank, on one scale, so a rank that holds more stands out at a
+/// glance; the rank with the most reserved memory is drawn in the warning colour. Reads a RankListModel.
+class RankChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RankChart(QWidget* parent = nullptr);
+    void setModel(QAbstractItemModel* model);
+    QCustomPlot* plot() const
+    {
+        return m_plot;
+    }
+
+private:
+    void rebuild();
+
+    QAbstractItemModel* m_model = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QCPBars* m_reserved = nullptr;
+    QCPBars* m_allocated = nullptr;
+    QCPBars* m_outlier = nullptr;
+};
+
+} // namespace RankScope
