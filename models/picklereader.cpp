@@ -129,8 +129,9 @@ template <typename T> T readLE(const uint8_t* p)
     return v; // snapshots are read on little-endian hosts only (x86-64, aarch64)
 }
 
-// Marks memo slots skipped by a BINPUT past the end (a None value never has this `a`).
+// Memo slots skipped by a BINPUT past the end, and memo entries of trace entry dicts.
 constexpr uint32_t unsetMemo = 0xffffffffu;
+constexpr uint32_t traceEntryMemo = 0xfffffffeu;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
 constexpr size_t progressStep = size_t(4) << 20;
 
@@ -145,6 +146,7 @@ PickleReader::PickleReader(InputStream& in, SnapshotBuilder& builder)
     // plain files; the reservation is address space, touched only as entries arrive.
     try {
         m_memo.reserve(std::max<uint64_t>(1 << 16, (in.isGzip() ? in.fileSize() * 12 : in.fileSize()) / 2));
+        m_memoValues.reserve(1 << 16);
     } catch (const std::bad_alloc&) { }
 }
 
@@ -184,15 +186,16 @@ void PickleReader::memoPut(uint64_t index)
     if (m_stack.empty())
         fail("memo store with an empty stack");
     const BuilderValue& top = m_stack.back();
+    uint32_t slot = traceEntryMemo;
+    if (top.ctx != SchemaContext::TraceEntry) {
+        slot = uint32_t(m_memoValues.size());
+        m_memoValues.push_back(top);
+    }
     if (index < m_memo.size()) {
-        m_memo[index] = top;
-    } else if (index == m_memo.size()) {
-        m_memo.push_back(top);
+        m_memo[index] = slot;
     } else if (index < m_memo.size() + 4096) {
-        BuilderValue unset;
-        unset.a = unsetMemo;
-        m_memo.resize(index + 1, unset);
-        m_memo[index] = top;
+        m_memo.resize(index + 1, unsetMemo);
+        m_memo[index] = slot;
     } else {
         m_sparseMemo[index] = top; // far-off index: never allocate up to it
     }
@@ -200,8 +203,13 @@ void PickleReader::memoPut(uint64_t index)
 
 const BuilderValue& PickleReader::memoGet(uint64_t index) const
 {
-    if (index < m_memo.size() && m_memo[index].a != unsetMemo)
-        return m_memo[index];
+    if (index < m_memo.size()) {
+        const uint32_t slot = m_memo[index];
+        if (slot < m_memoValues.size())
+            return m_memoValues[slot];
+        if (slot == traceEntryMemo)
+            fail("a trace entry dict is referenced twice (memo index " + std::to_string(index) + ")");
+    }
     if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end())
         return it->second;
     fail("memo index " + std::to_string(index) + " was never stored");

@@ -31,7 +31,10 @@ private:
     SnapshotBuilder& m_builder;
     std::vector<BuilderValue> m_stack;
     std::vector<size_t> m_marks;
-    std::vector<BuilderValue, HugePageAllocator<BuilderValue>> m_memo;
+    // The memo maps an index to a slot of m_memoValues. Trace entry dicts, the bulk of every file, are memoized by
+    // CPython but never referenced again, so they take 4 bytes here and no value slot.
+    std::vector<uint32_t, HugePageAllocator<uint32_t>> m_memo;
+    std::vector<BuilderValue> m_memoValues;
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;
     std::vector<BuilderValue> m_items;
     uint64_t m_opOffset = 0;

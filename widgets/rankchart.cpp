@@ -119,6 +119,10 @@ void RankChart::rebuild()
     else
         m_outlier->data()->clear();
     m_outlier->setVisible(differs);
+    if (differs)
+        m_outlier->addToLegend();
+    else
+        m_outlier->removeFromLegend();
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(-0.6, std::max<double>(keys.size(), 1) - 0.4);
     m_plot->yAxis->setRange(0, std::max(maxReserved, 1.0) * 1.12);
