@@ -55,7 +55,7 @@ int info(QStringList args)
         entry.rank = file.rank;
         entry.error = file.error;
         if (file.ok())
-            entry.devices = DeviceInfo::compute(*file.snapshot);
+            entry.devices = DeviceInfo::compute(file.snapshot);
         else {
             ++failures;
             print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");

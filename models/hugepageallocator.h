@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <new>
+#include <vector>
 
 namespace RankScope {
 
@@ -34,5 +35,8 @@ template <typename T> struct HugePageAllocator
         return true;
     }
 };
+
+/// A vector for per-event arrays.
+template <typename T> using BigVector = std::vector<T, HugePageAllocator<T>>;
 
 } // namespace RankScope

@@ -225,7 +225,7 @@ void RankListModel::setLoaded(int index, const LoadedFile& file)
     row.total = {};
     row.devices = 0;
     if (file.ok()) {
-        const std::vector<DeviceInfo> devices = DeviceInfo::compute(*file.snapshot);
+        const std::vector<DeviceInfo> devices = DeviceInfo::compute(file.snapshot);
         row.devices = int(devices.size());
         for (const DeviceInfo& d : devices) {
             row.total.segments += d.segments;

@@ -83,6 +83,9 @@ class StringTable
 {
 public:
     StringTable();
+    // The index holds views into m_strings: a copy would point into the original.
+    StringTable(const StringTable&) = delete;
+    StringTable& operator=(const StringTable&) = delete;
     StringId intern(std::string_view text);
     std::string_view view(StringId id) const
     {
@@ -232,7 +235,7 @@ struct EntryContext
     StringId compileContext = EmptyString;
     StringId userMetadata = EmptyString;
 };
-using TraceVector = std::vector<TraceEntry, HugePageAllocator<TraceEntry>>;
+using TraceVector = BigVector<TraceEntry>;
 
 /// A `record_function` START or END mark (`external_annotations`).
 struct Annotation

@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "snapshotinfo.h"
 
+#include "devicehistory.h"
+
 #include <nlohmann/json.hpp>
 
 namespace RankScope {
 
-std::vector<DeviceInfo> DeviceInfo::compute(const Snapshot& snapshot)
+std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
 {
+    const Snapshot& snapshot = *snapshotPtr;
     std::vector<DeviceInfo> devices(size_t(snapshot.deviceCount()));
-    for (size_t d = 0; d < devices.size(); ++d)
-        devices[d].device = int(d);
+    for (size_t d = 0; d < devices.size(); ++d) {
+        DeviceInfo& info = devices[d];
+        info.device = int(d);
+        const DeviceHistoryPtr history = DeviceHistory::build(snapshotPtr, int(d));
+        info.peakAllocatedBytes = history->peakBytes();
+        info.peakEventIndex = history->peakEvent();
+        info.traceIncomplete = history->traceIncomplete();
+        info.hasTimes = history->hasTimes();
+        if (info.hasTimes) {
+            info.firstTimeUs = history->events().front().timeUs;
+            info.lastTimeUs = history->events().back().timeUs;
+        }
+    }
     for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d) {
         devices[d].traceEntries = int64_t(snapshot.deviceTraces[d].size());
         for (const TraceEntry& e : snapshot.deviceTraces[d])
@@ -51,7 +65,9 @@ std::string text(const std::vector<FileInfoEntry>& files)
                 + std::to_string(d.blocks) + ", trace_entries " + std::to_string(d.traceEntries) + ", reserved_bytes "
                 + std::to_string(d.reservedBytes) + ", allocated_bytes " + std::to_string(d.allocatedBytes)
                 + ", active_bytes " + std::to_string(d.activeBytes) + ", requested_bytes "
-                + std::to_string(d.requestedBytes) + ", oom_events " + std::to_string(d.oomEvents) + "\n";
+                + std::to_string(d.requestedBytes) + ", oom_events " + std::to_string(d.oomEvents)
+                + ", peak_allocated_bytes " + std::to_string(d.peakAllocatedBytes) + " (event "
+                + std::to_string(d.peakEventIndex) + ")" + (d.traceIncomplete ? ", trace incomplete" : "") + "\n";
         }
     }
     return out;
@@ -69,7 +85,7 @@ std::string json(const std::vector<FileInfoEntry>& files)
             f["error"] = file.error.toStdString();
         f["devices"] = nlohmann::ordered_json::array();
         for (const DeviceInfo& d : file.devices) {
-            f["devices"].push_back({
+            nlohmann::ordered_json device = {
                 { "device", d.device },
                 { "segments", d.segments },
                 { "blocks", d.blocks },
@@ -79,7 +95,15 @@ std::string json(const std::vector<FileInfoEntry>& files)
                 { "active_bytes", d.activeBytes },
                 { "requested_bytes", d.requestedBytes },
                 { "oom_events", d.oomEvents },
-            });
+                { "peak_allocated_bytes", d.peakAllocatedBytes },
+                { "peak_event_index", d.peakEventIndex },
+                { "trace_incomplete", d.traceIncomplete },
+            };
+            if (d.hasTimes) {
+                device["first_time_us"] = d.firstTimeUs;
+                device["last_time_us"] = d.lastTimeUs;
+            }
+            f["devices"].push_back(std::move(device));
         }
         out["files"].push_back(std::move(f));
     }

@@ -23,8 +23,16 @@ struct DeviceInfo
     int64_t activeBytes = 0;
     int64_t requestedBytes = 0;
     int64_t oomEvents = 0;
+    /// The maximum of the official viewer's Active Memory Timeline (its `max_at_time`).
+    int64_t peakAllocatedBytes = 0;
+    /// The event after which that peak is first reached; -1 when it is the state before the first event.
+    int64_t peakEventIndex = -1;
+    bool traceIncomplete = false;
+    bool hasTimes = false;
+    int64_t firstTimeUs = 0;
+    int64_t lastTimeUs = 0;
 
-    static std::vector<DeviceInfo> compute(const Snapshot& snapshot);
+    static std::vector<DeviceInfo> compute(const SnapshotPtr& snapshot);
 };
 
 /// One file's entry in `rankscope info` output.

@@ -23,7 +23,7 @@ inline QString dataDir()
 }
 
 /// Figures of every device of a snapshot, in the schema of `rankscope info --json` and expected_info.json.
-inline nlohmann::json figures(const RankScope::Snapshot& snapshot)
+inline nlohmann::json figures(const RankScope::SnapshotPtr& snapshot)
 {
     const std::string text =
         RankScope::InfoFormat::json({ { QString(), 0, RankScope::DeviceInfo::compute(snapshot), {} } });

@@ -96,7 +96,7 @@ void TestPickleOps::dictListTupleOpcodes()
     QCOMPARE(s->deviceTraces[0][0].action(), TraceAction::Alloc);
     QCOMPARE(s->deviceTraces[0][1].action(), TraceAction::Oom);
     QCOMPARE(s->deviceTraces[0][1].addr, uint64_t(77)); // device_free
-    const auto info = DeviceInfo::compute(*s);
+    const auto info = DeviceInfo::compute(s);
     QCOMPARE(info[0].oomEvents, int64_t(1));
     QCOMPARE(info[0].allocatedBytes, int64_t(512));
 }
@@ -171,7 +171,7 @@ void TestPickleOps::legacyBlocksWithHistory()
     QCOMPARE(frames.size(), size_t(1));
     QCOMPARE(s->strings.view(s->frames.frame(frames[0]).filename), std::string_view("model.py"));
     QCOMPARE(s->blocks[1].stack, EmptyStack);
-    QCOMPARE(DeviceInfo::compute(*s)[0].requestedBytes, int64_t(2024));
+    QCOMPARE(DeviceInfo::compute(s)[0].requestedBytes, int64_t(2024));
 }
 
 void TestPickleOps::bareSegmentList()
@@ -183,7 +183,7 @@ void TestPickleOps::bareSegmentList()
     const SnapshotPtr s = read(w);
     QVERIFY(!s->hasDeviceTraces);
     QCOMPARE(s->deviceCount(), 2);
-    QCOMPARE(DeviceInfo::compute(*s)[1].reservedBytes, int64_t(2048));
+    QCOMPARE(DeviceInfo::compute(s)[1].reservedBytes, int64_t(2048));
 }
 
 void TestPickleOps::unknownKeysAndActions()

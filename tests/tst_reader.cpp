@@ -39,7 +39,7 @@ void TestReader::realFiles()
     const SnapshotReader::Result result = SnapshotReader::read(dataDir() + QLatin1Char('/') + name);
     QCOMPARE(result.format, SnapshotReader::Format::Pickle);
     QVERIFY(!result.gzip);
-    const nlohmann::json actual = figures(*result.snapshot);
+    const nlohmann::json actual = figures(result.snapshot);
     QCOMPARE(QString::fromStdString(actual.dump()), QString::fromStdString(expected.dump()));
 }
 
@@ -68,7 +68,7 @@ void TestReader::variants()
     QCOMPARE(result.gzip, path.endsWith(QLatin1String(".gz")) || path.endsWith(QLatin1String(".dat")));
     QCOMPARE(result.format,
         path.contains(QLatin1String(".json")) ? SnapshotReader::Format::Json : SnapshotReader::Format::Pickle);
-    QCOMPARE(QString::fromStdString(figures(*result.snapshot).dump()), QString::fromStdString(expected.dump()));
+    QCOMPARE(QString::fromStdString(figures(result.snapshot).dump()), QString::fromStdString(expected.dump()));
 }
 
 void TestReader::framesAreInterned()

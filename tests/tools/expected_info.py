@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compute `rankscope info` figures for snapshot files with CPython's own pickle module (standard library only).
+"""Compute `rankscope info` figures (the peak through memviz_timeline.py) for snapshot files with CPython's own pickle module (standard library only).
 
 Usage: expected_info.py FILE... > expected.json
 
@@ -11,6 +11,8 @@ import json
 import os
 import pickle
 import sys
+
+import memviz_timeline
 
 
 def load(path):
@@ -42,7 +44,7 @@ def device_figures(snapshot):
         def total(states, key='size'):
             return sum(b.get(key, 0) for b in blocks if b.get('state') in states)
 
-        devices.append({
+        figures = {
             'device': d,
             'segments': len(segs),
             'blocks': len(blocks),
@@ -52,7 +54,15 @@ def device_figures(snapshot):
             'active_bytes': total(('active_allocated', 'active_pending_free')),
             'requested_bytes': total(('active_allocated',), 'requested_size'),
             'oom_events': sum(1 for e in trace if e.get('action') == 'oom'),
-        })
+            'peak_allocated_bytes': memviz_timeline.peak(snapshot, d),
+            'peak_event_index': memviz_timeline.peak_event_index(snapshot, d),
+            'trace_incomplete': memviz_timeline.trace_incomplete(snapshot, d),
+        }
+        times = [e['time_us'] for e in trace if 'time_us' in e]
+        if times:
+            figures['first_time_us'] = times[0]
+            figures['last_time_us'] = times[-1]
+        devices.append(figures)
     return devices
 
 

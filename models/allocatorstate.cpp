@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "allocatorstate.h"
+
+#include <algorithm>
+
+namespace RankScope {
+
+DeviceStats AllocatorState::stats() const
+{
+    DeviceStats s;
+    s.segments = int64_t(segments.size());
+    s.blocks = int64_t(blocks.size());
+    for (const StateSegment& seg : segments)
+        s.reserved += seg.size;
+    auto block = blocks.begin();
+    for (const StateSegment& seg : segments) {
+        // Free space is every gap between live blocks inside the segment.
+        const uint64_t end = seg.addr + uint64_t(seg.size);
+        uint64_t cursor = seg.addr;
+        while (block != blocks.end() && block->addr < seg.addr)
+            ++block;
+        for (; block != blocks.end() && block->addr < end; ++block) {
+            if (block->addr > cursor)
+                s.largestFree = std::max(s.largestFree, int64_t(block->addr - cursor));
+            cursor = std::max(cursor, block->addr + uint64_t(block->size));
+        }
+        if (end > cursor)
+            s.largestFree = std::max(s.largestFree, int64_t(end - cursor));
+    }
+    for (const StateBlock& b : blocks) {
+        s.active += b.size;
+        if (!b.pendingFree) {
+            s.allocated += b.size;
+            s.requested += b.requested;
+        }
+    }
+    s.inactive = s.reserved - s.active;
+    s.fragmentation = s.inactive > 0 ? 1.0 - double(s.largestFree) / double(s.inactive) : 0.0;
+    return s;
+}
+
+AllocatorReplay::AllocatorReplay(const Snapshot& snapshot, int device)
+    : m_snapshot(snapshot)
+{
+    for (const Segment& seg : snapshot.segments) {
+        if (seg.device != device)
+            continue;
+        m_segments[seg.address] = { seg.address, seg.totalSize, seg.stream, seg.stack };
+        for (const Block& b : snapshot.blocksOf(seg)) {
+            if (b.state == BlockState::ActiveAllocated || b.state == BlockState::ActivePendingFree)
+                m_blocks[b.address] = { b.address, b.size, b.requestedSize, b.stack,
+                    b.state == BlockState::ActivePendingFree };
+        }
+    }
+}
+
+void AllocatorReplay::addRange(uint64_t addr, int64_t size, int64_t stream, StackId stack)
+{
+    // A mapped range joins address-adjacent ranges of the same stream: they are one expandable segment.
+    uint64_t start = addr;
+    uint64_t end = addr + uint64_t(size);
+    auto next = m_segments.lower_bound(addr);
+    if (next != m_segments.begin()) {
+        auto prev = std::prev(next);
+        if (prev->second.addr + uint64_t(prev->second.size) == start && prev->second.stream == stream) {
+            start = prev->second.addr;
+            stack = prev->second.stack;
+            m_segments.erase(prev);
+        }
+    }
+    next = m_segments.lower_bound(addr);
+    if (next != m_segments.end() && next->first == end && next->second.stream == stream) {
+        end = next->second.addr + uint64_t(next->second.size);
+        m_segments.erase(next);
+    }
+    m_segments[start] = { start, int64_t(end - start), stream, stack };
+}
+
+void AllocatorReplay::removeRange(uint64_t addr, int64_t size)
+{
+    // Trim the range off the segment that contains it: from its front, its back, or out of its middle.
+    auto it = m_segments.upper_bound(addr);
+    if (it == m_segments.begin())
+        return;
+    --it;
+    StateSegment seg = it->second;
+    const uint64_t segEnd = seg.addr + uint64_t(seg.size);
+    const uint64_t end = addr + uint64_t(size);
+    if (addr >= segEnd)
+        return;
+    m_segments.erase(it);
+    if (addr > seg.addr)
+        m_segments[seg.addr] = { seg.addr, int64_t(addr - seg.addr), seg.stream, seg.stack };
+    if (end < segEnd)
+        m_segments[end] = { end, int64_t(segEnd - end), seg.stream, seg.stack };
+}
+
+void AllocatorReplay::undo(const TraceEntry& e)
+{
+    const int64_t stream = m_snapshot.stream(e);
+    switch (e.action()) {
+    case TraceAction::Alloc:
+        m_blocks.erase(e.addr);
+        break;
+    case TraceAction::FreeRequested:
+        if (auto it = m_blocks.find(e.addr); it != m_blocks.end())
+            it->second.pendingFree = false;
+        break;
+    case TraceAction::FreeCompleted:
+        // Until free_completed the block was live, waiting for its streams: pending, unless free_requested's undo
+        // clears that too.
+        m_blocks[e.addr] = { e.addr, e.size, e.size, e.stack, true };
+        break;
+    case TraceAction::SegmentAlloc:
+        m_segments.erase(e.addr);
+        break;
+    case TraceAction::SegmentFree:
+        m_segments[e.addr] = { e.addr, e.size, stream, e.stack };
+        break;
+    case TraceAction::SegmentMap:
+        removeRange(e.addr, e.size);
+        break;
+    case TraceAction::SegmentUnmap:
+        addRange(e.addr, e.size, stream, e.stack);
+        break;
+    case TraceAction::Snapshot:
+    case TraceAction::Oom:
+    case TraceAction::Other:
+        break;
+    }
+}
+
+void AllocatorReplay::redo(const TraceEntry& e)
+{
+    const int64_t stream = m_snapshot.stream(e);
+    switch (e.action()) {
+    case TraceAction::Alloc:
+        m_blocks[e.addr] = { e.addr, e.size, e.size, e.stack, false };
+        break;
+    case TraceAction::FreeRequested:
+        if (auto it = m_blocks.find(e.addr); it != m_blocks.end())
+            it->second.pendingFree = true;
+        break;
+    case TraceAction::FreeCompleted:
+        m_blocks.erase(e.addr);
+        break;
+    case TraceAction::SegmentAlloc:
+        m_segments[e.addr] = { e.addr, e.size, stream, e.stack };
+        break;
+    case TraceAction::SegmentFree:
+        m_segments.erase(e.addr);
+        break;
+    case TraceAction::SegmentMap:
+        addRange(e.addr, e.size, stream, e.stack);
+        break;
+    case TraceAction::SegmentUnmap:
+        removeRange(e.addr, e.size);
+        break;
+    case TraceAction::Snapshot:
+    case TraceAction::Oom:
+    case TraceAction::Other:
+        break;
+    }
+}
+
+AllocatorState AllocatorReplay::state() const
+{
+    AllocatorState state;
+    state.segments.reserve(m_segments.size());
+    for (const auto& [addr, seg] : m_segments)
+        state.segments.push_back(seg);
+    state.blocks.reserve(m_blocks.size());
+    for (const auto& [addr, block] : m_blocks)
+        state.blocks.push_back(block);
+    return state;
+}
+
+} // namespace RankScope

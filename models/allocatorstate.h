@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshot.h"
+
+#include <map>
+#include <vector>
+
+namespace RankScope {
+
+/// A live block in the allocator's block map. Blocks recreated from trace events carry the requested size as
+/// their size, as the official viewer does (the trace has no rounded size); blocks from the snapshot itself carry
+/// both.
+struct StateBlock
+{
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t requested = 0;
+    StackId stack = EmptyStack;
+    /// Freed by the program but still used by another stream (`active_pending_free`).
+    bool pendingFree = false;
+    bool operator==(const StateBlock&) const = default;
+};
+
+/// A mapped address range of the allocator (a cudaMalloc, or a mapped part of an expandable segment).
+struct StateSegment
+{
+    uint64_t addr = 0;
+    int64_t size = 0;
+    int64_t stream = 0;
+    StackId stack = EmptyStack;
+    bool operator==(const StateSegment&) const = default;
+};
+
+/// Figures of one device at one moment. Fragmentation is `1 - largest_free / total_free` (0 without free space).
+struct DeviceStats
+{
+    int64_t reserved = 0;
+    int64_t allocated = 0;
+    int64_t active = 0;
+    int64_t requested = 0;
+    int64_t inactive = 0; ///< free bytes inside segments
+    int64_t largestFree = 0;
+    int64_t segments = 0;
+    int64_t blocks = 0;
+    double fragmentation = 0;
+};
+
+/// The allocator's segments and live blocks at one moment, both sorted by address.
+struct AllocatorState
+{
+    std::vector<StateSegment> segments;
+    std::vector<StateBlock> blocks;
+
+    DeviceStats stats() const;
+};
+
+/// The official viewer's MemoryView: starts from the final snapshot of one device and moves through the trace by
+/// undoing events (backwards) or redoing them (forwards), including expandable segments' map/unmap splits and merges
+/// and the pending state between free_requested and free_completed.
+class AllocatorReplay
+{
+public:
+    AllocatorReplay(const Snapshot& snapshot, int device);
+    void undo(const TraceEntry& event);
+    void redo(const TraceEntry& event);
+    AllocatorState state() const;
+
+private:
+    void addRange(uint64_t addr, int64_t size, int64_t stream, StackId stack);
+    void removeRange(uint64_t addr, int64_t size);
+
+    const Snapshot& m_snapshot;
+    std::map<uint64_t, StateSegment> m_segments;
+    std::map<uint64_t, StateBlock> m_blocks;
+};
+
+} // namespace RankScope

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "allocatorstate.h"
+#include "snapshot.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace RankScope {
+
+/// Event indices of one device's trace. `BeforeTrace` is the state before the first event.
+using EventIndex = int64_t;
+constexpr EventIndex BeforeTrace = -1;
+
+/// One allocation of the Active Memory Timeline: from its alloc (or from before the trace) to its free_completed
+/// (or the end of the trace).
+struct Allocation
+{
+    static constexpr uint32_t NoEvent = 0xffffffffu;
+
+    uint64_t addr = 0;
+    /// Requested bytes: the alloc's `size`, or a ghost block's `requested_size`.
+    int64_t size = 0;
+    /// The alloc event, or NoEvent when the allocation existed before the trace began.
+    uint32_t allocEvent = NoEvent;
+    /// The free_completed event, or NoEvent when still live at the end.
+    uint32_t freeEvent = NoEvent;
+    StackId stack = EmptyStack;
+    uint32_t streamIndex = 0;
+    /// Index into DeviceHistory::pools(); 0 is the default pool (0, 0).
+    uint32_t poolIndex = 0;
+    /// Allocated before the trace began: freed without an alloc in the trace, or a live block with none (ghost).
+    bool initial = false;
+    /// A live block of the final snapshot with no alloc in the trace (the viewer's "ghost block").
+    bool ghost = false;
+
+    bool liveAfter(EventIndex event) const
+    {
+        const bool allocated = allocEvent == NoEvent || EventIndex(allocEvent) <= event;
+        const bool freed = freeEvent != NoEvent && EventIndex(freeEvent) <= event;
+        return allocated && !freed;
+    }
+};
+
+/// A point on one device's timeline where the state can be looked at.
+struct TimelinePoint
+{
+    enum Kind
+    {
+        Peak,
+        Snapshot,
+        Oom,
+        Event,
+        StepStart,
+        StepEnd,
+    };
+    Kind kind = Peak;
+    /// The state after this event (BeforeTrace: before the first).
+    EventIndex event = BeforeTrace;
+
+    /// Parses "peak", "snapshot" (or "end"), "oom", "event:<i>", "step:<N>" (= its start) or "step:<N>:end".
+    /// Returns nullopt for text that is none of these.
+    struct Spec
+    {
+        Kind kind = Peak;
+        int64_t number = 0;
+    };
+    static std::optional<Spec> parse(const std::string& text);
+};
+
+/// An `oom` event: the allocation that failed and what the driver still had free.
+struct OomMarker
+{
+    uint32_t event = 0;
+    int64_t requestedBytes = 0;
+    int64_t deviceFreeBytes = 0;
+};
+
+/// A `snapshot` event: `_snapshot()` ran here; `size` is the total active bytes at that moment.
+struct SnapshotMarker
+{
+    uint32_t event = 0;
+    int64_t activeBytes = 0;
+};
+
+/// A START/END annotation pair (`record_function` scopes such as `ProfilerStep#12`), mapped onto trace events by
+/// time: `startEvent` is the last event before the scope began, `endEvent` the last one before it ended (either
+/// may be BeforeTrace). An unmatched START or END has only its own side.
+struct AnnotationSpan
+{
+    StringId name = EmptyString;
+    int64_t startUs = 0;
+    int64_t endUs = 0;
+    EventIndex startEvent = BeforeTrace;
+    EventIndex endEvent = BeforeTrace;
+    bool hasStart = false;
+    bool hasEnd = false;
+};
+
+/// The curve decimated for drawing a window of events at a given width, and the largest allocations of the window
+/// as stacked bands. Bands are sampled at each column's highest moment, so band tops plus the summarized band meet
+/// the column's maximum.
+struct TimelineLod
+{
+    EventIndex first = 0;
+    EventIndex last = 0;
+    int columns = 0;
+    std::vector<int64_t> minTotal; ///< per column
+    std::vector<int64_t> maxTotal; ///< per column
+    /// Indices into DeviceHistory::allocations(), bottom to top: allocations from before the trace first, then in
+    /// allocation order.
+    std::vector<uint32_t> bands;
+    /// columns × bands.size(): the band's bottom at that column, or -1 when it is not live there.
+    std::vector<int64_t> bandOffsets;
+    /// Per column: the bytes of allocations not drawn as bands.
+    std::vector<int64_t> summarized;
+};
+
+/// Replays one device's trace of a snapshot, as the official viewer's Active Memory Timeline and Allocator State
+/// History do, and answers questions about any moment: the total curve and its peak, every allocation's interval,
+/// the live set and the allocator's segments and blocks at any event, markers, statistics, and level-of-detail
+/// data for drawing. Immutable after build; share it as std::shared_ptr<const DeviceHistory>.
+class DeviceHistory
+{
+public:
+    static std::shared_ptr<const DeviceHistory> build(SnapshotPtr snapshot, int device);
+
+    const Snapshot& snapshot() const
+    {
+        return *m_snapshot;
+    }
+    int device() const
+    {
+        return m_device;
+    }
+    std::span<const TraceEntry> events() const
+    {
+        return m_events;
+    }
+    size_t eventCount() const
+    {
+        return m_events.size();
+    }
+
+    /// Total requested bytes of live allocations before the first event.
+    int64_t initialTotal() const
+    {
+        return m_initialTotal;
+    }
+    /// Total after event i (the viewer's curve, one value per trace event).
+    int64_t totalAfter(EventIndex event) const
+    {
+        return event < 0 ? m_initialTotal : m_totalAfter[size_t(event)];
+    }
+    /// The maximum of the curve, equal to the viewer's max(max_at_time).
+    int64_t peakBytes() const
+    {
+        return m_peakBytes;
+    }
+    /// The event after which the peak is first reached, or BeforeTrace when it is the initial state.
+    EventIndex peakEvent() const
+    {
+        return m_peakEvent;
+    }
+    /// Reserved bytes (sum of segments) after event i, from segment events replayed back from the snapshot.
+    int64_t reservedAfter(EventIndex event) const
+    {
+        return event < 0 ? m_initialReserved : m_reservedAfter[size_t(event)];
+    }
+    int64_t peakReservedBytes() const
+    {
+        return m_peakReserved;
+    }
+    /// Epoch microseconds of event i, 0 when the writer recorded none.
+    int64_t timeUs(EventIndex event) const
+    {
+        return event < 0 || m_events.empty() ? 0 : m_events[size_t(event)].timeUs;
+    }
+    bool hasTimes() const
+    {
+        return m_hasTimes;
+    }
+
+    /// Allocations in order of their alloc event, then those from before the trace (Allocation::initial).
+    std::span<const Allocation> allocations() const
+    {
+        return m_allocations;
+    }
+    /// Indices of the allocations live after `event`.
+    std::vector<uint32_t> liveSet(EventIndex event) const;
+
+    const std::vector<OomMarker>& ooms() const
+    {
+        return m_ooms;
+    }
+    const std::vector<SnapshotMarker>& snapshotMarkers() const
+    {
+        return m_snapshotMarkers;
+    }
+    const std::vector<AnnotationSpan>& annotations() const
+    {
+        return m_annotations;
+    }
+    /// True when the trace frees blocks it never allocated: recording started late or the ring buffer wrapped, so
+    /// the start of the curve misses what was allocated before.
+    bool traceIncomplete() const
+    {
+        return m_traceIncomplete;
+    }
+    /// (first, second) of `segment_pool_id` for Allocation::poolIndex.
+    const std::vector<std::pair<int64_t, int64_t>>& pools() const
+    {
+        return m_pools;
+    }
+
+    /// Resolves a point; nullopt when this device has no such point (no OOM, no such step, event out of range).
+    std::optional<TimelinePoint> point(const TimelinePoint::Spec& spec) const;
+    /// The allocator's segments and blocks after `event`, undoing events from the final snapshot backwards.
+    AllocatorState stateAt(EventIndex event) const;
+
+    /// Level of detail for drawing events [first, last] in `columns` pixel columns with at most `maxBands` bands.
+    TimelineLod lod(EventIndex first, EventIndex last, int columns, int maxBands) const;
+
+private:
+    DeviceHistory() = default;
+    void replay();
+    void collectMarkers();
+    uint32_t poolOf(uint64_t address) const;
+
+    SnapshotPtr m_snapshot;
+    int m_device = 0;
+    std::span<const TraceEntry> m_events;
+    BigVector<int64_t> m_totalAfter;
+    BigVector<int64_t> m_reservedAfter;
+    BigVector<Allocation> m_allocations;
+    std::vector<OomMarker> m_ooms;
+    std::vector<SnapshotMarker> m_snapshotMarkers;
+    std::vector<AnnotationSpan> m_annotations;
+    std::vector<std::pair<int64_t, int64_t>> m_pools;
+    // Final segments of this device sorted by address, for pool lookups: (address, end, pool index).
+    std::vector<std::tuple<uint64_t, uint64_t, uint32_t>> m_segmentRanges;
+    int64_t m_initialTotal = 0;
+    int64_t m_peakBytes = 0;
+    EventIndex m_peakEvent = BeforeTrace;
+    int64_t m_initialReserved = 0;
+    int64_t m_peakReserved = 0;
+    bool m_traceIncomplete = false;
+    bool m_hasTimes = false;
+};
+
+using DeviceHistoryPtr = std::shared_ptr<const DeviceHistory>;
+
+} // namespace RankScope

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// History engine benchmark: replay time and memory per event, and level-of-detail query time, on a large
+// snapshot generated at run time (bench_history.py makes it from a real file). Prints figures; asserts nothing.
+#include "devicehistory.h"
+#include "snapshotreader.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace RankScope;
+
+namespace {
+
+long rssKb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::stol(line.substr(6));
+    }
+    return 0;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_history SNAPSHOT\n");
+        return 2;
+    }
+    const SnapshotPtr snapshot = SnapshotReader::read(QString::fromLocal8Bit(argv[1])).snapshot;
+    const size_t events = snapshot->deviceTraces.empty() ? 0 : snapshot->deviceTraces[0].size();
+
+    std::vector<double> buildMs;
+    long perEventBytes = 0;
+    DeviceHistoryPtr history;
+    for (int run = 0; run < 5; ++run) {
+        history.reset();
+        const long before = rssKb();
+        QElapsedTimer timer;
+        timer.start();
+        history = DeviceHistory::build(snapshot, 0);
+        buildMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        perEventBytes = (rssKb() - before) * 1024 / long(std::max<size_t>(events, 1));
+    }
+
+    const EventIndex last = EventIndex(events) - 1;
+    auto lodMs = [&](EventIndex first, EventIndex end) {
+        std::vector<double> ms;
+        for (int run = 0; run < 7; ++run) {
+            QElapsedTimer timer;
+            timer.start();
+            const TimelineLod lod = history->lod(first, end, 1920, 200);
+            ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        return median(ms);
+    };
+    const double lodFull = lodMs(BeforeTrace, last);
+    const double lodZoom = lodMs(last / 2, last / 2 + last / 100);
+
+    auto stateMs = [&](EventIndex at) {
+        std::vector<double> ms;
+        for (int run = 0; run < 3; ++run) {
+            QElapsedTimer timer;
+            timer.start();
+            const AllocatorState state = history->stateAt(at);
+            ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        return median(ms);
+    };
+
+    std::printf("events                        %zu\n", events);
+    std::printf("allocations                   %zu\n", history->allocations().size());
+    std::printf("full replay (build)           %.0f ms (median of 5; target < 1000 ms)\n", median(buildMs));
+    std::printf("replay memory                 %ld bytes/event (target <= 48)\n", perEventBytes);
+    std::printf("trace entries held            %zu bytes/event\n", sizeof(TraceEntry));
+    std::printf("LOD 1920 px, whole trace      %.1f ms (median of 7; target < 20 ms)\n", lodFull);
+    std::printf("LOD 1920 px, 1%% window        %.1f ms\n", lodZoom);
+    std::printf("block map at the peak         %.0f ms (event %lld, undone from the end)\n",
+        stateMs(history->peakEvent()), static_cast<long long>(history->peakEvent()));
+    std::printf("block map before event 0      %.0f ms (every event undone)\n", stateMs(BeforeTrace));
+    return 0;
+}

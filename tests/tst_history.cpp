@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The history engine on real files: replay consistency, peaks and live sets, statistics, markers, points, LOD.
+#include "devicehistory.h"
+#include "testutils.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <set>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+class TestHistory : public QObject
+{
+    Q_OBJECT
+private slots:
+    void replayBackAndForth_data();
+    void replayBackAndForth();
+    void peakLiveSet_data();
+    void peakLiveSet();
+    void statsAtEndMatchSnapshot_data();
+    void statsAtEndMatchSnapshot();
+    void lod_data();
+    void lod();
+    void markersAndAnnotations();
+    void points();
+    void expandableSegments();
+    void exampleBurdenSitsOnThePeak();
+
+private:
+    static void allDevices();
+    static SnapshotPtr load(const QString& name)
+    {
+        return SnapshotReader::read(dataDir() + QLatin1Char('/') + name).snapshot;
+    }
+};
+
+void TestHistory::allDevices()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("device");
+    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+    for (const QString& f : files) {
+        const SnapshotPtr s = load(f);
+        for (int d = 0; d < s->deviceCount(); ++d)
+            QTest::newRow(qPrintable(QStringLiteral("%1 device %2").arg(f).arg(d))) << f << d;
+    }
+}
+
+void TestHistory::replayBackAndForth_data()
+{
+    allDevices();
+}
+
+// Undo every event from the final snapshot back to before the first, then redo them all: the final snapshot must
+// come back. (Blocks allocated inside the trace come back with their requested size as size: the trace records no
+// rounded size.)
+void TestHistory::replayBackAndForth()
+{
+    QFETCH(QString, name);
+    QFETCH(int, device);
+    const SnapshotPtr s = load(name);
+    const DeviceHistoryPtr h = DeviceHistory::build(s, device);
+    const AllocatorState final = h->stateAt(EventIndex(h->eventCount()) - 1);
+
+    AllocatorReplay replay(*s, device);
+    for (EventIndex i = EventIndex(h->eventCount()) - 1; i >= 0; --i)
+        replay.undo(h->events()[size_t(i)]);
+    const AllocatorState start = replay.state();
+    for (const TraceEntry& e : h->events())
+        replay.redo(e);
+    const AllocatorState again = replay.state();
+
+    QCOMPARE(again.segments.size(), final.segments.size());
+    for (size_t i = 0; i < final.segments.size(); ++i) {
+        QCOMPARE(again.segments[i].addr, final.segments[i].addr);
+        QCOMPARE(again.segments[i].size, final.segments[i].size);
+        QCOMPARE(again.segments[i].stream, final.segments[i].stream);
+    }
+    std::set<uint64_t> allocatedInTrace;
+    for (const TraceEntry& e : h->events()) {
+        if (e.action() == TraceAction::Alloc)
+            allocatedInTrace.insert(e.addr);
+    }
+    QCOMPARE(again.blocks.size(), final.blocks.size());
+    for (size_t i = 0; i < final.blocks.size(); ++i) {
+        QCOMPARE(again.blocks[i].addr, final.blocks[i].addr);
+        QCOMPARE(again.blocks[i].requested, final.blocks[i].requested);
+        QCOMPARE(again.blocks[i].pendingFree, final.blocks[i].pendingFree);
+        if (!allocatedInTrace.count(final.blocks[i].addr))
+            QCOMPARE(again.blocks[i].size, final.blocks[i].size);
+    }
+    // The reserved curve starts where the segments before the first event add up to.
+    int64_t reservedAtStart = 0;
+    for (const StateSegment& seg : start.segments)
+        reservedAtStart += seg.size;
+    QCOMPARE(h->reservedAfter(BeforeTrace), reservedAtStart);
+}
+
+void TestHistory::peakLiveSet_data()
+{
+    allDevices();
+}
+
+void TestHistory::peakLiveSet()
+{
+    QFETCH(QString, name);
+    QFETCH(int, device);
+    const DeviceHistoryPtr h = DeviceHistory::build(load(name), device);
+    const auto sum = [&](EventIndex at) {
+        int64_t total = 0;
+        for (uint32_t i : h->liveSet(at))
+            total += h->allocations()[i].size;
+        return total;
+    };
+    QCOMPARE(sum(h->peakEvent()), h->peakBytes());
+    QCOMPARE(sum(BeforeTrace), h->initialTotal());
+    const EventIndex last = EventIndex(h->eventCount()) - 1;
+    QCOMPARE(sum(last), h->totalAfter(last));
+    for (EventIndex i = 0; i <= last; ++i)
+        QVERIFY(h->totalAfter(i) <= h->peakBytes());
+}
+
+void TestHistory::statsAtEndMatchSnapshot_data()
+{
+    allDevices();
+}
+
+void TestHistory::statsAtEndMatchSnapshot()
+{
+    QFETCH(QString, name);
+    QFETCH(int, device);
+    const SnapshotPtr s = load(name);
+    const DeviceHistoryPtr h = DeviceHistory::build(s, device);
+    const DeviceStats stats = h->stateAt(EventIndex(h->eventCount()) - 1).stats();
+    const DeviceInfo info = DeviceInfo::compute(s)[size_t(device)];
+    QCOMPARE(stats.reserved, info.reservedBytes);
+    QCOMPARE(stats.allocated, info.allocatedBytes);
+    QCOMPARE(stats.active, info.activeBytes);
+    QCOMPARE(stats.requested, info.requestedBytes);
+    QCOMPARE(stats.segments, info.segments);
+    QCOMPARE(stats.inactive, info.reservedBytes - info.activeBytes);
+    // The largest free block of the snapshot is its largest inactive block.
+    int64_t largestInactive = 0;
+    for (const Segment& seg : s->segments) {
+        for (const Block& b : s->blocksOf(seg)) {
+            if (seg.device == device && b.state == BlockState::Inactive)
+                largestInactive = std::max(largestInactive, b.size);
+        }
+    }
+    QCOMPARE(stats.largestFree, largestInactive);
+    QVERIFY(stats.fragmentation >= 0 && stats.fragmentation < 1);
+}
+
+void TestHistory::lod_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("cranberrii") << QStringLiteral("cranberrii_memory_snapshot.pickle");
+    QTest::newRow("bcrafton") << QStringLiteral("bcrafton_memory_snapshot.pickle");
+    QTest::newRow("kk (no trace)") << QStringLiteral("kk_memory_snapshot.pickle");
+}
+
+void TestHistory::lod()
+{
+    QFETCH(QString, name);
+    const DeviceHistoryPtr h = DeviceHistory::build(load(name), 0);
+    const EventIndex last = EventIndex(h->eventCount()) - 1;
+    for (auto [first, end, columns] :
+        { std::tuple<EventIndex, EventIndex, int>(BeforeTrace, last, 500),
+            std::tuple<EventIndex, EventIndex, int>(last / 3, last / 2, 97), { h->peakEvent(), h->peakEvent(), 10 } }) {
+        const TimelineLod lod = h->lod(first, end, columns, 40);
+        QVERIFY(lod.columns >= 1 && lod.columns <= columns);
+        QVERIFY(lod.bands.size() <= 40);
+        int64_t overallMax = 0;
+        for (int c = 0; c < lod.columns; ++c) {
+            QVERIFY(lod.minTotal[size_t(c)] <= lod.maxTotal[size_t(c)]);
+            int64_t stacked = 0;
+            int64_t expectedOffset = 0;
+            for (size_t k = 0; k < lod.bands.size(); ++k) {
+                const int64_t offset = lod.bandOffsets[size_t(c) * lod.bands.size() + k];
+                if (offset < 0)
+                    continue;
+                QCOMPARE(offset, expectedOffset); // bands stack without gaps or overlaps
+                expectedOffset += h->allocations()[lod.bands[k]].size;
+                stacked += h->allocations()[lod.bands[k]].size;
+            }
+            QVERIFY(lod.summarized[size_t(c)] >= 0);
+            QCOMPARE(stacked + lod.summarized[size_t(c)], lod.maxTotal[size_t(c)]);
+            overallMax = std::max(overallMax, lod.maxTotal[size_t(c)]);
+        }
+        if (first == BeforeTrace && end == last)
+            QCOMPARE(overallMax, h->peakBytes()); // decimation keeps the peak
+    }
+}
+
+void TestHistory::markersAndAnnotations()
+{
+    const DeviceHistoryPtr jasper = DeviceHistory::build(load(QStringLiteral("jasper_snapshot.pickle")), 0);
+    QCOMPARE(jasper->snapshotMarkers().size(), size_t(9));
+    QVERIFY(jasper->ooms().empty());
+    QVERIFY(!jasper->traceIncomplete());
+    QVERIFY(jasper->hasTimes());
+
+    const DeviceHistoryPtr jog = DeviceHistory::build(load(QStringLiteral("jog_my_snapshot.pickle")), 0);
+    QVERIFY(jog->traceIncomplete()); // its only event frees a block it never allocated
+    QVERIFY(jog->allocations().back().initial);
+
+    const DeviceHistoryPtr b = DeviceHistory::build(load(QStringLiteral("bcrafton_memory_snapshot.pickle")), 0);
+    QCOMPARE(b->annotations().size(), size_t(1));
+    const AnnotationSpan& span = b->annotations().front();
+    QVERIFY(span.hasStart && span.hasEnd);
+    QCOMPARE(b->snapshot().strings.view(span.name), std::string_view("Optimizer.step#AdamW.step"));
+    QVERIFY(span.startEvent < span.endEvent);
+    QVERIFY(b->timeUs(span.startEvent) < span.startUs);
+    QVERIFY(b->timeUs(span.startEvent + 1) >= span.startUs);
+    QVERIFY(b->timeUs(span.endEvent) <= span.endUs);
+}
+
+void TestHistory::points()
+{
+    QCOMPARE(TimelinePoint::parse("peak")->kind, TimelinePoint::Peak);
+    QCOMPARE(TimelinePoint::parse("end")->kind, TimelinePoint::Snapshot);
+    QCOMPARE(TimelinePoint::parse("event:12")->number, int64_t(12));
+    QCOMPARE(TimelinePoint::parse("step:3")->kind, TimelinePoint::StepStart);
+    QCOMPARE(TimelinePoint::parse("step:3:end")->kind, TimelinePoint::StepEnd);
+    QVERIFY(!TimelinePoint::parse("event:x"));
+    QVERIFY(!TimelinePoint::parse("step:-1"));
+    QVERIFY(!TimelinePoint::parse("later"));
+
+    const DeviceHistoryPtr h = DeviceHistory::build(load(QStringLiteral("cranberrii_memory_snapshot.pickle")), 0);
+    QCOMPARE(h->point(*TimelinePoint::parse("peak"))->event, h->peakEvent());
+    QCOMPARE(h->point(*TimelinePoint::parse("snapshot"))->event, EventIndex(10306));
+    QCOMPARE(h->point(*TimelinePoint::parse("event:5"))->event, EventIndex(5));
+    QVERIFY(!h->point(*TimelinePoint::parse("event:10307")));
+    QVERIFY(!h->point(*TimelinePoint::parse("oom")));
+    QVERIFY(!h->point(*TimelinePoint::parse("step:1")));
+}
+
+// Expandable segments grow by segment_map and shrink by segment_unmap: undoing must split and trim, redoing
+// must merge, with the reserved curve following.
+void TestHistory::expandableSegments()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().mark();
+    // Final state: one expandable segment of 6 MiB at 64 MiB, one 2 MiB block allocated at its start.
+    w.emptyDict().mark().key("device", 0).key("address", 64 << 20).key("total_size", 6 << 20).str("is_expandable");
+    w.op(0x88).str("blocks").emptyList().mark();
+    w.emptyDict().mark().key("size", 2 << 20).key("requested_size", 2 << 20).keyStr("state", "active_allocated");
+    w.setitems();
+    w.emptyDict().mark().key("size", 4 << 20).key("requested_size", 0).keyStr("state", "inactive").setitems();
+    w.appends().setitems().appends();
+    w.str("device_traces").emptyList().emptyList().mark();
+    auto event = [&](const char* action, int64_t addr, int64_t size) {
+        w.emptyDict().mark().keyStr("action", action).key("addr", addr).key("size", size).key("stream", 0).setitems();
+    };
+    event("segment_map", 64 << 20, 2 << 20); // 0: first 2 MiB
+    event("segment_map", 66 << 20, 6 << 20); // 1: grows to 8 MiB
+    event("alloc", 64 << 20, 2 << 20); // 2
+    event("segment_unmap", 70 << 20, 2 << 20); // 3: shrinks back to 6 MiB
+    w.appends().op('a').setitems().stop();
+    QTemporaryDir dir;
+    const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("e.pickle"), w.bytes())).snapshot;
+    const DeviceHistoryPtr h = DeviceHistory::build(s, 0);
+    QCOMPARE(h->reservedAfter(BeforeTrace), int64_t(0));
+    QCOMPARE(h->reservedAfter(0), int64_t(2 << 20));
+    QCOMPARE(h->reservedAfter(2), int64_t(8 << 20));
+    QCOMPARE(h->reservedAfter(3), int64_t(6 << 20));
+    QCOMPARE(h->peakReservedBytes(), int64_t(8 << 20));
+    QVERIFY(h->stateAt(BeforeTrace).segments.empty());
+    const AllocatorState atFirst = h->stateAt(0);
+    QCOMPARE(atFirst.segments.size(), size_t(1));
+    QCOMPARE(atFirst.segments[0].size, int64_t(2 << 20));
+    const AllocatorState grown = h->stateAt(2);
+    QCOMPARE(grown.segments.size(), size_t(1)); // the two maps are one segment
+    QCOMPARE(grown.segments[0].size, int64_t(8 << 20));
+    QCOMPARE(grown.blocks.size(), size_t(1));
+    QCOMPARE(h->stateAt(1).blocks.size(), size_t(0));
+    QCOMPARE(h->stateAt(2).stats().largestFree, int64_t(6 << 20));
+    QCOMPARE(h->stateAt(2).stats().fragmentation, 0.0);
+}
+
+// The bundled example: rank 0 holds an extra gigabyte of evaluation outputs at its peak, at its own site.
+void TestHistory::exampleBurdenSitsOnThePeak()
+{
+    const QString dir = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples/");
+    const DeviceHistoryPtr rank0 =
+        DeviceHistory::build(SnapshotReader::read(dir + QStringLiteral("rank0_memory_snapshot.pickle")).snapshot, 0);
+    const DeviceHistoryPtr rank1 =
+        DeviceHistory::build(SnapshotReader::read(dir + QStringLiteral("rank1_memory_snapshot.pickle")).snapshot, 0);
+    QCOMPARE(rank0->peakBytes() - rank1->peakBytes(), int64_t(1) << 30);
+    int64_t evaluation = 0;
+    for (uint32_t i : rank0->liveSet(rank0->peakEvent())) {
+        const Allocation& a = rank0->allocations()[i];
+        const auto frames = rank0->snapshot().stacks.frames(a.stack);
+        if (!frames.empty()
+            && rank0->snapshot().strings.view(rank0->snapshot().frames.frame(frames[0]).name) == "gather_predictions")
+            evaluation += a.size;
+    }
+    QCOMPARE(evaluation, int64_t(1) << 30);
+}
+
+QTEST_GUILESS_MAIN(TestHistory)
+#include "tst_history.moc"
