@@ -54,9 +54,8 @@ int info(QStringList args)
         entry.path = file.path;
         entry.rank = file.rank;
         entry.error = file.error;
-        if (file.ok())
-            entry.devices = DeviceInfo::compute(file.snapshot);
-        else {
+        entry.devices = file.devices;
+        if (!file.ok()) {
             ++failures;
             print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");
         }

@@ -62,8 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->setItemDelegateForColumn(RankListModel::StatusColumn, new ProgressDelegate(m_table));
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setAccessibleName(tr("Ranks"));
-    m_table->header()->setStretchLastSection(false);
-    m_table->header()->setSectionResizeMode(RankListModel::StatusColumn, QHeaderView::Stretch);
+    m_table->header()->setStretchLastSection(true);
+    m_table->header()->setMinimumSectionSize(60);
     connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
     splitter->addWidget(m_chart);
     splitter->addWidget(m_table);
@@ -123,6 +123,8 @@ void MainWindow::openPaths(const QStringList& paths)
     }
     m_stack->setCurrentWidget(m_ranksPage);
     m_loader->load(files);
+    // Room for the progress bars while files load; columns fit their contents once loaded.
+    m_table->setColumnWidth(RankListModel::FileColumn, 240);
     updateStatus();
 }
 
@@ -164,7 +166,8 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
     m_model->setLoaded(index, file);
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-    m_table->resizeColumnToContents(RankListModel::FileColumn);
+    for (int column = 0; column < RankListModel::NUM_COLUMNS - 1; ++column)
+        m_table->resizeColumnToContents(column);
     updateStatus();
 }
 

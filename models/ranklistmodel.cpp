@@ -39,6 +39,8 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Segments");
         case TraceEntriesColumn:
             return tr("Trace events");
+        case PeakColumn:
+            return tr("Peak");
         case ReservedColumn:
             return tr("Reserved");
         case AllocatedColumn:
@@ -59,6 +61,10 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("CUDA devices in the snapshot; figures are summed over them");
         case TraceEntriesColumn:
             return tr("Entries in the allocator's trace ring buffer (alloc, free, segment and OOM events)");
+        case PeakColumn:
+            return tr("The highest total of live allocations over the trace (requested bytes), as the maximum of "
+                      "PyTorch's Active Memory Timeline; ⚠ marks a trace that misses allocations made before it "
+                      "began");
         case ReservedColumn:
             return tr("Memory reserved from CUDA when the snapshot was taken: the sum of segment sizes");
         case AllocatedColumn:
@@ -73,7 +79,7 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
         default:
             break;
         }
-    } else if (role == Qt::TextAlignmentRole && section >= DevicesColumn) {
+    } else if (role == Qt::TextAlignmentRole && isNumeric(section)) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -107,6 +113,9 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return QString::number(t.segments);
     case TraceEntriesColumn:
         return QString::number(t.traceEntries);
+    case PeakColumn:
+        return QString(
+            (t.traceIncomplete ? QStringLiteral("⚠ ") : QString()) + Formatting::bytes(t.peakAllocatedBytes));
     case ReservedColumn:
         return Formatting::bytes(t.reservedBytes);
     case AllocatedColumn:
@@ -137,6 +146,8 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return qint64(t.segments);
     case TraceEntriesColumn:
         return qint64(t.traceEntries);
+    case PeakColumn:
+        return qint64(t.peakAllocatedBytes);
     case ReservedColumn:
         return qint64(t.reservedBytes);
     case AllocatedColumn:
@@ -172,11 +183,11 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return row.file.path;
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
             return tr("%1: %2").arg(row.file.path, row.file.error);
-        if (index.column() >= ReservedColumn && index.column() <= RequestedColumn && row.file.ok())
+        if (index.column() >= PeakColumn && index.column() <= RequestedColumn && row.file.ok())
             return Formatting::bytesExact(sortData(row, index.column()).toLongLong());
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() >= DevicesColumn)
+        if (isNumeric(index.column()))
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default:
@@ -225,9 +236,8 @@ void RankListModel::setLoaded(int index, const LoadedFile& file)
     row.total = {};
     row.devices = 0;
     if (file.ok()) {
-        const std::vector<DeviceInfo> devices = DeviceInfo::compute(file.snapshot);
-        row.devices = int(devices.size());
-        for (const DeviceInfo& d : devices) {
+        row.devices = int(file.devices.size());
+        for (const DeviceInfo& d : file.devices) {
             row.total.segments += d.segments;
             row.total.blocks += d.blocks;
             row.total.traceEntries += d.traceEntries;
@@ -236,6 +246,10 @@ void RankListModel::setLoaded(int index, const LoadedFile& file)
             row.total.activeBytes += d.activeBytes;
             row.total.requestedBytes += d.requestedBytes;
             row.total.oomEvents += d.oomEvents;
+            if (d.peakAllocatedBytes >= row.total.peakAllocatedBytes) {
+                row.total.peakAllocatedBytes = d.peakAllocatedBytes;
+                row.total.traceIncomplete = d.traceIncomplete;
+            }
         }
     }
     emit dataChanged(this->index(index, 0), this->index(index, NUM_COLUMNS - 1));

@@ -11,7 +11,8 @@
 namespace RankScope {
 
 /// The loaded rank files as a table: one row per file, in the order they were opened, with load progress while a
-/// file loads and its error if it failed. Figures are summed over the file's devices.
+/// file loads and its error if it failed. Figures at the snapshot are summed over the file's devices; the peak is
+/// that of the device with the highest one (a rank drives one GPU; other visible devices stay empty).
 class RankListModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -20,15 +21,17 @@ public:
     {
         RankColumn,
         FileColumn,
-        StatusColumn,
-        DevicesColumn,
-        SegmentsColumn,
-        TraceEntriesColumn,
+        PeakColumn,
         ReservedColumn,
         AllocatedColumn,
         ActiveColumn,
         RequestedColumn,
         OomColumn,
+        DevicesColumn,
+        SegmentsColumn,
+        TraceEntriesColumn,
+        /// Last, so a long error message does not push the figures apart.
+        StatusColumn,
         NUM_COLUMNS
     };
     enum Roles
@@ -57,6 +60,11 @@ public:
     const LoadedFile* file(int row) const;
     int loadedCount() const;
     int failedCount() const;
+
+    static bool isNumeric(int column)
+    {
+        return column != RankColumn && column != FileColumn && column != StatusColumn;
+    }
 
 private:
     struct Row

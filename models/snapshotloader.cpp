@@ -40,6 +40,7 @@ LoadedFile SnapshotLoader::loadFile(const QString& path, int rank, bool rankFrom
     try {
         const SnapshotReader::Result result = SnapshotReader::read(path, progress);
         file.snapshot = result.snapshot;
+        file.devices = DeviceInfo::compute(result.snapshot);
         file.format = result.format;
         file.gzip = result.gzip;
     } catch (const ReadCancelled&) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "snapshotinfo.h"
 #include "snapshotreader.h"
 
 #include <QFutureWatcher>
@@ -20,6 +21,8 @@ struct LoadedFile
     int rank = 0;
     bool rankFromName = false;
     SnapshotPtr snapshot;
+    /// Per-device figures (`rankscope info`), computed on the loading thread with the replay they need.
+    std::vector<DeviceInfo> devices;
     SnapshotReader::Format format = SnapshotReader::Format::Pickle;
     bool gzip = false;
     QString error; ///< "what is wrong", without the path; empty on success

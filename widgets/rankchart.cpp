@@ -51,24 +51,24 @@ RankChart::RankChart(QWidget* parent)
     setAccessibleName(tr("Memory per rank"));
     m_plot->setMinimumHeight(160);
 
-    m_reserved = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_reserved->setName(tr("Reserved"));
-    m_reserved->setPen(Qt::NoPen);
-    m_reserved->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
-    m_reserved->setWidth(0.7);
+    m_peak = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_peak->setName(tr("Peak during the trace"));
+    m_peak->setPen(Qt::NoPen);
+    m_peak->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
+    m_peak->setWidth(0.7);
     m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_allocated->setName(tr("Allocated"));
+    m_allocated->setName(tr("Allocated at the snapshot"));
     m_allocated->setPen(Qt::NoPen);
     m_allocated->setBrush(QColor(0x4e, 0x79, 0xa7));
     m_allocated->setWidth(0.45);
     m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_outlier->setName(tr("Most reserved"));
+    m_outlier->setName(tr("Highest peak"));
     m_outlier->setPen(QPen(QColor(0xe1, 0x57, 0x59), 2));
     m_outlier->setBrush(Qt::NoBrush);
     m_outlier->setWidth(0.7);
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
-    m_plot->yAxis->setLabel(tr("At snapshot"));
+    m_plot->yAxis->setLabel(tr("Memory"));
     m_plot->xAxis->setLabel(tr("Rank"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
@@ -91,31 +91,31 @@ void RankChart::setModel(QAbstractItemModel* model)
 
 void RankChart::rebuild()
 {
-    QVector<double> keys, reserved, allocated;
+    QVector<double> keys, peak, allocated;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const int rows = m_model ? m_model->rowCount() : 0;
-    double maxReserved = -1;
+    double maxPeak = -1;
     double outlierKey = 0;
     for (int row = 0; row < rows; ++row) {
-        const QModelIndex reservedIndex = m_model->index(row, RankListModel::ReservedColumn);
-        if (!reservedIndex.data(Qt::DisplayRole).isValid())
+        const QModelIndex peakIndex = m_model->index(row, RankListModel::PeakColumn);
+        if (!peakIndex.data(Qt::DisplayRole).isValid())
             continue; // still loading or failed: no figures
         const double key = keys.size();
         keys.append(key);
-        reserved.append(reservedIndex.data(RankListModel::SortRole).toDouble());
+        peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
         allocated.append(m_model->index(row, RankListModel::AllocatedColumn).data(RankListModel::SortRole).toDouble());
         ticker->addTick(key, m_model->index(row, RankListModel::RankColumn).data().toString());
-        if (reserved.back() > maxReserved) {
-            maxReserved = reserved.back();
+        if (peak.back() > maxPeak) {
+            maxPeak = peak.back();
             outlierKey = key;
         }
     }
-    m_reserved->setData(keys, reserved, true);
+    m_peak->setData(keys, peak, true);
     m_allocated->setData(keys, allocated, true);
     // Mark the rank only when it alone holds the most: among equals there is no outlier to point at.
-    const bool differs = std::count(reserved.begin(), reserved.end(), maxReserved) == 1 && reserved.size() > 1;
+    const bool differs = std::count(peak.begin(), peak.end(), maxPeak) == 1 && peak.size() > 1;
     if (differs && !keys.isEmpty())
-        m_outlier->setData({ outlierKey }, { maxReserved }, true);
+        m_outlier->setData({ outlierKey }, { maxPeak }, true);
     else
         m_outlier->data()->clear();
     m_outlier->setVisible(differs);
@@ -125,7 +125,7 @@ void RankChart::rebuild()
         m_outlier->removeFromLegend();
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(-0.6, std::max<double>(keys.size(), 1) - 0.4);
-    m_plot->yAxis->setRange(0, std::max(maxReserved, 1.0) * 1.12);
+    m_plot->yAxis->setRange(0, std::max(maxPeak, 1.0) * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -9,8 +9,8 @@ class QAbstractItemModel;
 
 namespace RankScope {
 
-/// Bars of reserved and allocated memory per rank, on one scale, so a rank that holds more stands out at a
-/// glance; the rank with the most reserved memory is drawn in the warning colour. Reads a RankListModel.
+/// Bars of each rank's peak and of what it held at the snapshot, on one scale, so a rank that holds more stands out
+/// at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel.
 class RankChart : public QWidget
 {
     Q_OBJECT
@@ -27,7 +27,7 @@ private:
 
     QAbstractItemModel* m_model = nullptr;
     QCustomPlot* m_plot = nullptr;
-    QCPBars* m_reserved = nullptr;
+    QCPBars* m_peak = nullptr;
     QCPBars* m_allocated = nullptr;
     QCPBars* m_outlier = nullptr;
 };
