@@ -39,13 +39,16 @@ DeviceStats AllocatorState::stats() const
     return s;
 }
 
-AllocatorReplay::AllocatorReplay(const Snapshot& snapshot, int device)
+AllocatorReplay::AllocatorReplay(const Snapshot& snapshot, int device, bool segmentsOnly)
     : m_snapshot(snapshot)
+    , m_segmentsOnly(segmentsOnly)
 {
     for (const Segment& seg : snapshot.segments) {
         if (seg.device != device)
             continue;
         m_segments[seg.address] = { seg.address, seg.totalSize, seg.stream, seg.stack };
+        if (segmentsOnly)
+            continue;
         for (const Block& b : snapshot.blocksOf(seg)) {
             if (b.state == BlockState::ActiveAllocated || b.state == BlockState::ActivePendingFree)
                 m_blocks[b.address] = { b.address, b.size, b.requestedSize, b.stack,
@@ -97,8 +100,13 @@ void AllocatorReplay::removeRange(uint64_t addr, int64_t size)
 
 void AllocatorReplay::undo(const TraceEntry& e)
 {
+    const TraceAction action = e.action();
+    if (m_segmentsOnly
+        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
+            || action == TraceAction::FreeCompleted))
+        return;
     const int64_t stream = m_snapshot.stream(e);
-    switch (e.action()) {
+    switch (action) {
     case TraceAction::Alloc:
         m_blocks.erase(e.addr);
         break;
@@ -132,8 +140,13 @@ void AllocatorReplay::undo(const TraceEntry& e)
 
 void AllocatorReplay::redo(const TraceEntry& e)
 {
+    const TraceAction action = e.action();
+    if (m_segmentsOnly
+        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
+            || action == TraceAction::FreeCompleted))
+        return;
     const int64_t stream = m_snapshot.stream(e);
-    switch (e.action()) {
+    switch (action) {
     case TraceAction::Alloc:
         m_blocks[e.addr] = { e.addr, e.size, e.size, e.stack, false };
         break;

@@ -61,7 +61,8 @@ struct AllocatorState
 class AllocatorReplay
 {
 public:
-    AllocatorReplay(const Snapshot& snapshot, int device);
+    /// With `segmentsOnly`, blocks are neither loaded nor replayed: enough to know which segment held an address.
+    AllocatorReplay(const Snapshot& snapshot, int device, bool segmentsOnly = false);
     void undo(const TraceEntry& event);
     void redo(const TraceEntry& event);
     AllocatorState state() const;
@@ -71,6 +72,7 @@ private:
     void removeRange(uint64_t addr, int64_t size);
 
     const Snapshot& m_snapshot;
+    bool m_segmentsOnly = false;
     std::map<uint64_t, StateSegment> m_segments;
     std::map<uint64_t, StateBlock> m_blocks;
 };

@@ -291,6 +291,14 @@ AllocatorState DeviceHistory::stateAt(EventIndex event) const
     return replay.state();
 }
 
+std::vector<StateSegment> DeviceHistory::segmentsAt(EventIndex event) const
+{
+    AllocatorReplay replay(*m_snapshot, m_device, true);
+    for (EventIndex i = EventIndex(m_events.size()) - 1; i > event; --i)
+        replay.undo(m_events[size_t(i)]);
+    return replay.state().segments;
+}
+
 TimelineLod DeviceHistory::lod(EventIndex first, EventIndex last, int columns, int maxBands) const
 {
     TimelineLod lod;

@@ -219,6 +219,8 @@ public:
     std::optional<TimelinePoint> point(const TimelinePoint::Spec& spec) const;
     /// The allocator's segments and blocks after `event`, undoing events from the final snapshot backwards.
     AllocatorState stateAt(EventIndex event) const;
+    /// Only the segments after `event` (cheap: block events are skipped).
+    std::vector<StateSegment> segmentsAt(EventIndex event) const;
 
     /// Level of detail for drawing events [first, last] in `columns` pixel columns with at most `maxBands` bands.
     TimelineLod lod(EventIndex first, EventIndex last, int columns, int maxBands) const;

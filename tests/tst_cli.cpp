@@ -18,6 +18,7 @@ private slots:
     void infoText();
     void badFileKeepsOthers();
     void usage();
+    void diff();
 
 private:
     QProcess* run(const QStringList& args);
@@ -87,6 +88,35 @@ void TestCli::usage()
     p = run({ QStringLiteral("--version") });
     QCOMPARE(p->exitCode(), 0);
     QVERIFY(p->readAllStandardOutput().startsWith("rankscope "));
+}
+
+void TestCli::diff()
+{
+    const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples");
+    QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"), examples });
+    QCOMPARE(p->exitCode(), 3);
+    const QString text = QString::fromUtf8(p->readAllStandardOutput());
+    QVERIFY2(text.startsWith(QLatin1String("Verdict: burden_imbalance (rank 0, +1 GiB)")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("What to change:")));
+
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--at"), QStringLiteral("snapshot"),
+        examples });
+    QCOMPARE(p->exitCode(), 0);
+    const nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(QString::fromStdString(j["at"]), QStringLiteral("snapshot"));
+    QCOMPARE(QString::fromStdString(j["verdict"]["kind"]), QStringLiteral("balanced")); // rank 0 freed it again
+    QCOMPARE(j["ranks"].size(), size_t(4));
+
+    p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"), QStringLiteral("--csv"),
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/balanced_8") });
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(p->readAllStandardOutput(),
+        QByteArray("rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,site\n"));
+
+    QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("later"), examples })->exitCode(), 2);
+    QCOMPARE(
+        run({ QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("9"), examples })->exitCode(), 2);
+    QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--depth"), QStringLiteral("0"), examples })->exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+#include "comparison.h"
+
+#include "formatting.h"
+
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace RankScope {
+
+namespace {
+
+// The median of `sorted` without one occurrence of `own` (integer midpoint for an even count).
+int64_t medianWithout(const std::vector<int64_t>& sorted, int64_t own)
+{
+    const size_t n = sorted.size() - 1;
+    if (n == 0)
+        return 0;
+    const size_t skip = size_t(std::lower_bound(sorted.begin(), sorted.end(), own) - sorted.begin());
+    auto at = [&](size_t i) { return sorted[i < skip ? i : i + 1]; };
+    if (n % 2)
+        return at(n / 2);
+    const int64_t lo = at(n / 2 - 1);
+    const int64_t hi = at(n / 2);
+    return lo + (hi - lo) / 2;
+}
+
+// A rank's device: the one with the longest trace, else the most reserved memory (the viewer picks the longest
+// trace too; with CUDA_VISIBLE_DEVICES every rank is device 0 anyway).
+int chooseDevice(const Snapshot& s)
+{
+    int best = 0;
+    size_t bestEvents = 0;
+    int64_t bestReserved = -1;
+    for (int d = 0; d < s.deviceCount(); ++d) {
+        const size_t events = size_t(d) < s.deviceTraces.size() ? s.deviceTraces[size_t(d)].size() : 0;
+        int64_t reserved = 0;
+        for (const Segment& seg : s.segments)
+            reserved += seg.device == d ? seg.totalSize : 0;
+        if (events > bestEvents || (events == bestEvents && reserved > bestReserved)) {
+            best = d;
+            bestEvents = events;
+            bestReserved = reserved;
+        }
+    }
+    return best;
+}
+
+// Allocations round up to 512 bytes in the caching allocator, so blocks made for adjacent requests touch there.
+int64_t rounded(int64_t size)
+{
+    return (size + 511) / 512 * 512;
+}
+
+std::string percent(int64_t part, int64_t whole)
+{
+    if (whole <= 0)
+        return "100%";
+    const double p = 100.0 * double(part) / double(whole);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, p < 10 ? "%.1f%%" : "%.0f%%", p);
+    return buf;
+}
+
+std::string bytes(int64_t b)
+{
+    return Formatting::bytes(b).toStdString();
+}
+
+} // namespace
+
+const char* Finding::kindName(Kind kind)
+{
+    switch (kind) {
+    case OnlyOnRank:
+        return "only_on_rank";
+    case MoreOnRank:
+        return "more_on_rank";
+    case LargerOnRank:
+        return "larger_on_rank";
+    }
+    return "";
+}
+
+const char* Verdict::kindName(Kind kind)
+{
+    switch (kind) {
+    case Balanced:
+        return "balanced";
+    case BurdenImbalance:
+        return "burden_imbalance";
+    case InputImbalance:
+        return "input_imbalance";
+    case OutsideAllocator:
+        return "outside_allocator";
+    }
+    return "";
+}
+
+std::string Comparison::pointName() const
+{
+    if (!m_options.point)
+        return "peak";
+    const TimelinePoint::Spec& p = *m_options.point;
+    switch (p.kind) {
+    case TimelinePoint::Peak:
+        return "peak";
+    case TimelinePoint::Snapshot:
+        return "snapshot";
+    case TimelinePoint::Oom:
+        return "oom";
+    case TimelinePoint::Event:
+        return "event:" + std::to_string(p.number);
+    case TimelinePoint::StepStart:
+        return "step:" + std::to_string(p.number);
+    case TimelinePoint::StepEnd:
+        return "step:" + std::to_string(p.number) + ":end";
+    }
+    return "";
+}
+
+std::shared_ptr<const Comparison> Comparison::compute(
+    const std::vector<RankInput>& inputs, const ComparisonOptions& options)
+{
+    std::shared_ptr<Comparison> c(new Comparison);
+    c->m_options = options;
+    c->m_sites = SiteTable(options.site);
+    const size_t rankCount = inputs.size();
+
+    // Each rank at its point, its live allocations grouped by site.
+    struct Live
+    {
+        SiteId site;
+        uint32_t allocation;
+    };
+    std::vector<std::vector<Live>> live(rankCount);
+    // Replays are independent per rank: run them on every core.
+    QList<size_t> indices;
+    for (size_t r = 0; r < rankCount; ++r)
+        indices.append(r);
+    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(indices,
+        [&inputs](size_t r) { return DeviceHistory::build(inputs[r].snapshot, chooseDevice(*inputs[r].snapshot)); });
+    for (size_t r = 0; r < rankCount; ++r) {
+        const RankInput& in = inputs[r];
+        const DeviceHistoryPtr h = histories[qsizetype(r)];
+        c->m_histories.push_back(h);
+        RankSummary summary;
+        summary.rank = in.rank;
+        summary.path = in.path;
+        summary.device = h->device();
+        const TimelinePoint::Spec defaultSpec { h->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
+            0 };
+        const TimelinePoint::Spec spec = options.point.value_or(defaultSpec);
+        if (auto point = h->point(spec)) {
+            summary.point = *point;
+        } else {
+            summary.point = *h->point({ TimelinePoint::Snapshot, 0 });
+            summary.note = "has no " + c->pointName() + " point; compared at its snapshot";
+        }
+        summary.peakAllocatedBytes = h->peakBytes();
+        summary.bytesAtPoint = h->totalAfter(summary.point.event);
+        summary.reservedAtPoint = h->reservedAfter(summary.point.event);
+        summary.fragmentation = h->stateAt(EventIndex(h->eventCount()) - 1).stats().fragmentation;
+        summary.oomEvents = int64_t(h->ooms().size());
+        summary.traceIncomplete = h->traceIncomplete();
+        c->m_ranks.push_back(summary);
+
+        const std::span<const Allocation> allocations = h->allocations();
+        for (uint32_t i : h->liveSet(summary.point.event))
+            live[r].push_back({ c->m_sites.site(*in.snapshot, allocations[i].stack), i });
+        std::sort(live[r].begin(), live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
+    }
+
+    const int baselineIndex = [&] {
+        for (size_t r = 0; r < rankCount; ++r) {
+            if (inputs[r].rank == options.baselineRank)
+                return int(r);
+        }
+        return -1;
+    }();
+
+    // Per site, every rank's bytes and count; each rank against the median of the others (or the baseline rank).
+    const size_t sites = c->m_sites.size();
+    std::vector<int64_t> siteBytes(sites * rankCount, 0);
+    std::vector<int64_t> siteCount(sites * rankCount, 0);
+    for (size_t r = 0; r < rankCount; ++r) {
+        const std::span<const Allocation> allocations = c->m_histories[r]->allocations();
+        for (const Live& l : live[r]) {
+            siteBytes[l.site * rankCount + r] += allocations[l.allocation].size;
+            ++siteCount[l.site * rankCount + r];
+        }
+    }
+    std::vector<int64_t> sortedBytes(rankCount);
+    std::vector<int64_t> sortedCount(rankCount);
+    std::vector<std::vector<StateSegment>> segmentsAtPoint(rankCount);
+    std::vector<bool> haveSegments(rankCount, false);
+    for (SiteId s = 0; s < sites; ++s) {
+        const int64_t* b = &siteBytes[s * rankCount];
+        const int64_t* n = &siteCount[s * rankCount];
+        if (std::all_of(b, b + rankCount, [&](int64_t v) { return v == b[0]; })
+            && std::all_of(n, n + rankCount, [&](int64_t v) { return v == n[0]; }))
+            continue; // every rank the same: nothing to report
+        sortedBytes.assign(b, b + rankCount);
+        sortedCount.assign(n, n + rankCount);
+        std::sort(sortedBytes.begin(), sortedBytes.end());
+        std::sort(sortedCount.begin(), sortedCount.end());
+        for (size_t r = 0; r < rankCount; ++r) {
+            if (int(r) == baselineIndex)
+                continue;
+            const int64_t baseBytes = baselineIndex >= 0 ? b[baselineIndex] : medianWithout(sortedBytes, b[r]);
+            const int64_t baseCount = baselineIndex >= 0 ? n[baselineIndex] : medianWithout(sortedCount, n[r]);
+            if (b[r] <= baseBytes)
+                continue;
+            Finding f;
+            f.rank = inputs[r].rank;
+            f.site = s;
+            f.rankBytes = b[r];
+            f.baselineBytes = baseBytes;
+            f.excessBytes = b[r] - baseBytes;
+            f.rankCount = n[r];
+            f.baselineCount = baseCount;
+            f.kind = baseCount == 0 ? Finding::OnlyOnRank
+                : n[r] > baseCount  ? Finding::MoreOnRank
+                                    : Finding::LargerOnRank;
+
+            // The rank's blocks at this site; for "more", the extra ones are taken to be the latest allocated.
+            const DeviceHistory& h = *c->m_histories[r];
+            auto first = std::lower_bound(
+                live[r].begin(), live[r].end(), s, [](const Live& l, SiteId site) { return l.site < site; });
+            std::vector<uint32_t> chosen;
+            for (auto it = first; it != live[r].end() && it->site == s; ++it)
+                chosen.push_back(it->allocation);
+            if (f.kind == Finding::MoreOnRank) {
+                std::sort(chosen.begin(), chosen.end()); // allocation order
+                chosen.erase(chosen.begin(),
+                    chosen.end()
+                        - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
+            }
+            if (!haveSegments[r]) {
+                segmentsAtPoint[r] = h.segmentsAt(c->m_ranks[r].point.event);
+                haveSegments[r] = true;
+            }
+            const std::vector<StateSegment>& segs = segmentsAtPoint[r];
+            for (uint32_t i : chosen) {
+                const Allocation& a = h.allocations()[i];
+                auto seg = std::upper_bound(segs.begin(), segs.end(), a.addr,
+                    [](uint64_t addr, const StateSegment& sg) { return addr < sg.addr; });
+                uint64_t segment = 0;
+                if (seg != segs.begin() && a.addr < std::prev(seg)->addr + uint64_t(std::prev(seg)->size))
+                    segment = std::prev(seg)->addr;
+                f.blocks.push_back({ a.addr, a.size, segment });
+            }
+            std::sort(f.blocks.begin(), f.blocks.end(),
+                [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
+            for (const FindingRun& block : f.blocks) {
+                if (!f.runs.empty()) {
+                    FindingRun& last = f.runs.back();
+                    const bool adjacent = last.segment == block.segment && block.segment != 0
+                        && last.address + uint64_t(rounded(last.size)) == block.address;
+                    if (adjacent) {
+                        last.size = int64_t(block.address - last.address) + block.size;
+                        continue;
+                    }
+                }
+                f.runs.push_back(block);
+            }
+            c->m_findings.push_back(std::move(f));
+        }
+    }
+    std::stable_sort(c->m_findings.begin(), c->m_findings.end(),
+        [](const Finding& a, const Finding& b) { return a.excessBytes > b.excessBytes; });
+
+    // Rank totals against their baseline.
+    std::vector<int64_t> totals;
+    for (const RankSummary& s : c->m_ranks)
+        totals.push_back(s.bytesAtPoint);
+    std::vector<int64_t> sortedTotals = totals;
+    std::sort(sortedTotals.begin(), sortedTotals.end());
+    for (size_t r = 0; r < rankCount; ++r) {
+        const int64_t base =
+            baselineIndex >= 0 ? totals[size_t(baselineIndex)] : medianWithout(sortedTotals, totals[r]);
+        c->m_ranks[r].excessBytes = totals[r] - base;
+    }
+
+    // The verdict: the rank holding the most, whether that is beyond the threshold, and what its excess is made of.
+    Verdict& v = c->m_verdict;
+    if (rankCount < 2) {
+        v.kind = Verdict::Balanced;
+        v.explanation = "Only one rank: nothing to compare it with.";
+        return c;
+    }
+    size_t outlier = 0;
+    for (size_t r = 0; r < rankCount; ++r) {
+        if (int(r) != baselineIndex
+            && (int(outlier) == baselineIndex || c->m_ranks[r].excessBytes > c->m_ranks[outlier].excessBytes))
+            outlier = r;
+    }
+    const RankSummary& o = c->m_ranks[outlier];
+    const int64_t baseline = o.bytesAtPoint - o.excessBytes;
+    const bool beyond = o.excessBytes > 0
+        && double(o.excessBytes) * 100.0 > options.thresholdPercent * double(std::max<int64_t>(baseline, 1));
+    const std::string at = c->pointName() == "peak" ? "at its peak" : "at " + c->pointName();
+    const std::string against =
+        baselineIndex >= 0 ? "rank " + std::to_string(options.baselineRank) : "the median of the other ranks";
+    if (!beyond) {
+        // Allocations agree. An OOM anyway means the memory went somewhere the allocator does not see.
+        size_t oomRank = rankCount;
+        for (size_t r = 0; r < rankCount; ++r) {
+            if (c->m_ranks[r].oomEvents > 0
+                && (oomRank == rankCount || c->m_ranks[r].oomEvents > c->m_ranks[oomRank].oomEvents))
+                oomRank = r;
+        }
+        if (oomRank < rankCount) {
+            const RankSummary& s = c->m_ranks[oomRank];
+            const OomMarker& oom = c->m_histories[oomRank]->ooms().back();
+            v.kind = Verdict::OutsideAllocator;
+            v.rank = s.rank;
+            v.excessBytes = s.excessBytes;
+            v.explanation = "Allocations agree across ranks within " + percent(std::abs(o.excessBytes), baseline)
+                + ", yet rank " + std::to_string(s.rank) + " ran out of memory asking for " + bytes(oom.requestedBytes)
+                + " with " + bytes(c->m_histories[oomRank]->reservedAfter(oom.event)) + " reserved by PyTorch and only "
+                + bytes(oom.deviceFreeBytes)
+                + " free on the device: the rest of the GPU is held outside PyTorch's caching allocator.";
+            v.remedy = "Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), a "
+                       "second CUDA context from a rank touching another rank's device (call "
+                       "torch.cuda.set_device(local_rank) before any CUDA work), and NCCL buffers (NCCL_BUFFSIZE).";
+            return c;
+        }
+        v.kind = Verdict::Balanced;
+        v.rank = o.rank;
+        v.excessBytes = o.excessBytes;
+        char threshold[32];
+        std::snprintf(threshold, sizeof threshold, "%g%%", options.thresholdPercent);
+        v.explanation = std::string("Balanced: no rank holds more than ") + threshold + " above " + against + " " + at
+            + " (the most is rank " + std::to_string(o.rank) + " with " + bytes(std::max<int64_t>(o.excessBytes, 0))
+            + " more).";
+        return c;
+    }
+
+    int64_t onlyBytes = 0;
+    int64_t sharedBytes = 0;
+    std::vector<const Finding*> top;
+    for (const Finding& f : c->m_findings) {
+        if (f.rank != o.rank)
+            continue;
+        (f.kind == Finding::OnlyOnRank ? onlyBytes : sharedBytes) += f.excessBytes;
+        if (top.size() < 3)
+            top.push_back(&f);
+    }
+    const bool burden = onlyBytes >= sharedBytes;
+    v.kind = burden ? Verdict::BurdenImbalance : Verdict::InputImbalance;
+    v.rank = o.rank;
+    v.excessBytes = o.excessBytes;
+    std::string topSites;
+    for (const Finding* f : top) {
+        if (!topSites.empty())
+            topSites += "; ";
+        topSites += c->m_sites.label(f->site) + " (+" + bytes(f->excessBytes) + ", " + Finding::kindName(f->kind) + ")";
+    }
+    const std::string rank = std::to_string(o.rank);
+    v.explanation = std::string(burden ? "Burden imbalance" : "Input imbalance") + " on rank " + rank + ": it holds "
+        + bytes(o.excessBytes) + " (" + percent(o.excessBytes, baseline) + ") more than " + against + " " + at + "; "
+        + percent(burden ? onlyBytes : sharedBytes, onlyBytes + sharedBytes)
+        + (burden ? " of its extra memory is at sites no other rank reaches"
+                  : " is at sites every rank reaches, "
+                    "with larger or more tensors there")
+        + ". Top sites: " + topSites + ".";
+    v.remedy = burden ? "Rank " + rank
+            + " does work the others do not (evaluation, gathering metrics, checkpointing): spread that work over all "
+              "ranks or move it off the training peak, and call .detach().cpu() on tensors before gathering, logging "
+              "or saving them."
+                      : "Rank " + rank
+            + " gets more or longer samples than the others: use DistributedSampler(drop_last=True) and call "
+              "sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank "
+              "gets the same amount of padding.";
+    return c;
+}
+
+} // namespace RankScope

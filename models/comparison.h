@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "devicehistory.h"
+#include "sitetable.h"
+
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace RankScope {
+
+/// One rank to compare: a loaded snapshot and where it came from.
+struct RankInput
+{
+    int rank = 0;
+    QString path;
+    SnapshotPtr snapshot;
+};
+
+/// How ranks are compared.
+struct ComparisonOptions
+{
+    /// Where each rank is looked at; unset: each rank at its own peak, or at its snapshot when it has no trace.
+    std::optional<TimelinePoint::Spec> point;
+    /// Compare against this rank (A/B); -1: against the median of the other ranks.
+    int baselineRank = -1;
+    /// A rank is an outlier when it holds more than this percentage above the baseline.
+    double thresholdPercent = 2.0;
+    SiteOptions site;
+};
+
+/// A rank's figures at its comparison point.
+struct RankSummary
+{
+    int rank = 0;
+    QString path;
+    int device = 0;
+    TimelinePoint point;
+    int64_t peakAllocatedBytes = 0;
+    int64_t bytesAtPoint = 0;
+    int64_t reservedAtPoint = 0;
+    /// bytesAtPoint minus the baseline (median of the other ranks, or the baseline rank).
+    int64_t excessBytes = 0;
+    /// Of the final snapshot: 1 - largest free block / free bytes inside segments.
+    double fragmentation = 0;
+    int64_t oomEvents = 0;
+    bool traceIncomplete = false;
+    /// Why the rank is not at the requested point, when it is not (no OOM, no such step …).
+    std::string note;
+};
+
+/// An address range of extra allocations, for outlining on the block map.
+struct FindingRun
+{
+    uint64_t address = 0;
+    int64_t size = 0;
+    /// Base address of the segment holding it at the comparison point (0 when unknown).
+    uint64_t segment = 0;
+};
+
+/// What one rank holds at one site beyond its baseline.
+struct Finding
+{
+    enum Kind
+    {
+        OnlyOnRank, ///< the baseline has nothing at this site
+        MoreOnRank, ///< more allocations at this site than the baseline
+        LargerOnRank, ///< as many allocations, larger
+    };
+    int rank = 0;
+    Kind kind = OnlyOnRank;
+    SiteId site = 0;
+    int64_t excessBytes = 0;
+    int64_t rankBytes = 0;
+    int64_t baselineBytes = 0;
+    int64_t rankCount = 0;
+    int64_t baselineCount = 0;
+    /// The rank's extra blocks: all of the site's for only/larger, the most recently allocated ones for more.
+    std::vector<FindingRun> blocks;
+    /// The blocks merged where they are address-adjacent inside one segment.
+    std::vector<FindingRun> runs;
+
+    static const char* kindName(Kind kind);
+};
+
+/// The answer to "why this rank?".
+struct Verdict
+{
+    enum Kind
+    {
+        Balanced,
+        BurdenImbalance, ///< the outlier does work the others do not
+        InputImbalance, ///< the outlier's tensors are larger or more numerous at shared sites
+        OutsideAllocator, ///< allocations agree; the memory is held outside PyTorch's allocator
+    };
+    Kind kind = Balanced;
+    int rank = -1;
+    int64_t excessBytes = 0;
+    std::string explanation;
+    std::string remedy;
+
+    static const char* kindName(Kind kind);
+};
+
+/// Compares the ranks of one job at a point in time: matches live allocations by site (never by address), reports
+/// per site what a rank holds beyond the median of the others (or a chosen baseline rank), and gives a verdict.
+/// Immutable once computed.
+class Comparison
+{
+public:
+    static std::shared_ptr<const Comparison> compute(
+        const std::vector<RankInput>& ranks, const ComparisonOptions& options);
+
+    const ComparisonOptions& options() const
+    {
+        return m_options;
+    }
+    const std::vector<RankSummary>& ranks() const
+    {
+        return m_ranks;
+    }
+    /// Largest excess first.
+    const std::vector<Finding>& findings() const
+    {
+        return m_findings;
+    }
+    const Verdict& verdict() const
+    {
+        return m_verdict;
+    }
+    const SiteTable& sites() const
+    {
+        return m_sites;
+    }
+    const DeviceHistory& history(size_t rankIndex) const
+    {
+        return *m_histories[rankIndex];
+    }
+    /// "peak", "snapshot", "oom", "event:<i>", "step:<N>" or "step:<N>:end", as the point was asked for.
+    std::string pointName() const;
+
+private:
+    Comparison() = default;
+
+    ComparisonOptions m_options;
+    std::vector<RankSummary> m_ranks;
+    std::vector<DeviceHistoryPtr> m_histories;
+    std::vector<Finding> m_findings;
+    Verdict m_verdict;
+    SiteTable m_sites;
+};
+
+using ComparisonPtr = std::shared_ptr<const Comparison>;
+
+} // namespace RankScope

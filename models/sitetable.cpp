@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "sitetable.h"
+
+#include <array>
+
+namespace RankScope {
+
+namespace {
+
+constexpr std::array<std::string_view, 8> noiseNames = { "unwind::unwind", "CapturedTraceback::gather",
+    "gather_with_cpp", "_start", "__libc_start_main", "PyEval_", "PyObject_", "PyFunction_" };
+constexpr std::array<std::string_view, 10> noiseFiles = { "core/boxing", "/Register", "/Redispatch", "pythonrun.c",
+    "Modules/main.c", "Objects/call.c", "Objects/methodobject.c", "pycore_ceval.h", "ceval.c", "cpython/abstract.h" };
+constexpr std::array<std::string_view, 8> libraryPaths = { "site-packages", "dist-packages", "/torch/", "\\torch\\",
+    "/lib/python", "\\lib\\", "\\Lib\\", "<frozen" };
+
+bool containsAny(std::string_view text, const auto& needles)
+{
+    for (std::string_view n : needles) {
+        if (text.find(n) != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+std::string_view baseName(std::string_view path)
+{
+    const size_t slash = path.find_last_of("/\\");
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+SiteTable::SiteTable(SiteOptions options)
+    : m_options(options)
+{
+    m_sites.emplace_back(); // site 0: no frames
+    m_siteIndex.emplace(std::string(), 0);
+}
+
+bool SiteTable::isViewerNoise(std::string_view name, std::string_view filename)
+{
+    // Plain substring tests, exactly as the viewer does (so '_start' also hides a user's train_start).
+    return containsAny(name, noiseNames) || containsAny(filename, noiseFiles);
+}
+
+bool SiteTable::isLibraryFrame(std::string_view name, std::string_view filename, int64_t line)
+{
+    (void)name;
+    // C++ frames carry a bare file name (or none) and line 0; Python frames an absolute path.
+    const bool python = line > 0 && filename.find_first_of("/\\") != std::string_view::npos;
+    return !python || containsAny(filename, libraryPaths);
+}
+
+const std::string* SiteTable::intern(std::string_view text)
+{
+    if (auto it = m_stringIndex.find(text); it != m_stringIndex.end())
+        return it->second;
+    const std::string* stored = &m_strings.emplace_back(text);
+    m_stringIndex.emplace(std::string_view(*stored), stored);
+    return stored;
+}
+
+SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
+{
+    std::vector<SiteId>& cache = m_cache[&snapshot];
+    if (cache.size() < snapshot.stacks.size())
+        cache.resize(snapshot.stacks.size(), 0);
+    if (cache[stack] != 0)
+        return cache[stack] - 1;
+
+    std::vector<SiteFrame> kept;
+    std::string key;
+    for (FrameId id : snapshot.stacks.frames(stack)) {
+        const Frame& f = snapshot.frames.frame(id);
+        const std::string_view name = snapshot.strings.view(f.name);
+        const std::string_view file = snapshot.strings.view(f.filename);
+        if (isViewerNoise(name, file))
+            continue;
+        if (m_options.myCodeOnly && isLibraryFrame(name, file, f.line))
+            continue;
+        kept.push_back({ intern(file), intern(name), f.line });
+        // The key spells the frames out, so equal code on different ranks meets in one site.
+        key.append(file).append(1, '\0').append(std::to_string(f.line)).append(1, '\0').append(name).append(1, '\n');
+        if (m_options.depth > 0 && int(kept.size()) >= m_options.depth)
+            break;
+    }
+    auto [it, inserted] = m_siteIndex.try_emplace(std::move(key), SiteId(m_sites.size()));
+    if (inserted)
+        m_sites.push_back(std::move(kept));
+    cache[stack] = it->second + 1;
+    return it->second;
+}
+
+std::string SiteTable::label(SiteId site, int count) const
+{
+    const std::vector<SiteFrame>& frames = m_sites[site];
+    if (frames.empty())
+        return "<no stack recorded>";
+    // Name the site by the user's own frames when it has any: "gather.py:88 gather_predictions" says more than
+    // the torch function that did the allocating.
+    std::vector<const SiteFrame*> shown;
+    for (const SiteFrame& f : frames) {
+        if (!isLibraryFrame(*f.name, *f.filename, f.line))
+            shown.push_back(&f);
+    }
+    if (shown.empty()) {
+        for (const SiteFrame& f : frames)
+            shown.push_back(&f);
+    }
+    std::string text;
+    for (int i = 0; i < count && size_t(i) < shown.size(); ++i) {
+        if (i > 0)
+            text += " \xe2\x86\x90 "; // ←
+        text += std::string(baseName(*shown[size_t(i)]->filename)) + ":" + std::to_string(shown[size_t(i)]->line) + " "
+            + *shown[size_t(i)]->name;
+    }
+    return text;
+}
+
+} // namespace RankScope

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshot.h"
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace RankScope {
+
+using SiteId = uint32_t;
+
+/// How allocation stacks become site keys.
+struct SiteOptions
+{
+    /// Keep only frames of the user's own code: not under site-packages, dist-packages, torch/ or the Python
+    /// standard library, and not C++ frames.
+    bool myCodeOnly = false;
+    /// Keep at most this many frames (innermost first); 0 keeps all.
+    int depth = 0;
+};
+
+/// Where an allocation was made, as a key that is the same on every rank for the same code: the stack after the
+/// official viewer's frame filter (and optionally the "my code" filter and a depth limit), compared by file, line
+/// and function text, never by address. Stacks of every rank are mapped into one table, so sites are plain ids.
+class SiteTable
+{
+public:
+    explicit SiteTable(SiteOptions options = {});
+    // Frames point into m_strings, which a move keeps in place and a copy would not.
+    SiteTable(const SiteTable&) = delete;
+    SiteTable& operator=(const SiteTable&) = delete;
+    SiteTable(SiteTable&&) = default;
+    SiteTable& operator=(SiteTable&&) = default;
+
+    /// The site of a stack of `snapshot`. Cached per (snapshot, stack): each distinct stack is filtered once.
+    SiteId site(const Snapshot& snapshot, StackId stack);
+
+    struct SiteFrame
+    {
+        const std::string* filename;
+        const std::string* name;
+        int64_t line;
+    };
+    /// The kept frames of a site, innermost first. Site 0 is the empty stack.
+    const std::vector<SiteFrame>& frames(SiteId site) const
+    {
+        return m_sites[site];
+    }
+    size_t size() const
+    {
+        return m_sites.size();
+    }
+    /// "file:line name ← file:line name" over the first `count` frames, with file names shortened to their last
+    /// component: the one-line label every view and report uses for a site.
+    std::string label(SiteId site, int count = 2) const;
+
+    /// The official viewer's frameFilter: true for frames it hides (unwinder, interpreter and dispatcher plumbing).
+    static bool isViewerNoise(std::string_view name, std::string_view filename);
+    /// True for frames outside the user's own code.
+    static bool isLibraryFrame(std::string_view name, std::string_view filename, int64_t line);
+
+private:
+    const std::string* intern(std::string_view text);
+
+    SiteOptions m_options;
+    std::deque<std::string> m_strings;
+    std::unordered_map<std::string_view, const std::string*> m_stringIndex;
+    std::vector<std::vector<SiteFrame>> m_sites;
+    std::unordered_map<std::string, SiteId> m_siteIndex;
+    // Per snapshot: StackId → SiteId + 1 (0 = not yet computed).
+    std::unordered_map<const Snapshot*, std::vector<SiteId>> m_cache;
+};
+
+} // namespace RankScope

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// The cross-rank diff on scenarios built by editing copies of real files (tests/tools/make_scenarios.py): each
+// must give the verdict, rank, site and finding kind its edit built in, with 2, 8 and 64 ranks, at the peak and,
+// for trace-less files, at the snapshot.
+#include "comparison.h"
+#include "diffreport.h"
+#include "rankfiles.h"
+#include "snapshotloader.h"
+#include "testutils.h"
+
+#include <QDir>
+#include <QTest>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+namespace {
+
+std::vector<RankInput> loadRanks(const QString& folder)
+{
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : SnapshotLoader::loadAll(RankFiles::expand({ folder }))) {
+        if (f.ok())
+            ranks.push_back({ f.rank, f.path, f.snapshot });
+    }
+    return ranks;
+}
+
+QString scenarioDir()
+{
+    return QStringLiteral(RANKSCOPE_SCENARIOS_DIR);
+}
+
+std::string innermostName(const Comparison& c, const Finding& f)
+{
+    const auto& frames = c.sites().frames(f.site);
+    return frames.empty() ? std::string() : *frames.front().name;
+}
+
+} // namespace
+
+class TestComparison : public QObject
+{
+    Q_OBJECT
+private slots:
+    void scenarios_data();
+    void scenarios();
+    void runsMergeAdjacentBlocks();
+    void abBaseline();
+    void siteKeys();
+    void bundledExample();
+    void reportFormats();
+};
+
+void TestComparison::scenarios_data()
+{
+    QTest::addColumn<QString>("folder");
+    const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    if (names.isEmpty())
+        QSKIP("no scenarios: the make_scenarios test (python3) did not run");
+    QCOMPARE(names.size(), 10);
+    for (const QString& n : names)
+        QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
+}
+
+void TestComparison::scenarios()
+{
+    QFETCH(QString, folder);
+    QFile f(folder + QStringLiteral("/scenario.expect"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const nlohmann::json expected = nlohmann::json::parse(f.readAll().toStdString());
+    const std::vector<RankInput> ranks = loadRanks(folder);
+    QVERIFY(ranks.size() >= 2);
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const Verdict& v = c->verdict();
+    QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
+    if (expected["kind"] == "balanced") {
+        QVERIFY(c->findings().empty()); // identical ranks cancel everywhere
+        return;
+    }
+    QCOMPARE(v.rank, expected["rank"].get<int>());
+    QVERIFY(!v.explanation.empty());
+    QVERIFY(!v.remedy.empty());
+    if (expected.contains("point")) {
+        for (const RankSummary& r : c->ranks())
+            QCOMPARE(r.point.kind, TimelinePoint::Snapshot); // no trace: compared at the snapshot
+    }
+    if (!expected.contains("finding_kind"))
+        return;
+    QVERIFY(!c->findings().empty());
+    const Finding& top = c->findings().front();
+    QCOMPARE(top.rank, expected["rank"].get<int>());
+    QCOMPARE(QString::fromLatin1(Finding::kindName(top.kind)), QString::fromStdString(expected["finding_kind"]));
+    QCOMPARE(QString::fromStdString(innermostName(*c, top)), QString::fromStdString(expected["site"]));
+    if (expected.contains("excess_bytes"))
+        QCOMPARE(top.excessBytes, expected["excess_bytes"].get<int64_t>());
+    // The finding explains the rank's excess; nothing else stands out on any rank.
+    QVERIFY(top.excessBytes * 10 >= v.excessBytes * 9);
+    for (size_t i = 1; i < c->findings().size(); ++i)
+        QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
+    QVERIFY(v.explanation.find(c->sites().label(top.site)) != std::string::npos);
+}
+
+void TestComparison::runsMergeAdjacentBlocks()
+{
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/burden_8")), {});
+    const Finding& f = c->findings().front();
+    // Four 256 MiB evaluation tensors, address-adjacent in one 1 GiB segment: four blocks, one run.
+    QCOMPARE(f.blocks.size(), size_t(4));
+    QCOMPARE(f.runs.size(), size_t(1));
+    QCOMPARE(f.runs[0].size, int64_t(1) << 30);
+    QCOMPARE(f.runs[0].segment, f.runs[0].address);
+    QCOMPARE(f.rankCount, int64_t(4));
+    QCOMPARE(f.baselineCount, int64_t(0));
+}
+
+void TestComparison::abBaseline()
+{
+    const std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/input_8"));
+    ComparisonOptions options;
+    options.baselineRank = 2;
+    const ComparisonPtr c = Comparison::compute(ranks, options);
+    QCOMPARE(c->verdict().kind, Verdict::InputImbalance);
+    QCOMPARE(c->verdict().rank, 7);
+    for (const Finding& f : c->findings())
+        QVERIFY(f.rank != 2); // the baseline itself has no findings
+    QVERIFY(c->verdict().explanation.find("rank 2") != std::string::npos);
+
+    // Against the outlier as the baseline, every other rank holds less at that site: no finding there.
+    options.baselineRank = 7;
+    const ComparisonPtr reversed = Comparison::compute(ranks, options);
+    QCOMPARE(reversed->verdict().kind, Verdict::Balanced);
+}
+
+void TestComparison::siteKeys()
+{
+    const std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/input_2"));
+    ComparisonOptions options;
+    options.site.myCodeOnly = true;
+    options.site.depth = 2;
+    const ComparisonPtr c = Comparison::compute(ranks, options);
+    QCOMPARE(c->verdict().kind, Verdict::InputImbalance);
+    const auto& frames = c->sites().frames(c->findings().front().site);
+    QCOMPARE(frames.size(), size_t(2));
+    for (const auto& f : frames) {
+        QVERIFY(f.filename->find("site-packages") == std::string::npos);
+        QVERIFY(f.line > 0);
+    }
+    QCOMPARE(*frames[0].name, std::string("forward")); // model.py:39, the user's frame calling einsum
+
+    QVERIFY(SiteTable::isViewerNoise("torch::unwind::unwind()", ""));
+    QVERIFY(SiteTable::isViewerNoise("train_start", "train.py")); // the viewer's plain substring test
+    QVERIFY(SiteTable::isViewerNoise("f", "/src/ceval.c"));
+    QVERIFY(!SiteTable::isViewerNoise("forward", "/src/model.py"));
+    QVERIFY(SiteTable::isLibraryFrame("einsum", "/usr/lib/python3/site-packages/torch/functional.py", 373));
+    QVERIFY(SiteTable::isLibraryFrame("at::empty", "", 0));
+    QVERIFY(!SiteTable::isLibraryFrame("evaluate", "/home/me/train.py", 301));
+}
+
+void TestComparison::bundledExample()
+{
+    const ComparisonPtr c = Comparison::compute(
+        loadRanks(QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples")), {});
+    QCOMPARE(c->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(c->verdict().rank, 0);
+    QCOMPARE(c->verdict().excessBytes, int64_t(1) << 30);
+    QCOMPARE(innermostName(*c, c->findings().front()), std::string("gather_predictions"));
+}
+
+void TestComparison::reportFormats()
+{
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/burden_2")), {});
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
+    QCOMPARE(QString::fromStdString(j["at"]), QStringLiteral("peak"));
+    QCOMPARE(j["ranks"].size(), size_t(2));
+    QCOMPARE(j["ranks"][1]["bytes_at_point"].get<int64_t>() - j["ranks"][0]["bytes_at_point"].get<int64_t>(),
+        int64_t(1) << 30);
+    QCOMPARE(QString::fromStdString(j["findings"][0]["kind"]), QStringLiteral("only_on_rank"));
+    QCOMPARE(QString::fromStdString(j["findings"][0]["frames"][0]["name"]), QStringLiteral("gather_predictions"));
+    QCOMPARE(j["findings"][0]["runs"][0]["size"].get<int64_t>(), int64_t(1) << 30);
+    QCOMPARE(QString::fromStdString(j["verdict"]["kind"]), QStringLiteral("burden_imbalance"));
+    QCOMPARE(j["verdict"]["rank"].get<int>(), 1);
+
+    const std::string csv = DiffReport::csv(*c);
+    QVERIFY(csv.starts_with("rank,kind,excess_bytes,"));
+    QVERIFY(csv.find("\n1,only_on_rank,1073741824,") != std::string::npos);
+    const std::string text = DiffReport::text(*c);
+    QVERIFY(text.starts_with("Verdict: burden_imbalance (rank 1, +1 GiB)"));
+    QVERIFY(text.find("metrics.py:88 gather_predictions") != std::string::npos);
+}
+
+QTEST_GUILESS_MAIN(TestComparison)
+#include "tst_comparison.moc"
