@@ -98,6 +98,13 @@ void AllocatorReplay::removeRange(uint64_t addr, int64_t size)
         m_segments[end] = { end, int64_t(segEnd - end), seg.stream, seg.stack };
 }
 
+bool AllocatorReplay::skips(TraceAction action) const
+{
+    return m_segmentsOnly
+        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
+            || action == TraceAction::FreeCompleted);
+}
+
 void AllocatorReplay::undo(const TraceEntry& e)
 {
     const TraceAction action = e.action();

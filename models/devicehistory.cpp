@@ -15,6 +15,17 @@ bool parseNumber(std::string_view text, int64_t& value)
     return ec == std::errc() && end == text.data() + text.size();
 }
 
+// What a trace event tells about its block; an alloc's own, or a free's when the alloc was not recorded.
+Allocation allocationOf(const TraceEntry& e)
+{
+    Allocation a;
+    a.addr = e.addr;
+    a.size = e.size;
+    a.stack = e.stack;
+    a.streamIndex = e.streamIndex;
+    return a;
+}
+
 } // namespace
 
 std::optional<TimelinePoint::Spec> TimelinePoint::parse(const std::string& text)
@@ -105,12 +116,8 @@ void DeviceHistory::replay()
         const TraceEntry& e = m_events[i];
         switch (e.action()) {
         case TraceAction::Alloc: {
-            Allocation a;
-            a.addr = e.addr;
-            a.size = e.size;
+            Allocation a = allocationOf(e);
             a.allocEvent = uint32_t(i);
-            a.stack = e.stack;
-            a.streamIndex = e.streamIndex;
             live[e.addr] = uint32_t(m_allocations.size());
             m_allocations.push_back(a);
             net += e.size;
@@ -122,12 +129,8 @@ void DeviceHistory::replay()
                 net -= m_allocations[it->second].size;
                 live.erase(it);
             } else {
-                Allocation a;
-                a.addr = e.addr;
-                a.size = e.size;
+                Allocation a = allocationOf(e);
                 a.freeEvent = uint32_t(i);
-                a.stack = e.stack;
-                a.streamIndex = e.streamIndex;
                 a.initial = true;
                 initial.push_back(a);
                 net -= e.size;

@@ -26,6 +26,7 @@ private slots:
     void markersAndAnnotations();
     void points();
     void expandableSegments();
+    void profilerSteps();
     void exampleBurdenSitsOnThePeak();
 
 private:
@@ -278,6 +279,46 @@ void TestHistory::expandableSegments()
     QCOMPARE(h->stateAt(1).blocks.size(), size_t(0));
     QCOMPARE(h->stateAt(2).stats().largestFree, int64_t(6 << 20));
     QCOMPARE(h->stateAt(2).stats().fragmentation, 0.0);
+}
+
+// ProfilerStep#N annotations map onto the trace by time: a step starts after the last event before its START and
+// ends after the last event at or before its END.
+void TestHistory::profilerSteps()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList();
+    w.str("device_traces").emptyList().emptyList().mark();
+    auto event = [&](const char* action, int64_t addr, int64_t size, int64_t time) {
+        w.emptyDict().mark().keyStr("action", action).key("addr", addr).key("size", size).key("stream", 0);
+        w.key("time_us", time).setitems();
+    };
+    event("alloc", 4096, 100, 100); // 0
+    event("alloc", 8192, 200, 200); // 1
+    event("free_completed", 4096, 100, 300); // 2
+    event("alloc", 4096, 400, 400); // 3
+    w.appends().op('a');
+    w.str("external_annotations").emptyList().mark();
+    auto mark = [&](const char* stage, const char* name, int64_t time) {
+        w.emptyDict().mark().keyStr("stage", stage).keyStr("name", name).key("device", 0).key("time_us", time);
+        w.setitems();
+    };
+    mark("START", "ProfilerStep#1", 150);
+    mark("END", "ProfilerStep#1", 350);
+    mark("START", "ProfilerStep#2", 360);
+    mark("START", "ProfilerStep#1", 380); // the same name again: a separate span
+    w.appends().setitems().stop();
+    QTemporaryDir dir;
+    const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), w.bytes())).snapshot;
+    const DeviceHistoryPtr h = DeviceHistory::build(s, 0);
+    QCOMPARE(h->annotations().size(), size_t(3));
+    QCOMPARE(h->point(*TimelinePoint::parse("step:1"))->event, EventIndex(0));
+    QCOMPARE(h->point(*TimelinePoint::parse("step:1:end"))->event, EventIndex(2));
+    QCOMPARE(h->point(*TimelinePoint::parse("step:2"))->event, EventIndex(2));
+    QVERIFY(!h->point(*TimelinePoint::parse("step:2:end"))); // never ended
+    QVERIFY(!h->point(*TimelinePoint::parse("step:3")));
+    QCOMPARE(h->totalAfter(h->point(*TimelinePoint::parse("step:1:end"))->event), int64_t(200));
+    QCOMPARE(h->peakBytes(), int64_t(600));
+    QCOMPARE(h->peakEvent(), EventIndex(3));
 }
 
 // The bundled example: rank 0 holds an extra gigabyte of evaluation outputs at its peak, at its own site.
