@@ -73,6 +73,22 @@ void TestReader::variants()
 
 void TestReader::framesAreInterned()
 {
+    // cranberrii: 1,011,932 frame references to 646 frame dicts with 551 distinct contents and 6,831 frame lists
+    // (counted with CPython). Interning keeps one frame per content and at most one stack per list.
+    const SnapshotPtr c =
+        SnapshotReader::read(dataDir() + QStringLiteral("/cranberrii_memory_snapshot.pickle")).snapshot;
+    size_t cranberriiRefs = 0;
+    for (const TraceEntry& e : c->deviceTraces[0])
+        cranberriiRefs += c->stacks.frames(e.stack).size();
+    for (const Segment& seg : c->segments) {
+        cranberriiRefs += c->stacks.frames(seg.stack).size();
+        for (const Block& b : c->blocksOf(seg))
+            cranberriiRefs += c->stacks.frames(b.stack).size();
+    }
+    QCOMPARE(cranberriiRefs, size_t(1011932));
+    QCOMPARE(c->frames.size(), size_t(551));
+    QVERIFY(c->stacks.size() <= 6831);
+
     // bcrafton's frame lists share a few thousand frame dicts by memo; they must stay shared, not be copied.
     const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/bcrafton_memory_snapshot.pickle")).snapshot;
     size_t references = 0;
