@@ -26,7 +26,73 @@ Allocation allocationOf(const TraceEntry& e)
     return a;
 }
 
+// The viewer's pairing (process_alloc_data): each alloc is matched with the next free_completed at its address; a
+// free without an alloc, and a live block of the final snapshot without one ("ghost"), are memory from before the
+// trace. Lone free_requested events change nothing. Calls alloc(i, e) → the payload to keep for the address,
+// pairedFree(i, e, payload), unpairedFree(i, e), then after(i, e, net) for every event with the change of the total
+// since the start, and ghost(block) for each ghost at the end.
+template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After, typename Ghost>
+void walkTrace(const Snapshot& s, int device, std::span<const TraceEntry> events, Alloc alloc, PairedFree pairedFree,
+    UnpairedFree unpairedFree, After after, Ghost ghost)
+{
+    std::unordered_map<uint64_t, std::pair<Payload, int64_t>> live; // address → payload, size
+    int64_t net = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEntry& e = events[i];
+        const TraceAction action = e.action();
+        if (action == TraceAction::Alloc) {
+            live[e.addr] = { alloc(i, e), e.size };
+            net += e.size;
+        } else if (action == TraceAction::FreeCompleted) {
+            if (auto it = live.find(e.addr); it != live.end()) {
+                pairedFree(i, e, it->second.first);
+                net -= it->second.second;
+                live.erase(it);
+            } else {
+                unpairedFree(i, e);
+                net -= e.size;
+            }
+        }
+        after(i, e, net);
+    }
+    for (const Segment& seg : s.segments) {
+        if (seg.device != device)
+            continue;
+        for (const Block& b : s.blocksOf(seg)) {
+            if (b.state == BlockState::ActiveAllocated && !live.count(b.address))
+                ghost(b);
+        }
+    }
+}
+
 } // namespace
+
+DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int device)
+{
+    // The same walk as a full replay, keeping only the running maximum: memory grows with the live allocations,
+    // not with the events.
+    const std::span<const TraceEntry> events = size_t(device) < s.deviceTraces.size()
+        ? std::span<const TraceEntry>(s.deviceTraces[size_t(device)])
+        : std::span<const TraceEntry>();
+    PeakSummary summary;
+    int64_t initial = 0;
+    int64_t maxNet = 0;
+    walkTrace<char>(
+        s, device, events, [](size_t, const TraceEntry&) { return char(0); }, [](size_t, const TraceEntry&, char) {},
+        [&](size_t, const TraceEntry& e) {
+            initial += e.size;
+            summary.traceIncomplete = true;
+        },
+        [&](size_t i, const TraceEntry&, int64_t net) {
+            if (net > maxNet) {
+                maxNet = net;
+                summary.peakEvent = EventIndex(i);
+            }
+        },
+        [&](const Block& b) { initial += b.requestedSize; });
+    summary.peakBytes = initial + maxNet;
+    return summary;
+}
 
 std::optional<TimelinePoint::Spec> TimelinePoint::parse(const std::string& text)
 {
@@ -99,67 +165,47 @@ void DeviceHistory::replay()
     }
     std::sort(m_segmentRanges.begin(), m_segmentRanges.end());
 
-    // Pair allocs with free_completed by address (the viewer's addr_to_alloc); a free without an alloc is memory
-    // allocated before the trace. Lone free_requested events do not change the curve.
     size_t allocs = 0;
     for (const TraceEntry& e : m_events)
         allocs += e.action() == TraceAction::Alloc;
     m_allocations.reserve(allocs);
-    std::vector<Allocation> initial;
-    std::unordered_map<uint64_t, uint32_t> live;
-    live.reserve(1024);
-    int64_t net = 0; // change of the total from the first event to the last
     m_totalAfter.reserve(n);
     m_reservedAfter.reserve(n);
+    std::vector<Allocation> initial;
     int64_t reservedNet = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const TraceEntry& e = m_events[i];
-        switch (e.action()) {
-        case TraceAction::Alloc: {
+    walkTrace<uint32_t>(
+        s, m_device, m_events,
+        [&](size_t i, const TraceEntry& e) {
             Allocation a = allocationOf(e);
             a.allocEvent = uint32_t(i);
-            live[e.addr] = uint32_t(m_allocations.size());
             m_allocations.push_back(a);
-            net += e.size;
-            break;
-        }
-        case TraceAction::FreeCompleted: {
-            if (auto it = live.find(e.addr); it != live.end()) {
-                m_allocations[it->second].freeEvent = uint32_t(i);
-                net -= m_allocations[it->second].size;
-                live.erase(it);
-            } else {
-                Allocation a = allocationOf(e);
-                a.freeEvent = uint32_t(i);
-                a.initial = true;
-                initial.push_back(a);
-                net -= e.size;
-                m_traceIncomplete = true;
+            return uint32_t(m_allocations.size() - 1);
+        },
+        [&](size_t i, const TraceEntry&, uint32_t index) { m_allocations[index].freeEvent = uint32_t(i); },
+        [&](size_t i, const TraceEntry& e) {
+            Allocation a = allocationOf(e);
+            a.freeEvent = uint32_t(i);
+            a.initial = true;
+            initial.push_back(a);
+            m_traceIncomplete = true;
+        },
+        [&](size_t, const TraceEntry& e, int64_t net) {
+            switch (e.action()) {
+            case TraceAction::SegmentAlloc:
+            case TraceAction::SegmentMap:
+                reservedNet += e.size;
+                break;
+            case TraceAction::SegmentFree:
+            case TraceAction::SegmentUnmap:
+                reservedNet -= e.size;
+                break;
+            default:
+                break;
             }
-            break;
-        }
-        case TraceAction::SegmentAlloc:
-        case TraceAction::SegmentMap:
-            reservedNet += e.size;
-            break;
-        case TraceAction::SegmentFree:
-        case TraceAction::SegmentUnmap:
-            reservedNet -= e.size;
-            break;
-        default:
-            break;
-        }
-        m_totalAfter.push_back(net); // made absolute below, once the initial total is known
-        m_reservedAfter.push_back(reservedNet);
-    }
-    // Live blocks of the final snapshot that no alloc in the trace explains were there before it began ("ghosts",
-    // counted at their requested size).
-    for (const Segment& seg : s.segments) {
-        if (seg.device != m_device)
-            continue;
-        for (const Block& b : s.blocksOf(seg)) {
-            if (b.state != BlockState::ActiveAllocated || live.count(b.address))
-                continue;
+            m_totalAfter.push_back(net); // made absolute below, once the initial total is known
+            m_reservedAfter.push_back(reservedNet);
+        },
+        [&](const Block& b) {
             Allocation a;
             a.addr = b.address;
             a.size = b.requestedSize;
@@ -167,8 +213,7 @@ void DeviceHistory::replay()
             a.initial = true;
             a.ghost = true;
             initial.push_back(a);
-        }
-    }
+        });
 
     m_initialTotal = 0;
     for (const Allocation& a : initial)

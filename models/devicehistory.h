@@ -127,6 +127,16 @@ class DeviceHistory
 public:
     static std::shared_ptr<const DeviceHistory> build(SnapshotPtr snapshot, int device);
 
+    /// The peak of the timeline without building the history (for `info`): same figures as peakBytes(),
+    /// peakEvent() and traceIncomplete().
+    struct PeakSummary
+    {
+        int64_t peakBytes = 0;
+        EventIndex peakEvent = BeforeTrace;
+        bool traceIncomplete = false;
+    };
+    static PeakSummary summarize(const Snapshot& snapshot, int device);
+
     const Snapshot& snapshot() const
     {
         return *m_snapshot;

@@ -10,18 +10,20 @@ namespace RankScope {
 std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
 {
     const Snapshot& snapshot = *snapshotPtr;
+    // The peak needs only a running maximum, not a full replay: `info` on a 1 GB file stays small.
     std::vector<DeviceInfo> devices(size_t(snapshot.deviceCount()));
     for (size_t d = 0; d < devices.size(); ++d) {
         DeviceInfo& info = devices[d];
         info.device = int(d);
-        const DeviceHistoryPtr history = DeviceHistory::build(snapshotPtr, int(d));
-        info.peakAllocatedBytes = history->peakBytes();
-        info.peakEventIndex = history->peakEvent();
-        info.traceIncomplete = history->traceIncomplete();
-        info.hasTimes = history->hasTimes();
-        if (info.hasTimes) {
-            info.firstTimeUs = history->events().front().timeUs;
-            info.lastTimeUs = history->events().back().timeUs;
+        const DeviceHistory::PeakSummary peak = DeviceHistory::summarize(snapshot, int(d));
+        info.peakAllocatedBytes = peak.peakBytes;
+        info.peakEventIndex = peak.peakEvent;
+        info.traceIncomplete = peak.traceIncomplete;
+        if (d < snapshot.deviceTraces.size() && !snapshot.deviceTraces[d].empty()
+            && snapshot.deviceTraces[d].front().timeUs != 0) {
+            info.hasTimes = true;
+            info.firstTimeUs = snapshot.deviceTraces[d].front().timeUs;
+            info.lastTimeUs = snapshot.deviceTraces[d].back().timeUs;
         }
     }
     for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d) {

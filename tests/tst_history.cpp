@@ -116,6 +116,11 @@ void TestHistory::peakLiveSet()
         return total;
     };
     QCOMPARE(sum(h->peakEvent()), h->peakBytes());
+    // info's light scan (checked against CPython's reading of the viewer) and the full replay agree.
+    const DeviceHistory::PeakSummary light = DeviceHistory::summarize(h->snapshot(), device);
+    QCOMPARE(h->peakBytes(), light.peakBytes);
+    QCOMPARE(h->peakEvent(), light.peakEvent);
+    QCOMPARE(h->traceIncomplete(), light.traceIncomplete);
     QCOMPARE(sum(BeforeTrace), h->initialTotal());
     const EventIndex last = EventIndex(h->eventCount()) - 1;
     QCOMPARE(sum(last), h->totalAfter(last));
