@@ -108,9 +108,7 @@ bool AllocatorReplay::skips(TraceAction action) const
 void AllocatorReplay::undo(const TraceEntry& e)
 {
     const TraceAction action = e.action();
-    if (m_segmentsOnly
-        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
-            || action == TraceAction::FreeCompleted))
+    if (skips(action))
         return;
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
@@ -148,9 +146,7 @@ void AllocatorReplay::undo(const TraceEntry& e)
 void AllocatorReplay::redo(const TraceEntry& e)
 {
     const TraceAction action = e.action();
-    if (m_segmentsOnly
-        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
-            || action == TraceAction::FreeCompleted))
+    if (skips(action))
         return;
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
