@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "comparison.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
 #include "startpage.h"
+#include "verdictbanner.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,6 +28,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace RankScope {
 
@@ -69,13 +73,16 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
-    m_ranksPage = splitter;
+    m_ranksPage = new QWidget(m_stack);
+    auto* page = new QVBoxLayout(m_ranksPage);
+    page->setContentsMargins(0, 0, 0, 0);
+    m_banner = new VerdictBanner(m_ranksPage);
+    page->addWidget(m_banner);
+    page->addWidget(splitter, 1);
     m_stack->addWidget(m_ranksPage);
     setCentralWidget(m_stack);
 
-    connect(m_loader, &SnapshotLoader::started, m_model, &RankListModel::addLoading);
-    connect(m_loader, &SnapshotLoader::progress, m_model, &RankListModel::setProgress);
-    connect(m_loader, &SnapshotLoader::finished, this, &MainWindow::onFinished);
+    connectLoader();
 
     createActions();
     updateStatus();
@@ -148,14 +155,44 @@ void MainWindow::openExample()
     openPaths({ QStringLiteral(":/examples") });
 }
 
+void MainWindow::connectLoader()
+{
+    connect(m_loader, &SnapshotLoader::started, m_model, &RankListModel::addLoading);
+    connect(m_loader, &SnapshotLoader::progress, m_model, &RankListModel::setProgress);
+    connect(m_loader, &SnapshotLoader::finished, this, &MainWindow::onFinished);
+    connect(m_loader, &SnapshotLoader::allFinished, this, &MainWindow::compareRanks);
+}
+
+void MainWindow::compareRanks()
+{
+    std::vector<RankInput> ranks;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const LoadedFile* file = m_model->file(row);
+        if (file && file->ok())
+            ranks.push_back({ file->rank, file->path, file->snapshot });
+    }
+    const int job = ++m_comparisonJob;
+    if (ranks.size() < 2) {
+        m_banner->hide();
+        return;
+    }
+    m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
+    QtConcurrent::run([ranks] {
+        return Comparison::compute(ranks, {});
+    }).then(this, [this, job](ComparisonPtr comparison) {
+        if (job == m_comparisonJob) // a newer comparison supersedes this one
+            m_banner->setVerdict(comparison->verdict());
+    });
+}
+
 void MainWindow::closeAll()
 {
     // A fresh loader drops the old jobs (waiting for them to stop), so late results cannot reach the new model.
     delete m_loader;
     m_loader = new SnapshotLoader(this);
-    connect(m_loader, &SnapshotLoader::started, m_model, &RankListModel::addLoading);
-    connect(m_loader, &SnapshotLoader::progress, m_model, &RankListModel::setProgress);
-    connect(m_loader, &SnapshotLoader::finished, this, &MainWindow::onFinished);
+    connectLoader();
+    ++m_comparisonJob;
+    m_banner->hide();
     m_model->clear();
     m_stack->setCurrentWidget(m_start);
     updateStatus();

@@ -12,6 +12,7 @@ class QLabel;
 namespace RankScope {
 
 class RankChart;
+class VerdictBanner;
 class RankListModel;
 class SnapshotLoader;
 class StartPage;
@@ -50,6 +51,8 @@ private:
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();
     void showContextMenu(const QPoint& pos);
+    void compareRanks();
+    void connectLoader();
 
     SnapshotLoader* m_loader = nullptr;
     RankListModel* m_model = nullptr;
@@ -59,6 +62,9 @@ private:
     QWidget* m_ranksPage = nullptr;
     QTreeView* m_table = nullptr;
     RankChart* m_chart = nullptr;
+    VerdictBanner* m_banner = nullptr;
+    // Comparisons run off the GUI thread; only the latest one's result is shown.
+    int m_comparisonJob = 0;
     QAction* m_cancelAction = nullptr;
     QAction* m_closeAction = nullptr;
     QLabel* m_statusLabel = nullptr;

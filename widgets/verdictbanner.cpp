@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "verdictbanner.h"
+
+#include "comparison.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace RankScope {
+
+VerdictBanner::VerdictBanner(QWidget* parent)
+    : QFrame(parent)
+    , m_strip(new QWidget(this))
+    , m_title(new QLabel(this))
+    , m_body(new QLabel(this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    setAccessibleName(tr("Verdict"));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_strip->setFixedWidth(6);
+    m_strip->setAutoFillBackground(true);
+    row->addWidget(m_strip);
+    auto* layout = new QVBoxLayout;
+    layout->setContentsMargins(8, 6, 10, 6);
+    row->addLayout(layout, 1);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    m_title->setFont(bold);
+    m_body->setWordWrap(true);
+    m_body->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_title);
+    layout->addWidget(m_body);
+    hide();
+}
+
+void VerdictBanner::setPending(const QString& message)
+{
+    QPalette p = palette();
+    p.setColor(QPalette::Window, p.color(QPalette::AlternateBase));
+    setPalette(p);
+    m_strip->setPalette(p);
+    m_title->setText(message);
+    m_body->clear();
+    m_body->hide();
+    show();
+}
+
+void VerdictBanner::setVerdict(const Verdict& v)
+{
+    QColor colour;
+    QString title;
+    switch (v.kind) {
+    case Verdict::Balanced:
+        colour = QColor(0x59, 0xa1, 0x4f);
+        title = tr("Balanced: no rank holds notably more than the others");
+        break;
+    case Verdict::BurdenImbalance:
+        colour = QColor(0xe1, 0x57, 0x59);
+        title = tr("Burden imbalance on rank %1: it does work the others do not").arg(v.rank);
+        break;
+    case Verdict::InputImbalance:
+        colour = QColor(0xf2, 0x8e, 0x2c);
+        title = tr("Input imbalance on rank %1: its tensors are larger or more numerous").arg(v.rank);
+        break;
+    case Verdict::OutsideAllocator:
+        colour = QColor(0xaf, 0x7a, 0xa1);
+        title = tr("Rank %1 runs out of memory held outside PyTorch's allocator").arg(v.rank);
+        break;
+    }
+    // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
+    QPalette p = palette();
+    p.setColor(QPalette::Window, colour.lighter(175));
+    p.setColor(QPalette::WindowText, Qt::black);
+    setPalette(p);
+    QPalette strip = m_strip->palette();
+    strip.setColor(QPalette::Window, colour);
+    m_strip->setPalette(strip);
+    m_title->setText(title);
+    QString body = QString::fromStdString(v.explanation);
+    if (!v.remedy.empty())
+        body += QLatin1Char('\n') + tr("What to change: %1").arg(QString::fromStdString(v.remedy));
+    m_body->setText(body);
+    m_body->show();
+    show();
+}
+
+QString VerdictBanner::text() const
+{
+    return m_title->text() + QLatin1Char('\n') + m_body->text();
+}
+
+} // namespace RankScope

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+
+namespace RankScope {
+
+struct Verdict;
+
+/// The answer on first paint: the verdict's kind and rank in bold on a coloured bar, then its explanation and the
+/// usual remedy. Hidden until a comparison exists.
+class VerdictBanner : public QFrame
+{
+    Q_OBJECT
+public:
+    explicit VerdictBanner(QWidget* parent = nullptr);
+    void setVerdict(const Verdict& verdict);
+    /// Shown while the comparison runs, so a stale verdict never stays up.
+    void setPending(const QString& message);
+    QString text() const;
+
+private:
+    QWidget* m_strip = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_body = nullptr;
+};
+
+} // namespace RankScope
