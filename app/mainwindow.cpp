@@ -2,6 +2,8 @@
 #include "mainwindow.h"
 
 #include "comparison.h"
+#include "findingsmodel.h"
+#include "formatting.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
@@ -17,16 +19,19 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -38,6 +43,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_loader(new SnapshotLoader(this))
     , m_model(new RankListModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
+    , m_findings(new FindingsModel(this))
+    , m_findingsProxy(new QSortFilterProxyModel(this))
 {
     setWindowTitle(tr("RankScope"));
     setAcceptDrops(true);
@@ -69,8 +76,36 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setMinimumSectionSize(60);
     connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
+    // Findings: what each rank holds beyond its baseline, and the stack of the selected one.
+    m_findingsProxy->setSourceModel(m_findings);
+    m_findingsProxy->setSortRole(FindingsModel::SortRole);
+    auto* findingsSplitter = new QSplitter(Qt::Horizontal);
+    m_findingsView = new QTreeView(findingsSplitter);
+    m_findingsView->setModel(m_findingsProxy);
+    m_findingsView->setRootIsDecorated(false);
+    m_findingsView->setUniformRowHeights(true);
+    m_findingsView->setSortingEnabled(true);
+    m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
+    m_findingsView->setAlternatingRowColors(true);
+    m_findingsView->setAccessibleName(tr("Findings"));
+    m_stackView = new QPlainTextEdit(findingsSplitter);
+    m_stackView->setReadOnly(true);
+    m_stackView->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_stackView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stackView->setPlaceholderText(tr("Select a finding to see where it was allocated"));
+    m_stackView->setAccessibleName(tr("Stack of the selected finding"));
+    findingsSplitter->addWidget(m_findingsView);
+    findingsSplitter->addWidget(m_stackView);
+    findingsSplitter->setStretchFactor(0, 3);
+    findingsSplitter->setStretchFactor(1, 2);
+    connect(
+        m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFindingStack);
+
+    m_tabs = new QTabWidget(splitter);
+    m_tabs->addTab(m_table, tr("Ranks"));
+    m_tabs->addTab(findingsSplitter, tr("Findings"));
     splitter->addWidget(m_chart);
-    splitter->addWidget(m_table);
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     m_ranksPage = new QWidget(m_stack);
@@ -174,15 +209,49 @@ void MainWindow::compareRanks()
     const int job = ++m_comparisonJob;
     if (ranks.size() < 2) {
         m_banner->hide();
+        m_findings->setComparison(nullptr);
         return;
     }
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
     QtConcurrent::run([ranks] {
         return Comparison::compute(ranks, {});
     }).then(this, [this, job](ComparisonPtr comparison) {
-        if (job == m_comparisonJob) // a newer comparison supersedes this one
-            m_banner->setVerdict(comparison->verdict());
+        if (job != m_comparisonJob) // a newer comparison supersedes this one
+            return;
+        m_banner->setVerdict(comparison->verdict());
+        m_findings->setComparison(comparison);
+        m_tabs->setTabText(1, tr("Findings (%1)").arg(comparison->findings().size()));
+        for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
+            m_findingsView->resizeColumnToContents(column);
+        if (m_findingsProxy->rowCount() > 0)
+            m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
     });
+}
+
+void MainWindow::showFindingStack()
+{
+    const QModelIndex current = m_findingsView->currentIndex();
+    if (!current.isValid()) {
+        m_stackView->clear();
+        return;
+    }
+    const QModelIndex source = m_findingsProxy->mapToSource(current);
+    const Finding& f = m_findings->comparison()->findings()[size_t(source.row())];
+    const QString excess = Formatting::bytes(f.excessBytes);
+    QString text = tr("Rank %1: %2, +%3 over the baseline\n").arg(f.rank).arg(FindingsModel::kindText(f.kind), excess);
+    // Function and file:line first, the folder after: long absolute paths would hide what matters.
+    const auto& frames = m_findings->comparison()->sites().frames(f.site);
+    if (frames.empty())
+        text += tr("(no stack was recorded for these allocations)");
+    for (const auto& frame : frames) {
+        const QString path = QString::fromStdString(*frame.filename);
+        const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
+        text += QStringLiteral("%1  %2:%3  (%4)\n")
+                    .arg(QString::fromStdString(*frame.name), path.mid(slash + 1))
+                    .arg(frame.line)
+                    .arg(slash > 0 ? path.left(slash) : QString());
+    }
+    m_stackView->setPlainText(text);
 }
 
 void MainWindow::closeAll()
@@ -193,6 +262,8 @@ void MainWindow::closeAll()
     connectLoader();
     ++m_comparisonJob;
     m_banner->hide();
+    m_findings->setComparison(nullptr);
+    m_tabs->setTabText(1, tr("Findings"));
     m_model->clear();
     m_stack->setCurrentWidget(m_start);
     updateStatus();

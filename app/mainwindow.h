@@ -8,9 +8,12 @@ class QTreeView;
 class QSortFilterProxyModel;
 class QAction;
 class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
 
 namespace RankScope {
 
+class FindingsModel;
 class RankChart;
 class VerdictBanner;
 class RankListModel;
@@ -52,6 +55,7 @@ private:
     void updateStatus();
     void showContextMenu(const QPoint& pos);
     void compareRanks();
+    void showFindingStack();
     void connectLoader();
 
     SnapshotLoader* m_loader = nullptr;
@@ -63,6 +67,11 @@ private:
     QTreeView* m_table = nullptr;
     RankChart* m_chart = nullptr;
     VerdictBanner* m_banner = nullptr;
+    FindingsModel* m_findings = nullptr;
+    QSortFilterProxyModel* m_findingsProxy = nullptr;
+    QTreeView* m_findingsView = nullptr;
+    QPlainTextEdit* m_stackView = nullptr;
+    QTabWidget* m_tabs = nullptr;
     // Comparisons run off the GUI thread; only the latest one's result is shown.
     int m_comparisonJob = 0;
     QAction* m_cancelAction = nullptr;

@@ -3,6 +3,7 @@
 
 #include "formatting.h"
 
+#include <QThreadPool>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -137,11 +138,14 @@ std::shared_ptr<const Comparison> Comparison::compute(
         uint32_t allocation;
     };
     std::vector<std::vector<Live>> live(rankCount);
-    // Replays are independent per rank: run them on every core.
+    // Replays are independent per rank: run them on every core. They get a pool of their own because compute()
+    // itself may run on a thread of the global pool (the GUI's background job), and waiting there for tasks
+    // queued on the same pool can leave no thread to run them.
+    static QThreadPool replayPool;
     QList<size_t> indices;
     for (size_t r = 0; r < rankCount; ++r)
         indices.append(r);
-    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(indices,
+    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(&replayPool, indices,
         [&inputs](size_t r) { return DeviceHistory::build(inputs[r].snapshot, chooseDevice(*inputs[r].snapshot)); });
     for (size_t r = 0; r < rankCount; ++r) {
         const RankInput& in = inputs[r];

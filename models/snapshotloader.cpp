@@ -94,9 +94,10 @@ void SnapshotLoader::load(const QStringList& paths)
                 file.error = tr("loading was cancelled");
             }
             emit finished(index, file);
-            if (!isRunning())
+            if (--m_pending == 0)
                 emit allFinished();
         });
+        ++m_pending;
         emit started(index, path, rank.rank);
         watcher->setFuture(QtConcurrent::run([path, rank](QPromise<LoadedFile>& promise) {
             promise.setProgressRange(0, progressScale);

@@ -76,6 +76,8 @@ private:
         qint64 fileSize = 0;
     };
     std::vector<Job> m_jobs;
+    // Jobs whose finished signal has not been handled yet; allFinished is emitted once, when it drops to zero.
+    int m_pending = 0;
 };
 
 } // namespace RankScope

@@ -4,10 +4,12 @@
 // for trace-less files, at the snapshot.
 #include "comparison.h"
 #include "diffreport.h"
+#include "findingsmodel.h"
 #include "rankfiles.h"
 #include "snapshotloader.h"
 #include "testutils.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QTest>
 
@@ -50,6 +52,7 @@ private slots:
     void siteKeys();
     void bundledExample();
     void reportFormats();
+    void findingsModel();
 };
 
 void TestComparison::scenarios_data()
@@ -187,6 +190,30 @@ void TestComparison::reportFormats()
     const std::string text = DiffReport::text(*c);
     QVERIFY(text.starts_with("Verdict: burden_imbalance (rank 1, +1 GiB)"));
     QVERIFY(text.find("metrics.py:88 gather_predictions") != std::string::npos);
+}
+
+void TestComparison::findingsModel()
+{
+    FindingsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/input_8")), {});
+    model.setComparison(c);
+    QCOMPARE(model.rowCount(), int(c->findings().size()));
+    QVERIFY(model.rowCount() >= 1);
+    const auto cell = [&](int column, int role = Qt::DisplayRole) { return model.index(0, column).data(role); };
+    QCOMPARE(cell(FindingsModel::RankColumn).toInt(), 7);
+    QCOMPARE(cell(FindingsModel::KindColumn).toString(), QStringLiteral("larger allocations"));
+    QCOMPARE(cell(FindingsModel::ExcessColumn, FindingsModel::SortRole).toLongLong(), c->findings()[0].excessBytes);
+    QVERIFY(cell(FindingsModel::ExcessColumn).toString().startsWith(QLatin1Char('+')));
+    QCOMPARE(cell(FindingsModel::CountColumn).toLongLong(), cell(FindingsModel::BaselineCountColumn).toLongLong());
+    const QStringList stack = cell(FindingsModel::SiteColumn, FindingsModel::StackRole).toStringList();
+    QVERIFY(stack.size() > 3);
+    QVERIFY2(stack[0].endsWith(QLatin1String(" einsum")), qPrintable(stack[0]));
+    QCOMPARE(
+        cell(FindingsModel::SiteColumn).toString(), QString::fromStdString(c->sites().label(c->findings()[0].site)));
+    model.setComparison(nullptr);
+    QCOMPARE(model.rowCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)

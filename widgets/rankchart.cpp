@@ -70,9 +70,13 @@ RankChart::RankChart(QWidget* parent)
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
     m_plot->yAxis->setLabel(tr("Memory"));
     m_plot->xAxis->setLabel(tr("Rank"));
+    // The legend gets a row of its own above the bars, so it never hides the rank it would matter for.
     m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     rebuild();
 }
 

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "findingsmodel.h"
+
+#include "formatting.h"
+
+namespace RankScope {
+
+FindingsModel::FindingsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_comparison ? 0 : int(m_comparison->findings().size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QString FindingsModel::kindText(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::OnlyOnRank:
+        return tr("only on this rank");
+    case Finding::MoreOnRank:
+        return tr("more allocations");
+    case Finding::LargerOnRank:
+        return tr("larger allocations");
+    }
+    return {};
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case RankColumn:
+            return tr("Rank");
+        case KindColumn:
+            return tr("Kind");
+        case ExcessColumn:
+            return tr("Excess");
+        case RankBytesColumn:
+            return tr("On rank");
+        case BaselineBytesColumn:
+            return tr("Baseline");
+        case CountColumn:
+            return tr("Allocations");
+        case BaselineCountColumn:
+            return tr("Baseline allocations");
+        case RunsColumn:
+            return tr("Runs");
+        case SiteColumn:
+            return tr("Site");
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case KindColumn:
+            return tr(
+                "Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank "
+                "does, this one holds more or bigger tensors there (uneven input).");
+        case ExcessColumn:
+            return tr("Bytes this rank holds at the site beyond its baseline, at the comparison point");
+        case BaselineBytesColumn:
+            return tr("The median over the other ranks at this site, or the chosen baseline rank's bytes");
+        case RunsColumn:
+            return tr("Address ranges of the extra blocks, adjacent blocks of one segment merged");
+        case SiteColumn:
+            return tr("Where the memory was allocated: the innermost frames of your own code");
+        default:
+            break;
+        }
+    } else if (role == Qt::TextAlignmentRole && section != KindColumn && section != SiteColumn) {
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Finding& f = m_comparison->findings()[size_t(index.row())];
+    const int column = index.column();
+    if (role == FindingIndexRole)
+        return index.row();
+    if (role == StackRole) {
+        QStringList lines;
+        for (const auto& frame : m_comparison->sites().frames(f.site))
+            lines.append(QStringLiteral("%1:%2 %3")
+                             .arg(QString::fromStdString(*frame.filename))
+                             .arg(frame.line)
+                             .arg(QString::fromStdString(*frame.name)));
+        return lines;
+    }
+    if (role == Qt::TextAlignmentRole && column != KindColumn && column != SiteColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) {
+        switch (column) {
+        case RankColumn:
+            return f.rank;
+        case KindColumn:
+            return int(f.kind);
+        case ExcessColumn:
+            return qint64(f.excessBytes);
+        case RankBytesColumn:
+            return qint64(f.rankBytes);
+        case BaselineBytesColumn:
+            return qint64(f.baselineBytes);
+        case CountColumn:
+            return qint64(f.rankCount);
+        case BaselineCountColumn:
+            return qint64(f.baselineCount);
+        case RunsColumn:
+            return qint64(f.runs.size());
+        case SiteColumn:
+            return QString::fromStdString(m_comparison->sites().label(f.site));
+        }
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case RankColumn:
+            return f.rank;
+        case KindColumn:
+            return kindText(f.kind);
+        case ExcessColumn:
+            return QString(QLatin1Char('+') + Formatting::bytes(f.excessBytes));
+        case RankBytesColumn:
+            return Formatting::bytes(f.rankBytes);
+        case BaselineBytesColumn:
+            return Formatting::bytes(f.baselineBytes);
+        case CountColumn:
+            return qint64(f.rankCount);
+        case BaselineCountColumn:
+            return qint64(f.baselineCount);
+        case RunsColumn:
+            return qint64(f.runs.size());
+        case SiteColumn:
+            return QString::fromStdString(m_comparison->sites().label(f.site));
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (column >= ExcessColumn && column <= BaselineBytesColumn)
+            return Formatting::bytesExact(data(index, SortRole).toLongLong());
+        if (column == SiteColumn)
+            return data(index, StackRole).toStringList().join(QLatin1Char('\n'));
+    }
+    return {};
+}
+
+void FindingsModel::setComparison(ComparisonPtr comparison)
+{
+    beginResetModel();
+    m_comparison = std::move(comparison);
+    endResetModel();
+}
+
+} // namespace RankScope
