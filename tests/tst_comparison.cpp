@@ -11,7 +11,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QFutureWatcher>
+#include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
+#include <QtConcurrent>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -53,6 +57,7 @@ private slots:
     void bundledExample();
     void reportFormats();
     void findingsModel();
+    void computeOnAPoolThread();
 };
 
 void TestComparison::scenarios_data()
@@ -214,6 +219,23 @@ void TestComparison::findingsModel()
         cell(FindingsModel::SiteColumn).toString(), QString::fromStdString(c->sites().label(c->findings()[0].site)));
     model.setComparison(nullptr);
     QCOMPARE(model.rowCount(), 0);
+}
+
+// The GUI runs compute() as a job on the global pool. With that pool down to its last thread, compute() must not
+// wait for work queued behind itself.
+void TestComparison::computeOnAPoolThread()
+{
+    const std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/burden_8"));
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int threads = pool->maxThreadCount();
+    pool->setMaxThreadCount(1);
+    QFutureWatcher<ComparisonPtr> watcher;
+    QSignalSpy done(&watcher, &QFutureWatcher<ComparisonPtr>::finished);
+    watcher.setFuture(QtConcurrent::run([&ranks] { return Comparison::compute(ranks, {}); }));
+    const bool finished = done.wait(60000);
+    pool->setMaxThreadCount(threads);
+    QVERIFY2(finished, "compute() on a pool thread did not finish");
+    QCOMPARE(watcher.result()->verdict().kind, Verdict::BurdenImbalance);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
