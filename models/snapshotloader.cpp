@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPromise>
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace RankScope {
@@ -61,8 +62,10 @@ QList<LoadedFile> SnapshotLoader::loadAll(const QStringList& paths)
     QList<int> indices;
     for (int i = 0; i < paths.size(); ++i)
         indices.append(i);
+    // A pool of its own: a caller on a global-pool thread must not wait for work queued behind itself.
+    static QThreadPool pool;
     return QtConcurrent::blockingMapped(
-        indices, [&](int i) { return loadFile(paths[i], ranks[i].rank, ranks[i].fromName); });
+        &pool, indices, [&](int i) { return loadFile(paths[i], ranks[i].rank, ranks[i].fromName); });
 }
 
 void SnapshotLoader::load(const QStringList& paths)
