@@ -123,9 +123,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         return {};
     }
     if (role == Qt::DisplayRole) {
+        // Sizes and kinds are formatted; counts, ranks and the site read the same as they sort.
         switch (column) {
-        case RankColumn:
-            return f.rank;
         case KindColumn:
             return kindText(f.kind);
         case ExcessColumn:
@@ -134,14 +133,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return Formatting::bytes(f.rankBytes);
         case BaselineBytesColumn:
             return Formatting::bytes(f.baselineBytes);
-        case CountColumn:
-            return qint64(f.rankCount);
-        case BaselineCountColumn:
-            return qint64(f.baselineCount);
-        case RunsColumn:
-            return qint64(f.runs.size());
-        case SiteColumn:
-            return QString::fromStdString(m_comparison->sites().label(f.site));
+        default:
+            return data(index, SortRole);
         }
     }
     if (role == Qt::ToolTipRole) {
