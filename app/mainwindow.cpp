@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
-#include "comparison.h"
+#include "blockmapview.h"
 #include "findingsmodel.h"
 #include "formatting.h"
 #include "progressdelegate.h"
@@ -9,34 +9,57 @@
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
+#include "stackpane.h"
+#include "stacktext.h"
 #include "startpage.h"
+#include "timelineview.h"
 #include "verdictbanner.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
+#include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 namespace RankScope {
+
+namespace {
+
+const QString RecentKey = QStringLiteral("recent/paths");
+constexpr int MaxRecent = 10;
+
+QLabel* label(const QString& text, QWidget* buddy)
+{
+    auto* l = new QLabel(text);
+    l->setBuddy(buddy);
+    return l;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -45,42 +68,226 @@ MainWindow::MainWindow(QWidget* parent)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_findings(new FindingsModel(this))
     , m_findingsProxy(new QSortFilterProxyModel(this))
+    , m_compareTimer(new QTimer(this))
 {
     setWindowTitle(tr("RankScope"));
     setAcceptDrops(true);
-    resize(1200, 760);
-
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(RankListModel::SortRole);
+    resize(1440, 900);
 
     m_stack = new QStackedWidget(this);
     m_start = new StartPage(m_stack);
     connect(m_start, &StartPage::openFilesRequested, this, &MainWindow::openFilesDialog);
     connect(m_start, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(m_start, &StartPage::openExampleRequested, this, &MainWindow::openExample);
+    connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
     m_stack->addWidget(m_start);
 
-    auto* splitter = new QSplitter(Qt::Vertical, m_stack);
-    m_chart = new RankChart(splitter);
+    // Left: every rank at a glance.
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RankListModel::SortRole);
+    auto* left = new QSplitter(Qt::Vertical);
+    m_chart = new RankChart(left);
     m_chart->setModel(m_model);
-    m_table = new QTreeView(splitter);
+    m_table = new QTreeView(left);
     m_table->setModel(m_proxy);
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(RankListModel::RankColumn, Qt::AscendingOrder);
     m_table->setAlternatingRowColors(true);
-    m_table->setItemDelegateForColumn(RankListModel::StatusColumn, new ProgressDelegate(m_table));
+    auto* progress = new ProgressDelegate(m_table);
+    m_table->setItemDelegateForColumn(RankListModel::StatusColumn, progress);
+    connect(progress, &ProgressDelegate::cancelRequested, this,
+        [this](const QModelIndex& index) { m_loader->cancel(m_proxy->mapToSource(index).row()); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setAccessibleName(tr("Ranks"));
+    m_table->setToolTip(tr("Select a rank to show it as A"));
     m_table->header()->setStretchLastSection(true);
-    m_table->header()->setMinimumSectionSize(60);
+    m_table->header()->setMinimumSectionSize(50);
+    m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
+    for (int column :
+        { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn, RankListModel::TraceEntriesColumn })
+        m_table->setColumnHidden(column, true);
     connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
-    // Findings: what each rank holds beyond its baseline, and the stack of the selected one.
+    connect(m_table->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        for (int column = 0; column < RankListModel::NUM_COLUMNS; ++column) {
+            QAction* toggle = menu.addAction(m_model->headerData(column, Qt::Horizontal).toString(), this,
+                [this, column](bool on) { m_table->setColumnHidden(column, !on); });
+            toggle->setCheckable(true);
+            toggle->setChecked(!m_table->isColumnHidden(column));
+        }
+        menu.exec(m_table->header()->mapToGlobal(pos));
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+        const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
+        if (!index.isValid() || m_updating || rankIndexOf(rank) < 0 || rank == m_rankA)
+            return;
+        setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
+    });
+    left->addWidget(m_chart);
+    left->addWidget(m_table);
+    left->setStretchFactor(0, 1);
+    left->setStretchFactor(1, 2);
+
+    // Right: A and B side by side over time and in memory, then the findings.
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(createComparePanel());
+    auto* maps = new QSplitter(Qt::Horizontal, right);
+    m_mapA = new BlockMapView(maps);
+    m_mapB = new BlockMapView(maps);
+    m_mapA->setAccessibleName(tr("Block map of rank A"));
+    m_mapB->setAccessibleName(tr("Block map of rank B"));
+    connect(m_mapA, &BlockMapView::blockClicked, this,
+        [this](uint64_t address, StackId stack) { showBlock(0, address, stack); });
+    connect(m_mapB, &BlockMapView::blockClicked, this,
+        [this](uint64_t address, StackId stack) { showBlock(1, address, stack); });
+    right->addWidget(maps);
+    right->addWidget(createFindingsPanel());
+    right->setStretchFactor(0, 5);
+    right->setStretchFactor(1, 3);
+    right->setStretchFactor(2, 4);
+
+    auto* body = new QSplitter(Qt::Horizontal);
+    body->addWidget(left);
+    body->addWidget(right);
+    body->setStretchFactor(0, 2);
+    body->setStretchFactor(1, 5);
+    body->setSizes({ 480, 960 });
+    m_mainPage = new QWidget(m_stack);
+    auto* page = new QVBoxLayout(m_mainPage);
+    page->setContentsMargins(0, 0, 0, 0);
+    m_banner = new VerdictBanner(m_mainPage);
+    page->addWidget(m_banner);
+    page->addWidget(body, 1);
+    m_stack->addWidget(m_mainPage);
+    setCentralWidget(m_stack);
+
+    // Option changes come in bursts (typing a threshold); compare once they settle.
+    m_compareTimer->setSingleShot(true);
+    m_compareTimer->setInterval(150);
+    connect(m_compareTimer, &QTimer::timeout, this, &MainWindow::compareRanks);
+
+    connectLoader();
+    createActions();
+    updateRecent();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::createComparePanel()
+{
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(4, 4, 4, 0);
+    auto* bar = new QHBoxLayout;
+    m_pointCombo = new QComboBox(panel);
+    m_pointCombo->setToolTip(tr("Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler step "
+                                "or an event picked on the timeline (double-click it)"));
+    m_pointCombo->setAccessibleName(tr("Comparison point"));
+    m_pointCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_pointCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            scheduleComparison();
+    });
+    m_aCombo = new QComboBox(panel);
+    m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
+    m_aCombo->setAccessibleName(tr("Rank A"));
+    m_bCombo = new QComboBox(panel);
+    m_bCombo->setToolTip(tr("Rank B: by default the rank closest to the baseline"));
+    m_bCombo->setAccessibleName(tr("Rank B"));
+    const auto onRankCombo = [this] {
+        if (m_updating)
+            return;
+        const int a = m_aCombo->currentData().toInt();
+        const int b = m_bCombo->currentData().toInt();
+        setRanks(a, a == b ? m_rankA : b);
+    };
+    connect(m_aCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
+    connect(m_bCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
+    auto* swap = new QToolButton(panel);
+    swap->setText(QStringLiteral("⇄"));
+    swap->setToolTip(tr("Swap ranks A and B"));
+    swap->setAccessibleName(tr("Swap A and B"));
+    connect(swap, &QToolButton::clicked, this, &MainWindow::swapRanks);
+    bar->addWidget(label(tr("&Point:"), m_pointCombo));
+    bar->addWidget(m_pointCombo);
+    bar->addSpacing(12);
+    bar->addWidget(label(tr("&A:"), m_aCombo));
+    bar->addWidget(m_aCombo);
+    bar->addWidget(swap);
+    bar->addWidget(label(tr("&B:"), m_bCombo));
+    bar->addWidget(m_bCombo);
+    bar->addStretch(1);
+    auto* hint = new QLabel(tr("wheel: zoom · drag: pan · double-click: compare there"), panel);
+    hint->setEnabled(false);
+    bar->addWidget(hint);
+    layout->addLayout(bar);
+
+    m_timelines = new TimelineView(panel);
+    connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
+    connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
+    layout->addWidget(m_timelines, 1);
+    return panel;
+}
+
+QWidget* MainWindow::createFindingsPanel()
+{
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    auto* panel = new QWidget(splitter);
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    m_filter = new QLineEdit(panel);
+    m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setAccessibleName(tr("Filter findings"));
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(200);
+    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    connect(m_filterTimer, &QTimer::timeout, this, [this] { m_findingsProxy->setFilterFixedString(m_filter->text()); });
+    bar->addWidget(m_filter, 1);
+    m_baselineCombo = new QComboBox(panel);
+    m_baselineCombo->addItem(tr("median of the others"));
+    m_baselineCombo->addItem(tr("rank B"));
+    m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
+    m_baselineCombo->setAccessibleName(tr("Baseline"));
+    connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &MainWindow::scheduleComparison);
+    bar->addWidget(label(tr("Base&line:"), m_baselineCombo));
+    bar->addWidget(m_baselineCombo);
+    m_threshold = new QDoubleSpinBox(panel);
+    m_threshold->setRange(0, 1000);
+    m_threshold->setDecimals(1);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setValue(m_options.thresholdPercent);
+    m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
+    m_threshold->setAccessibleName(tr("Outlier threshold"));
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
+    bar->addWidget(label(tr("&Threshold:"), m_threshold));
+    bar->addWidget(m_threshold);
+    m_myCode = new QCheckBox(tr("&My code"), panel);
+    m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
+                            "library or C++"));
+    connect(m_myCode, &QCheckBox::toggled, this, &MainWindow::scheduleComparison);
+    bar->addWidget(m_myCode);
+    m_depth = new QSpinBox(panel);
+    m_depth->setRange(0, 64);
+    m_depth->setSpecialValueText(tr("all"));
+    m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
+    m_depth->setAccessibleName(tr("Stack depth"));
+    connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
+    bar->addWidget(label(tr("&Depth:"), m_depth));
+    bar->addWidget(m_depth);
+    layout->addLayout(bar);
+
     m_findingsProxy->setSourceModel(m_findings);
     m_findingsProxy->setSortRole(FindingsModel::SortRole);
-    auto* findingsSplitter = new QSplitter(Qt::Horizontal);
-    m_findingsView = new QTreeView(findingsSplitter);
+    m_findingsProxy->setFilterKeyColumn(-1);
+    m_findingsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_findingsView = new QTreeView(panel);
     m_findingsView->setModel(m_findingsProxy);
     m_findingsView->setRootIsDecorated(false);
     m_findingsView->setUniformRowHeights(true);
@@ -88,42 +295,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
     m_findingsView->setAlternatingRowColors(true);
     m_findingsView->setAccessibleName(tr("Findings"));
-    m_stackView = new QPlainTextEdit(findingsSplitter);
-    m_stackView->setReadOnly(true);
-    m_stackView->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_stackView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_stackView->setPlaceholderText(tr("Select a finding to see where it was allocated"));
-    m_stackView->setAccessibleName(tr("Stack of the selected finding"));
-    findingsSplitter->addWidget(m_findingsView);
-    findingsSplitter->addWidget(m_stackView);
-    findingsSplitter->setStretchFactor(0, 3);
-    findingsSplitter->setStretchFactor(1, 2);
-    connect(
-        m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFindingStack);
+    m_findingsView->header()->setStretchLastSection(true);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFinding);
+    layout->addWidget(m_findingsView, 1);
 
-    m_tabs = new QTabWidget(splitter);
-    m_tabs->addTab(m_table, tr("Ranks"));
-    m_tabs->addTab(findingsSplitter, tr("Findings"));
-    splitter->addWidget(m_chart);
-    splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    m_ranksPage = new QWidget(m_stack);
-    auto* page = new QVBoxLayout(m_ranksPage);
-    page->setContentsMargins(0, 0, 0, 0);
-    m_banner = new VerdictBanner(m_ranksPage);
-    page->addWidget(m_banner);
-    page->addWidget(splitter, 1);
-    m_stack->addWidget(m_ranksPage);
-    setCentralWidget(m_stack);
-
-    connectLoader();
-
-    createActions();
-    updateStatus();
+    m_stackPane = new StackPane(splitter);
+    splitter->addWidget(panel);
+    splitter->addWidget(m_stackPane);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({ 560, 400 });
+    return splitter;
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions()
 {
@@ -136,6 +319,7 @@ void MainWindow::createActions()
     folder->setStatusTip(tr("Open every snapshot file in a folder"));
     QAction* example = file->addAction(tr("Open &Example"), this, &MainWindow::openExample);
     example->setStatusTip(tr("Open the bundled four-rank example"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { m_loader->cancelAll(); });
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -147,6 +331,30 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_timelines, &TimelineView::zoomIn);
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_timelines, &TimelineView::zoomOut);
+    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_timelines, &TimelineView::resetZoom);
+    view->addSeparator();
+    QAction* time = view->addAction(tr("&Time Axis"));
+    time->setCheckable(true);
+    time->setStatusTip(tr("Show the timelines over seconds since each rank's first event instead of trace events"));
+    connect(time, &QAction::toggled, this,
+        [this](bool on) { m_timelines->setXAxis(on ? TimelineView::TimeAxis : TimelineView::EventAxis); });
+    connect(view, &QMenu::aboutToShow, this, [this, time] {
+        time->setEnabled(m_timelines->timeAvailable());
+        time->setChecked(m_timelines->xAxis() == TimelineView::TimeAxis);
+    });
+
+    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
+    compare->addAction(tr("&Swap A and B"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::swapRanks);
+    compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, this, &MainWindow::nextFinding);
+    compare->addAction(tr("&Previous Finding"), QKeySequence::FindPrevious, this, &MainWindow::previousFinding);
+    compare->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RankScope"), this, [this] {
         QMessageBox::about(this, tr("About RankScope"),
@@ -156,6 +364,44 @@ void MainWindow::createActions()
     });
 }
 
+QStringList MainWindow::recentPaths() const
+{
+    return QSettings().value(RecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QStringList& paths)
+{
+    QStringList recent = recentPaths();
+    for (const QString& path : paths) {
+        if (path.startsWith(QLatin1Char(':')))
+            continue; // the bundled example is not a place on disk
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        recent.removeAll(absolute);
+        recent.prepend(absolute);
+    }
+    while (recent.size() > MaxRecent)
+        recent.removeLast();
+    QSettings().setValue(RecentKey, recent);
+    updateRecent();
+}
+
+void MainWindow::updateRecent()
+{
+    const QStringList recent = recentPaths();
+    m_start->setRecent(recent);
+    m_recentMenu->clear();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openPaths({ path }); });
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear Recent"), this, [this] {
+            QSettings().remove(RecentKey);
+            updateRecent();
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
 void MainWindow::openPaths(const QStringList& paths)
 {
     const QStringList files = RankFiles::expand(paths);
@@ -163,10 +409,12 @@ void MainWindow::openPaths(const QStringList& paths)
         statusBar()->showMessage(tr("No snapshot files found in %1").arg(paths.join(QLatin1String(", "))), 8000);
         return;
     }
-    m_stack->setCurrentWidget(m_ranksPage);
+    addRecent(paths);
+    m_stack->setCurrentWidget(m_mainPage);
+    // New ranks: A and B are chosen afresh once everything has loaded.
+    m_rankA = m_rankB = -1;
     m_loader->load(files);
-    // Room for the progress bars while files load; columns fit their contents once loaded.
-    m_table->setColumnWidth(RankListModel::FileColumn, 240);
+    m_table->setColumnWidth(RankListModel::FileColumn, 200);
     updateStatus();
 }
 
@@ -198,8 +446,26 @@ void MainWindow::connectLoader()
     connect(m_loader, &SnapshotLoader::allFinished, this, &MainWindow::compareRanks);
 }
 
+void MainWindow::scheduleComparison()
+{
+    if (!m_updating && m_comparison)
+        m_compareTimer->start();
+}
+
+void MainWindow::readOptions()
+{
+    m_options.point = TimelinePoint::parse(m_pointCombo->currentData().toString().toStdString());
+    if (m_options.point && m_options.point->kind == TimelinePoint::Peak)
+        m_options.point.reset(); // each rank at its own peak, or its snapshot when it has no trace
+    m_options.baselineRank = m_baselineCombo->currentIndex() == 1 ? m_rankB : -1;
+    m_options.thresholdPercent = m_threshold->value();
+    m_options.site.myCodeOnly = m_myCode->isChecked();
+    m_options.site.depth = m_depth->value();
+}
+
 void MainWindow::compareRanks()
 {
+    m_compareTimer->stop();
     std::vector<RankInput> ranks;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const LoadedFile* file = m_model->file(row);
@@ -207,51 +473,301 @@ void MainWindow::compareRanks()
             ranks.push_back({ file->rank, file->path, file->snapshot });
     }
     const int job = ++m_comparisonJob;
-    if (ranks.size() < 2) {
-        m_banner->hide();
-        m_findings->setComparison(nullptr);
+    if (ranks.empty()) {
+        applyComparison(nullptr);
         return;
     }
+    readOptions();
+    m_comparing = true;
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
-    QtConcurrent::run([ranks] {
-        return Comparison::compute(ranks, {});
+    QtConcurrent::run([ranks, options = m_options] {
+        return Comparison::compute(ranks, options);
     }).then(this, [this, job](ComparisonPtr comparison) {
-        if (job != m_comparisonJob) // a newer comparison supersedes this one
-            return;
-        m_banner->setVerdict(comparison->verdict());
-        m_findings->setComparison(comparison);
-        m_tabs->setTabText(1, tr("Findings (%1)").arg(comparison->findings().size()));
-        for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
-            m_findingsView->resizeColumnToContents(column);
-        if (m_findingsProxy->rowCount() > 0)
-            m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
+        if (job == m_comparisonJob) // a newer comparison supersedes this one
+            applyComparison(std::move(comparison));
     });
+    updateStatus();
 }
 
-void MainWindow::showFindingStack()
+void MainWindow::applyComparison(ComparisonPtr comparison)
 {
-    const QModelIndex current = m_findingsView->currentIndex();
-    if (!current.isValid()) {
-        m_stackView->clear();
+    m_comparing = false;
+    m_comparison = std::move(comparison);
+    m_model->setComparison(m_comparison);
+    m_findings->setComparison(m_comparison);
+    if (!m_comparison) {
+        m_banner->hide();
+        m_rankA = m_rankB = -1;
+        showRanks();
+        updateStatus();
         return;
     }
-    const QModelIndex source = m_findingsProxy->mapToSource(current);
-    const Finding& f = m_findings->comparison()->findings()[size_t(source.row())];
-    const QString excess = Formatting::bytes(f.excessBytes);
-    QString text = tr("Rank %1: %2, +%3 over the baseline\n").arg(f.rank).arg(FindingsModel::kindText(f.kind), excess);
-    // Function and file:line first, the folder after: long absolute paths would hide what matters.
-    const auto& frames = m_findings->comparison()->sites().frames(f.site);
-    if (frames.empty())
-        text += tr("(no stack was recorded for these allocations)");
-    for (const auto& frame : frames) {
-        const QString path = QString::fromStdString(*frame.filename);
-        const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
-        text += QStringLiteral("%1  %2:%3  (%4)\n")
-                    .arg(QString::fromStdString(*frame.name), path.mid(slash + 1))
-                    .arg(frame.line)
-                    .arg(slash > 0 ? path.left(slash) : QString());
+    m_banner->setVerdict(m_comparison->verdict());
+    for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
+        m_findingsView->resizeColumnToContents(column);
+    for (int column = 0; column < RankListModel::NUM_COLUMNS - 1; ++column)
+        m_table->resizeColumnToContents(column);
+    chooseDefaultRanks();
+    fillRankCombos();
+    fillPointCombo();
+    showRanks();
+    if (m_findingsProxy->rowCount() > 0)
+        m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
+    else
+        m_stackPane->clear();
+    updateStatus();
+    emit comparisonShown();
+}
+
+int MainWindow::rankIndexOf(int rank) const
+{
+    return m_comparison ? m_comparison->rankIndex(rank) : -1;
+}
+
+void MainWindow::chooseDefaultRanks()
+{
+    const std::vector<RankSummary>& ranks = m_comparison->ranks();
+    if (rankIndexOf(m_rankA) >= 0 && (ranks.size() < 2 || (rankIndexOf(m_rankB) >= 0 && m_rankA != m_rankB)))
+        return; // the user's (or the last) choice still holds
+    // A: the rank the verdict names, else the one holding the most beyond its baseline.
+    const RankSummary* a = &ranks.front();
+    for (const RankSummary& s : ranks) {
+        if (s.excessBytes > a->excessBytes)
+            a = &s;
     }
-    m_stackView->setPlainText(text);
+    m_rankA = m_comparison->verdict().rank >= 0 ? m_comparison->verdict().rank : a->rank;
+    // B: of the others, the one closest to the baseline.
+    m_rankB = -1;
+    int64_t best = std::numeric_limits<int64_t>::max();
+    for (const RankSummary& s : ranks) {
+        if (s.rank != m_rankA && std::abs(s.excessBytes) < best) {
+            best = std::abs(s.excessBytes);
+            m_rankB = s.rank;
+        }
+    }
+}
+
+void MainWindow::fillRankCombos()
+{
+    m_updating = true;
+    for (QComboBox* combo : { m_aCombo, m_bCombo }) {
+        combo->clear();
+        if (m_comparison) {
+            for (const RankSummary& s : m_comparison->ranks())
+                combo->addItem(tr("Rank %1").arg(s.rank), s.rank);
+        }
+    }
+    m_aCombo->setCurrentIndex(m_aCombo->findData(m_rankA));
+    m_bCombo->setCurrentIndex(m_bCombo->findData(m_rankB));
+    m_updating = false;
+}
+
+void MainWindow::fillPointCombo()
+{
+    m_updating = true;
+    const QString current = QString::fromStdString(m_comparison->pointName());
+    m_pointCombo->clear();
+    m_pointCombo->addItem(tr("Each rank's peak"), QStringLiteral("peak"));
+    m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
+    bool anyOom = false;
+    for (size_t i = 0; i < m_comparison->ranks().size(); ++i)
+        anyOom = anyOom || !m_comparison->history(i).ooms().empty();
+    if (anyOom)
+        m_pointCombo->addItem(tr("Out of memory"), QStringLiteral("oom"));
+    // Profiler steps that rank A recorded, as record_function("ProfilerStep#N") scopes.
+    const int a = rankIndexOf(m_rankA);
+    if (a >= 0) {
+        const DeviceHistory& h = m_comparison->history(size_t(a));
+        int steps = 0;
+        for (const AnnotationSpan& span : h.annotations()) {
+            const std::string_view name = h.snapshot().strings.view(span.name);
+            if (!name.starts_with("ProfilerStep#") || !span.hasStart || ++steps > 200)
+                continue;
+            const QString number = QString::fromUtf8(name.substr(13).data(), qsizetype(name.size() - 13));
+            m_pointCombo->addItem(tr("Step %1 (start)").arg(number), QString(QStringLiteral("step:") + number));
+            if (span.hasEnd)
+                m_pointCombo->addItem(tr("Step %1 (end)").arg(number), QStringLiteral("step:%1:end").arg(number));
+        }
+    }
+    if (m_pointCombo->findData(current) < 0 && current.startsWith(QLatin1String("event:")))
+        m_pointCombo->addItem(tr("Event %1 (picked on the timeline)").arg(current.mid(6)), current);
+    m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(current)));
+    m_updating = false;
+}
+
+void MainWindow::setRanks(int a, int b)
+{
+    if (a == m_rankA && b == m_rankB)
+        return;
+    m_rankA = a;
+    m_rankB = b;
+    fillRankCombos();
+    if (m_baselineCombo->currentIndex() == 1)
+        scheduleComparison(); // the baseline is rank B, which just changed
+    showRanks();
+    showFinding();
+}
+
+void MainWindow::swapRanks()
+{
+    if (m_rankB >= 0)
+        setRanks(m_rankB, m_rankA);
+}
+
+void MainWindow::showRanks()
+{
+    const int a = rankIndexOf(m_rankA);
+    const int b = rankIndexOf(m_rankB);
+    if (a < 0) {
+        m_timelines->setTracks({}, {});
+        m_mapA->clear();
+        m_mapB->clear();
+        return;
+    }
+    const SiteOptions& site = m_comparison->options().site;
+    std::vector<TimelineTrack> tracks;
+    const auto track = [&](int index, const QString& role) {
+        const RankSummary& s = m_comparison->ranks()[size_t(index)];
+        tracks.push_back({ s.rank, role, m_comparison->historyPtr(size_t(index)), s.point.event });
+    };
+    track(a, QStringLiteral("A"));
+    if (b >= 0)
+        track(b, QStringLiteral("B"));
+    m_timelines->setTracks(std::move(tracks), site);
+    const auto map = [&](BlockMapView* view, int index, const QString& role) {
+        if (index < 0) {
+            view->clear();
+            return;
+        }
+        const RankSummary& s = m_comparison->ranks()[size_t(index)];
+        view->setState(s.rank, role, m_comparison->historyPtr(size_t(index)), s.point.event, site);
+    };
+    map(m_mapA, a, QStringLiteral("A"));
+    map(m_mapB, b, QStringLiteral("B"));
+}
+
+bool MainWindow::showsStartPage() const
+{
+    return m_stack->currentWidget() == m_start;
+}
+
+int MainWindow::selectedFinding() const
+{
+    const QModelIndex current = m_findingsView->currentIndex();
+    if (!current.isValid() || !m_comparison)
+        return -1;
+    return m_findingsProxy->mapToSource(current).row();
+}
+
+void MainWindow::showFinding()
+{
+    const int index = selectedFinding();
+    if (index < 0) {
+        m_timelines->setHighlightedSite(std::nullopt);
+        for (BlockMapView* map : { m_mapA, m_mapB }) {
+            map->setHighlightedSite(std::nullopt);
+            map->setOutlinedRuns({});
+        }
+        return;
+    }
+    const Finding& f = m_comparison->findings()[size_t(index)];
+    if (f.rank != m_rankA && f.rank != m_rankB) {
+        setRanks(f.rank, m_rankB); // shows the finding again, now on A
+        return;
+    }
+    const uint64_t fingerprint = m_comparison->sites().fingerprint(f.site);
+    m_timelines->setHighlightedSite(fingerprint);
+    m_mapA->setHighlightedSite(fingerprint);
+    m_mapB->setHighlightedSite(fingerprint);
+    m_mapA->setOutlinedRuns(f.rank == m_rankA ? f.runs : std::vector<FindingRun>());
+    m_mapB->setOutlinedRuns(f.rank == m_rankB ? f.runs : std::vector<FindingRun>());
+
+    const int fi = rankIndexOf(f.rank);
+    const QString header =
+        tr("Rank %1 · %2 · +%3 over the baseline\n%4 in %n allocation(s) here, against %5", nullptr, int(f.rankCount))
+            .arg(f.rank)
+            .arg(FindingsModel::kindText(f.kind), Formatting::bytes(f.excessBytes), Formatting::bytes(f.rankBytes),
+                Formatting::bytes(f.baselineBytes));
+    const QStringList frames = StackText::lines(StackText::siteFrames(m_comparison->sites(), f.site));
+    const QStringList all =
+        StackText::lines(StackText::stackFrames(m_comparison->history(size_t(fi)).snapshot(), f.stack, false));
+    // The same site on the other rank of the pair.
+    const int other = f.rank == m_rankA ? m_rankB : m_rankA;
+    QString footer;
+    if (const int oi = rankIndexOf(other); oi >= 0) {
+        const auto [bytes, count] = m_comparison->siteTotal(f.site, size_t(oi));
+        footer = count == 0 ? tr("Rank %1 has no allocation at this site.").arg(other)
+                            : tr("Rank %1 holds %2 in %n allocation(s) at this site.", nullptr, int(count))
+                                  .arg(other)
+                                  .arg(Formatting::bytes(bytes));
+    }
+    m_stackPane->setContent(header, frames, all, footer);
+}
+
+void MainWindow::showAllocation(int track, uint32_t allocation)
+{
+    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
+    if (track < 0 || size_t(track) >= tracks.size())
+        return;
+    const DeviceHistory& h = *tracks[size_t(track)].history;
+    const Allocation& a = h.allocations()[allocation];
+    QString header = tr("Rank %1 · allocation of %2 at 0x%3")
+                         .arg(tracks[size_t(track)].rank)
+                         .arg(Formatting::bytes(a.size))
+                         .arg(a.addr, 0, 16);
+    header += QLatin1Char('\n')
+        + (a.allocEvent == Allocation::NoEvent ? tr("allocated before the trace began")
+                                               : tr("allocated at event %1").arg(a.allocEvent))
+        + tr(", ")
+        + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
+    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
+        StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
+}
+
+void MainWindow::showBlock(int side, uint64_t address, StackId stack)
+{
+    const int index = rankIndexOf(side == 0 ? m_rankA : m_rankB);
+    if (index < 0)
+        return;
+    const Snapshot& snapshot = m_comparison->history(size_t(index)).snapshot();
+    const QString header = tr("Rank %1 · block at 0x%2").arg(side == 0 ? m_rankA : m_rankB).arg(address, 0, 16);
+    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(snapshot, stack, true)),
+        StackText::lines(StackText::stackFrames(snapshot, stack, false)));
+}
+
+void MainWindow::pickPoint(int track, EventIndex event)
+{
+    Q_UNUSED(track); // event indices are compared across ranks, which run the same code
+    const QString spec = QStringLiteral("event:%1").arg(event);
+    m_updating = true;
+    if (m_pointCombo->findData(spec) < 0)
+        m_pointCombo->addItem(tr("Event %1 (picked on the timeline)").arg(event), spec);
+    m_pointCombo->setCurrentIndex(m_pointCombo->findData(spec));
+    m_updating = false;
+    compareRanks();
+}
+
+void MainWindow::nextFinding()
+{
+    const int rows = m_findingsProxy->rowCount();
+    if (rows == 0)
+        return;
+    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() + 1 : 0;
+    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::min(row, rows - 1), 0));
+}
+
+void MainWindow::previousFinding()
+{
+    if (m_findingsProxy->rowCount() == 0)
+        return;
+    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() - 1 : 0;
+    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::max(row, 0), 0));
+}
+
+bool MainWindow::isBusy() const
+{
+    return m_loader->isRunning() || m_comparing || m_compareTimer->isActive() || m_timelines->isBusy()
+        || m_mapA->isBusy() || m_mapB->isBusy();
 }
 
 void MainWindow::closeAll()
@@ -261,10 +777,10 @@ void MainWindow::closeAll()
     m_loader = new SnapshotLoader(this);
     connectLoader();
     ++m_comparisonJob;
-    m_banner->hide();
-    m_findings->setComparison(nullptr);
-    m_tabs->setTabText(1, tr("Findings"));
+    m_compareTimer->stop();
     m_model->clear();
+    applyComparison(nullptr);
+    m_stackPane->clear();
     m_stack->setCurrentWidget(m_start);
     updateStatus();
 }
@@ -294,6 +810,11 @@ void MainWindow::updateStatus()
             text += tr(" · %1 failed").arg(failed);
         if (loading)
             text += tr(" · loading…");
+        else if (m_comparing)
+            text += tr(" · comparing…");
+        else if (m_comparison)
+            text += tr(" · %n finding(s) at %1", nullptr, int(m_comparison->findings().size()))
+                        .arg(QString::fromStdString(m_comparison->pointName()));
     }
     if (!m_statusLabel) {
         m_statusLabel = new QLabel(this);
@@ -311,6 +832,12 @@ void MainWindow::showContextMenu(const QPoint& pos)
     QMenu menu(this);
     if (index.siblingAtColumn(RankListModel::StatusColumn).data(RankListModel::ProgressRole).toInt() >= 0)
         menu.addAction(tr("Cancel Loading"), this, [this, row] { m_loader->cancel(row); });
+    const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
+    if (rankIndexOf(rank) >= 0) {
+        menu.addAction(tr("Show as A"), this, [this, rank] { setRanks(rank, rank == m_rankB ? m_rankA : m_rankB); });
+        menu.addAction(tr("Show as B"), this, [this, rank] { setRanks(rank == m_rankA ? m_rankB : m_rankA, rank); });
+        menu.addSeparator();
+    }
     const QString error = index.data(RankListModel::ErrorRole).toString();
     const QString path = index.data(RankListModel::PathRole).toString();
     if (!error.isEmpty())

@@ -1,26 +1,38 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "comparison.h"
+
 #include <QMainWindow>
 
-class QStackedWidget;
-class QTreeView;
-class QSortFilterProxyModel;
 class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
-class QPlainTextEdit;
-class QTabWidget;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QStackedWidget;
+class QTimer;
+class QTreeView;
 
 namespace RankScope {
 
+class BlockMapView;
 class FindingsModel;
 class RankChart;
-class VerdictBanner;
 class RankListModel;
 class SnapshotLoader;
+class StackPane;
 class StartPage;
+class TimelineView;
+class VerdictBanner;
 struct LoadedFile;
 
+/// The main window: the start page until files are opened, then the rank overview on the left and, on the right,
+/// ranks A and B side by side (timelines, block maps) above the findings and the stack of the selection.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -30,6 +42,9 @@ public:
 
     /// Opens files and folders (folders are searched for snapshot files); loading runs in the background.
     void openPaths(const QStringList& paths);
+
+    /// True while the start page is shown (no files open).
+    bool showsStartPage() const;
     RankListModel* rankModel() const
     {
         return m_model;
@@ -38,45 +53,131 @@ public:
     {
         return m_loader;
     }
+    const ComparisonPtr& comparison() const
+    {
+        return m_comparison;
+    }
+    TimelineView* timelines() const
+    {
+        return m_timelines;
+    }
+    BlockMapView* blockMap(int side) const
+    {
+        return side == 0 ? m_mapA : m_mapB;
+    }
+    FindingsModel* findingsModel() const
+    {
+        return m_findings;
+    }
+    QTreeView* rankTable() const
+    {
+        return m_table;
+    }
+    QTreeView* findingsView() const
+    {
+        return m_findingsView;
+    }
+    StackPane* stackPane() const
+    {
+        return m_stackPane;
+    }
+    /// Ranks shown as A and B (-1: none).
+    int rankA() const
+    {
+        return m_rankA;
+    }
+    int rankB() const
+    {
+        return m_rankB;
+    }
+    void setRanks(int a, int b);
+    /// The finding selected in the findings table (index into the comparison's findings), or -1.
+    int selectedFinding() const;
+    /// True while loading, comparing or drawing is still going on.
+    bool isBusy() const;
 
 public slots:
     void openFilesDialog();
     void openFolderDialog();
     void openExample();
     void closeAll();
+    void swapRanks();
+    void nextFinding();
+    void previousFinding();
+
+signals:
+    /// A comparison's results are on screen.
+    void comparisonShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QWidget* createComparePanel();
+    QWidget* createFindingsPanel();
     void createActions();
+    void connectLoader();
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();
     void showContextMenu(const QPoint& pos);
+    void scheduleComparison();
     void compareRanks();
-    void showFindingStack();
-    void connectLoader();
+    void applyComparison(ComparisonPtr comparison);
+    void chooseDefaultRanks();
+    void fillRankCombos();
+    void fillPointCombo();
+    void showRanks();
+    void showFinding();
+    void showAllocation(int track, uint32_t allocation);
+    void showBlock(int side, uint64_t address, StackId stack);
+    void pickPoint(int track, EventIndex event);
+    void readOptions();
+    void addRecent(const QStringList& paths);
+    void updateRecent();
+    QStringList recentPaths() const;
+    int rankIndexOf(int rank) const;
 
     SnapshotLoader* m_loader = nullptr;
     RankListModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
-    QStackedWidget* m_stack = nullptr;
-    StartPage* m_start = nullptr;
-    QWidget* m_ranksPage = nullptr;
-    QTreeView* m_table = nullptr;
-    RankChart* m_chart = nullptr;
-    VerdictBanner* m_banner = nullptr;
     FindingsModel* m_findings = nullptr;
     QSortFilterProxyModel* m_findingsProxy = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    StartPage* m_start = nullptr;
+    QWidget* m_mainPage = nullptr;
+    VerdictBanner* m_banner = nullptr;
+    RankChart* m_chart = nullptr;
+    QTreeView* m_table = nullptr;
+    TimelineView* m_timelines = nullptr;
+    BlockMapView* m_mapA = nullptr;
+    BlockMapView* m_mapB = nullptr;
     QTreeView* m_findingsView = nullptr;
-    QPlainTextEdit* m_stackView = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    // Comparisons run off the GUI thread; only the latest one's result is shown.
-    int m_comparisonJob = 0;
+    QLineEdit* m_filter = nullptr;
+    QTimer* m_filterTimer = nullptr;
+    StackPane* m_stackPane = nullptr;
+    QComboBox* m_pointCombo = nullptr;
+    QComboBox* m_aCombo = nullptr;
+    QComboBox* m_bCombo = nullptr;
+    QComboBox* m_baselineCombo = nullptr;
+    QDoubleSpinBox* m_threshold = nullptr;
+    QCheckBox* m_myCode = nullptr;
+    QSpinBox* m_depth = nullptr;
+    QTimer* m_compareTimer = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_closeAction = nullptr;
-    QLabel* m_statusLabel = nullptr;
+
+    ComparisonOptions m_options;
+    ComparisonPtr m_comparison;
+    // Comparisons run off the GUI thread; only the latest one's result is shown.
+    int m_comparisonJob = 0;
+    bool m_comparing = false;
+    int m_rankA = -1;
+    int m_rankB = -1;
+    // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.
+    bool m_updating = false;
 };
 
 } // namespace RankScope

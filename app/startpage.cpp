@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "startpage.h"
 
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -46,6 +48,16 @@ StartPage::StartPage(QWidget* parent)
         &StartPage::openExampleRequested);
     column->addLayout(buttons);
 
+    m_recentLabel = new QLabel(tr("Recent:"), this);
+    column->addWidget(m_recentLabel);
+    m_recent = new QListWidget(this);
+    m_recent->setAccessibleName(tr("Recent files and folders"));
+    m_recent->setToolTip(tr("Double-click or press Enter to open again"));
+    m_recent->setMaximumHeight(m_recent->fontMetrics().lineSpacing() * 7);
+    connect(m_recent, &QListWidget::itemActivated, this,
+        [this](QListWidgetItem* item) { emit openRecentRequested(item->data(Qt::UserRole).toString()); });
+    column->addWidget(m_recent);
+
     auto* howto = new QLabel(tr("Dump one snapshot per rank in your training script:"), this);
     column->addWidget(howto);
     auto* snippet = new QPlainTextEdit(this);
@@ -69,6 +81,22 @@ StartPage::StartPage(QWidget* parent)
     row->addStretch(1);
     outer->addLayout(row);
     outer->addStretch(2);
+    setRecent({});
+}
+
+void StartPage::setRecent(const QStringList& paths)
+{
+    m_recent->clear();
+    for (const QString& path : paths) {
+        const QFileInfo info(path);
+        auto* item = new QListWidgetItem(info.isDir() ? tr("%1  (folder: %2)").arg(info.fileName(), info.absolutePath())
+                                                      : tr("%1  (%2)").arg(info.fileName(), info.absolutePath()),
+            m_recent);
+        item->setData(Qt::UserRole, path);
+        item->setToolTip(path);
+    }
+    m_recentLabel->setVisible(!paths.isEmpty());
+    m_recent->setVisible(!paths.isEmpty());
 }
 
 } // namespace RankScope

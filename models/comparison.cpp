@@ -101,6 +101,15 @@ const char* Verdict::kindName(Kind kind)
     return "";
 }
 
+int Comparison::rankIndex(int rank) const
+{
+    for (size_t i = 0; i < m_ranks.size(); ++i) {
+        if (m_ranks[i].rank == rank)
+            return int(i);
+    }
+    return -1;
+}
+
 std::string Comparison::pointName() const
 {
     if (!m_options.point)
@@ -188,8 +197,10 @@ std::shared_ptr<const Comparison> Comparison::compute(
 
     // Per site, every rank's bytes and count; each rank against the median of the others (or the baseline rank).
     const size_t sites = c->m_sites.size();
-    std::vector<int64_t> siteBytes(sites * rankCount, 0);
-    std::vector<int64_t> siteCount(sites * rankCount, 0);
+    std::vector<int64_t>& siteBytes = c->m_siteBytes;
+    std::vector<int64_t>& siteCount = c->m_siteCount;
+    siteBytes.assign(sites * rankCount, 0);
+    siteCount.assign(sites * rankCount, 0);
     for (size_t r = 0; r < rankCount; ++r) {
         const std::span<const Allocation> allocations = c->m_histories[r]->allocations();
         for (const Live& l : live[r]) {
@@ -237,6 +248,8 @@ std::shared_ptr<const Comparison> Comparison::compute(
             std::vector<uint32_t> chosen;
             for (auto it = first; it != live[r].end() && it->site == s; ++it)
                 chosen.push_back(it->allocation);
+            if (!chosen.empty())
+                f.stack = h.allocations()[chosen.front()].stack;
             if (f.kind == Finding::MoreOnRank) {
                 std::sort(chosen.begin(), chosen.end()); // allocation order
                 chosen.erase(chosen.begin(),

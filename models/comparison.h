@@ -78,6 +78,8 @@ struct Finding
     int64_t baselineBytes = 0;
     int64_t rankCount = 0;
     int64_t baselineCount = 0;
+    /// One allocation stack of the rank's snapshot at this site, for showing the unfiltered stack.
+    StackId stack = EmptyStack;
     /// The rank's extra blocks: all of the site's for only/larger, the most recently allocated ones for more.
     std::vector<FindingRun> blocks;
     /// The blocks merged where they are address-adjacent inside one segment.
@@ -139,6 +141,18 @@ public:
     {
         return *m_histories[rankIndex];
     }
+    const DeviceHistoryPtr& historyPtr(size_t rankIndex) const
+    {
+        return m_histories[rankIndex];
+    }
+    /// The index into ranks() of a rank number, or -1.
+    int rankIndex(int rank) const;
+    /// What rank `rankIndex` holds at `site` at its comparison point: bytes and number of allocations.
+    std::pair<int64_t, int64_t> siteTotal(SiteId site, size_t rankIndex) const
+    {
+        const size_t i = size_t(site) * m_ranks.size() + rankIndex;
+        return { m_siteBytes[i], m_siteCount[i] };
+    }
     /// "peak", "snapshot", "oom", "event:<i>", "step:<N>" or "step:<N>:end", as the point was asked for.
     std::string pointName() const;
 
@@ -149,6 +163,9 @@ private:
     std::vector<RankSummary> m_ranks;
     std::vector<DeviceHistoryPtr> m_histories;
     std::vector<Finding> m_findings;
+    // sites × ranks
+    std::vector<int64_t> m_siteBytes;
+    std::vector<int64_t> m_siteCount;
     Verdict m_verdict;
     SiteTable m_sites;
 };

@@ -3,7 +3,11 @@
 
 #include "formatting.h"
 
+#include <QColor>
 #include <QFileInfo>
+#include <QFont>
+
+#include <limits>
 
 namespace RankScope {
 
@@ -33,8 +37,6 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("File");
         case StatusColumn:
             return tr("Status");
-        case DevicesColumn:
-            return tr("Devices");
         case SegmentsColumn:
             return tr("Segments");
         case TraceEntriesColumn:
@@ -45,10 +47,14 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Reserved");
         case AllocatedColumn:
             return tr("Allocated");
-        case ActiveColumn:
-            return tr("Active");
-        case RequestedColumn:
-            return tr("Requested");
+        case AtPointColumn:
+            return tr("At point");
+        case ExcessColumn:
+            return tr("Excess");
+        case FragmentationColumn:
+            return tr("Fragmentation");
+        case TraceColumn:
+            return tr("Trace");
         case OomColumn:
             return tr("OOMs");
         }
@@ -57,8 +63,6 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
         case RankColumn:
             return tr("The rank, from the file or folder name (rank3_…, memory_trace_3, …) or else the order the "
                       "files were opened in");
-        case DevicesColumn:
-            return tr("CUDA devices in the snapshot; figures are summed over them");
         case TraceEntriesColumn:
             return tr("Entries in the allocator's trace ring buffer (alloc, free, segment and OOM events)");
         case PeakColumn:
@@ -69,11 +73,18 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Memory reserved from CUDA when the snapshot was taken: the sum of segment sizes");
         case AllocatedColumn:
             return tr("Memory in blocks handed to tensors when the snapshot was taken (state active_allocated)");
-        case ActiveColumn:
-            return tr("Allocated memory plus blocks freed by the program but still in use by a stream "
-                      "(active_pending_free)");
-        case RequestedColumn:
-            return tr("Bytes the program asked for in allocated blocks, before the allocator's rounding");
+        case AtPointColumn:
+            return tr("Live allocations (requested bytes) at the comparison point: each rank's peak unless another "
+                      "point was chosen");
+        case ExcessColumn:
+            return tr("Bytes at the point minus the baseline: the median of the other ranks, or the chosen "
+                      "baseline rank");
+        case FragmentationColumn:
+            return tr("Of the final snapshot: 1 − largest free block ÷ free bytes inside segments. High values mean "
+                      "free memory is scattered in pieces too small to use");
+        case TraceColumn:
+            return tr("Incomplete when the trace frees blocks it never allocated: recording started late or the "
+                      "ring buffer wrapped, so the start of the timeline misses memory");
         case OomColumn:
             return tr("Out-of-memory events recorded in the trace");
         default:
@@ -106,9 +117,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
     if (!f.ok())
         return {};
     const DeviceInfo& t = row.total;
+    const std::optional<RankSummary>& sum = row.summary;
     switch (column) {
-    case DevicesColumn:
-        return row.devices;
     case SegmentsColumn:
         return QString::number(t.segments);
     case TraceEntriesColumn:
@@ -120,10 +130,16 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return Formatting::bytes(t.reservedBytes);
     case AllocatedColumn:
         return Formatting::bytes(t.allocatedBytes);
-    case ActiveColumn:
-        return Formatting::bytes(t.activeBytes);
-    case RequestedColumn:
-        return Formatting::bytes(t.requestedBytes);
+    case AtPointColumn:
+        return sum ? QVariant(Formatting::bytes(sum->bytesAtPoint)) : QVariant();
+    case ExcessColumn:
+        if (!sum)
+            return {};
+        return QString((sum->excessBytes > 0 ? QStringLiteral("+") : QString()) + Formatting::bytes(sum->excessBytes));
+    case FragmentationColumn:
+        return sum ? QVariant(QStringLiteral("%1%").arg(sum->fragmentation * 100, 0, 'f', 1)) : QVariant();
+    case TraceColumn:
+        return t.traceIncomplete ? tr("⚠ incomplete") : tr("complete");
     case OomColumn:
         return QString::number(t.oomEvents);
     }
@@ -140,8 +156,6 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return row.file.path;
     case StatusColumn:
         return row.loading ? 0 : (row.file.ok() ? 2 : 1);
-    case DevicesColumn:
-        return row.devices;
     case SegmentsColumn:
         return qint64(t.segments);
     case TraceEntriesColumn:
@@ -152,10 +166,14 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return qint64(t.reservedBytes);
     case AllocatedColumn:
         return qint64(t.allocatedBytes);
-    case ActiveColumn:
-        return qint64(t.activeBytes);
-    case RequestedColumn:
-        return qint64(t.requestedBytes);
+    case AtPointColumn:
+        return row.summary ? qint64(row.summary->bytesAtPoint) : qint64(-1);
+    case ExcessColumn:
+        return row.summary ? qint64(row.summary->excessBytes) : std::numeric_limits<qint64>::min();
+    case FragmentationColumn:
+        return row.summary ? row.summary->fragmentation : -1.0;
+    case TraceColumn:
+        return t.traceIncomplete;
     case OomColumn:
         return qint64(t.oomEvents);
     }
@@ -178,12 +196,26 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
         return row.loading ? QString() : row.file.error;
     case PathRole:
         return row.file.path;
+    case OutlierRole:
+        return row.outlier;
+    case Qt::FontRole:
+        if (row.outlier) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::BackgroundRole:
+        // The verdict's rank stands out in a warm tint that reads on light and dark palettes alike.
+        return row.outlier ? QVariant(QColor(225, 87, 89, 60)) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == FileColumn)
             return row.file.path;
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
             return tr("%1: %2").arg(row.file.path, row.file.error);
-        if (index.column() >= PeakColumn && index.column() <= RequestedColumn && row.file.ok())
+        if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
+            return QString::fromStdString(row.summary->note);
+        if (isBytes(index.column()) && row.file.ok() && (row.summary || index.column() != ExcessColumn))
             return Formatting::bytesExact(sortData(row, index.column()).toLongLong());
         return {};
     case Qt::TextAlignmentRole:
@@ -193,6 +225,32 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
     default:
         return {};
     }
+}
+
+bool RankListModel::isBytes(int column)
+{
+    return column == PeakColumn || column == AtPointColumn || column == ExcessColumn || column == ReservedColumn
+        || column == AllocatedColumn;
+}
+
+void RankListModel::setComparison(const ComparisonPtr& comparison)
+{
+    const int outlierRank =
+        comparison && comparison->verdict().kind != Verdict::Balanced ? comparison->verdict().rank : -1;
+    for (Row& row : m_rows) {
+        row.summary.reset();
+        row.outlier = false;
+        if (!comparison || !row.file.ok())
+            continue;
+        for (const RankSummary& s : comparison->ranks()) {
+            if (s.path == row.file.path) {
+                row.summary = s;
+                row.outlier = s.rank == outlierRank;
+            }
+        }
+    }
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, NUM_COLUMNS - 1));
 }
 
 void RankListModel::clear()
@@ -235,6 +293,8 @@ void RankListModel::setLoaded(int index, const LoadedFile& file)
     row.loading = false;
     row.total = {};
     row.devices = 0;
+    row.summary.reset();
+    row.outlier = false;
     if (file.ok()) {
         row.devices = int(file.devices.size());
         for (const DeviceInfo& d : file.devices) {

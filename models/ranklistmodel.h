@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "comparison.h"
 #include "snapshotinfo.h"
 #include "snapshotloader.h"
 
@@ -11,8 +12,9 @@
 namespace RankScope {
 
 /// The loaded rank files as a table: one row per file, in the order they were opened, with load progress while a
-/// file loads and its error if it failed. Figures at the snapshot are summed over the file's devices; the peak is
-/// that of the device with the highest one (a rank drives one GPU; other visible devices stay empty).
+/// file loads and its error if it failed, and each rank's figures at the comparison point once compared. Figures at the
+/// snapshot are summed over the file's devices; the peak is that of the device with the highest one (a rank drives one
+/// GPU; other visible devices stay empty).
 class RankListModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -22,12 +24,15 @@ public:
         RankColumn,
         FileColumn,
         PeakColumn,
+        /// Bytes at the comparison point, from the latest comparison.
+        AtPointColumn,
+        /// Bytes at the point beyond the baseline, from the latest comparison.
+        ExcessColumn,
         ReservedColumn,
         AllocatedColumn,
-        ActiveColumn,
-        RequestedColumn,
+        FragmentationColumn,
         OomColumn,
-        DevicesColumn,
+        TraceColumn,
         SegmentsColumn,
         TraceEntriesColumn,
         /// Last, so a long error message does not push the figures apart.
@@ -42,6 +47,8 @@ public:
         /// The error message of a failed file, empty otherwise.
         ErrorRole,
         PathRole,
+        /// True for the rank the verdict names.
+        OutlierRole,
     };
 
     explicit RankListModel(QObject* parent = nullptr);
@@ -56,6 +63,8 @@ public:
     void addLoading(int index, const QString& path, int rank);
     void setProgress(int index, qint64 done, qint64 total);
     void setLoaded(int index, const LoadedFile& file);
+    /// Fills the comparison columns and marks the verdict's rank (nullptr clears them).
+    void setComparison(const ComparisonPtr& comparison);
 
     const LoadedFile* file(int row) const;
     int loadedCount() const;
@@ -63,8 +72,9 @@ public:
 
     static bool isNumeric(int column)
     {
-        return column != RankColumn && column != FileColumn && column != StatusColumn;
+        return column != RankColumn && column != FileColumn && column != StatusColumn && column != TraceColumn;
     }
+    static bool isBytes(int column);
 
 private:
     struct Row
@@ -72,6 +82,9 @@ private:
         LoadedFile file;
         DeviceInfo total; // summed over devices
         int devices = 0;
+        /// From the latest comparison, when it included this row.
+        std::optional<RankSummary> summary;
+        bool outlier = false;
         int progress = 0;
         bool loading = true;
     };

@@ -7,6 +7,15 @@ namespace RankScope {
 
 namespace {
 
+// FNV-1a: stable across runs and platforms, unlike std::hash, so colours stay put between sessions.
+uint64_t fnv1a(std::string_view text)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text)
+        h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
 constexpr std::array<std::string_view, 8> noiseNames = { "unwind::unwind", "CapturedTraceback::gather",
     "gather_with_cpp", "_start", "__libc_start_main", "PyEval_", "PyObject_", "PyFunction_" };
 constexpr std::array<std::string_view, 10> noiseFiles = { "core/boxing", "/Register", "/Redispatch", "pythonrun.c",
@@ -36,6 +45,7 @@ SiteTable::SiteTable(SiteOptions options)
 {
     m_sites.emplace_back(); // site 0: no frames
     m_siteIndex.emplace(std::string(), 0);
+    m_fingerprints.push_back(fnv1a({}));
 }
 
 bool SiteTable::isViewerNoise(std::string_view name, std::string_view filename)
@@ -86,8 +96,10 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
             break;
     }
     auto [it, inserted] = m_siteIndex.try_emplace(std::move(key), SiteId(m_sites.size()));
-    if (inserted)
+    if (inserted) {
         m_sites.push_back(std::move(kept));
+        m_fingerprints.push_back(fnv1a(it->first));
+    }
     cache[stack] = it->second + 1;
     return it->second;
 }

@@ -53,6 +53,12 @@ public:
     {
         return m_sites.size();
     }
+    /// A hash of the site's kept frames, equal for equal frames in any table: views colour sites by it, so the same
+    /// code gets the same colour on every rank and in every view.
+    uint64_t fingerprint(SiteId site) const
+    {
+        return m_fingerprints[site];
+    }
     /// "file:line name ← file:line name" over the first `count` frames, with file names shortened to their last
     /// component: the one-line label every view and report uses for a site.
     std::string label(SiteId site, int count = 2) const;
@@ -69,6 +75,7 @@ private:
     std::deque<std::string> m_strings;
     std::unordered_map<std::string_view, const std::string*> m_stringIndex;
     std::vector<std::vector<SiteFrame>> m_sites;
+    std::vector<uint64_t> m_fingerprints;
     std::unordered_map<std::string, SiteId> m_siteIndex;
     // Per snapshot: StackId → SiteId + 1 (0 = not yet computed).
     std::unordered_map<const Snapshot*, std::vector<SiteId>> m_cache;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
-#include <qcustomplot.h>
+#include "chartstyle.h"
 
 #include "rankchart.h"
 
@@ -13,34 +12,6 @@
 
 namespace RankScope {
 
-namespace {
-
-// Size ticks at powers of 1024 read better than decimal ones for memory.
-class BytesTicker : public QCPAxisTicker
-{
-protected:
-    double getTickStep(const QCPRange& range) override
-    {
-        const double raw = range.size() / 5.0;
-        if (raw <= 0)
-            return 1;
-        double unit = 1;
-        while (unit * 1024 <= raw)
-            unit *= 1024;
-        for (double mult : { 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0 }) {
-            if (unit * mult >= raw)
-                return unit * mult;
-        }
-        return unit * 1024;
-    }
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override
-    {
-        return Formatting::bytes(int64_t(tick));
-    }
-};
-
-} // namespace
-
 RankChart::RankChart(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
@@ -50,20 +21,22 @@ RankChart::RankChart(QWidget* parent)
     layout->addWidget(m_plot);
     setAccessibleName(tr("Memory per rank"));
     m_plot->setMinimumHeight(160);
+    m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated when "
+                          "the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
 
     m_peak = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_peak->setName(tr("Peak during the trace"));
+    m_peak->setName(tr("Peak"));
     m_peak->setPen(Qt::NoPen);
     m_peak->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
     m_peak->setWidth(0.7);
     m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_allocated->setName(tr("Allocated at the snapshot"));
+    m_allocated->setName(tr("At snapshot"));
     m_allocated->setPen(Qt::NoPen);
     m_allocated->setBrush(QColor(0x4e, 0x79, 0xa7));
     m_allocated->setWidth(0.45);
     m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_outlier->setName(tr("Highest peak"));
-    m_outlier->setPen(QPen(QColor(0xe1, 0x57, 0x59), 2));
+    m_outlier->setName(tr("Highest"));
+    m_outlier->setPen(QPen(ChartStyle::alertColor(), 2));
     m_outlier->setBrush(Qt::NoBrush);
     m_outlier->setWidth(0.7);
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "stacktext.h"
+
+#include <QCoreApplication>
+
+namespace RankScope::StackText {
+
+std::vector<Frame> siteFrames(const SiteTable& sites, SiteId site)
+{
+    std::vector<Frame> frames;
+    for (const SiteTable::SiteFrame& f : sites.frames(site))
+        frames.push_back({ *f.filename, *f.name, f.line });
+    return frames;
+}
+
+std::vector<Frame> stackFrames(const Snapshot& snapshot, StackId stack, bool dropViewerNoise)
+{
+    std::vector<Frame> frames;
+    for (FrameId id : snapshot.stacks.frames(stack)) {
+        const RankScope::Frame& f = snapshot.frames.frame(id);
+        const std::string_view name = snapshot.strings.view(f.name);
+        const std::string_view file = snapshot.strings.view(f.filename);
+        if (dropViewerNoise && SiteTable::isViewerNoise(name, file))
+            continue;
+        frames.push_back({ file, name, f.line });
+    }
+    return frames;
+}
+
+QStringList lines(const std::vector<Frame>& frames, int maxLines)
+{
+    QStringList out;
+    size_t i = 0;
+    while (i < frames.size()) {
+        size_t repeat = 1;
+        while (i + repeat < frames.size() && frames[i + repeat] == frames[i])
+            ++repeat;
+        if (maxLines >= 0 && out.size() >= maxLines) {
+            out.append(QCoreApplication::translate("StackText", "… %n more frame(s)", nullptr, int(frames.size() - i)));
+            break;
+        }
+        const Frame& f = frames[i];
+        const QString path = QString::fromUtf8(f.file.data(), qsizetype(f.file.size()));
+        const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
+        QString text = QStringLiteral("%1  %2:%3")
+                           .arg(QString::fromUtf8(f.name.data(), qsizetype(f.name.size())), path.mid(slash + 1))
+                           .arg(f.line);
+        if (slash > 0)
+            text += QStringLiteral("  (%1)").arg(path.left(slash));
+        if (repeat > 1)
+            text += QCoreApplication::translate("StackText", "  ×%1 (repeated)").arg(repeat);
+        out.append(text);
+        i += repeat;
+    }
+    return out;
+}
+
+} // namespace RankScope::StackText

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// The main window driven as a user would, offscreen: start page, the bundled example, a good and a corrupt file.
+#include "blockmapview.h"
+#include "findingsmodel.h"
+#include "mainwindow.h"
+#include "ranklistmodel.h"
+#include "stackpane.h"
+#include "testutils.h"
+#include "timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace RankScope;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void startPage();
+    void exampleShowsTheAnswer();
+    void findingMarksBlockMapAndTimeline();
+    void swapAndRankSelection();
+    void goodAndCorruptFile();
+};
+
+namespace {
+
+// Everything the window does in the background has settled.
+bool settled(const MainWindow& w)
+{
+    return w.comparison() && !w.isBusy();
+}
+
+} // namespace
+
+void TestMainWindow::initTestCase()
+{
+    // Recent files go to a test location, never the user's settings.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestMainWindow::startPage()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(w.showsStartPage());
+    QCOMPARE(w.rankModel()->rowCount(), 0);
+}
+
+void TestMainWindow::exampleShowsTheAnswer()
+{
+    MainWindow w;
+    QAbstractItemModelTester ranksTester(w.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester findingsTester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    w.show();
+    w.openExample();
+    QVERIFY(!w.showsStartPage());
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+
+    // The verdict, the outlier and the top finding with its stack, without another click.
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(w.comparison()->verdict().rank, 0);
+    QCOMPARE(w.rankA(), 0);
+    QVERIFY(w.rankB() > 0);
+    int outliers = 0;
+    for (int row = 0; row < w.rankModel()->rowCount(); ++row) {
+        const QModelIndex index = w.rankModel()->index(row, RankListModel::RankColumn);
+        if (index.data(RankListModel::OutlierRole).toBool()) {
+            ++outliers;
+            QCOMPARE(index.data().toInt(), 0);
+            QVERIFY(w.rankModel()->index(row, RankListModel::ExcessColumn).data().toString().startsWith(u'+'));
+        }
+    }
+    QCOMPARE(outliers, 1);
+    QCOMPARE(w.selectedFinding(), 0);
+    QVERIFY2(w.stackPane()->text().contains(QLatin1String("gather_predictions")), qPrintable(w.stackPane()->text()));
+    QVERIFY(w.stackPane()->text().contains(QLatin1String("has no allocation at this site")));
+}
+
+void TestMainWindow::findingMarksBlockMapAndTimeline()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    const Finding& f = w.comparison()->findings()[size_t(w.selectedFinding())];
+    QCOMPARE(f.rank, 0);
+    QVERIFY(!f.runs.empty());
+
+    // Rank A's block map outlines every run of the finding, B's none; both light the site only where it exists.
+    BlockMapView* a = w.blockMap(0);
+    BlockMapView* b = w.blockMap(1);
+    QCOMPARE(a->visibleOutlinedRuns(), int(f.runs.size()));
+    QCOMPARE(b->visibleOutlinedRuns(), 0);
+    QCOMPARE(a->highlightedBlockCount(), int(f.rankCount));
+    QCOMPARE(b->highlightedBlockCount(), 0);
+
+    // The timeline lights the finding's bands on A and none on B.
+    TimelineView* t = w.timelines();
+    QCOMPARE(t->tracks().size(), size_t(2));
+    QCOMPARE(t->tracks()[0].rank, 0);
+    QVERIFY(t->bandCount(0) > 0);
+    QVERIFY2(t->highlightedBandCount(0) >= 1, qPrintable(QString::number(t->highlightedBandCount(0))));
+    QCOMPARE(t->highlightedBandCount(1), 0);
+
+    // The outline is drawn where the run is: a pixel on the run's outline has the accent colour.
+    const QImage image = a->grab().toImage();
+    QVERIFY(!image.isNull());
+
+    // No finding selected: nothing is marked.
+    w.findingsView()->setCurrentIndex({});
+    QCOMPARE(t->highlightedBandCount(0), 0);
+}
+
+void TestMainWindow::swapAndRankSelection()
+{
+    MainWindow w;
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    const int a = w.rankA();
+    const int b = w.rankB();
+    w.swapRanks();
+    QCOMPARE(w.rankA(), b);
+    QCOMPARE(w.rankB(), a);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+    QCOMPARE(w.timelines()->tracks()[0].rank, b);
+    // The finding is on rank 0, now B: its runs are outlined there.
+    QCOMPARE(w.blockMap(1)->visibleOutlinedRuns(), int(w.comparison()->findings()[0].runs.size()));
+    QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
+}
+
+void TestMainWindow::goodAndCorruptFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples/rank1_memory_snapshot.pickle"),
+        dir.filePath(QStringLiteral("rank1.pickle"))));
+    QFile good(QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples/rank2_memory_snapshot.pickle"));
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    QFile bad(dir.filePath(QStringLiteral("rank2.pickle")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(good.read(good.size() / 2)); // truncated halfway
+    bad.close();
+
+    MainWindow w;
+    w.show();
+    w.openPaths({ dir.path() });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 2);
+    QCOMPARE(w.rankModel()->loadedCount(), 1);
+    QCOMPARE(w.rankModel()->failedCount(), 1);
+    const QString error =
+        w.rankModel()->index(1, RankListModel::StatusColumn).data(RankListModel::ErrorRole).toString();
+    QVERIFY2(error.contains(QLatin1String("truncated")) || error.contains(QLatin1String("end of")), qPrintable(error));
+    // The good rank works: its timeline and block map are shown.
+    QCOMPARE(w.rankA(), 1);
+    QCOMPARE(w.timelines()->tracks().size(), size_t(1));
+    QVERIFY(w.timelines()->bandCount(0) > 0);
+    QVERIFY(w.blockMap(0)->segmentCount() > 0);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

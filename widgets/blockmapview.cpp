@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: MIT
+#include "blockmapview.h"
+
+#include "chartstyle.h"
+#include "formatting.h"
+#include "stacktext.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QToolTip>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+namespace RankScope {
+
+/// The replayed state and where each segment goes: computed off the GUI thread, immutable once shown.
+struct BlockMapView::Layout
+{
+    DeviceHistoryPtr history;
+    AllocatorState state;
+    DeviceStats stats;
+    std::vector<uint64_t> fingerprints; // per block
+    std::vector<uint32_t> blockSegment; // per block: index into state.segments
+    /// Segments by size, then address: the viewer's packing order.
+    std::vector<uint32_t> order;
+    double maxSize = 1;
+    double totalSize = 0;
+};
+
+namespace {
+
+constexpr double HeaderHeight = 20;
+constexpr double LegendHeight = 20;
+constexpr double MaxRowHeight = 36;
+constexpr double MinRowHeight = 12;
+
+// The viewer's packing: segments in order, left to right, a new row whenever the next would pass the row width.
+BlockMapView::Packing pack(const BlockMapView::Layout& layout, double rowWidth)
+{
+    BlockMapView::Packing p;
+    p.rowWidth = rowWidth;
+    const std::vector<StateSegment>& segments = layout.state.segments;
+    const double padding = layout.maxSize / 200;
+    p.segmentRow.assign(segments.size(), 0);
+    p.segmentOffset.assign(segments.size(), 0);
+    double offset = 0;
+    for (uint32_t i : layout.order) {
+        const double size = double(segments[i].size);
+        if (p.rows.empty() || (offset + size > rowWidth && offset > 0)) {
+            p.rows.emplace_back();
+            offset = 0;
+        }
+        p.segmentRow[i] = int(p.rows.size()) - 1;
+        p.segmentOffset[i] = offset;
+        p.rows.back().push_back(i);
+        offset += size + padding;
+    }
+    return p;
+}
+
+std::shared_ptr<const BlockMapView::Layout> computeLayout(
+    const DeviceHistoryPtr& history, EventIndex event, const SiteOptions& siteOptions)
+{
+    auto layout = std::make_shared<BlockMapView::Layout>();
+    layout->history = history;
+    layout->state = history->stateAt(event);
+    layout->stats = layout->state.stats();
+    const std::vector<StateSegment>& segments = layout->state.segments;
+    SiteTable sites(siteOptions);
+    for (const StateBlock& b : layout->state.blocks) {
+        layout->fingerprints.push_back(sites.fingerprint(sites.site(history->snapshot(), b.stack)));
+        auto seg = std::upper_bound(segments.begin(), segments.end(), b.addr,
+            [](uint64_t addr, const StateSegment& s) { return addr < s.addr; });
+        layout->blockSegment.push_back(seg == segments.begin() ? 0 : uint32_t(seg - segments.begin() - 1));
+    }
+    layout->order.resize(segments.size());
+    for (uint32_t i = 0; i < layout->order.size(); ++i)
+        layout->order[i] = i;
+    std::sort(layout->order.begin(), layout->order.end(), [&](uint32_t a, uint32_t b) {
+        return segments[a].size != segments[b].size ? segments[a].size < segments[b].size
+                                                    : segments[a].addr < segments[b].addr;
+    });
+    for (const StateSegment& s : segments) {
+        layout->maxSize = std::max(layout->maxSize, double(s.size));
+        layout->totalSize += double(s.size);
+    }
+    return layout;
+}
+
+QColor activeColor()
+{
+    return QColor(0x4e, 0x79, 0xa7);
+}
+
+} // namespace
+
+BlockMapView::BlockMapView(QWidget* parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setAccessibleName(tr("Block map"));
+    setAccessibleDescription(tr("The allocator's segments and blocks of one rank at the comparison point"));
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+}
+
+BlockMapView::~BlockMapView() = default;
+
+QSize BlockMapView::sizeHint() const
+{
+    return { 480, 220 };
+}
+
+QSize BlockMapView::minimumSizeHint() const
+{
+    return { 160, 90 };
+}
+
+void BlockMapView::setState(
+    int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site)
+{
+    const int generation = ++m_generation;
+    m_rank = rank;
+    m_role = role;
+    m_event = event;
+    ++m_pending;
+    update();
+    QtConcurrent::run([history = std::move(history), event, site] {
+        return computeLayout(history, event, site);
+    }).then(this, [this, generation](std::shared_ptr<const Layout> layout) {
+        --m_pending;
+        if (generation != m_generation)
+            return; // a newer state was asked for
+        const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
+        m_layout = std::move(layout);
+        if (!sameSegments) {
+            m_zoom = 1;
+            m_pan = {};
+        }
+        repack();
+        emit stateReady();
+    });
+}
+
+void BlockMapView::clear()
+{
+    ++m_generation;
+    m_layout.reset();
+    m_runs.clear();
+    m_rank = -1;
+    update();
+}
+
+void BlockMapView::setOutlinedRuns(std::vector<FindingRun> runs)
+{
+    m_runs = std::move(runs);
+    update();
+}
+
+void BlockMapView::setHighlightedSite(std::optional<uint64_t> fingerprint)
+{
+    m_highlight = fingerprint;
+    update();
+}
+
+void BlockMapView::setColoring(Coloring coloring)
+{
+    m_coloring = coloring;
+    update();
+}
+
+void BlockMapView::repack()
+{
+    if (!m_layout)
+        return;
+    // As wide as the largest segment, as in the viewer, unless that makes rows too thin to see: then wider, until
+    // the rows fit the height.
+    const QRectF area = mapArea();
+    const double fitting = std::max(1.0, std::floor(area.height() / MinRowHeight));
+    double width = std::max(m_layout->maxSize, m_layout->totalSize / fitting);
+    m_packing = pack(*m_layout, width);
+    for (int i = 0; i < 40 && double(m_packing.rows.size()) > fitting; ++i) {
+        width *= 1.15;
+        m_packing = pack(*m_layout, width);
+    }
+    update();
+}
+
+void BlockMapView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    repack();
+}
+
+int BlockMapView::blockCount() const
+{
+    return m_layout ? int(m_layout->state.blocks.size()) : 0;
+}
+
+int BlockMapView::segmentCount() const
+{
+    return m_layout ? int(m_layout->state.segments.size()) : 0;
+}
+
+int BlockMapView::highlightedBlockCount() const
+{
+    if (!m_layout || !m_highlight)
+        return 0;
+    return int(std::count(m_layout->fingerprints.begin(), m_layout->fingerprints.end(), *m_highlight));
+}
+
+namespace {
+
+// The segment holding `address`, as an index into `segments` (sorted by address).
+std::optional<size_t> segmentOf(const std::vector<StateSegment>& segments, uint64_t address)
+{
+    auto it = std::upper_bound(
+        segments.begin(), segments.end(), address, [](uint64_t addr, const StateSegment& s) { return addr < s.addr; });
+    if (it == segments.begin())
+        return std::nullopt;
+    --it;
+    if (address >= it->addr + uint64_t(it->size))
+        return std::nullopt;
+    return size_t(it - segments.begin());
+}
+
+} // namespace
+
+int BlockMapView::visibleOutlinedRuns() const
+{
+    if (!m_layout)
+        return 0;
+    return int(std::count_if(m_runs.begin(), m_runs.end(),
+        [this](const FindingRun& r) { return segmentOf(m_layout->state.segments, r.address).has_value(); }));
+}
+
+QRectF BlockMapView::mapArea() const
+{
+    return QRectF(6, HeaderHeight + 4, width() - 12, height() - HeaderHeight - LegendHeight - 8);
+}
+
+// Unzoomed map: x in pixels across the area's width for maxSize bytes, rows of rowHeight pixels.
+QRectF BlockMapView::segmentRect(size_t segment) const
+{
+    const QRectF area = mapArea();
+    const double scale = area.width() / m_packing.rowWidth;
+    const double rowHeight = std::min(MaxRowHeight, area.height() / double(std::max<size_t>(m_packing.rows.size(), 1)));
+    const QRectF unzoomed(m_packing.segmentOffset[segment] * scale, m_packing.segmentRow[segment] * rowHeight,
+        double(m_layout->state.segments[segment].size) * scale, rowHeight * 0.8);
+    return QRectF(area.left() + (unzoomed.left() - m_pan.x()) * m_zoom,
+        area.top() + (unzoomed.top() - m_pan.y()) * m_zoom, unzoomed.width() * m_zoom, unzoomed.height() * m_zoom);
+}
+
+double BlockMapView::xOf(size_t segment, uint64_t address) const
+{
+    const QRectF r = segmentRect(segment);
+    const StateSegment& s = m_layout->state.segments[segment];
+    return r.left() + r.width() * double(address - s.addr) / double(s.size);
+}
+
+std::optional<size_t> BlockMapView::segmentAt(const QPointF& pos) const
+{
+    if (!m_layout)
+        return std::nullopt;
+    for (size_t row = 0; row < m_packing.rows.size(); ++row) {
+        const std::vector<uint32_t>& segs = m_packing.rows[row];
+        if (segs.empty())
+            continue;
+        const QRectF first = segmentRect(segs.front());
+        if (pos.y() < first.top() || pos.y() > first.bottom())
+            continue;
+        for (uint32_t s : segs) {
+            if (segmentRect(s).contains(pos))
+                return s;
+        }
+    }
+    return std::nullopt;
+}
+
+void BlockMapView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QPalette& pal = palette();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    p.setFont(small);
+    const QString who = m_rank < 0 ? QString()
+        : m_role.isEmpty()         ? tr("Rank %1").arg(m_rank)
+                                   : tr("Rank %1 (%2)").arg(m_rank).arg(m_role);
+    QString header;
+    if (!m_layout) {
+        header = m_rank < 0 ? tr("No rank selected") : tr("%1: replaying the allocator…").arg(who);
+    } else {
+        const DeviceStats& s = m_layout->stats;
+        header = tr("%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s), %7% fragmented")
+                     .arg(who)
+                     .arg(m_event)
+                     .arg(Formatting::bytes(s.reserved))
+                     .arg(s.segments)
+                     .arg(Formatting::bytes(s.allocated))
+                     .arg(s.blocks)
+                     .arg(s.fragmentation * 100, 0, 'f', 1);
+    }
+    p.setPen(pal.color(QPalette::Text));
+    p.drawText(QRectF(6, 2, width() - 12, HeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        p.fontMetrics().elidedText(header, Qt::ElideRight, width() - 12));
+    if (!m_layout)
+        return;
+
+    const QRectF area = mapArea();
+    p.save();
+    p.setClipRect(area);
+    const std::vector<StateSegment>& segments = m_layout->state.segments;
+    const QPen segmentPen(pal.color(QPalette::Mid), 0);
+    const QBrush segmentBrush(pal.color(QPalette::Base).lighter(102));
+    for (size_t i = 0; i < segments.size(); ++i) {
+        const QRectF r = segmentRect(i);
+        if (!r.intersects(area))
+            continue;
+        p.setPen(segmentPen);
+        p.setBrush(segmentBrush);
+        p.drawRect(r);
+    }
+    p.setPen(Qt::NoPen);
+    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const StateBlock& b = blocks[i];
+        const size_t seg = m_layout->blockSegment[i];
+        if (seg >= segments.size())
+            continue;
+        const QRectF s = segmentRect(seg);
+        if (!s.intersects(area))
+            continue;
+        const double left = xOf(seg, b.addr);
+        const double used = std::max(1.0, xOf(seg, b.addr + uint64_t(b.requested)) - left);
+        QColor color = b.pendingFree ? ChartStyle::alertColor()
+            : m_coloring == BySite   ? ChartStyle::siteColor(m_layout->fingerprints[i])
+                                     : activeColor();
+        // With a site selected, the rest turns neutral so the site's blocks stand out.
+        if (m_highlight && m_layout->fingerprints[i] != *m_highlight && !b.pendingFree)
+            color = pal.color(QPalette::Midlight);
+        p.fillRect(QRectF(left, s.top() + 1, used, s.height() - 2), color);
+        if (b.size > b.requested) {
+            const double waste = xOf(seg, b.addr + uint64_t(b.size)) - left - used;
+            if (waste > 0.3)
+                p.fillRect(
+                    QRectF(left + used, s.top() + 1, waste, s.height() - 2), ChartStyle::alertColor().lighter(130));
+        }
+    }
+    // The selected finding: outlined, and flagged above so that a run too thin to see still shows.
+    p.setBrush(Qt::NoBrush);
+    for (const FindingRun& run : m_runs) {
+        const std::optional<size_t> seg = segmentOf(segments, run.address);
+        if (!seg)
+            continue;
+        const QRectF s = segmentRect(*seg);
+        const double left = xOf(*seg, run.address);
+        const double right = std::max(left + 3, xOf(*seg, run.address + uint64_t(run.size)));
+        p.setPen(QPen(ChartStyle::accentColor(), 2));
+        p.drawRect(QRectF(left, s.top(), right - left, s.height()));
+        QPolygonF flag;
+        const double mid = (left + right) / 2;
+        flag << QPointF(mid - 5, s.top() - 7) << QPointF(mid + 5, s.top() - 7) << QPointF(mid, s.top() - 1);
+        p.setBrush(ChartStyle::accentColor());
+        p.drawPolygon(flag);
+        p.setBrush(Qt::NoBrush);
+    }
+    p.restore();
+
+    // Legend.
+    double x = 6;
+    const double y = height() - LegendHeight + 4;
+    const auto swatch = [&](const QBrush& brush, const QPen& pen, const QString& text) {
+        p.setPen(pen);
+        p.setBrush(brush);
+        p.drawRect(QRectF(x, y + 2, 12, 10));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QPointF(x + 16, y + 11), text);
+        x += 16 + p.fontMetrics().horizontalAdvance(text) + 14;
+    };
+    swatch(m_coloring == BySite ? QBrush(ChartStyle::siteColor(1)) : QBrush(activeColor()), Qt::NoPen,
+        m_coloring == BySite ? tr("allocated (colour = site)") : tr("allocated"));
+    swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
+    swatch(segmentBrush, segmentPen, tr("free in segment"));
+    swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding waste"));
+    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(), 2), tr("selected finding"));
+}
+
+QString BlockMapView::describeAt(const QPointF& pos) const
+{
+    const std::optional<size_t> seg = segmentAt(pos);
+    if (!seg)
+        return {};
+    const StateSegment& s = m_layout->state.segments[*seg];
+    const QRectF r = segmentRect(*seg);
+    const uint64_t address = s.addr + uint64_t(double(s.size) * std::clamp((pos.x() - r.left()) / r.width(), 0.0, 1.0));
+    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    auto it = std::upper_bound(
+        blocks.begin(), blocks.end(), address, [](uint64_t a, const StateBlock& b) { return a < b.addr; });
+    const Snapshot& snapshot = m_layout->history->snapshot();
+    QString text;
+    StackId stack = s.stack;
+    if (it != blocks.begin() && address < std::prev(it)->addr + uint64_t(std::max(std::prev(it)->size, int64_t(1)))) {
+        const StateBlock& b = *std::prev(it);
+        text = tr("<b>Block 0x%1</b>: %2 requested").arg(b.addr, 0, 16).arg(Formatting::bytesExact(b.requested));
+        if (b.size > b.requested)
+            text += tr(", %1 after rounding").arg(Formatting::bytes(b.size));
+        text +=
+            b.pendingFree ? tr("<br>Freed, but still in use by another stream (pending free)") : tr("<br>Allocated");
+        stack = b.stack;
+    } else {
+        int64_t used = 0;
+        for (auto b = std::lower_bound(
+                 blocks.begin(), blocks.end(), s.addr, [](const StateBlock&x, uint64_t a) { return x.addr < a; });
+             b != blocks.end() && b->addr < s.addr + uint64_t(s.size); ++b)
+            used += b->requested;
+        text = tr("<b>Segment 0x%1</b>: %2, %3 free inside")
+                   .arg(s.addr, 0, 16)
+                   .arg(Formatting::bytes(s.size), Formatting::bytes(s.size - used));
+    }
+    text += tr(" (stream %1)").arg(s.stream);
+    const QStringList lines = StackText::lines(StackText::stackFrames(snapshot, stack, true), 10);
+    if (!lines.isEmpty())
+        text += QStringLiteral("<pre>%1</pre>").arg(lines.join(QLatin1Char('\n')).toHtmlEscaped());
+    return text;
+}
+
+bool BlockMapView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = describeAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void BlockMapView::wheelEvent(QWheelEvent* event)
+{
+    if (!m_layout)
+        return;
+    const QRectF area = mapArea();
+    const QPointF at = event->position() - area.topLeft();
+    const QPointF mapPoint = at / m_zoom + m_pan;
+    const double factor = std::pow(1.0015, event->angleDelta().y());
+    m_zoom = std::clamp(m_zoom * factor, 1.0, 4096.0);
+    m_pan = m_zoom == 1.0 ? QPointF() : mapPoint - at / m_zoom;
+    update();
+    event->accept();
+}
+
+void BlockMapView::mousePressEvent(QMouseEvent* event)
+{
+    m_dragFrom = event->position();
+    m_pressPos = event->position();
+}
+
+void BlockMapView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton && m_zoom > 1) {
+        m_pan -= (event->position() - m_dragFrom) / m_zoom;
+        m_dragFrom = event->position();
+        update();
+    }
+}
+
+void BlockMapView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || (event->position() - m_pressPos).manhattanLength() > 3 || !m_layout)
+        return;
+    const std::optional<size_t> seg = segmentAt(event->position());
+    if (!seg)
+        return;
+    const StateSegment& s = m_layout->state.segments[*seg];
+    const QRectF r = segmentRect(*seg);
+    const uint64_t address = s.addr + uint64_t(double(s.size) * (event->position().x() - r.left()) / r.width());
+    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    auto it = std::upper_bound(
+        blocks.begin(), blocks.end(), address, [](uint64_t a, const StateBlock& b) { return a < b.addr; });
+    if (it != blocks.begin() && address < std::prev(it)->addr + uint64_t(std::prev(it)->size))
+        emit blockClicked(std::prev(it)->addr, std::prev(it)->stack);
+}
+
+void BlockMapView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    m_zoom = 1;
+    m_pan = {};
+    update();
+}
+
+void BlockMapView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    QAction* site = menu.addAction(tr("Colour by Site"), this, [this] { setColoring(BySite); });
+    site->setCheckable(true);
+    site->setChecked(m_coloring == BySite);
+    QAction* state = menu.addAction(tr("Colour by State"), this, [this] { setColoring(ByState); });
+    state->setCheckable(true);
+    state->setChecked(m_coloring == ByState);
+    menu.addSeparator();
+    menu.addAction(tr("Reset Zoom"), this, [this] {
+        m_zoom = 1;
+        m_pan = {};
+        update();
+    });
+    menu.exec(event->globalPos());
+}
+
+} // namespace RankScope

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "comparison.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+namespace RankScope {
+
+/// The allocator's memory of one rank at one moment, drawn as the official viewer's Allocator State History
+/// does: segments sorted by size and packed left to right into rows as wide as the largest segment, each block at
+/// its offset inside its segment. Blocks are coloured by site (or by state), pending frees in the alert colour,
+/// rounding waste as a thin alert strip after its block, free space inside segments left blank. The selected
+/// finding's contiguous runs are outlined; hover tells address, size, state and stack; the wheel zooms around the
+/// cursor, dragging pans, a double click resets. The state is replayed off the GUI thread; the newest request
+/// wins.
+class BlockMapView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Coloring
+    {
+        BySite,
+        ByState,
+    };
+
+    explicit BlockMapView(QWidget* parent = nullptr);
+    ~BlockMapView() override;
+
+    /// Shows `history` after `event`; `site` must be the comparison's, so that colours match its sites.
+    void setState(int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site);
+    void clear();
+    /// Address ranges to outline (a finding's runs on this rank); empty for none.
+    void setOutlinedRuns(std::vector<FindingRun> runs);
+    /// Lights one site's blocks (SiteTable::fingerprint) and fades the rest.
+    void setHighlightedSite(std::optional<uint64_t> fingerprint);
+    void setColoring(Coloring coloring);
+
+    /// Outlined runs that lie in a segment of the shown state (for tests).
+    int visibleOutlinedRuns() const;
+    /// Blocks of the highlighted site in the shown state (for tests and the stack pane).
+    int highlightedBlockCount() const;
+    int blockCount() const;
+    int segmentCount() const;
+    bool isBusy() const
+    {
+        return m_pending > 0;
+    }
+    /// The text the tooltip shows at a point of the widget, empty where there is nothing.
+    QString describeAt(const QPointF& pos) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    /// A new state is shown.
+    void stateReady();
+    /// A block was clicked: its address and stack in the shown rank's snapshot.
+    void blockClicked(uint64_t address, StackId stack);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+public:
+    struct Layout;
+    /// Where each segment is drawn: rows of segments, each row at most `rowWidth` bytes wide.
+    struct Packing
+    {
+        std::vector<int> segmentRow; // per segment
+        std::vector<double> segmentOffset; // per segment: bytes from the row's start
+        std::vector<std::vector<uint32_t>> rows; // segments of each row, left to right
+        double rowWidth = 1;
+    };
+
+private:
+    QRectF mapArea() const;
+    QRectF segmentRect(size_t segment) const;
+    double xOf(size_t segment, uint64_t address) const;
+    std::optional<size_t> segmentAt(const QPointF& pos) const;
+
+    void repack();
+
+    std::shared_ptr<const Layout> m_layout;
+    Packing m_packing;
+    int m_rank = -1;
+    QString m_role;
+    EventIndex m_event = BeforeTrace;
+    std::vector<FindingRun> m_runs;
+    std::optional<uint64_t> m_highlight;
+    Coloring m_coloring = BySite;
+    int m_generation = 0;
+    int m_pending = 0;
+    double m_zoom = 1;
+    QPointF m_pan; // in unzoomed map pixels
+    QPointF m_dragFrom;
+    QPointF m_pressPos;
+};
+
+} // namespace RankScope

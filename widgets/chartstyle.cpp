@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "chartstyle.h"
+
+#include "formatting.h"
+
+#include <array>
+
+namespace RankScope {
+
+double BytesTicker::getTickStep(const QCPRange& range)
+{
+    const double raw = range.size() / 5.0;
+    if (raw <= 0)
+        return 1;
+    double unit = 1;
+    while (unit * 1024 <= raw)
+        unit *= 1024;
+    for (double mult : { 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0 }) {
+        if (unit * mult >= raw)
+            return unit * mult;
+    }
+    return unit * 1024;
+}
+
+QString BytesTicker::getTickLabel(double tick, const QLocale&, QChar, int)
+{
+    return Formatting::bytes(int64_t(tick));
+}
+
+namespace ChartStyle {
+
+QColor siteColor(uint64_t fingerprint)
+{
+    // Tableau 20 minus its reds (kept for alerts) and greys (kept for the summarized band).
+    static constexpr std::array<QRgb, 16> palette = { 0x4e79a7, 0xa0cbe8, 0xf28e2b, 0xffbe7d, 0x59a14f, 0x8cd17d,
+        0xb6992d, 0xf1ce63, 0x499894, 0x86bcb6, 0xd37295, 0xfabfd2, 0xb07aa1, 0xd4a6c8, 0x9d7660, 0xd7b5a6 };
+    return QColor::fromRgb(palette[(fingerprint ^ (fingerprint >> 32)) % palette.size()]);
+}
+
+QColor alertColor()
+{
+    return QColor(0xe1, 0x57, 0x59);
+}
+
+QColor accentColor()
+{
+    return QColor(0x1f, 0x1f, 0x1f);
+}
+
+QColor summarizedColor()
+{
+    return QColor(0xba, 0xb0, 0xac);
+}
+
+} // namespace ChartStyle
+
+} // namespace RankScope

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
+#include <qcustomplot.h>
+
+#include <QColor>
+
+#include <cstdint>
+
+namespace RankScope {
+
+/// Memory axis ticks at powers of two of a binary unit, labelled "512 MiB", "1 GiB": they read better than
+/// decimal steps for memory.
+class BytesTicker : public QCPAxisTicker
+{
+protected:
+    double getTickStep(const QCPRange& range) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+/// Colours shared by every view, so that one thing looks the same everywhere.
+namespace ChartStyle {
+/// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in
+/// every view.
+QColor siteColor(uint64_t fingerprint);
+/// The outlier, OOM markers and pending-free blocks.
+QColor alertColor();
+/// The comparison point and outlines of the selected finding.
+QColor accentColor();
+/// Allocations too small to get a band of their own.
+QColor summarizedColor();
+} // namespace ChartStyle
+
+} // namespace RankScope

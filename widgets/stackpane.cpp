@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "stackpane.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace RankScope {
+
+StackPane::StackPane(QWidget* parent)
+    : QWidget(parent)
+    , m_text(new QPlainTextEdit(this))
+    , m_full(new QToolButton(this))
+    , m_copy(new QToolButton(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    auto* title = new QLabel(tr("Allocation stack"), this);
+    bar->addWidget(title);
+    bar->addStretch(1);
+    m_full->setText(tr("All frames"));
+    m_full->setCheckable(true);
+    m_full->setToolTip(tr("Show every frame, including the interpreter and dispatcher frames the comparison hides"));
+    m_full->setAccessibleName(tr("Show all frames"));
+    connect(m_full, &QToolButton::toggled, this, &StackPane::refresh);
+    bar->addWidget(m_full);
+    m_copy->setText(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the stack to the clipboard"));
+    m_copy->setAccessibleName(tr("Copy stack"));
+    connect(m_copy, &QToolButton::clicked, this, [this] { QApplication::clipboard()->setText(text()); });
+    bar->addWidget(m_copy);
+    layout->addLayout(bar);
+
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(tr("Select a finding, a band of the timeline or a block to see where it was allocated"));
+    m_text->setAccessibleName(tr("Stack of the selection"));
+    layout->addWidget(m_text, 1);
+    refresh();
+}
+
+void StackPane::setContent(
+    const QString& header, const QStringList& frames, const QStringList& allFrames, const QString& footer)
+{
+    m_header = header;
+    m_frames = frames;
+    m_allFrames = allFrames;
+    m_footer = footer;
+    refresh();
+}
+
+void StackPane::clear()
+{
+    setContent({}, {}, {});
+}
+
+bool StackPane::showsAllFrames() const
+{
+    return m_full->isChecked();
+}
+
+void StackPane::setShowAllFrames(bool all)
+{
+    m_full->setChecked(all);
+}
+
+QString StackPane::text() const
+{
+    return m_text->toPlainText();
+}
+
+void StackPane::refresh()
+{
+    m_copy->setEnabled(!m_header.isEmpty());
+    m_full->setEnabled(!m_allFrames.isEmpty() && m_allFrames != m_frames);
+    if (m_header.isEmpty()) {
+        m_text->clear();
+        return;
+    }
+    const QStringList& frames = m_full->isChecked() && !m_allFrames.isEmpty() ? m_allFrames : m_frames;
+    QString text = m_header + QLatin1Char('\n');
+    text += frames.isEmpty() ? tr("(no stack was recorded for this allocation)") : frames.join(QLatin1Char('\n'));
+    if (!m_footer.isEmpty())
+        text += QLatin1String("\n\n") + m_footer;
+    m_text->setPlainText(text);
+}
+
+} // namespace RankScope

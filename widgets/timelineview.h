@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "devicehistory.h"
+#include "sitetable.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPRange;
+class QCPTextElement;
+class QTimer;
+
+namespace RankScope {
+
+class TimelineBands;
+
+/// One rank's timeline to show.
+struct TimelineTrack
+{
+    int rank = 0;
+    /// "A", "B" or empty: the role of the rank in the comparison, shown in its title.
+    QString role;
+    DeviceHistoryPtr history;
+    /// The comparison point, drawn as a vertical line.
+    EventIndex point = BeforeTrace;
+};
+
+/// The ranks' Active Memory Timelines stacked vertically: one plot per rank sharing the x axis (event index, or
+/// seconds since each rank's first event) and one memory scale, so a difference in height is a difference in
+/// memory. The largest allocations are bands coloured by site, the rest one grey band; peak, OOM, step and
+/// comparison-point markers on top. Level of detail is recomputed off the GUI thread whenever the visible range or
+/// the width changes; the newest request wins. Zoom and pan (wheel, drag) are horizontal and shared by all ranks.
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum XAxis
+    {
+        EventAxis,
+        TimeAxis,
+    };
+
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    /// Shows these ranks, top to bottom; `site` must be the comparison's, so that colours match its sites.
+    void setTracks(std::vector<TimelineTrack> tracks, const SiteOptions& site);
+    const std::vector<TimelineTrack>& tracks() const
+    {
+        return m_tracks;
+    }
+    /// Lights the allocations of one site on every rank (by SiteTable::fingerprint) and fades the others.
+    void setHighlightedSite(std::optional<uint64_t> fingerprint);
+    /// Outlines one allocation (index into the track's DeviceHistory::allocations()).
+    void setSelectedAllocation(int track, std::optional<uint32_t> allocation);
+    void setXAxis(XAxis axis);
+    XAxis xAxis() const
+    {
+        return m_xAxis;
+    }
+    /// True when every track has event times, so the time axis can be used.
+    bool timeAvailable() const;
+
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+
+    /// Bands drawn lit for the highlighted site on a track (for tests and the status line).
+    int highlightedBandCount(int track) const;
+    /// Band count of a track's current level of detail.
+    int bandCount(int track) const;
+    /// True while a level-of-detail job is running.
+    bool isBusy() const
+    {
+        return m_pendingJobs > 0;
+    }
+    QCustomPlot* plot() const
+    {
+        return m_plot;
+    }
+    /// The x coordinate of an event of a track on the current axis.
+    double keyOf(int track, EventIndex event) const;
+    /// The event of a track at an x coordinate of the current axis.
+    EventIndex eventAt(int track, double key) const;
+
+signals:
+    /// An allocation was clicked.
+    void allocationClicked(int track, uint32_t allocation);
+    /// The user asked to compare at this event of this track (double click or context menu).
+    void pointPicked(int track, EventIndex event);
+    /// A level-of-detail result was applied and none is pending.
+    void detailReady();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Track;
+    void rebuildLayout();
+    void onRangeChanged(const QCPRange& range, QCPAxisRect* source);
+    void requestDetail();
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    void onDoubleClick(QMouseEvent* event);
+    void showContextMenu(const QPoint& pos);
+    int trackAt(const QPointF& pos) const;
+    QString tooltipAt(int track, const QPointF& pos) const;
+    std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
+    QCPRange fullRange() const;
+
+    QCustomPlot* m_plot;
+    QTimer* m_detailTimer;
+    std::vector<TimelineTrack> m_tracks;
+    std::vector<std::unique_ptr<Track>> m_views;
+    SiteOptions m_site;
+    XAxis m_xAxis = EventAxis;
+    std::optional<uint64_t> m_highlight;
+    int m_generation = 0;
+    int m_pendingJobs = 0;
+    bool m_syncing = false;
+    QPoint m_pressPos;
+};
+
+} // namespace RankScope
