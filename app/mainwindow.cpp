@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "backgroundpool.h"
 #include "blockmapview.h"
 #include "findingsmodel.h"
 #include "formatting.h"
@@ -480,7 +481,7 @@ void MainWindow::compareRanks()
     readOptions();
     m_comparing = true;
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
-    QtConcurrent::run([ranks, options = m_options] {
+    QtConcurrent::run(backgroundPool(), [ranks, options = m_options] {
         return Comparison::compute(ranks, options);
     }).then(this, [this, job](ComparisonPtr comparison) {
         if (job == m_comparisonJob) // a newer comparison supersedes this one

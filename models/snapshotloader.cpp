@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "snapshotloader.h"
 
+#include "backgroundpool.h"
 #include "rankname.h"
 
 #include <QElapsedTimer>
@@ -102,7 +103,7 @@ void SnapshotLoader::load(const QStringList& paths)
         });
         ++m_pending;
         emit started(index, path, rank.rank);
-        watcher->setFuture(QtConcurrent::run([path, rank](QPromise<LoadedFile>& promise) {
+        watcher->setFuture(QtConcurrent::run(backgroundPool(), [path, rank](QPromise<LoadedFile>& promise) {
             promise.setProgressRange(0, progressScale);
             const LoadedFile file = loadFile(path, rank.rank, rank.fromName, [&promise](uint64_t done, uint64_t total) {
                 if (total > 0)

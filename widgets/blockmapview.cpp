@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "blockmapview.h"
 
+#include "backgroundpool.h"
 #include "chartstyle.h"
 #include "formatting.h"
 #include "stacktext.h"
@@ -128,7 +129,7 @@ void BlockMapView::setState(
     m_event = event;
     ++m_pending;
     update();
-    QtConcurrent::run([history = std::move(history), event, site] {
+    QtConcurrent::run(backgroundPool(), [history = std::move(history), event, site] {
         return computeLayout(history, event, site);
     }).then(this, [this, generation](std::shared_ptr<const Layout> layout) {
         --m_pending;

@@ -3,6 +3,7 @@
 
 #include "timelineview.h"
 
+#include "backgroundpool.h"
 #include "formatting.h"
 #include "stacktext.h"
 
@@ -488,17 +489,19 @@ void TimelineView::requestDetail()
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
         ++m_pendingJobs;
-        QtConcurrent::run([history = m_tracks[i].history, first, last, columns, site = m_site, axis = m_xAxis] {
-            return computeDetail(history, first, last, columns, site, axis);
-        }).then(this, [this, generation, i](Detail detail) {
-            --m_pendingJobs;
-            if (generation == m_generation && i < m_views.size()) {
-                m_views[i]->detail = std::move(detail);
-                m_plot->replot(QCustomPlot::rpQueuedReplot);
-            }
-            if (m_pendingJobs == 0)
-                emit detailReady();
-        });
+        QtConcurrent::run(backgroundPool(),
+            [history = m_tracks[i].history, first, last, columns, site = m_site, axis = m_xAxis] {
+                return computeDetail(history, first, last, columns, site, axis);
+            })
+            .then(this, [this, generation, i](Detail detail) {
+                --m_pendingJobs;
+                if (generation == m_generation && i < m_views.size()) {
+                    m_views[i]->detail = std::move(detail);
+                    m_plot->replot(QCustomPlot::rpQueuedReplot);
+                }
+                if (m_pendingJobs == 0)
+                    emit detailReady();
+            });
     }
 }
 
