@@ -17,6 +17,7 @@
 #include "verdictbanner.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -337,14 +338,27 @@ void MainWindow::createActions()
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_timelines, &TimelineView::zoomOut);
     view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_timelines, &TimelineView::resetZoom);
     view->addSeparator();
-    QAction* time = view->addAction(tr("&Time Axis"));
-    time->setCheckable(true);
-    time->setStatusTip(tr("Show the timelines over seconds since each rank's first event instead of trace events"));
-    connect(time, &QAction::toggled, this,
-        [this](bool on) { m_timelines->setXAxis(on ? TimelineView::TimeAxis : TimelineView::EventAxis); });
-    connect(view, &QMenu::aboutToShow, this, [this, time] {
-        time->setEnabled(m_timelines->timeAvailable());
-        time->setChecked(m_timelines->xAxis() == TimelineView::TimeAxis);
+    QMenu* axis = view->addMenu(tr("&X Axis"));
+    auto* axes = new QActionGroup(axis);
+    const std::pair<TimelineView::XAxis, QString> choices[] = {
+        { TimelineView::EventAxis, tr("Trace &Events") },
+        { TimelineView::TimeAxis, tr("&Time Since Start") },
+        { TimelineView::StepAxis, tr("Profiler &Steps") },
+    };
+    for (const auto& [which, text] : choices) {
+        QAction* choice = axis->addAction(text, this, [this, which] { m_timelines->setXAxis(which); });
+        choice->setCheckable(true);
+        choice->setData(int(which));
+        axes->addAction(choice);
+    }
+    axis->setStatusTip(tr("What the timelines' x axis counts: trace events, seconds since each rank's first "
+                          "event, or profiler steps lined up across ranks"));
+    connect(axis, &QMenu::aboutToShow, this, [this, axis] {
+        for (QAction* choice : axis->actions()) {
+            const auto which = TimelineView::XAxis(choice->data().toInt());
+            choice->setEnabled(m_timelines->available(which));
+            choice->setChecked(m_timelines->xAxis() == which);
+        }
     });
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));

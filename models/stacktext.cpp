@@ -36,7 +36,9 @@ QStringList lines(const std::vector<Frame>& frames, int maxLines)
         while (i + repeat < frames.size() && frames[i + repeat] == frames[i])
             ++repeat;
         if (maxLines >= 0 && out.size() >= maxLines) {
-            out.append(QCoreApplication::translate("StackText", "… %n more frame(s)", nullptr, int(frames.size() - i)));
+            const int rest = int(frames.size() - i);
+            out.append(rest == 1 ? QCoreApplication::translate("StackText", "… 1 more frame")
+                                 : QCoreApplication::translate("StackText", "… %1 more frames").arg(rest));
             break;
         }
         const Frame& f = frames[i];

@@ -2,17 +2,28 @@
 // Widgets offscreen: the verdict banner and the per-rank chart, fed by the real models.
 #include <qcustomplot.h> // first: it needs `foreach`
 
+#include "blockmapview.h"
 #include "comparison.h"
+#include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
+#include "snapshotreader.h"
+#include "stackpane.h"
+#include "stacktext.h"
 #include "testutils.h"
+#include "timelineview.h"
 #include "verdictbanner.h"
 
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace RankScope;
+using namespace TestUtils;
 
 class TestWidgets : public QObject
 {
@@ -20,7 +31,51 @@ class TestWidgets : public QObject
 private slots:
     void verdictBanner();
     void rankChartMarksTheOutlier();
+    void timelineAxesAndHover();
+    void blockMapLayoutAndHover();
+    void progressCellCancelButton();
+    void stackPaneFoldsAndToggles();
 };
+
+namespace {
+
+// Three profiler steps over six events; step 2 is twice as long as step 1 in events.
+DeviceHistoryPtr steppedHistory(const QTemporaryDir& dir)
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList();
+    w.str("device_traces").emptyList().emptyList().mark();
+    auto event = [&](const char* action, int64_t addr, int64_t size, int64_t time) {
+        w.emptyDict().mark().keyStr("action", action).key("addr", addr).key("size", size).key("stream", 0);
+        w.key("time_us", time).setitems();
+    };
+    event("alloc", 4096, 100, 100); // 0
+    event("alloc", 8192, 200, 200); // 1
+    event("free_completed", 4096, 100, 300); // 2
+    event("alloc", 4096, 400, 400); // 3
+    event("free_completed", 4096, 400, 500); // 4
+    event("free_completed", 8192, 200, 600); // 5
+    w.appends().op('a');
+    w.str("external_annotations").emptyList().mark();
+    auto mark = [&](const char* stage, const char* name, int64_t time) {
+        w.emptyDict().mark().keyStr("stage", stage).keyStr("name", name).key("device", 0).key("time_us", time);
+        w.setitems();
+    };
+    mark("START", "ProfilerStep#7", 150); // after event 0
+    mark("START", "ProfilerStep#8", 250); // after event 1
+    mark("START", "ProfilerStep#9", 450); // after event 3
+    w.appends().setitems().stop();
+    return DeviceHistory::build(
+        SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), w.bytes())).snapshot, 0);
+}
+
+QList<LoadedFile> examples()
+{
+    return SnapshotLoader::loadAll(
+        RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
+}
+
+} // namespace
 
 void TestWidgets::verdictBanner()
 {
@@ -74,6 +129,140 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+}
+
+void TestWidgets::timelineAxesAndHover()
+{
+    QTemporaryDir dir;
+    const DeviceHistoryPtr h = steppedHistory(dir);
+    TimelineView view;
+    view.resize(800, 400);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, 3 }, { 1, QStringLiteral("B"), h, 3 } }, {});
+    QTRY_VERIFY(!view.isBusy());
+    QVERIFY(view.timeAvailable());
+    QVERIFY(view.stepsAvailable());
+    QCOMPARE(view.keyOf(0, 3), 3.0);
+
+    // Steps: each step one unit wide from its start, numbered as recorded.
+    view.setXAxis(TimelineView::StepAxis);
+    QCOMPARE(view.xAxis(), TimelineView::StepAxis);
+    QCOMPARE(view.keyOf(0, 0), 7.0);
+    QCOMPARE(view.keyOf(0, 1), 8.0);
+    QCOMPARE(view.keyOf(0, 2), 8.5);
+    QCOMPARE(view.keyOf(0, 3), 9.0);
+    QCOMPARE(view.eventAt(0, 8.6), EventIndex(2));
+    QCOMPARE(view.eventAt(0, 9.0), EventIndex(3));
+
+    // Time: seconds since the first event.
+    view.setXAxis(TimelineView::TimeAxis);
+    QCOMPARE(view.keyOf(1, 5), 500e-6);
+    QCOMPARE(view.eventAt(1, 250e-6), EventIndex(2)); // the last event at or before that time
+    QCOMPARE(view.eventAt(1, 0.0), EventIndex(0));
+
+    // Both allocations are bands; the peak (300 bytes after event 1) is where they stack.
+    view.setXAxis(TimelineView::EventAxis);
+    QTRY_VERIFY(!view.isBusy());
+    QCOMPARE(view.bandCount(0), 3);
+    // Hovering a band tells its size, when it was allocated and freed, and the stack; the summarized part and the
+    // empty top say so.
+    QStringList seen;
+    const QRect plotArea = view.plot()->axisRect(0)->rect();
+    for (int y = plotArea.top(); y < plotArea.bottom(); y += 2) {
+        const QString text =
+            view.describeAt(QPointF(view.plot()->axisRect(0)->axis(QCPAxis::atBottom)->coordToPixel(1.5), y));
+        if (!text.isEmpty() && !seen.contains(text))
+            seen.append(text);
+    }
+    QVERIFY(!seen.isEmpty());
+    QVERIFY(std::any_of(seen.begin(), seen.end(), [](const QString& t) {
+        return t.contains(QLatin1String("200 B")) && t.contains(QLatin1String("Allocated at event 1"))
+            && t.contains(QLatin1String("freed at event 5"));
+    }));
+    QVERIFY(std::all_of(seen.begin(), seen.end(),
+        [](const QString& t) { return t.startsWith(QLatin1String("<b>Rank 0</b>, event 1")); }));
+    const uint64_t none = 12345;
+    view.setHighlightedSite(none);
+    QCOMPARE(view.highlightedBandCount(0), 0);
+    QCOMPARE(view.highlightedBandCount(1), 0);
+}
+
+void TestWidgets::blockMapLayoutAndHover()
+{
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr h = DeviceHistory::build(files[0].snapshot, 0);
+    BlockMapView map;
+    map.resize(900, 300);
+    map.show();
+    QSignalSpy ready(&map, &BlockMapView::stateReady);
+    map.setState(0, QStringLiteral("A"), h, h->peakEvent(), {});
+    QVERIFY(ready.wait(10000));
+    const AllocatorState state = h->stateAt(h->peakEvent());
+    QCOMPARE(map.segmentCount(), int(state.segments.size()));
+    QCOMPARE(map.blockCount(), int(state.blocks.size()));
+
+    // Somewhere on the map a tooltip names a segment or a block with its stream.
+    int described = 0;
+    for (int y = 30; y < 270; y += 6) {
+        const QString text = map.describeAt(QPointF(100, y));
+        if (!text.isEmpty()) {
+            ++described;
+            QVERIFY2(text.contains(QLatin1String("0x")) && text.contains(QLatin1String("stream")), qPrintable(text));
+        }
+    }
+    QVERIFY(described > 0);
+    QVERIFY(map.describeAt(QPointF(-10, -10)).isEmpty());
+
+    // A run outside every segment is not counted as shown; a run inside one is.
+    map.setOutlinedRuns({ { 1, 10, 0 }, { state.blocks.front().addr, state.blocks.front().size, 0 } });
+    QCOMPARE(map.visibleOutlinedRuns(), 1);
+    const QImage image = map.grab().toImage();
+    QVERIFY(!image.isNull());
+}
+
+void TestWidgets::progressCellCancelButton()
+{
+    RankListModel model;
+    model.addLoading(0, QStringLiteral("rank0.pickle"), 0);
+    model.setProgress(0, 10, 100);
+    QTreeView view;
+    view.setModel(&model);
+    auto* delegate = new ProgressDelegate(&view);
+    view.setItemDelegateForColumn(RankListModel::StatusColumn, delegate);
+    for (int column = 0; column < RankListModel::StatusColumn; ++column)
+        view.setColumnHidden(column, column != RankListModel::RankColumn);
+    view.resize(600, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy cancel(delegate, &ProgressDelegate::cancelRequested);
+    const QModelIndex status = model.index(0, RankListModel::StatusColumn);
+    const QRect cell = view.visualRect(status);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, cell.topLeft() + QPoint(5, cell.height() / 2));
+    QCOMPARE(cancel.count(), 0); // the progress bar itself does nothing
+    QTest::qWait(QApplication::doubleClickInterval() + 50); // two quick clicks would make a double click
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, ProgressDelegate::cancelRect(cell).center());
+    QCOMPARE(cancel.count(), 1);
+    QCOMPARE(cancel.at(0).at(0).toModelIndex(), status);
+}
+
+void TestWidgets::stackPaneFoldsAndToggles()
+{
+    const StackText::Frame f { "/home/u/train.py", "forward", 12 };
+    const StackText::Frame g { "/usr/lib/python3/site-packages/torch/nn/module.py", "_call_impl", 1501 };
+    const QStringList lines = StackText::lines({ f, g, g, g, f });
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QStringLiteral("forward  train.py:12  (/home/u)"));
+    QVERIFY(lines[1].contains(QStringLiteral("×3")));
+    QCOMPARE(StackText::lines({ f, g, f, g }, 2).last(), QStringLiteral("… 2 more frames"));
+
+    StackPane pane;
+    pane.setContent(QStringLiteral("Rank 0"), { QStringLiteral("a") }, { QStringLiteral("a"), QStringLiteral("b") },
+        QStringLiteral("Rank 1 has no allocation at this site."));
+    QCOMPARE(pane.text(), QStringLiteral("Rank 0\na\n\nRank 1 has no allocation at this site."));
+    pane.setShowAllFrames(true);
+    QVERIFY(pane.text().contains(QLatin1String("a\nb")));
+    pane.clear();
+    QVERIFY(pane.text().isEmpty());
 }
 
 QTEST_MAIN(TestWidgets)

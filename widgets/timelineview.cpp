@@ -14,6 +14,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <charconv>
 
 namespace RankScope {
 
@@ -39,20 +40,74 @@ struct Detail
     std::vector<double> keys; // columns + 1
 };
 
-double keyFor(const DeviceHistory& h, TimelineView::XAxis axis, EventIndex event)
+/// Event index → x key on one of the axes. Copied into detail jobs, so it holds what it needs by value.
+struct AxisMap
 {
-    if (axis == TimelineView::EventAxis)
-        return double(event);
-    const EventIndex n = EventIndex(h.eventCount());
-    if (n == 0)
-        return 0;
-    const int64_t t0 = h.timeUs(0);
-    return double(h.timeUs(std::clamp<EventIndex>(event, 0, n - 1)) - t0) / 1e6;
-}
+    TimelineView::XAxis axis = TimelineView::EventAxis;
+    DeviceHistoryPtr history;
+    /// Step axis: the event after which each profiler step starts, then the last event; and the first step's number.
+    std::vector<EventIndex> stepBounds;
+    int64_t firstStep = 0;
 
-Detail computeDetail(const DeviceHistoryPtr& h, EventIndex first, EventIndex last, int columns,
-    const SiteOptions& siteOptions, TimelineView::XAxis axis)
+    static std::vector<std::pair<EventIndex, int64_t>> steps(const DeviceHistory& h)
+    {
+        std::vector<std::pair<EventIndex, int64_t>> steps;
+        for (const AnnotationSpan& span : h.annotations()) {
+            const std::string_view name = h.snapshot().strings.view(span.name);
+            int64_t number = 0;
+            if (span.hasStart && name.starts_with("ProfilerStep#")
+                && std::from_chars(name.data() + 13, name.data() + name.size(), number).ec == std::errc())
+                steps.emplace_back(span.startEvent, number);
+        }
+        std::sort(steps.begin(), steps.end());
+        return steps;
+    }
+
+    AxisMap(TimelineView::XAxis a, DeviceHistoryPtr h)
+        : axis(a)
+        , history(std::move(h))
+    {
+        if (axis != TimelineView::StepAxis)
+            return;
+        const auto list = steps(*history);
+        if (list.empty())
+            return;
+        firstStep = list.front().second;
+        for (const auto& [event, number] : list) {
+            if (stepBounds.empty() || event > stepBounds.back())
+                stepBounds.push_back(event);
+        }
+        stepBounds.push_back(std::max(stepBounds.back() + 1, EventIndex(history->eventCount()) - 1));
+    }
+
+    double key(EventIndex event) const
+    {
+        const DeviceHistory& h = *history;
+        if (axis == TimelineView::EventAxis || (axis == TimelineView::StepAxis && stepBounds.empty()))
+            return double(event);
+        if (axis == TimelineView::StepAxis) {
+            // Step i spans its start to the next step's start: x = first step + i + the fraction of the way through.
+            const auto it = std::upper_bound(stepBounds.begin(), stepBounds.end(), event);
+            if (it == stepBounds.begin())
+                return double(firstStep) - 1 + double(event + 1) / double(stepBounds.front() + 1);
+            const size_t i = size_t(it - stepBounds.begin()) - 1;
+            if (i + 1 >= stepBounds.size())
+                return double(firstStep) + double(i) + double(event - stepBounds[i]) * 1e-9;
+            return double(firstStep) + double(i)
+                + double(event - stepBounds[i]) / double(stepBounds[i + 1] - stepBounds[i]);
+        }
+        const EventIndex n = EventIndex(h.eventCount());
+        if (n == 0)
+            return 0;
+        const int64_t t0 = h.timeUs(0);
+        return double(h.timeUs(std::clamp<EventIndex>(event, 0, n - 1)) - t0) / 1e6;
+    }
+};
+
+Detail computeDetail(
+    const AxisMap& axis, EventIndex first, EventIndex last, int columns, const SiteOptions& siteOptions)
 {
+    const DeviceHistoryPtr& h = axis.history;
     Detail d;
     d.lod = h->lod(first, last, columns, MaxBands);
     SiteTable sites(siteOptions);
@@ -69,7 +124,7 @@ Detail computeDetail(const DeviceHistoryPtr& h, EventIndex first, EventIndex las
     }
     const EventIndex span = d.lod.last - d.lod.first + 1;
     for (int c = 0; c <= d.lod.columns; ++c)
-        d.keys.push_back(keyFor(*h, axis, d.lod.first + span * c / d.lod.columns));
+        d.keys.push_back(axis.key(d.lod.first + span * c / d.lod.columns));
     return d;
 }
 
@@ -77,6 +132,10 @@ Detail computeDetail(const DeviceHistoryPtr& h, EventIndex first, EventIndex las
 
 struct TimelineView::Track
 {
+    explicit Track(AxisMap map)
+        : axis(std::move(map))
+    { }
+    AxisMap axis;
     QCPAxisRect* rect = nullptr;
     QCPTextElement* title = nullptr;
     TimelineBands* bands = nullptr;
@@ -333,7 +392,7 @@ void TimelineView::setTracks(std::vector<TimelineTrack> tracks, const SiteOption
 {
     m_tracks = std::move(tracks);
     m_site = site;
-    if (m_xAxis == TimeAxis && !timeAvailable())
+    if (!available(m_xAxis))
         m_xAxis = EventAxis;
     rebuildLayout();
 }
@@ -344,9 +403,21 @@ bool TimelineView::timeAvailable() const
         && std::all_of(m_tracks.begin(), m_tracks.end(), [](const TimelineTrack& t) { return t.history->hasTimes(); });
 }
 
+bool TimelineView::stepsAvailable() const
+{
+    return !m_tracks.empty() && std::all_of(m_tracks.begin(), m_tracks.end(), [](const TimelineTrack& t) {
+        return !AxisMap::steps(*t.history).empty();
+    });
+}
+
+bool TimelineView::available(XAxis axis) const
+{
+    return axis == EventAxis || (axis == TimeAxis && timeAvailable()) || (axis == StepAxis && stepsAvailable());
+}
+
 void TimelineView::setXAxis(XAxis axis)
 {
-    if (axis == TimeAxis && !timeAvailable())
+    if (!available(axis))
         axis = EventAxis;
     if (axis == m_xAxis)
         return;
@@ -356,7 +427,7 @@ void TimelineView::setXAxis(XAxis axis)
 
 double TimelineView::keyOf(int track, EventIndex event) const
 {
-    return keyFor(*m_tracks[size_t(track)].history, m_xAxis, event);
+    return m_views[size_t(track)]->axis.key(event);
 }
 
 EventIndex TimelineView::eventAt(int track, double key) const
@@ -365,11 +436,11 @@ EventIndex TimelineView::eventAt(int track, double key) const
     const EventIndex n = EventIndex(h.eventCount());
     if (m_xAxis == EventAxis)
         return std::clamp<EventIndex>(EventIndex(std::floor(key)), BeforeTrace, n - 1);
-    // Event times only grow, so the event at a time is found by bisection.
+    // Keys only grow with the event (times, steps), so the event at a key is found by bisection.
     EventIndex lo = 0, hi = n;
     while (lo < hi) {
         const EventIndex mid = (lo + hi) / 2;
-        if (keyFor(h, m_xAxis, mid) <= key)
+        if (keyOf(track, mid) <= key)
             lo = mid + 1;
         else
             hi = mid;
@@ -409,12 +480,11 @@ void TimelineView::rebuildLayout()
     double maxPeak = 1;
     for (const TimelineTrack& t : m_tracks)
         maxPeak = std::max(maxPeak, double(t.history->peakBytes()));
-    const QCPRange range = fullRange();
     QFont titleFont = font();
     titleFont.setBold(true);
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const TimelineTrack& t = m_tracks[i];
-        auto view = std::make_unique<Track>();
+        auto view = std::make_unique<Track>(AxisMap(m_xAxis, t.history));
         QString title = t.role.isEmpty() ? tr("Rank %1").arg(t.rank) : tr("Rank %1 (%2)").arg(t.rank).arg(t.role);
         title += tr(" — peak %1, %n event(s)", nullptr, int(t.history->eventCount()))
                      .arg(Formatting::bytes(t.history->peakBytes()));
@@ -429,11 +499,12 @@ void TimelineView::rebuildLayout()
         QCPAxis* y = view->rect->axis(QCPAxis::atLeft);
         y->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
         y->setRange(0, maxPeak * 1.12);
-        x->setRange(range);
         const bool last = i + 1 == m_tracks.size();
         x->setTickLabels(last);
         if (last)
-            x->setLabel(m_xAxis == EventAxis ? tr("Trace event") : tr("Seconds since the rank's first event"));
+            x->setLabel(m_xAxis == EventAxis ? tr("Trace event")
+                    : m_xAxis == TimeAxis    ? tr("Seconds since the rank's first event")
+                                             : tr("Profiler step (ProfilerStep#N), aligned across ranks"));
         m_plot->plotLayout()->addElement(int(2 * i), 0, view->title);
         m_plot->plotLayout()->addElement(int(2 * i + 1), 0, view->rect);
         view->bands = new TimelineBands(x, y, this, int(i));
@@ -442,8 +513,13 @@ void TimelineView::rebuildLayout()
             [this, rect](const QCPRange& r) { onRangeChanged(r, rect); });
         m_views.push_back(std::move(view));
     }
-    for (size_t i = 0; i < m_views.size(); ++i)
+    const QCPRange range = fullRange(); // needs every track's axis map
+    for (size_t i = 0; i < m_views.size(); ++i) {
         m_views[i]->bands->set(&m_tracks[i], &m_views[i]->detail, &m_views[i]->selected, &m_highlight);
+        m_syncing = true;
+        m_views[i]->rect->axis(QCPAxis::atBottom)->setRange(range);
+        m_syncing = false;
+    }
     for (int row = 0; row < m_plot->plotLayout()->rowCount(); row += 2)
         m_plot->plotLayout()->setRowStretchFactor(row, 0.01);
     m_plot->replot();
@@ -489,19 +565,17 @@ void TimelineView::requestDetail()
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
         ++m_pendingJobs;
-        QtConcurrent::run(backgroundPool(),
-            [history = m_tracks[i].history, first, last, columns, site = m_site, axis = m_xAxis] {
-                return computeDetail(history, first, last, columns, site, axis);
-            })
-            .then(this, [this, generation, i](Detail detail) {
-                --m_pendingJobs;
-                if (generation == m_generation && i < m_views.size()) {
-                    m_views[i]->detail = std::move(detail);
-                    m_plot->replot(QCustomPlot::rpQueuedReplot);
-                }
-                if (m_pendingJobs == 0)
-                    emit detailReady();
-            });
+        QtConcurrent::run(backgroundPool(), [axis = m_views[i]->axis, first, last, columns, site = m_site] {
+            return computeDetail(axis, first, last, columns, site);
+        }).then(this, [this, generation, i](Detail detail) {
+            --m_pendingJobs;
+            if (generation == m_generation && i < m_views.size()) {
+                m_views[i]->detail = std::move(detail);
+                m_plot->replot(QCustomPlot::rpQueuedReplot);
+            }
+            if (m_pendingJobs == 0)
+                emit detailReady();
+        });
     }
 }
 
@@ -613,7 +687,7 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
     const EventIndex event = eventAt(track, key);
     QString text = tr("<b>Rank %1</b>, event %2").arg(t.rank).arg(event);
     if (t.history->hasTimes())
-        text += tr(", %1 s").arg(keyFor(*t.history, TimeAxis, event), 0, 'f', 3);
+        text += tr(", %1 s").arg(AxisMap(TimeAxis, t.history).key(event), 0, 'f', 3);
     text +=
         tr("<br>Live here: %1 (%2 at most in this pixel)")
             .arg(Formatting::bytes(t.history->totalAfter(event)), Formatting::bytes(d.lod.maxTotal[size_t(column)]));
@@ -637,12 +711,17 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
     return text;
 }
 
+QString TimelineView::describeAt(const QPointF& pos) const
+{
+    const int track = trackAt(pos);
+    return track >= 0 ? tooltipAt(track, pos) : QString();
+}
+
 void TimelineView::onMouseMove(QMouseEvent* event)
 {
     if (event->buttons() != Qt::NoButton)
         return;
-    const int track = trackAt(event->position());
-    const QString text = track >= 0 ? tooltipAt(track, event->position()) : QString();
+    const QString text = describeAt(event->position());
     if (text.isEmpty())
         QToolTip::hideText();
     else
@@ -699,6 +778,10 @@ void TimelineView::showContextMenu(const QPoint& pos)
     time->setCheckable(true);
     time->setChecked(m_xAxis == TimeAxis);
     time->setEnabled(timeAvailable());
+    QAction* steps = menu.addAction(tr("X Axis: Profiler Steps"), this, [this] { setXAxis(StepAxis); });
+    steps->setCheckable(true);
+    steps->setChecked(m_xAxis == StepAxis);
+    steps->setEnabled(stepsAvailable());
     menu.exec(m_plot->mapToGlobal(pos));
 }
 

@@ -30,10 +30,10 @@ struct TimelineTrack
     EventIndex point = BeforeTrace;
 };
 
-/// The ranks' Active Memory Timelines stacked vertically: one plot per rank sharing the x axis (event index, or
-/// seconds since each rank's first event) and one memory scale, so a difference in height is a difference in
-/// memory. The largest allocations are bands coloured by site, the rest one grey band; peak, OOM, step and
-/// comparison-point markers on top. Level of detail is recomputed off the GUI thread whenever the visible range or
+/// The ranks' Active Memory Timelines stacked vertically: one plot per rank sharing the x axis (event index,
+/// seconds since each rank's first event, or aligned profiler steps) and one memory scale, so a difference in height is
+/// a difference in memory. The largest allocations are bands coloured by site, the rest one grey band; peak, OOM, step
+/// and comparison-point markers on top. Level of detail is recomputed off the GUI thread whenever the visible range or
 /// the width changes; the newest request wins. Zoom and pan (wheel, drag) are horizontal and shared by all ranks.
 class TimelineView : public QWidget
 {
@@ -42,7 +42,10 @@ public:
     enum XAxis
     {
         EventAxis,
+        /// Seconds since each rank's first event.
         TimeAxis,
+        /// Profiler steps (ProfilerStep#N scopes), each step stretched to one unit so steps line up across ranks.
+        StepAxis,
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
@@ -65,6 +68,9 @@ public:
     }
     /// True when every track has event times, so the time axis can be used.
     bool timeAvailable() const;
+    /// True when every track recorded profiler steps, so the step axis can be used.
+    bool stepsAvailable() const;
+    bool available(XAxis axis) const;
 
     void zoomIn();
     void zoomOut();
@@ -83,6 +89,8 @@ public:
     {
         return m_plot;
     }
+    /// The text the tooltip shows at a point of the plot (in its coordinates), empty where there is nothing.
+    QString describeAt(const QPointF& pos) const;
     /// The x coordinate of an event of a track on the current axis.
     double keyOf(int track, EventIndex event) const;
     /// The event of a track at an x coordinate of the current axis.

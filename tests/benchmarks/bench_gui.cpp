@@ -85,7 +85,9 @@ int main(int argc, char** argv)
     std::sort(sorted.begin(), sorted.end());
     const double worst = sorted.empty() ? 0 : sorted.back();
     const double p99 = sorted.empty() ? 0 : sorted[size_t(double(sorted.size() - 1) * 0.99)];
-    const auto over = [&](double ms) { return std::count_if(gaps.begin(), gaps.end(), [ms](double g) { return g > ms; }); };
+    const auto over = [&](double ms) {
+        return std::count_if(gaps.begin(), gaps.end(), [ms](double g) { return g > ms; });
+    };
 
     std::printf("GUI thread while opening %d file(s) to verdict and drawn views (%s):\n", int(files.size()),
         qPrintable(QString::number(window.rankModel()->loadedCount()) + QStringLiteral(" loaded")));
@@ -108,8 +110,8 @@ int main(int argc, char** argv)
         window.blockMap(0)->grab();
         paints.push_back(double(t.nsecsElapsed()) / 1e6);
     }
-    std::printf("  timeline replot (%d px)  %8.2f ms   median of 15, %d bands\n",
-        window.timelines()->plot()->width(), median(replots), window.timelines()->bandCount(0));
+    std::printf("  timeline replot (%d px)  %8.2f ms   median of 15, %d bands\n", window.timelines()->plot()->width(),
+        median(replots), window.timelines()->bandCount(0));
     std::printf("  block map paint           %8.2f ms   median of 15, %d blocks in %d segments\n", median(paints),
         window.blockMap(0)->blockCount(), window.blockMap(0)->segmentCount());
     return worst < 100 ? 0 : 1;
