@@ -221,37 +221,7 @@ QWidget* MainWindow::createComparePanel()
     bar->addWidget(swap);
     bar->addWidget(label(tr("&B:"), m_bCombo));
     bar->addWidget(m_bCombo);
-    bar->addStretch(1);
-    auto* hint = new QLabel(tr("wheel: zoom · drag: pan · double-click: compare there"), panel);
-    hint->setEnabled(false);
-    bar->addWidget(hint);
-    layout->addLayout(bar);
-
-    m_timelines = new TimelineView(panel);
-    connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
-    connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
-    layout->addWidget(m_timelines, 1);
-    return panel;
-}
-
-QWidget* MainWindow::createFindingsPanel()
-{
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    auto* panel = new QWidget(splitter);
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 0, 0, 0);
-    layout->setSpacing(2);
-    auto* bar = new QHBoxLayout;
-    m_filter = new QLineEdit(panel);
-    m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->setAccessibleName(tr("Filter findings"));
-    m_filterTimer = new QTimer(this);
-    m_filterTimer->setSingleShot(true);
-    m_filterTimer->setInterval(200);
-    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-    connect(m_filterTimer, &QTimer::timeout, this, [this] { m_findingsProxy->setFilterFixedString(m_filter->text()); });
-    bar->addWidget(m_filter, 1);
+    bar->addSpacing(12);
     m_baselineCombo = new QComboBox(panel);
     m_baselineCombo->addItem(tr("median of the others"));
     m_baselineCombo->addItem(tr("rank B"));
@@ -283,6 +253,36 @@ QWidget* MainWindow::createFindingsPanel()
     connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
     bar->addWidget(label(tr("&Depth:"), m_depth));
     bar->addWidget(m_depth);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    m_timelines = new TimelineView(panel);
+    m_timelines->setStatusTip(tr("Wheel: zoom · drag: pan · click: show an allocation's stack · double-click: compare "
+                                 "the ranks at that event"));
+    connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
+    connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
+    layout->addWidget(m_timelines, 1);
+    return panel;
+}
+
+QWidget* MainWindow::createFindingsPanel()
+{
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    auto* panel = new QWidget(splitter);
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    m_filter = new QLineEdit(panel);
+    m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setAccessibleName(tr("Filter findings"));
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(200);
+    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    connect(m_filterTimer, &QTimer::timeout, this, [this] { m_findingsProxy->setFilterFixedString(m_filter->text()); });
+    bar->addWidget(m_filter, 1);
     layout->addLayout(bar);
 
     m_findingsProxy->setSourceModel(m_findings);

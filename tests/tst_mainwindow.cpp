@@ -81,6 +81,14 @@ void TestMainWindow::exampleShowsTheAnswer()
     QCOMPARE(w.selectedFinding(), 0);
     QVERIFY2(w.stackPane()->text().contains(QLatin1String("gather_predictions")), qPrintable(w.stackPane()->text()));
     QVERIFY(w.stackPane()->text().contains(QLatin1String("has no allocation at this site")));
+
+    // RANKSCOPE_SCREENSHOT=FILE saves this window as the README shows it (resources/screenshots/main-window.png).
+    if (const QString path = qEnvironmentVariable("RANKSCOPE_SCREENSHOT"); !path.isEmpty()) {
+        w.resize(1600, 1000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(path));
+    }
 }
 
 void TestMainWindow::findingMarksBlockMapAndTimeline()

@@ -383,11 +383,11 @@ void BlockMapView::paintEvent(QPaintEvent*)
         x += 16 + p.fontMetrics().horizontalAdvance(text) + 14;
     };
     swatch(m_coloring == BySite ? QBrush(ChartStyle::siteColor(1)) : QBrush(activeColor()), Qt::NoPen,
-        m_coloring == BySite ? tr("allocated (colour = site)") : tr("allocated"));
+        m_coloring == BySite ? tr("allocated (colour: site)") : tr("allocated"));
     swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
-    swatch(segmentBrush, segmentPen, tr("free in segment"));
-    swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding waste"));
-    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(), 2), tr("selected finding"));
+    swatch(segmentBrush, segmentPen, tr("free"));
+    swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding"));
+    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(), 2), tr("finding"));
 }
 
 QString BlockMapView::describeAt(const QPointF& pos) const

@@ -229,7 +229,7 @@ void TimelineBands::draw(QCPPainter* painter)
     // Allocations too small for a band of their own at the bottom, as the viewer stacks them; the bands on top, so
     // the large allocations that make a peak sit at its top. Each band is one stepped polygon per stretch of columns
     // where it is live.
-    const auto bandPolygons = [&](size_t k, auto&& emit) {
+    const auto bandPolygons = [&](size_t k, auto&& sink) {
         QPolygonF top, bottom;
         const int64_t size = d.bands[k].size;
         for (size_t c = 0; c <= columns; ++c) {
@@ -237,7 +237,7 @@ void TimelineBands::draw(QCPPainter* painter)
             if (off < 0) {
                 if (!top.isEmpty()) {
                     std::reverse(bottom.begin(), bottom.end());
-                    emit(top + bottom);
+                    sink(top + bottom);
                     top.clear();
                     bottom.clear();
                 }
