@@ -14,6 +14,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace RankScope {
 
@@ -24,6 +25,7 @@ struct BlockMapView::Layout
     AllocatorState state;
     DeviceStats stats;
     std::vector<uint64_t> fingerprints; // per block
+    std::vector<StackId> stacks; // per block: where it was allocated
     std::vector<uint32_t> blockSegment; // per block: index into state.segments
     /// Segments by size, then address: the viewer's packing order.
     std::vector<uint32_t> order;
@@ -71,8 +73,16 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(
     layout->stats = layout->state.stats();
     const std::vector<StateSegment>& segments = layout->state.segments;
     SiteTable sites(siteOptions);
+    // A block recreated by undoing a free carries the free's stack, often none; the allocation live at that address
+    // carries where it was allocated, which is what sites are made of.
+    std::unordered_map<uint64_t, StackId> allocatedAt;
+    for (uint32_t i : history->liveSet(event))
+        allocatedAt.emplace(history->allocations()[i].addr, history->allocations()[i].stack);
     for (const StateBlock& b : layout->state.blocks) {
-        layout->fingerprints.push_back(sites.fingerprint(sites.site(history->snapshot(), b.stack)));
+        const auto found = allocatedAt.find(b.addr);
+        const StackId stack = found != allocatedAt.end() ? found->second : b.stack;
+        layout->stacks.push_back(stack);
+        layout->fingerprints.push_back(sites.fingerprint(sites.site(history->snapshot(), stack)));
         auto seg = std::upper_bound(segments.begin(), segments.end(), b.addr,
             [](uint64_t addr, const StateSegment& s) { return addr < s.addr; });
         layout->blockSegment.push_back(seg == segments.begin() ? 0 : uint32_t(seg - segments.begin() - 1));
@@ -411,7 +421,7 @@ QString BlockMapView::describeAt(const QPointF& pos) const
             text += tr(", %1 after rounding").arg(Formatting::bytes(b.size));
         text +=
             b.pendingFree ? tr("<br>Freed, but still in use by another stream (pending free)") : tr("<br>Allocated");
-        stack = b.stack;
+        stack = m_layout->stacks[size_t(std::prev(it) - blocks.begin())];
     } else {
         int64_t used = 0;
         for (auto b = std::lower_bound(
@@ -486,7 +496,7 @@ void BlockMapView::mouseReleaseEvent(QMouseEvent* event)
     auto it = std::upper_bound(
         blocks.begin(), blocks.end(), address, [](uint64_t a, const StateBlock& b) { return a < b.addr; });
     if (it != blocks.begin() && address < std::prev(it)->addr + uint64_t(std::prev(it)->size))
-        emit blockClicked(std::prev(it)->addr, std::prev(it)->stack);
+        emit blockClicked(std::prev(it)->addr, m_layout->stacks[size_t(std::prev(it) - blocks.begin())]);
 }
 
 void BlockMapView::mouseDoubleClickEvent(QMouseEvent*)

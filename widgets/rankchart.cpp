@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace RankScope {
 
@@ -69,6 +70,7 @@ void RankChart::setModel(QAbstractItemModel* model)
 void RankChart::rebuild()
 {
     QVector<double> keys, peak, allocated;
+    QStringList labels;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const int rows = m_model ? m_model->rowCount() : 0;
     double maxPeak = -1;
@@ -81,7 +83,7 @@ void RankChart::rebuild()
         keys.append(key);
         peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
         allocated.append(m_model->index(row, RankListModel::AllocatedColumn).data(RankListModel::SortRole).toDouble());
-        ticker->addTick(key, m_model->index(row, RankListModel::RankColumn).data().toString());
+        labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
         if (peak.back() > maxPeak) {
             maxPeak = peak.back();
             outlierKey = key;
@@ -100,6 +102,13 @@ void RankChart::rebuild()
         m_outlier->addToLegend();
     else
         m_outlier->removeFromLegend();
+    // Many ranks: label every n-th (and the outlier), so the labels never run into each other.
+    const int every = std::max<int>(1, int(std::ceil(double(keys.size()) / 16.0)));
+    for (int i = 0; i < keys.size(); ++i) {
+        const bool crowdsOutlier = differs && keys[i] != outlierKey && std::abs(keys[i] - outlierKey) * 2 < every;
+        if ((i % every == 0 && !crowdsOutlier) || (differs && keys[i] == outlierKey))
+            ticker->addTick(keys[i], labels[i]);
+    }
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(-0.6, std::max<double>(keys.size(), 1) - 0.4);
     m_plot->yAxis->setRange(0, std::max(maxPeak, 1.0) * 1.15);
