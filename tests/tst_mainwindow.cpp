@@ -143,6 +143,24 @@ void TestMainWindow::swapAndRankSelection()
     // The finding is on rank 0, now B: its runs are outlined there.
     QCOMPARE(w.blockMap(1)->visibleOutlinedRuns(), int(w.comparison()->findings()[0].runs.size()));
     QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
+
+    // Selecting a rank in the table makes it A; B stays.
+    QTreeView* table = w.rankTable();
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const QModelIndex index = table->model()->index(row, RankListModel::RankColumn);
+        if (index.data().toInt() == 2)
+            table->setCurrentIndex(index);
+    }
+    QCOMPARE(w.rankA(), 2);
+    QCOMPARE(w.rankB(), a);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+    QCOMPARE(w.timelines()->tracks()[0].rank, 2);
+
+    // A double click on the timeline compares every rank at that event.
+    emit w.timelines()->pointPicked(0, 500);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500", 30000);
+    QCOMPARE(w.comparison()->ranks()[0].point.event, EventIndex(500));
+    QCOMPARE(w.timelines()->tracks()[0].point, EventIndex(500));
 }
 
 void TestMainWindow::goodAndCorruptFile()
