@@ -3,14 +3,20 @@
 
 #include "comparison.h"
 #include "diffreport.h"
+#include "diffsheet.h"
+#include "imageexport.h"
 #include "rankfiles.h"
+#include "ranklistmodel.h"
 #include "snapshotinfo.h"
 #include "snapshotloader.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -24,6 +30,13 @@ const char* const usage = "Usage:\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
                           "                 [--depth N] [--json|--csv] [--fail-on-imbalance] FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
+                          "  rankscope export --out FILE.png|.svg|.pdf [--view diff|timelines|blockmaps|overview]\n"
+                          "                 [--ranks A,B] [--finding N] [--size WxH] [--scale S] [--force]\n"
+                          "                 [diff options] FILE|FOLDER...\n"
+                          "                                         draw the comparison as the app shows it\n"
+                          "  rankscope report --out FILE.html|.md [--force] [diff options] FILE|FOLDER...\n"
+                          "                                         verdict, ranks, top findings with stacks and\n"
+                          "                                         the diff picture, for a bug report\n"
                           "  rankscope --help | --version\n"
                           "\n"
                           "FILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
@@ -33,7 +46,12 @@ const char* const usage = "Usage:\n"
                           "diff: POINT is peak (default: each rank at its own peak), snapshot, oom, event:<i>,\n"
                           "step:<N> or step:<N>:end. The baseline is the median of the other ranks, or one rank.\n"
                           "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
-                          "--fail-on-imbalance exits with 3 unless the verdict is balanced.\n";
+                          "--fail-on-imbalance exits with 3 unless the verdict is balanced.\n"
+                          "\n"
+                          "export, report: ranks A and B default to the verdict's rank and the rank closest to\n"
+                          "the baseline; N counts findings from 1 (the largest, the default). Pictures are\n"
+                          "1600x1000 at scale 2 unless told otherwise; no display is needed. An existing file is\n"
+                          "only replaced with --force. Exit status 4: the output could not be written.\n";
 
 void print(FILE* stream, const std::string& text)
 {
@@ -77,6 +95,90 @@ int info(QStringList args)
     return failures ? 1 : 0;
 }
 
+// Options every comparing command takes. Returns true when args[i] was one (i then points at its last word); sets
+// `error` when it was malformed.
+bool comparisonOption(const QStringList& args, qsizetype& i, ComparisonOptions& options, std::string& error)
+{
+    const QString& arg = args[i];
+    auto value = [&]() -> std::optional<QString> {
+        if (i + 1 >= args.size())
+            return std::nullopt;
+        return args[++i];
+    };
+    if (arg == QLatin1String("--my-code")) {
+        options.site.myCodeOnly = true;
+    } else if (arg == QLatin1String("--at")) {
+        const auto v = value();
+        const auto spec = v ? TimelinePoint::parse(v->toStdString()) : std::nullopt;
+        if (!spec)
+            error = "--at needs peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end";
+        options.point = spec;
+    } else if (arg == QLatin1String("--baseline")) {
+        const auto v = value();
+        bool ok = false;
+        if (v && *v == QLatin1String("median"))
+            options.baselineRank = -1;
+        else if (v && (options.baselineRank = v->toInt(&ok), ok))
+            ;
+        else
+            error = "--baseline needs median or a rank number";
+    } else if (arg == QLatin1String("--threshold")) {
+        const auto v = value();
+        bool ok = false;
+        options.thresholdPercent = v ? v->toDouble(&ok) : 0;
+        if (!ok || options.thresholdPercent < 0)
+            error = "--threshold needs a percentage, such as 2 or 0.5";
+    } else if (arg == QLatin1String("--depth")) {
+        const auto v = value();
+        bool ok = false;
+        options.site.depth = v ? v->toInt(&ok) : 0;
+        if (!ok || options.site.depth < 1)
+            error = "--depth needs a number of frames, 1 or more";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// Loads the files and compares them; failed files are reported on stderr and counted.
+struct Compared
+{
+    QList<LoadedFile> files;
+    ComparisonPtr comparison;
+    int failures = 0;
+    std::string error; // a usage error
+};
+
+Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options)
+{
+    Compared result;
+    const QStringList paths = RankFiles::expand(givenPaths);
+    if (paths.isEmpty()) {
+        result.error = "no snapshot files given";
+        return result;
+    }
+    std::vector<RankInput> ranks;
+    result.files = SnapshotLoader::loadAll(paths);
+    for (const LoadedFile& file : result.files) {
+        if (!file.ok()) {
+            ++result.failures;
+            print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");
+            continue;
+        }
+        ranks.push_back({ file.rank, file.path, file.snapshot });
+    }
+    if (ranks.empty())
+        return result;
+    if (options.baselineRank >= 0 && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) {
+            return r.rank == options.baselineRank;
+        })) {
+        result.error = "--baseline " + std::to_string(options.baselineRank) + ": no such rank among the files";
+        return result;
+    }
+    result.comparison = Comparison::compute(ranks, options);
+    return result;
+}
+
 int diff(const QStringList& args)
 {
     ComparisonOptions options;
@@ -94,90 +196,249 @@ int diff(const QStringList& args)
     };
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString& arg = args[i];
-        auto value = [&]() -> std::optional<QString> {
-            if (i + 1 >= args.size())
-                return std::nullopt;
-            return args[++i];
-        };
-        if (arg == QLatin1String("--json")) {
+        std::string error;
+        if (comparisonOption(args, i, options, error)) {
+            if (!error.empty())
+                return fail(error);
+        } else if (arg == QLatin1String("--json")) {
             format = Json;
         } else if (arg == QLatin1String("--csv")) {
             format = Csv;
-        } else if (arg == QLatin1String("--my-code")) {
-            options.site.myCodeOnly = true;
         } else if (arg == QLatin1String("--fail-on-imbalance")) {
             failOnImbalance = true;
-        } else if (arg == QLatin1String("--at")) {
-            const auto v = value();
-            const auto spec = v ? TimelinePoint::parse(v->toStdString()) : std::nullopt;
-            if (!spec)
-                return fail("--at needs peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end");
-            options.point = spec;
-        } else if (arg == QLatin1String("--baseline")) {
-            const auto v = value();
-            bool ok = false;
-            if (v && *v == QLatin1String("median"))
-                options.baselineRank = -1;
-            else if (v && (options.baselineRank = v->toInt(&ok), ok))
-                ;
-            else
-                return fail("--baseline needs median or a rank number");
-        } else if (arg == QLatin1String("--threshold")) {
-            const auto v = value();
-            bool ok = false;
-            options.thresholdPercent = v ? v->toDouble(&ok) : 0;
-            if (!ok || options.thresholdPercent < 0)
-                return fail("--threshold needs a percentage, such as 2 or 0.5");
-        } else if (arg == QLatin1String("--depth")) {
-            const auto v = value();
-            bool ok = false;
-            options.site.depth = v ? v->toInt(&ok) : 0;
-            if (!ok || options.site.depth < 1)
-                return fail("--depth needs a number of frames, 1 or more");
         } else if (arg.startsWith(QLatin1String("--"))) {
             return fail("unknown option " + arg.toStdString());
         } else {
             paths.append(arg);
         }
     }
-    paths = RankFiles::expand(paths);
-    if (paths.isEmpty())
-        return fail("no snapshot files given");
-
-    std::vector<RankInput> ranks;
-    int failures = 0;
-    for (const LoadedFile& file : SnapshotLoader::loadAll(paths)) {
-        if (!file.ok()) {
-            ++failures;
-            print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");
-            continue;
-        }
-        ranks.push_back({ file.rank, file.path, file.snapshot });
-    }
-    if (ranks.empty())
+    const Compared compared = loadAndCompare(paths, options);
+    if (!compared.error.empty())
+        return fail(compared.error);
+    if (!compared.comparison)
         return 1;
-    if (options.baselineRank >= 0
-        && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == options.baselineRank; }))
-        return fail("--baseline " + std::to_string(options.baselineRank) + ": no such rank among the files");
-    const ComparisonPtr comparison = Comparison::compute(ranks, options);
+    const Comparison& comparison = *compared.comparison;
     print(stdout,
-        format == Json      ? DiffReport::json(*comparison)
-            : format == Csv ? DiffReport::csv(*comparison)
-                            : DiffReport::text(*comparison));
-    if (failures)
+        format == Json      ? DiffReport::json(comparison)
+            : format == Csv ? DiffReport::csv(comparison)
+                            : DiffReport::text(comparison));
+    if (compared.failures)
         return 1;
-    return failOnImbalance && comparison->verdict().kind != Verdict::Balanced ? 3 : 0;
+    return failOnImbalance && comparison.verdict().kind != Verdict::Balanced ? 3 : 0;
+}
+
+// Options of the commands that write a picture or a report.
+struct OutputOptions
+{
+    QString out;
+    bool force = false;
+    DiffSheet::View view = DiffSheet::Diff;
+    int rankA = -1;
+    int rankB = -1;
+    int finding = 0; // index into the findings
+    QSize size { 1600, 1000 };
+    double scale = 2;
+};
+
+bool outputOption(const QStringList& args, qsizetype& i, OutputOptions& o, std::string& error)
+{
+    const QString& arg = args[i];
+    auto value = [&]() -> QString { return i + 1 < args.size() ? args[++i] : QString(); };
+    if (arg == QLatin1String("--out")) {
+        o.out = value();
+        if (o.out.isEmpty())
+            error = "--out needs a file name";
+    } else if (arg == QLatin1String("--force")) {
+        o.force = true;
+    } else if (arg == QLatin1String("--view")) {
+        const auto view = DiffSheet::parseView(value());
+        if (!view)
+            error = "--view needs diff, timelines, blockmaps or overview";
+        o.view = view.value_or(DiffSheet::Diff);
+    } else if (arg == QLatin1String("--ranks")) {
+        const QStringList pair = value().split(QLatin1Char(','));
+        bool okA = false, okB = pair.size() < 2;
+        o.rankA = pair.value(0).toInt(&okA);
+        o.rankB = pair.size() > 1 ? pair[1].toInt(&okB) : -1;
+        if (!okA || !okB || pair.size() > 2 || o.rankA == o.rankB)
+            error = "--ranks needs one or two different rank numbers, such as 0,3";
+    } else if (arg == QLatin1String("--finding")) {
+        bool ok = false;
+        o.finding = value().toInt(&ok) - 1;
+        if (!ok || o.finding < 0)
+            error = "--finding needs a finding number, 1 for the largest";
+    } else if (arg == QLatin1String("--size")) {
+        const QStringList wh = value().split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        o.size = QSize(wh.value(0).toInt(&okW), wh.value(1).toInt(&okH));
+        if (!okW || !okH || wh.size() != 2 || o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 10000
+            || o.size.height() > 10000)
+            error = "--size needs WIDTHxHEIGHT in pixels, such as 1600x1000 (200x150 to 10000x10000)";
+    } else if (arg == QLatin1String("--scale")) {
+        bool ok = false;
+        o.scale = value().toDouble(&ok);
+        if (!ok || o.scale < 0.5 || o.scale > 4)
+            error = "--scale needs a factor from 0.5 to 4, such as 2";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// Renders the chosen view of a comparison, with the same widgets as the window.
+std::unique_ptr<DiffSheet> makeSheet(
+    const Compared& compared, const OutputOptions& o, RankListModel& ranks, std::string& error)
+{
+    const Comparison& c = *compared.comparison;
+    auto [a, b] = c.defaultPair();
+    if (o.rankA >= 0) {
+        a = o.rankA;
+        b = o.rankB >= 0 ? o.rankB : (o.rankA == b ? c.defaultPair().first : b);
+    }
+    for (int rank : { a, b }) {
+        if (rank >= 0 && c.rankIndex(rank) < 0) {
+            error = "--ranks " + std::to_string(rank) + ": no such rank among the files";
+            return nullptr;
+        }
+    }
+    int finding = c.findings().empty() ? -1 : o.finding;
+    if (finding >= int(c.findings().size())) {
+        error = "--finding " + std::to_string(finding + 1) + ": there are only " + std::to_string(c.findings().size())
+            + " findings";
+        return nullptr;
+    }
+    for (int i = 0; i < compared.files.size(); ++i) {
+        ranks.addLoading(i, compared.files[i].path, compared.files[i].rank);
+        ranks.setLoaded(i, compared.files[i]);
+    }
+    ranks.setComparison(compared.comparison);
+    auto sheet = std::make_unique<DiffSheet>(o.view);
+    sheet->setComparison(compared.comparison, a, b, finding, &ranks);
+    if (!sheet->prepare(o.size))
+        error = "drawing the views took too long";
+    return sheet;
+}
+
+// Parses a writing command's arguments; returns 0 to go on, else the exit code.
+int parseWriting(
+    const char* command, const QStringList& args, ComparisonOptions& options, OutputOptions& o, QStringList& paths)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        std::string error;
+        if (!comparisonOption(args, i, options, error) && !outputOption(args, i, o, error)) {
+            if (args[i].startsWith(QLatin1String("--")))
+                error = "unknown option " + args[i].toStdString();
+            else
+                paths.append(args[i]);
+        }
+        if (!error.empty()) {
+            print(stderr, std::string("rankscope ") + command + ": " + error + "\n\n" + usage);
+            return 2;
+        }
+    }
+    if (o.out.isEmpty()) {
+        print(stderr, std::string("rankscope ") + command + ": --out FILE is required\n\n" + usage);
+        return 2;
+    }
+    return 0;
+}
+
+// Refuses to replace a file unless --force was given.
+bool mayWrite(const char* command, const QString& path, bool force)
+{
+    if (force || !QFileInfo::exists(path))
+        return true;
+    print(stderr,
+        std::string("rankscope ") + command + ": " + path.toStdString() + " exists; add --force to replace it\n");
+    return false;
+}
+
+int exportImage(const QStringList& args)
+{
+    ComparisonOptions options;
+    OutputOptions o;
+    QStringList paths;
+    if (const int code = parseWriting("export", args, options, o, paths))
+        return code;
+    if (ImageExport::formatOf(o.out) == ImageExport::Unknown) {
+        print(stderr, "rankscope export: " + o.out.toStdString() + ": use a .png, .svg or .pdf file name\n");
+        return 2;
+    }
+    const Compared compared = loadAndCompare(paths, options);
+    if (!compared.error.empty()) {
+        print(stderr, "rankscope export: " + compared.error + "\n\n" + usage);
+        return 2;
+    }
+    if (!compared.comparison)
+        return 1;
+    if (!mayWrite("export", o.out, o.force))
+        return 4;
+    RankListModel ranks;
+    std::string error;
+    const std::unique_ptr<DiffSheet> sheet = makeSheet(compared, o, ranks, error);
+    if (!sheet) {
+        print(stderr, "rankscope export: " + error + "\n");
+        return 2;
+    }
+    if (const QString failed = ImageExport::save(sheet.get(), o.out, o.scale); !failed.isEmpty()) {
+        print(stderr, "rankscope export: " + failed.toStdString() + "\n");
+        return 4;
+    }
+    return compared.failures ? 1 : 0;
+}
+
+int report(const QStringList& args)
+{
+    ComparisonOptions options;
+    OutputOptions o;
+    QStringList paths;
+    if (const int code = parseWriting("report", args, options, o, paths))
+        return code;
+    if (!DiffSheet::isReportPath(o.out)) {
+        print(stderr, "rankscope report: " + o.out.toStdString() + ": use a .html or .md file name\n");
+        return 2;
+    }
+    const Compared compared = loadAndCompare(paths, options);
+    if (!compared.error.empty()) {
+        print(stderr, "rankscope report: " + compared.error + "\n\n" + usage);
+        return 2;
+    }
+    if (!compared.comparison)
+        return 1;
+    // Markdown cannot hold the picture: it goes next to the report, named after it.
+    const QString imagePath = DiffSheet::reportImagePath(o.out);
+    if (!mayWrite("report", o.out, o.force) || (!imagePath.isEmpty() && !mayWrite("report", imagePath, o.force)))
+        return 4;
+    RankListModel ranks;
+    std::string error;
+    const std::unique_ptr<DiffSheet> sheet = makeSheet(compared, o, ranks, error);
+    if (!sheet) {
+        print(stderr, "rankscope report: " + error + "\n");
+        return 2;
+    }
+    if (const QString failed = sheet->writeReport(*compared.comparison, o.out, o.scale); !failed.isEmpty()) {
+        print(stderr, "rankscope report: " + failed.toStdString() + "\n");
+        return 4;
+    }
+    return compared.failures ? 1 : 0;
 }
 
 } // namespace
+
+bool needsWidgets(const QStringList& arguments)
+{
+    const QString first = arguments.value(1);
+    return first == QLatin1String("export") || first == QLatin1String("report");
+}
 
 bool isCommand(const QStringList& arguments)
 {
     if (arguments.size() < 2)
         return false;
     const QString& first = arguments[1];
-    return first == QLatin1String("info") || first == QLatin1String("diff") || first == QLatin1String("--help")
-        || first == QLatin1String("-h") || first == QLatin1String("help") || first == QLatin1String("--version");
+    return first == QLatin1String("info") || first == QLatin1String("diff") || needsWidgets(arguments)
+        || first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")
+        || first == QLatin1String("--version");
 }
 
 int run(const QStringList& arguments)
@@ -187,6 +448,10 @@ int run(const QStringList& arguments)
         return info(arguments.mid(2));
     if (command == QLatin1String("diff"))
         return diff(arguments.mid(2));
+    if (command == QLatin1String("export"))
+        return exportImage(arguments.mid(2));
+    if (command == QLatin1String("report"))
+        return report(arguments.mid(2));
     if (command == QLatin1String("--version")) {
         print(stdout, "rankscope " + QCoreApplication::applicationVersion().toStdString() + "\n");
         return 0;

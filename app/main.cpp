@@ -5,12 +5,31 @@
 #include <QApplication>
 #include <QCoreApplication>
 
+#include <cstdio>
+
 int main(int argc, char** argv)
 {
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
 
+    if (RankScope::Cli::needsWidgets(arguments)) {
+        // Drawing without a display: always offscreen unless told otherwise, so pictures come out the same on a
+        // laptop, a login node and in CI.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        // The offscreen platform's chatter about window hints is not the user's business on a terminal.
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+            if (type == QtDebugMsg || message.contains(QLatin1String("propagateSizeHints"))
+                || message.startsWith(QLatin1String("QStandardPaths:")))
+                return;
+            std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+        });
+        QApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+        return RankScope::Cli::run(arguments);
+    }
     if (RankScope::Cli::isCommand(arguments)) {
         // Headless: no display connection is opened, so this works on a cluster login node or in CI.
         QCoreApplication app(argc, argv);

@@ -3,8 +3,12 @@
 
 #include "backgroundpool.h"
 #include "blockmapview.h"
+#include "diffreport.h"
+#include "diffsheet.h"
+#include "exportdialog.h"
 #include "findingsmodel.h"
 #include "formatting.h"
+#include "imageexport.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
@@ -22,6 +26,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -323,6 +328,19 @@ void MainWindow::createActions()
     example->setStatusTip(tr("Open the bundled four-rank example"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
+    m_exportMenu = file->addMenu(tr("&Export"));
+    QAction* picture = m_exportMenu->addAction(tr("Diff &Screenshot…"), this, &MainWindow::exportPicture);
+    picture->setShortcut(QKeySequence(tr("Ctrl+E")));
+    picture->setStatusTip(tr("Ranks A and B, their block maps, the findings and the selected stack as PNG, SVG or "
+                             "PDF"));
+    m_exportMenu->addAction(tr("Findings as &CSV…"), this, [this] { exportFindings(false); })
+        ->setStatusTip(tr("Every finding, one per line, as rankscope diff --csv writes them"));
+    m_exportMenu->addAction(tr("Findings as &JSON…"), this, [this] { exportFindings(true); })
+        ->setStatusTip(tr("The comparison as rankscope diff --json writes it"));
+    m_exportMenu->addAction(tr("&Report…"), this, &MainWindow::exportReport)
+        ->setStatusTip(tr("An HTML or Markdown report for a bug tracker: verdict, ranks, top findings with stacks "
+                          "and the diff picture"));
+    file->addSeparator();
     m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { m_loader->cancelAll(); });
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setStatusTip(tr("Stop loading the files that are still loading"));
@@ -544,22 +562,7 @@ void MainWindow::chooseDefaultRanks()
     const std::vector<RankSummary>& ranks = m_comparison->ranks();
     if (rankIndexOf(m_rankA) >= 0 && (ranks.size() < 2 || (rankIndexOf(m_rankB) >= 0 && m_rankA != m_rankB)))
         return; // the user's (or the last) choice still holds
-    // A: the rank the verdict names, else the one holding the most beyond its baseline.
-    const RankSummary* a = &ranks.front();
-    for (const RankSummary& s : ranks) {
-        if (s.excessBytes > a->excessBytes)
-            a = &s;
-    }
-    m_rankA = m_comparison->verdict().rank >= 0 ? m_comparison->verdict().rank : a->rank;
-    // B: of the others, the one closest to the baseline.
-    m_rankB = -1;
-    int64_t best = std::numeric_limits<int64_t>::max();
-    for (const RankSummary& s : ranks) {
-        if (s.rank != m_rankA && std::abs(s.excessBytes) < best) {
-            best = std::abs(s.excessBytes);
-            m_rankB = s.rank;
-        }
-    }
+    std::tie(m_rankA, m_rankB) = m_comparison->defaultPair();
 }
 
 void MainWindow::fillRankCombos()
@@ -631,34 +634,13 @@ void MainWindow::swapRanks()
 
 void MainWindow::showRanks()
 {
-    const int a = rankIndexOf(m_rankA);
-    const int b = rankIndexOf(m_rankB);
-    if (a < 0) {
+    if (!m_comparison || rankIndexOf(m_rankA) < 0) {
         m_timelines->setTracks({}, {});
         m_mapA->clear();
         m_mapB->clear();
         return;
     }
-    const SiteOptions& site = m_comparison->options().site;
-    std::vector<TimelineTrack> tracks;
-    const auto track = [&](int index, const QString& role) {
-        const RankSummary& s = m_comparison->ranks()[size_t(index)];
-        tracks.push_back({ s.rank, role, m_comparison->historyPtr(size_t(index)), s.point.event });
-    };
-    track(a, QStringLiteral("A"));
-    if (b >= 0)
-        track(b, QStringLiteral("B"));
-    m_timelines->setTracks(std::move(tracks), site);
-    const auto map = [&](BlockMapView* view, int index, const QString& role) {
-        if (index < 0) {
-            view->clear();
-            return;
-        }
-        const RankSummary& s = m_comparison->ranks()[size_t(index)];
-        view->setState(s.rank, role, m_comparison->historyPtr(size_t(index)), s.point.event, site);
-    };
-    map(m_mapA, a, QStringLiteral("A"));
-    map(m_mapB, b, QStringLiteral("B"));
+    DiffSheet::showPair(*m_comparison, m_rankA, m_rankB, m_timelines, m_mapA, m_mapB);
 }
 
 bool MainWindow::showsStartPage() const
@@ -677,46 +659,21 @@ int MainWindow::selectedFinding() const
 void MainWindow::showFinding()
 {
     const int index = selectedFinding();
-    if (index < 0) {
-        m_timelines->setHighlightedSite(std::nullopt);
-        for (BlockMapView* map : { m_mapA, m_mapB }) {
-            map->setHighlightedSite(std::nullopt);
-            map->setOutlinedRuns({});
+    if (index >= 0) {
+        const int rank = m_comparison->findings()[size_t(index)].rank;
+        if (rank != m_rankA && rank != m_rankB) {
+            setRanks(rank, m_rankB); // shows the finding again, now on A
+            return;
         }
+    }
+    if (m_comparison)
+        DiffSheet::markFinding(*m_comparison, index, m_rankA, m_rankB, m_timelines, m_mapA, m_mapB);
+    if (index < 0)
         return;
-    }
-    const Finding& f = m_comparison->findings()[size_t(index)];
-    if (f.rank != m_rankA && f.rank != m_rankB) {
-        setRanks(f.rank, m_rankB); // shows the finding again, now on A
-        return;
-    }
-    const uint64_t fingerprint = m_comparison->sites().fingerprint(f.site);
-    m_timelines->setHighlightedSite(fingerprint);
-    m_mapA->setHighlightedSite(fingerprint);
-    m_mapB->setHighlightedSite(fingerprint);
-    m_mapA->setOutlinedRuns(f.rank == m_rankA ? f.runs : std::vector<FindingRun>());
-    m_mapB->setOutlinedRuns(f.rank == m_rankB ? f.runs : std::vector<FindingRun>());
-
-    const int fi = rankIndexOf(f.rank);
-    const QString header =
-        tr("Rank %1 · %2 · +%3 over the baseline\n%4 in %n allocation(s) here, against %5", nullptr, int(f.rankCount))
-            .arg(f.rank)
-            .arg(FindingsModel::kindText(f.kind), Formatting::bytes(f.excessBytes), Formatting::bytes(f.rankBytes),
-                Formatting::bytes(f.baselineBytes));
-    const QStringList frames = StackText::lines(StackText::siteFrames(m_comparison->sites(), f.site));
-    const QStringList all =
-        StackText::lines(StackText::stackFrames(m_comparison->history(size_t(fi)).snapshot(), f.stack, false));
-    // The same site on the other rank of the pair.
-    const int other = f.rank == m_rankA ? m_rankB : m_rankA;
-    QString footer;
-    if (const int oi = rankIndexOf(other); oi >= 0) {
-        const auto [bytes, count] = m_comparison->siteTotal(f.site, size_t(oi));
-        footer = count == 0 ? tr("Rank %1 has no allocation at this site.").arg(other)
-                            : tr("Rank %1 holds %2 in %n allocation(s) at this site.", nullptr, int(count))
-                                  .arg(other)
-                                  .arg(Formatting::bytes(bytes));
-    }
-    m_stackPane->setContent(header, frames, all, footer);
+    const int rank = m_comparison->findings()[size_t(index)].rank;
+    const StackText::Description d =
+        StackText::describeFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
+    m_stackPane->setContent(d.header, d.frames, d.allFrames, d.footer);
 }
 
 void MainWindow::showAllocation(int track, uint32_t allocation)
@@ -760,6 +717,74 @@ void MainWindow::pickPoint(int track, EventIndex event)
     m_pointCombo->setCurrentIndex(m_pointCombo->findData(spec));
     m_updating = false;
     compareRanks();
+}
+
+void MainWindow::exportPicture()
+{
+    if (!m_comparison)
+        return;
+    ExportDialog dialog(this);
+    dialog.setPath(QDir::current().filePath(QStringLiteral("rankscope-diff.png")));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    DiffSheet sheet(dialog.view());
+    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
+    QString error;
+    if (!sheet.prepare(dialog.imageSize()))
+        error = tr("Drawing the views took too long.");
+    else
+        error = ImageExport::save(&sheet, dialog.path(), dialog.scale());
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export Diff Screenshot"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()), 8000);
+}
+
+void MainWindow::exportFindings(bool json)
+{
+    if (!m_comparison)
+        return;
+    // The file dialog asks before replacing a file.
+    const QString path =
+        QFileDialog::getSaveFileName(this, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
+            QDir::current().filePath(
+                json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
+            json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const std::string text = json ? DiffReport::json(*m_comparison) : DiffReport::csv(*m_comparison);
+    if (const QString error = ImageExport::write(path, QByteArray::fromStdString(text)); !error.isEmpty())
+        QMessageBox::warning(this, tr("Export Findings"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+}
+
+void MainWindow::exportReport()
+{
+    if (!m_comparison)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
+        QDir::current().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    if (!DiffSheet::isReportPath(path)) {
+        QMessageBox::warning(this, tr("Export Report"), tr("Name the report .html or .md."));
+        return;
+    }
+    const QString image = DiffSheet::reportImagePath(path);
+    if (!image.isEmpty() && QFileInfo::exists(image)
+        && QMessageBox::question(
+               this, tr("Export Report"), tr("%1 exists. Replace it with the report's picture?").arg(image))
+            != QMessageBox::Yes)
+        return;
+    DiffSheet sheet(DiffSheet::Diff);
+    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
+    QString error = sheet.prepare(QSize(1600, 1000)) ? sheet.writeReport(*m_comparison, path)
+                                                     : tr("Drawing the views took too long.");
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export Report"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
 }
 
 void MainWindow::nextFinding()
@@ -818,6 +843,7 @@ void MainWindow::updateStatus()
     const bool loading = m_loader->isRunning();
     m_cancelAction->setEnabled(loading);
     m_closeAction->setEnabled(total > 0);
+    m_exportMenu->setEnabled(m_comparison != nullptr);
     QString text = total == 0 ? tr("No snapshots open") : tr("%n rank(s)", nullptr, total);
     if (total > 0) {
         text += tr(" · %1 loaded").arg(loaded);

@@ -102,6 +102,10 @@ public slots:
     void openExample();
     void closeAll();
     void swapRanks();
+    /// Export the comparison as a picture (asks where and how), the findings as CSV or JSON, or a report.
+    void exportPicture();
+    void exportFindings(bool json);
+    void exportReport();
     void nextFinding();
     void previousFinding();
 
@@ -168,6 +172,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_closeAction = nullptr;
+    QMenu* m_exportMenu = nullptr;
 
     ComparisonOptions m_options;
     ComparisonPtr m_comparison;

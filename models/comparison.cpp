@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace RankScope {
@@ -99,6 +100,27 @@ const char* Verdict::kindName(Kind kind)
         return "outside_allocator";
     }
     return "";
+}
+
+std::pair<int, int> Comparison::defaultPair() const
+{
+    if (m_ranks.empty())
+        return { -1, -1 };
+    const RankSummary* most = &m_ranks.front();
+    for (const RankSummary& s : m_ranks) {
+        if (s.excessBytes > most->excessBytes)
+            most = &s;
+    }
+    const int a = m_verdict.rank >= 0 ? m_verdict.rank : most->rank;
+    int b = -1;
+    int64_t closest = std::numeric_limits<int64_t>::max();
+    for (const RankSummary& s : m_ranks) {
+        if (s.rank != a && std::abs(s.excessBytes) < closest) {
+            closest = std::abs(s.excessBytes);
+            b = s.rank;
+        }
+    }
+    return { a, b };
 }
 
 int Comparison::rankIndex(int rank) const

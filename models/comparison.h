@@ -145,6 +145,9 @@ public:
     {
         return m_histories[rankIndex];
     }
+    /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
+    /// baseline), B the other rank closest to its baseline (-1 with a single rank).
+    std::pair<int, int> defaultPair() const;
     /// The index into ranks() of a rank number, or -1.
     int rankIndex(int rank) const;
     /// What rank `rankIndex` holds at `site` at its comparison point: bytes and number of allocations.

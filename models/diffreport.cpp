@@ -2,8 +2,14 @@
 #include "diffreport.h"
 
 #include "formatting.h"
+#include "stacktext.h"
+
+#include <QByteArray>
+#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdio>
 
 namespace RankScope::DiffReport {
 
@@ -150,6 +156,158 @@ std::string csv(const Comparison& c)
             + std::to_string(f.rankBytes) + "," + std::to_string(f.baselineBytes) + "," + std::to_string(f.rankCount)
             + "," + std::to_string(f.baselineCount) + "," + std::to_string(f.runs.size()) + ","
             + csvField(c.sites().label(f.site, 8)) + "\n";
+    }
+    return out;
+}
+
+namespace {
+
+// What both reports say, as plain values: they differ only in markup.
+struct ReportRow
+{
+    std::vector<std::string> cells;
+};
+
+std::vector<std::string> rankHeader()
+{
+    return { "Rank", "File", "Peak", "At point", "Excess", "Reserved at point", "Fragmentation", "OOMs", "Trace" };
+}
+
+std::vector<ReportRow> rankRows(const Comparison& c)
+{
+    std::vector<ReportRow> rows;
+    for (const RankSummary& r : c.ranks()) {
+        char fragmentation[32];
+        std::snprintf(fragmentation, sizeof fragmentation, "%.1f%%", r.fragmentation * 100);
+        rows.push_back(
+            { { std::to_string(r.rank), QFileInfo(r.path).fileName().toStdString(), bytes(r.peakAllocatedBytes),
+                bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), bytes(r.reservedAtPoint),
+                fragmentation, std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } });
+    }
+    return rows;
+}
+
+std::string htmlEscape(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped().toStdString();
+}
+
+std::string title(const Comparison& c)
+{
+    return "RankScope: " + std::to_string(c.ranks().size()) + " ranks compared at " + c.pointName();
+}
+
+std::string verdictLine(const Comparison& c)
+{
+    const Verdict& v = c.verdict();
+    std::string line = std::string("Verdict: ") + Verdict::kindName(v.kind);
+    if (v.rank >= 0)
+        line += " (rank " + std::to_string(v.rank) + ", " + (v.excessBytes > 0 ? "+" : "") + bytes(v.excessBytes) + ")";
+    return line;
+}
+
+std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
+{
+    std::vector<std::string> lines;
+    for (const QString& line : StackText::lines(StackText::siteFrames(c.sites(), f.site), 12))
+        lines.push_back(line.toStdString());
+    return lines;
+}
+
+std::string findingTitle(const Comparison& c, size_t i)
+{
+    const Finding& f = c.findings()[i];
+    return std::to_string(i + 1) + ". Rank " + std::to_string(f.rank) + ", " + Finding::kindName(f.kind) + ", +"
+        + bytes(f.excessBytes) + ": " + c.sites().label(f.site);
+}
+
+std::string findingFigures(const Finding& f)
+{
+    return bytes(f.rankBytes) + " in " + std::to_string(f.rankCount) + " allocation(s) on rank "
+        + std::to_string(f.rank) + ", against " + bytes(f.baselineBytes) + " in " + std::to_string(f.baselineCount)
+        + " on the baseline; " + std::to_string(f.runs.size()) + " contiguous run(s).";
+}
+
+} // namespace
+
+std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
+{
+    const Verdict& v = c.verdict();
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+        + htmlEscape(title(c))
+        + "</title>\n<style>\nbody{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em;color:#222}\n"
+          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+          "td:nth-child(2),th:nth-child(2){text-align:left}\n"
+          ".verdict{border-left:6px solid #e15759;background:#fdecec;padding:.6em 1em}\n"
+          "pre{background:#f6f6f6;padding:.5em;overflow-x:auto}img{max-width:100%;border:1px solid #ccc}\n"
+          "</style>\n</head>\n<body>\n<h1>"
+        + htmlEscape(title(c)) + "</h1>\n<div class=\"verdict\">\n<h2>" + htmlEscape(verdictLine(c)) + "</h2>\n<p>"
+        + htmlEscape(v.explanation) + "</p>\n";
+    if (!v.remedy.empty())
+        out += "<p><b>What to change:</b> " + htmlEscape(v.remedy) + "</p>\n";
+    out += "</div>\n<h2>Ranks</h2>\n<table>\n<tr>";
+    for (const std::string& h : rankHeader())
+        out += "<th>" + htmlEscape(h) + "</th>";
+    out += "</tr>\n";
+    for (const ReportRow& row : rankRows(c)) {
+        out += "<tr>";
+        for (const std::string& cell : row.cells)
+            out += "<td>" + htmlEscape(cell) + "</td>";
+        out += "</tr>\n";
+    }
+    out += "</table>\n";
+    if (!png.isEmpty())
+        out += "<h2>Diff</h2>\n<img alt=\"The diff of the two ranks\" src=\"data:image/png;base64,"
+            + png.toBase64().toStdString() + "\">\n";
+    out += "<h2>Top findings</h2>\n";
+    if (c.findings().empty())
+        out += "<p>No rank holds more than its baseline at any allocation site.</p>\n";
+    for (size_t i = 0; i < c.findings().size() && int(i) < maxFindings; ++i) {
+        const Finding& f = c.findings()[i];
+        out += "<h3>" + htmlEscape(findingTitle(c, i)) + "</h3>\n<p>" + htmlEscape(findingFigures(f)) + "</p>\n<pre>";
+        for (const std::string& line : stackLines(c, f))
+            out += htmlEscape(line) + "\n";
+        out += "</pre>\n";
+    }
+    out += "</body>\n</html>\n";
+    return out;
+}
+
+std::string markdown(const Comparison& c, const QString& image, int maxFindings)
+{
+    const Verdict& v = c.verdict();
+    std::string out = "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + v.explanation + "\n\n";
+    if (!v.remedy.empty())
+        out += "**What to change:** " + v.remedy + "\n\n";
+    const auto cell = [](std::string text) {
+        for (size_t p = text.find('|'); p != std::string::npos; p = text.find('|', p + 2))
+            text.replace(p, 1, "\\|");
+        return text;
+    };
+    out += "## Ranks\n\n|";
+    for (const std::string& h : rankHeader())
+        out += " " + h + " |";
+    out += "\n|";
+    for (size_t i = 0; i < rankHeader().size(); ++i)
+        out += i == 1 ? "---|" : "---:|";
+    out += "\n";
+    for (const ReportRow& row : rankRows(c)) {
+        out += "|";
+        for (const std::string& text : row.cells)
+            out += " " + cell(text) + " |";
+        out += "\n";
+    }
+    if (!image.isEmpty())
+        out += "\n## Diff\n\n![The diff of the two ranks](" + image.toStdString() + ")\n";
+    out += "\n## Top findings\n\n";
+    if (c.findings().empty())
+        out += "No rank holds more than its baseline at any allocation site.\n";
+    for (size_t i = 0; i < c.findings().size() && int(i) < maxFindings; ++i) {
+        const Finding& f = c.findings()[i];
+        out += "### " + findingTitle(c, i) + "\n\n" + findingFigures(f) + "\n\n```\n";
+        for (const std::string& line : stackLines(c, f))
+            out += line + "\n";
+        out += "```\n\n";
     }
     return out;
 }

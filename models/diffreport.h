@@ -3,16 +3,24 @@
 
 #include "comparison.h"
 
+#include <QByteArray>
+#include <QString>
+
 #include <string>
 
 namespace RankScope {
 
-/// The `rankscope diff` outputs of a comparison: readable text, the JSON schema
-/// (`{"at", "ranks":[…], "findings":[…], "verdict":{…}}`, findings largest first, frames innermost first) and CSV.
+/// The outputs of a comparison: readable text, the JSON schema (`{"at", "ranks":[…], "findings":[…], "verdict":{…}}`,
+/// findings largest first, frames innermost first) and CSV of `rankscope diff`, and the reports for bug trackers.
 namespace DiffReport {
 std::string text(const Comparison& comparison, int maxFindings = 10);
 std::string json(const Comparison& comparison);
 std::string csv(const Comparison& comparison);
+/// A self-contained HTML page: verdict, explanation and remedy, the ranks' figures, the top findings with their
+/// stacks, and `png` (the diff picture) embedded as a data URI when not empty.
+std::string html(const Comparison& comparison, const QByteArray& png, int maxFindings = 10);
+/// The same as Markdown; `image` is the picture's file name relative to the report, or empty for none.
+std::string markdown(const Comparison& comparison, const QString& image, int maxFindings = 10);
 } // namespace DiffReport
 
 } // namespace RankScope

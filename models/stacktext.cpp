@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "stacktext.h"
 
+#include "findingsmodel.h"
+#include "formatting.h"
+
 #include <QCoreApplication>
 
 namespace RankScope::StackText {
@@ -55,6 +58,30 @@ QStringList lines(const std::vector<Frame>& frames, int maxLines)
         i += repeat;
     }
     return out;
+}
+
+Description describeFinding(const Comparison& c, size_t finding, int otherRank)
+{
+    const Finding& f = c.findings()[finding];
+    Description d;
+    d.header = QCoreApplication::translate("StackText",
+        "Rank %1 · %2 · +%3 over the baseline\n%4 in %n allocation(s) here, against %5", nullptr, int(f.rankCount))
+                   .arg(f.rank)
+                   .arg(FindingsModel::kindText(f.kind), Formatting::bytes(f.excessBytes),
+                       Formatting::bytes(f.rankBytes), Formatting::bytes(f.baselineBytes));
+    d.frames = lines(siteFrames(c.sites(), f.site));
+    if (const int index = c.rankIndex(f.rank); index >= 0)
+        d.allFrames = lines(stackFrames(c.history(size_t(index)).snapshot(), f.stack, false));
+    if (const int other = c.rankIndex(otherRank); other >= 0 && otherRank != f.rank) {
+        const auto [bytes, count] = c.siteTotal(f.site, size_t(other));
+        d.footer = count == 0
+            ? QCoreApplication::translate("StackText", "Rank %1 has no allocation at this site.").arg(otherRank)
+            : QCoreApplication::translate(
+                "StackText", "Rank %1 holds %2 in %n allocation(s) at this site.", nullptr, int(count))
+                  .arg(otherRank)
+                  .arg(Formatting::bytes(bytes));
+    }
+    return d;
 }
 
 } // namespace RankScope::StackText

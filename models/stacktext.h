@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "sitetable.h"
+#include "comparison.h"
 
 #include <QStringList>
 
@@ -29,6 +29,17 @@ std::vector<Frame> siteFrames(const SiteTable& sites, SiteId site);
 std::vector<Frame> stackFrames(const Snapshot& snapshot, StackId stack, bool dropViewerNoise);
 /// One line per frame; at most `maxLines` lines (then "… N more frames"), all when negative.
 QStringList lines(const std::vector<Frame>& frames, int maxLines = -1);
+
+/// What stack panes and reports show for a finding: a header with its figures, its site's frames, every frame of
+/// one of its stacks, and what `otherRank` holds at the same site (no footer when -1).
+struct Description
+{
+    QString header;
+    QStringList frames;
+    QStringList allFrames;
+    QString footer;
+};
+Description describeFinding(const Comparison& comparison, size_t finding, int otherRank);
 
 } // namespace StackText
 } // namespace RankScope

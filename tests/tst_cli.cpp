@@ -4,8 +4,11 @@
 #include "testutils.h"
 
 #include <QDir>
+#include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace TestUtils;
@@ -19,6 +22,8 @@ private slots:
     void badFileKeepsOthers();
     void usage();
     void diff();
+    void exportWithoutDisplay();
+    void reportWithoutDisplay();
 
 private:
     QProcess* run(const QStringList& args);
@@ -117,6 +122,81 @@ void TestCli::diff()
     QCOMPARE(
         run({ QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("9"), examples })->exitCode(), 2);
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--depth"), QStringLiteral("0"), examples })->exitCode(), 2);
+}
+
+// `export` draws with the widgets on no display at all, refuses to replace a file without --force, and reports an
+// unwritable place.
+void TestCli::exportWithoutDisplay()
+{
+    const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples");
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("diff.png"));
+    QProcess* p = run({ QStringLiteral("export"), QStringLiteral("--out"), png, QStringLiteral("--size"),
+        QStringLiteral("1200x800"), QStringLiteral("--scale"), QStringLiteral("1"), examples });
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(p->readAllStandardError(), QByteArray()); // no platform chatter on the terminal
+    QCOMPARE(QImage(png).size(), QSize(1200, 800));
+
+    // An existing file stays as it is without --force.
+    const auto contents = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray before = contents(png);
+    p = run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("timelines"), QStringLiteral("--out"),
+        png, examples });
+    QCOMPARE(p->exitCode(), 4);
+    QVERIFY(QString::fromUtf8(p->readAllStandardError()).contains(QLatin1String("--force")));
+    QCOMPARE(contents(png), before);
+    p = run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("timelines"), QStringLiteral("--out"),
+        png, QStringLiteral("--force"), examples });
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(QImage(png).size(), QSize(3200, 2000)); // default 1600x1000 at 2x
+
+    // Nowhere to write: a clear message naming the file, exit 4.
+    const QString nowhere = dir.filePath(QStringLiteral("no/such/folder/diff.pdf"));
+    p = run({ QStringLiteral("export"), QStringLiteral("--out"), nowhere, examples });
+    QCOMPARE(p->exitCode(), 4);
+    QVERIFY(QString::fromUtf8(p->readAllStandardError()).contains(nowhere));
+
+    // Usage errors write nothing.
+    const QString x = dir.filePath(QStringLiteral("x.png"));
+    QCOMPARE(run({ QStringLiteral("export"), examples })->exitCode(), 2); // no --out
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.gif")), examples })
+                 ->exitCode(),
+        2);
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("all"), QStringLiteral("--out"),
+                     x, examples })
+                 ->exitCode(),
+        2);
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--ranks"), QStringLiteral("0,9"), QStringLiteral("--out"),
+                     x, examples })
+                 ->exitCode(),
+        2);
+    QVERIFY(!QFile::exists(x));
+}
+
+void TestCli::reportWithoutDisplay()
+{
+    const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples");
+    QTemporaryDir dir;
+    const auto contents = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    const QString html = dir.filePath(QStringLiteral("report.html"));
+    QCOMPARE(run({ QStringLiteral("report"), QStringLiteral("--out"), html, examples })->exitCode(), 0);
+    const QString page = contents(html);
+    QVERIFY(page.contains(QLatin1String("burden_imbalance")));
+    QVERIFY(page.contains(QLatin1String("gather_predictions")));
+    QVERIFY(page.contains(QLatin1String("data:image/png;base64,")));
+
+    const QString md = dir.filePath(QStringLiteral("report.md"));
+    QCOMPARE(run({ QStringLiteral("report"), QStringLiteral("--out"), md, examples })->exitCode(), 0);
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("report.png"))).isNull());
+    const QString markdown = contents(md);
+    QVERIFY(markdown.contains(QLatin1String("![The diff of the two ranks](report.png)")));
+    QVERIFY(markdown.contains(QLatin1String("gather_predictions")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -4,6 +4,7 @@
 #include "backgroundpool.h"
 #include "chartstyle.h"
 #include "formatting.h"
+#include "imageexport.h"
 #include "stacktext.h"
 
 #include <QContextMenuEvent>
@@ -521,6 +522,8 @@ void BlockMapView::contextMenuEvent(QContextMenuEvent* event)
         m_pan = {};
         update();
     });
+    menu.addSeparator();
+    ImageExport::addImageActions(&menu, this);
     menu.exec(event->globalPos());
 }
 

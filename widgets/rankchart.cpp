@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "chartstyle.h"
+#include "exportableplot.h"
 
 #include "rankchart.h"
 
 #include "formatting.h"
+#include "imageexport.h"
 #include "ranklistmodel.h"
 
+#include <QMenu>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -15,13 +18,19 @@ namespace RankScope {
 
 RankChart::RankChart(QWidget* parent)
     : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+    , m_plot(new ExportablePlot(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     setAccessibleName(tr("Memory per rank"));
     m_plot->setMinimumHeight(160);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        ImageExport::addImageActions(&menu, this);
+        menu.exec(m_plot->mapToGlobal(pos));
+    });
     m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated when "
                           "the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
 

@@ -72,6 +72,12 @@ void StackPane::setShowAllFrames(bool all)
     m_full->setChecked(all);
 }
 
+void StackPane::setButtonsVisible(bool visible)
+{
+    m_full->setVisible(visible);
+    m_copy->setVisible(visible);
+}
+
 QString StackPane::text() const
 {
     return m_text->toPlainText();

@@ -24,6 +24,8 @@ public:
     QString text() const;
     bool showsAllFrames() const;
     void setShowAllFrames(bool all);
+    /// Without the buttons, for exported pictures.
+    void setButtonsVisible(bool visible);
 
 private:
     void refresh();

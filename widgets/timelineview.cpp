@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "chartstyle.h"
+#include "exportableplot.h"
 
 #include "timelineview.h"
 
 #include "backgroundpool.h"
 #include "formatting.h"
+#include "imageexport.h"
 #include "stacktext.h"
 
 #include <QMenu>
@@ -361,7 +363,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
 
 TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+    , m_plot(new ExportablePlot(this))
     , m_detailTimer(new QTimer(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -579,6 +581,11 @@ void TimelineView::requestDetail()
     }
 }
 
+bool TimelineView::isBusy() const
+{
+    return m_pendingJobs > 0 || m_detailTimer->isActive();
+}
+
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
@@ -782,6 +789,8 @@ void TimelineView::showContextMenu(const QPoint& pos)
     steps->setCheckable(true);
     steps->setChecked(m_xAxis == StepAxis);
     steps->setEnabled(stepsAvailable());
+    menu.addSeparator();
+    ImageExport::addImageActions(&menu, this);
     menu.exec(m_plot->mapToGlobal(pos));
 }
 

@@ -80,11 +80,8 @@ public:
     int highlightedBandCount(int track) const;
     /// Band count of a track's current level of detail.
     int bandCount(int track) const;
-    /// True while a level-of-detail job is running.
-    bool isBusy() const
-    {
-        return m_pendingJobs > 0;
-    }
+    /// True while a level-of-detail job is running or about to start.
+    bool isBusy() const;
     QCustomPlot* plot() const
     {
         return m_plot;

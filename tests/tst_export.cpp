@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// Exports offscreen: every view of the bundled example to PNG, SVG and PDF, the reports, and safe writing.
+#include "blockmapview.h"
+#include "comparison.h"
+#include "diffreport.h"
+#include "diffsheet.h"
+#include "imageexport.h"
+#include "rankfiles.h"
+#include "ranklistmodel.h"
+#include "snapshotloader.h"
+#include "testutils.h"
+#include "timelineview.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <cmath>
+
+using namespace RankScope;
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void views_data();
+    void views();
+    void singleViewImage();
+    void reports();
+    void safeWriting();
+
+private:
+    QList<LoadedFile> m_files;
+    ComparisonPtr m_comparison;
+    RankListModel m_ranks;
+};
+
+namespace {
+
+// Standard deviation of the grey level: a blank or single-colour picture has next to none.
+double greyDeviation(const QImage& image)
+{
+    double sum = 0, squares = 0;
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3) {
+            const double g = qGray(image.pixel(x, y));
+            sum += g;
+            squares += g * g;
+            ++n;
+        }
+    }
+    const double mean = sum / n;
+    return std::sqrt(std::max(0.0, squares / n - mean * mean));
+}
+
+QByteArray contents(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+void TestExport::initTestCase()
+{
+    m_files = SnapshotLoader::loadAll(
+        RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
+    std::vector<RankInput> ranks;
+    for (int i = 0; i < m_files.size(); ++i) {
+        ranks.push_back({ m_files[i].rank, m_files[i].path, m_files[i].snapshot });
+        m_ranks.addLoading(i, m_files[i].path, m_files[i].rank);
+        m_ranks.setLoaded(i, m_files[i]);
+    }
+    m_comparison = Comparison::compute(ranks, {});
+    m_ranks.setComparison(m_comparison);
+    QCOMPARE(m_comparison->verdict().kind, Verdict::BurdenImbalance);
+}
+
+void TestExport::views_data()
+{
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("suffix");
+    for (const char* view : { "diff", "timelines", "blockmaps", "overview" }) {
+        for (const char* suffix : { "png", "svg", "pdf" })
+            QTest::addRow("%s.%s", view, suffix) << QString::fromLatin1(view) << QString::fromLatin1(suffix);
+    }
+}
+
+void TestExport::views()
+{
+    QFETCH(QString, view);
+    QFETCH(QString, suffix);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(view + QLatin1Char('.') + suffix);
+    DiffSheet sheet(*DiffSheet::parseView(view));
+    const auto [a, b] = m_comparison->defaultPair();
+    sheet.setComparison(m_comparison, a, b, 0, &m_ranks);
+    const QSize size(1200, 760);
+    QVERIFY(sheet.prepare(size));
+    if (view == QLatin1String("diff") || view == QLatin1String("blockmaps")) // the finding is marked
+        QCOMPARE(sheet.blockMap(0)->visibleOutlinedRuns(), int(m_comparison->findings()[0].runs.size()));
+    if (view == QLatin1String("diff") || view == QLatin1String("timelines"))
+        QVERIFY(sheet.timelines()->highlightedBandCount(0) > 0);
+    QCOMPARE(ImageExport::save(&sheet, path, 1.5), QString());
+
+    const QByteArray bytes = contents(path);
+    QVERIFY(bytes.size() > 1000);
+    if (suffix == QLatin1String("png")) {
+        const QImage image = QImage::fromData(bytes, "PNG");
+        QCOMPARE(image.size(), QSize(1800, 1140)); // the size asked for, at scale 1.5
+        QVERIFY2(greyDeviation(image) > 20, qPrintable(QString::number(greyDeviation(image))));
+    } else if (suffix == QLatin1String("svg")) {
+        QXmlStreamReader xml(bytes);
+        int elements = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement)
+                ++elements;
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(elements > 100); // drawn as vectors, not one embedded picture
+    } else {
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+    }
+}
+
+// Any single view (here a timeline and a block map) renders on its own, as its context menu copies or exports it.
+void TestExport::singleViewImage()
+{
+    TimelineView timeline;
+    BlockMapView map;
+    DiffSheet::showPair(*m_comparison, 0, 1, &timeline, &map, nullptr);
+    timeline.resize(900, 400);
+    map.resize(600, 300);
+    timeline.setAttribute(Qt::WA_DontShowOnScreen);
+    map.setAttribute(Qt::WA_DontShowOnScreen);
+    timeline.show();
+    map.show();
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline.isBusy() && !map.isBusy(), 30000);
+    const QImage plot = ImageExport::image(&timeline, 2);
+    QCOMPARE(plot.size(), QSize(1800, 800));
+    QVERIFY(greyDeviation(plot) > 10);
+    const QImage blocks = ImageExport::image(&map, 1);
+    QCOMPARE(blocks.size(), QSize(600, 300));
+    QVERIFY(greyDeviation(blocks) > 10);
+}
+
+void TestExport::reports()
+{
+    const std::string html = DiffReport::html(*m_comparison, QByteArray("png"));
+    QVERIFY(html.find("burden_imbalance") != std::string::npos);
+    QVERIFY(html.find("gather_predictions") != std::string::npos); // the top site
+    QVERIFY(html.find("data:image/png;base64,cG5n") != std::string::npos);
+    QVERIFY(html.find(m_comparison->verdict().remedy.substr(0, 20)) != std::string::npos);
+    const std::string md = DiffReport::markdown(*m_comparison, QStringLiteral("diff.png"));
+    QVERIFY(md.find("**Verdict: burden_imbalance (rank 0, +1 GiB)**") != std::string::npos);
+    QVERIFY(md.find("![The diff of the two ranks](diff.png)") != std::string::npos);
+    QVERIFY(md.find("gather_predictions") != std::string::npos);
+    QCOMPARE(DiffSheet::reportImagePath(QStringLiteral("/tmp/r/report.md")), QStringLiteral("/tmp/r/report.png"));
+    QCOMPARE(DiffSheet::reportImagePath(QStringLiteral("/tmp/r/report.html")), QString());
+}
+
+void TestExport::safeWriting()
+{
+    QTemporaryDir dir;
+    // An unwritable place: the message names the file.
+    const QString nowhere = dir.filePath(QStringLiteral("missing/folder/x.png"));
+    const QString error = ImageExport::write(nowhere, "data");
+    QVERIFY(error.contains(nowhere));
+    // A failed write leaves the old file whole: QSaveFile only replaces it on commit.
+    const QString path = dir.filePath(QStringLiteral("keep.csv"));
+    QCOMPARE(ImageExport::write(path, "old"), QString());
+    QWidget unknown;
+    QVERIFY(ImageExport::save(&unknown, dir.filePath(QStringLiteral("x.gif"))).contains(QLatin1String(".png")));
+    QCOMPARE(contents(path), QByteArray("old"));
+    QCOMPARE(ImageExport::write(path, "new"), QString());
+    QCOMPARE(contents(path), QByteArray("new"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("keep.csv") }); // no leftovers
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

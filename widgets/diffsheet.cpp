@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+#include "diffsheet.h"
+
+#include "blockmapview.h"
+#include "diffreport.h"
+#include "findingsmodel.h"
+#include "imageexport.h"
+#include "rankchart.h"
+#include "stackpane.h"
+#include "stacktext.h"
+#include "timelineview.h"
+#include "verdictbanner.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace RankScope {
+
+std::optional<DiffSheet::View> DiffSheet::parseView(const QString& name)
+{
+    if (name == QLatin1String("diff"))
+        return Diff;
+    if (name == QLatin1String("timelines"))
+        return Timelines;
+    if (name == QLatin1String("blockmaps"))
+        return BlockMaps;
+    if (name == QLatin1String("overview"))
+        return Overview;
+    return std::nullopt;
+}
+
+void DiffSheet::showPair(
+    const Comparison& c, int rankA, int rankB, TimelineView* timelines, BlockMapView* mapA, BlockMapView* mapB)
+{
+    const int a = c.rankIndex(rankA);
+    const int b = c.rankIndex(rankB);
+    const SiteOptions& site = c.options().site;
+    std::vector<TimelineTrack> tracks;
+    const auto show = [&](int index, const QString& role, BlockMapView* map) {
+        if (index < 0) {
+            if (map)
+                map->clear();
+            return;
+        }
+        const RankSummary& s = c.ranks()[size_t(index)];
+        tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event });
+        if (map)
+            map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site);
+    };
+    show(a, QStringLiteral("A"), mapA);
+    show(b, QStringLiteral("B"), mapB);
+    if (timelines)
+        timelines->setTracks(std::move(tracks), site);
+}
+
+void DiffSheet::markFinding(const Comparison& c, int finding, int rankA, int rankB, TimelineView* timelines,
+    BlockMapView* mapA, BlockMapView* mapB)
+{
+    std::optional<uint64_t> fingerprint;
+    std::vector<FindingRun> runsA, runsB;
+    if (finding >= 0 && size_t(finding) < c.findings().size()) {
+        const Finding& f = c.findings()[size_t(finding)];
+        fingerprint = c.sites().fingerprint(f.site);
+        (f.rank == rankA ? runsA : runsB) = f.rank == rankA || f.rank == rankB ? f.runs : std::vector<FindingRun>();
+    }
+    if (timelines)
+        timelines->setHighlightedSite(fingerprint);
+    for (auto [map, runs] : { std::pair { mapA, &runsA }, std::pair { mapB, &runsB } }) {
+        if (!map)
+            continue;
+        map->setHighlightedSite(fingerprint);
+        map->setOutlinedRuns(*runs);
+    }
+}
+
+DiffSheet::DiffSheet(View view, QWidget* parent)
+    : QWidget(parent)
+    , m_view(view)
+{
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Window);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(6);
+    m_header = new QLabel(this);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setWordWrap(true);
+    layout->addWidget(m_header);
+    m_banner = new VerdictBanner(this);
+    layout->addWidget(m_banner);
+
+    if (view == Diff || view == Timelines) {
+        m_timelines = new TimelineView(this);
+        layout->addWidget(m_timelines, 3);
+    }
+    if (view == Diff || view == BlockMaps) {
+        auto* maps = new QHBoxLayout;
+        m_mapA = new BlockMapView(this);
+        m_mapB = new BlockMapView(this);
+        maps->addWidget(m_mapA);
+        maps->addWidget(m_mapB);
+        layout->addLayout(maps, view == Diff ? 2 : 3);
+    }
+    if (view == Diff) {
+        auto* bottom = new QHBoxLayout;
+        m_findings = new FindingsModel(this);
+        m_findingsView = new QTreeView(this);
+        m_findingsView->setModel(m_findings);
+        m_findingsView->setRootIsDecorated(false);
+        m_findingsView->setAlternatingRowColors(true);
+        m_findingsView->header()->setStretchLastSection(true);
+        m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        bottom->addWidget(m_findingsView, 3);
+        m_stack = new StackPane(this);
+        m_stack->setButtonsVisible(false);
+        bottom->addWidget(m_stack, 2);
+        layout->addLayout(bottom, 2);
+    }
+    if (view == Overview) {
+        m_chart = new RankChart(this);
+        layout->addWidget(m_chart, 2);
+        m_rankTable = new QTreeView(this);
+        m_rankTable->setRootIsDecorated(false);
+        m_rankTable->setAlternatingRowColors(true);
+        m_rankTable->header()->setStretchLastSection(true);
+        m_rankTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        layout->addWidget(m_rankTable, 3);
+    }
+
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    QFont small = m_legend->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_legend->setFont(small);
+    QString legend;
+    if (m_timelines)
+        legend += tr("Timelines: live allocations over the trace on one memory scale; the largest as bands coloured by "
+                     "allocation site (same colour, same site on every rank), smaller ones grey. ◆ peak, red line "
+                     "out of memory, dotted lines profiler steps, dashed line the comparison point; the shaded "
+                     "columns and outlined bands are the selected finding's site. ");
+    if (m_mapA)
+        legend += tr("Block maps: the allocator's segments at the comparison point (rows packed by size), blocks at "
+                     "their offsets; the selected finding's address runs outlined and flagged. ");
+    if (m_chart)
+        legend += tr("Bars: each rank's peak during the trace (light) and what it held at the snapshot (dark); the "
+                     "highest peak outlined.");
+    m_legend->setText(legend);
+    layout->addWidget(m_legend);
+}
+
+void DiffSheet::setComparison(
+    const ComparisonPtr& comparison, int rankA, int rankB, int finding, QAbstractItemModel* ranks)
+{
+    const Comparison& c = *comparison;
+    m_banner->setVerdict(c.verdict());
+    const auto file = [&](int rank) {
+        const int index = c.rankIndex(rank);
+        return index < 0 ? QString() : QFileInfo(c.ranks()[size_t(index)].path).fileName();
+    };
+    QString header = tr("<b>RankScope</b> · %n rank(s) compared at <b>%1</b>", nullptr, int(c.ranks().size()))
+                         .arg(QString::fromStdString(c.pointName()).toHtmlEscaped());
+    if (m_view != Overview && rankA >= 0) {
+        header += tr(" · A: rank %1 (%2)").arg(rankA).arg(file(rankA).toHtmlEscaped());
+        if (rankB >= 0)
+            header += tr(" · B: rank %1 (%2)").arg(rankB).arg(file(rankB).toHtmlEscaped());
+    }
+    if (finding >= 0 && size_t(finding) < c.findings().size() && m_view != Overview)
+        header += tr(" · finding %1: %2")
+                      .arg(finding + 1)
+                      .arg(QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+    m_header->setText(header);
+
+    showPair(c, rankA, rankB, m_timelines, m_mapA, m_mapB);
+    markFinding(c, finding, rankA, rankB, m_timelines, m_mapA, m_mapB);
+    if (m_findings) {
+        m_findings->setComparison(comparison);
+        for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
+            m_findingsView->resizeColumnToContents(column);
+        if (finding >= 0 && finding < m_findings->rowCount())
+            m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
+    }
+    if (m_stack) {
+        if (finding >= 0 && size_t(finding) < c.findings().size()) {
+            const Finding& f = c.findings()[size_t(finding)];
+            const StackText::Description d =
+                StackText::describeFinding(c, size_t(finding), f.rank == rankA ? rankB : rankA);
+            m_stack->setContent(d.header, d.frames, d.allFrames, d.footer);
+        } else {
+            m_stack->setContent(tr("No finding: no rank holds more than its baseline at any site."), {}, {});
+        }
+    }
+    if (m_chart && ranks) {
+        m_chart->setModel(ranks);
+        m_rankTable->setModel(ranks);
+        for (int column = 0; column < ranks->columnCount(); ++column)
+            m_rankTable->resizeColumnToContents(column);
+    }
+}
+
+bool DiffSheet::isBusy() const
+{
+    return (m_timelines && m_timelines->isBusy()) || (m_mapA && m_mapA->isBusy()) || (m_mapB && m_mapB->isBusy());
+}
+
+bool DiffSheet::isReportPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("html") || suffix == QLatin1String("htm") || suffix == QLatin1String("md");
+}
+
+QString DiffSheet::reportImagePath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.suffix().toLower() != QLatin1String("md"))
+        return {};
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral(".png"));
+}
+
+QString DiffSheet::writeReport(const Comparison& comparison, const QString& path, double scale)
+{
+    if (!isReportPath(path))
+        return tr("%1: use a .html or .md file name for a report").arg(path);
+    const QByteArray png = ImageExport::encode(this, ImageExport::Png, scale);
+    const QString imagePath = reportImagePath(path);
+    if (imagePath.isEmpty())
+        return ImageExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
+    if (const QString error = ImageExport::write(imagePath, png); !error.isEmpty())
+        return error;
+    return ImageExport::write(
+        path, QByteArray::fromStdString(DiffReport::markdown(comparison, QFileInfo(imagePath).fileName())));
+}
+
+bool DiffSheet::prepare(const QSize& size, int timeoutMs)
+{
+    // Laid out and polished like a shown window, but never mapped on a screen.
+    setAttribute(Qt::WA_DontShowOnScreen);
+    resize(size);
+    show();
+    QElapsedTimer clock;
+    clock.start();
+    do {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCoreApplication::sendPostedEvents();
+    } while ((isBusy() || clock.elapsed() < 50) && clock.elapsed() < timeoutMs);
+    return !isBusy();
+}
+
+} // namespace RankScope

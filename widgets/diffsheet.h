@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "comparison.h"
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLabel;
+class QTreeView;
+
+namespace RankScope {
+
+class BlockMapView;
+class FindingsModel;
+class RankChart;
+class StackPane;
+class TimelineView;
+class VerdictBanner;
+
+/// One comparison laid out as a page that stands on its own, for exports: a header naming the files, ranks and
+/// point, the verdict, then (by view) the two ranks' timelines, their block maps with the selected finding outlined,
+/// the findings with the selected one's stack, or every rank's overview; a legend says how to read it. Built from
+/// the same widgets as the main window, so exports look like the app, with or without a display.
+class DiffSheet : public QWidget
+{
+    Q_OBJECT
+public:
+    enum View
+    {
+        Diff,
+        Timelines,
+        BlockMaps,
+        Overview,
+    };
+    /// "diff", "timelines", "blockmaps", "overview"; nullopt for anything else.
+    static std::optional<View> parseView(const QString& name);
+
+    explicit DiffSheet(View view, QWidget* parent = nullptr);
+
+    /// Shows ranks A and B of `comparison` (B may be -1), finding `finding` selected (-1: none). `ranks` is the rank
+    /// table for the overview (a RankListModel), or nullptr.
+    void setComparison(const ComparisonPtr& comparison, int rankA, int rankB, int finding, QAbstractItemModel* ranks);
+    /// Lays the sheet out at `size` without showing it on screen and waits until every view has drawn its data.
+    /// Returns false when that takes longer than `timeoutMs`.
+    bool prepare(const QSize& size, int timeoutMs = 60000);
+    bool isBusy() const;
+
+    /// Where a report at `path` puts its picture: next to a Markdown report, named after it; empty for HTML, which
+    /// embeds it. Empty as well for a name that is neither .html, .htm nor .md.
+    static QString reportImagePath(const QString& path);
+    static bool isReportPath(const QString& path);
+    /// Writes a report of `comparison` with this sheet as its picture (see DiffReport::html and markdown), atomically.
+    /// Returns an empty string on success, otherwise a message naming the file and the problem.
+    QString writeReport(const Comparison& comparison, const QString& path, double scale = 2.0);
+
+    /// Shows ranks A and B (either may be -1) in a timeline view and two block maps, each at its comparison point.
+    /// The main window and the sheet share it, so both draw the same.
+    static void showPair(const Comparison& comparison, int rankA, int rankB, TimelineView* timelines,
+        BlockMapView* mapA, BlockMapView* mapB);
+    /// Marks a finding (-1: none) in those views: its site lit everywhere, its runs outlined on the rank holding it.
+    static void markFinding(const Comparison& comparison, int finding, int rankA, int rankB, TimelineView* timelines,
+        BlockMapView* mapA, BlockMapView* mapB);
+
+    TimelineView* timelines() const
+    {
+        return m_timelines;
+    }
+    BlockMapView* blockMap(int side) const
+    {
+        return side == 0 ? m_mapA : m_mapB;
+    }
+
+private:
+    View m_view;
+    QLabel* m_header = nullptr;
+    VerdictBanner* m_banner = nullptr;
+    TimelineView* m_timelines = nullptr;
+    BlockMapView* m_mapA = nullptr;
+    BlockMapView* m_mapB = nullptr;
+    FindingsModel* m_findings = nullptr;
+    QTreeView* m_findingsView = nullptr;
+    StackPane* m_stack = nullptr;
+    RankChart* m_chart = nullptr;
+    QTreeView* m_rankTable = nullptr;
+    QLabel* m_legend = nullptr;
+};
+
+} // namespace RankScope

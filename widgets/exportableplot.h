@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
+#include <qcustomplot.h>
+
+namespace RankScope {
+
+/// A QCustomPlot that can paint itself as vectors. On screen QCustomPlot paints a cached pixmap; rendered into an
+/// export (PNG at 2×, SVG, PDF) that pixmap would be blurry or a raster blob, so while vector painting is on, a
+/// paint event draws every layer directly onto whatever device the painting is redirected to.
+class ExportablePlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    using QCustomPlot::QCustomPlot;
+
+    void setVectorPainting(bool on)
+    {
+        m_vector = on;
+    }
+
+protected:
+    void paintEvent(QPaintEvent* event) override
+    {
+        if (!m_vector) {
+            QCustomPlot::paintEvent(event);
+            return;
+        }
+        QCPPainter painter(this);
+        if (painter.isActive())
+            toPainter(&painter, width(), height());
+    }
+
+private:
+    bool m_vector = false;
+};
+
+} // namespace RankScope

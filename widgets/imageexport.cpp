@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "imageexport.h"
+
+#include "exportableplot.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QClipboard>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace RankScope::ImageExport {
+
+namespace {
+
+// While alive, every plot inside the widget paints vectors instead of its screen pixmap.
+class VectorPlots
+{
+public:
+    explicit VectorPlots(QWidget* widget)
+        : m_plots(widget->findChildren<ExportablePlot*>())
+    {
+        if (auto* self = qobject_cast<ExportablePlot*>(widget))
+            m_plots.append(self);
+        for (ExportablePlot* plot : m_plots)
+            plot->setVectorPainting(true);
+    }
+    ~VectorPlots()
+    {
+        for (ExportablePlot* plot : m_plots)
+            plot->setVectorPainting(false);
+    }
+    VectorPlots(const VectorPlots&) = delete;
+    VectorPlots& operator=(const VectorPlots&) = delete;
+
+private:
+    QList<ExportablePlot*> m_plots;
+};
+
+void renderInto(QWidget* widget, QPainter& painter)
+{
+    const VectorPlots vectors(widget);
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ImageExport", text);
+}
+
+} // namespace
+
+Format formatOf(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return Png;
+    if (suffix == QLatin1String("svg"))
+        return Svg;
+    if (suffix == QLatin1String("pdf"))
+        return Pdf;
+    return Unknown;
+}
+
+QImage image(QWidget* widget, double scale)
+{
+    QImage image(widget->size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(widget->palette().color(QPalette::Window));
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    renderInto(widget, painter);
+    return image;
+}
+
+QByteArray encode(QWidget* widget, Format format, double scale)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    switch (format) {
+    case Png:
+        image(widget, scale).save(&buffer, "PNG");
+        break;
+    case Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(widget->size());
+        svg.setViewBox(QRect(QPoint(), widget->size()));
+        svg.setTitle(widget->windowTitle().isEmpty() ? QStringLiteral("RankScope") : widget->windowTitle());
+        QPainter painter(&svg);
+        renderInto(widget, painter);
+        break;
+    }
+    case Pdf: {
+        // One page the size of the widget, at 96 dpi, so one widget pixel is 0.75 pt.
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("RankScope"));
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(widget->size()) * 0.75, QPageSize::Point));
+        pdf.setPageMargins(QMarginsF());
+        QPainter painter(&pdf);
+        renderInto(widget, painter);
+        break;
+    }
+    case Unknown:
+        break;
+    }
+    return bytes;
+}
+
+QString write(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("%1: cannot be written: %2").arg(path, file.errorString());
+    if (file.write(bytes) != bytes.size()) {
+        const QString error = file.errorString();
+        file.cancelWriting();
+        return tr("%1: writing failed (is the disk full?): %2").arg(path, error);
+    }
+    if (!file.commit())
+        return tr("%1: writing failed (is the disk full?): %2").arg(path, file.errorString());
+    return {};
+}
+
+QString save(QWidget* widget, const QString& path, double scale)
+{
+    const Format format = formatOf(path);
+    if (format == Unknown)
+        return tr("%1: unknown image format; use .png, .svg or .pdf").arg(path);
+    return write(path, encode(widget, format, scale));
+}
+
+void addImageActions(QMenu* menu, QWidget* target)
+{
+    menu->addAction(tr("Copy Image"), target, [target] { QApplication::clipboard()->setImage(image(target, 2.0)); });
+    menu->addAction(tr("Export Image…"), target, [target] {
+        // The dialog asks before replacing a file.
+        const QString path = QFileDialog::getSaveFileName(
+            target, tr("Export Image"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        if (const QString error = save(target, path, 2.0); !error.isEmpty())
+            QMessageBox::warning(target, tr("Export Image"), error);
+    });
+}
+
+} // namespace RankScope::ImageExport
