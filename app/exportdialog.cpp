@@ -9,12 +9,25 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 
 namespace RankScope {
+
+namespace {
+
+// Rows holding a layout get no buddy from QFormLayout, so their mnemonic would show as a literal "&".
+QLabel* buddyLabel(const QString& text, QWidget* buddy)
+{
+    auto* label = new QLabel(text);
+    label->setBuddy(buddy);
+    return label;
+}
+
+} // namespace
 
 ExportDialog::ExportDialog(QWidget* parent)
     : QDialog(parent)
@@ -42,7 +55,7 @@ ExportDialog::ExportDialog(QWidget* parent)
     });
     fileRow->addWidget(m_path, 1);
     fileRow->addWidget(browse);
-    form->addRow(tr("&File:"), fileRow);
+    form->addRow(buddyLabel(tr("&File:"), m_path), fileRow);
 
     m_view->addItem(tr("Diff: timelines, block maps, findings and stack"), int(DiffSheet::Diff));
     m_view->addItem(tr("Timelines of A and B"), int(DiffSheet::Timelines));
@@ -61,7 +74,7 @@ ExportDialog::ExportDialog(QWidget* parent)
     m_height->setValue(1000);
     m_width->setAccessibleName(tr("Width"));
     m_height->setAccessibleName(tr("Height"));
-    form->addRow(tr("&Size:"), sizeRow);
+    form->addRow(buddyLabel(tr("&Size:"), m_width), sizeRow);
 
     m_scale->addItem(tr("1× (as on screen)"), 1.0);
     m_scale->addItem(tr("2× (sharp text, default)"), 2.0);

@@ -724,7 +724,7 @@ void MainWindow::exportPicture()
     if (!m_comparison)
         return;
     ExportDialog dialog(this);
-    dialog.setPath(QDir::current().filePath(QStringLiteral("rankscope-diff.png")));
+    dialog.setPath(QDir::home().filePath(QStringLiteral("rankscope-diff.png")));
     if (dialog.exec() != QDialog::Accepted)
         return;
     DiffSheet sheet(dialog.view());
@@ -747,7 +747,7 @@ void MainWindow::exportFindings(bool json)
     // The file dialog asks before replacing a file.
     const QString path =
         QFileDialog::getSaveFileName(this, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
-            QDir::current().filePath(
+            QDir::home().filePath(
                 json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
             json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
@@ -764,7 +764,7 @@ void MainWindow::exportReport()
     if (!m_comparison)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
-        QDir::current().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
+        QDir::home().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
     if (path.isEmpty())
         return;
     if (!DiffSheet::isReportPath(path)) {
