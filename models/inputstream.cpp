@@ -13,20 +13,36 @@ constexpr size_t chunk = size_t(4) << 20;
 
 InputStream::InputStream(const QString& path, ProgressCallback progress)
     : m_file(path)
+    , m_device(&m_file)
     , m_progress(std::move(progress))
 {
     if (!m_file.open(QIODevice::ReadOnly))
         throw ReadError("cannot open the file: " + m_file.errorString().toStdString());
-    m_fileSize = uint64_t(std::max<qint64>(m_file.size(), 0));
-    m_out.resize(chunk);
+    start();
+}
+
+InputStream::InputStream(QIODevice* device, ProgressCallback progress)
+    : m_device(device)
+    , m_progress(std::move(progress))
+{
+    if (!m_device->isOpen() || !m_device->isReadable())
+        throw ReadError("cannot read the data: the device is not open for reading");
+    start();
+}
+
+void InputStream::start()
+{
+    m_fileSize = uint64_t(std::max<qint64>(m_device->size(), 0));
+    // A small input gets a small window: what it holds fits, and opening many small files (or fuzzing) stays cheap.
+    m_out.resize(size_t(std::clamp<uint64_t>(m_fileSize * 4, 4096, chunk)));
     cur = end = m_out.data();
     uint8_t magic[2] = {};
-    if (m_file.peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+    if (m_device->peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         m_gzip = true;
         if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
             throw ReadError("cannot initialise zlib");
         m_zsInit = true;
-        m_in.resize(chunk);
+        m_in.resize(size_t(std::clamp<uint64_t>(m_fileSize, 4096, chunk)));
     }
 }
 
@@ -38,9 +54,9 @@ InputStream::~InputStream()
 
 size_t InputStream::readFile(uint8_t* into, size_t max)
 {
-    const qint64 n = m_file.read(reinterpret_cast<char*>(into), qint64(max));
+    const qint64 n = m_device->read(reinterpret_cast<char*>(into), qint64(max));
     if (n < 0)
-        throw ReadError("cannot read the file: " + m_file.errorString().toStdString());
+        throw ReadError("cannot read the file: " + m_device->errorString().toStdString());
     m_fileRead += uint64_t(n);
     return size_t(n);
 }
@@ -91,9 +107,9 @@ bool InputStream::refill(size_t need)
     m_windowOffset += uint64_t(cur - m_out.data());
     std::memmove(m_out.data(), cur, have);
     while (have < need && !m_eof) {
-        if (m_out.size() - have < chunk / 4) {
+        if (m_out.size() - have < std::min(need - have, chunk / 4)) {
             // Grow only as data actually arrives, so a huge length field cannot make us allocate in advance.
-            m_out.resize(std::max(m_out.size() * 2, have + chunk));
+            m_out.resize(std::max(m_out.size() * 2, have + std::min(need - have, chunk)));
         }
         have += produce(m_out.data() + have, m_out.size() - have);
     }

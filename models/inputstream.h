@@ -19,6 +19,8 @@ class InputStream
 {
 public:
     explicit InputStream(const QString& path, ProgressCallback progress = {});
+    /// Reads from an open device (a QBuffer in the fuzzers and tests); the device must outlive the stream.
+    explicit InputStream(QIODevice* device, ProgressCallback progress = {});
     ~InputStream();
     InputStream(const InputStream&) = delete;
     InputStream& operator=(const InputStream&) = delete;
@@ -48,8 +50,10 @@ public:
 private:
     size_t readFile(uint8_t* into, size_t max);
     size_t produce(uint8_t* into, size_t max);
+    void start();
 
     QFile m_file;
+    QIODevice* m_device = nullptr;
     ProgressCallback m_progress;
     uint64_t m_fileSize = 0;
     uint64_t m_fileRead = 0;

@@ -96,7 +96,7 @@ public:
     BuilderValue newContainer(bool isDict, const BuilderValue* parent, const BuilderValue* key);
     static const BuilderValue* unknownParent()
     {
-        static const BuilderValue sentinel;
+        static const BuilderValue sentinel {};
         return &sentinel;
     }
     /// The schema context a new container would get under this parent; lets readers disambiguate parents.

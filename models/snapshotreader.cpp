@@ -43,6 +43,17 @@ std::string describeUnknown(const uint8_t* p, size_t n)
 SnapshotReader::Result SnapshotReader::read(const QString& path, const ProgressCallback& progress)
 {
     InputStream in(path, progress);
+    return read(in);
+}
+
+SnapshotReader::Result SnapshotReader::read(QIODevice* device, const ProgressCallback& progress)
+{
+    InputStream in(device, progress);
+    return read(in);
+}
+
+SnapshotReader::Result SnapshotReader::read(InputStream& in)
+{
     Result result;
     result.gzip = in.isGzip();
     if (!in.refill(1))

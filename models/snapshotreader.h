@@ -6,7 +6,11 @@
 
 #include <QString>
 
+class QIODevice;
+
 namespace RankScope {
+
+class InputStream;
 
 /// Reads one snapshot file of any supported form: pickle (protocols 2–5) or JSON, either of them plain or
 /// gzip-compressed, recognised by content rather than by extension. Runs on the calling thread; never modifies the
@@ -29,6 +33,11 @@ public:
     /// Throws ReadError with a message that says what is wrong (without the path; callers add it) or
     /// ReadCancelled when `progress` returned false.
     static Result read(const QString& path, const ProgressCallback& progress = {});
+    /// The same from an open device (the fuzzers feed a QBuffer).
+    static Result read(QIODevice* device, const ProgressCallback& progress = {});
+
+private:
+    static Result read(InputStream& in);
 };
 
 } // namespace RankScope
