@@ -85,6 +85,8 @@ int info(QStringList args)
         entry.rank = file.rank;
         entry.error = file.error;
         entry.devices = file.devices;
+        if (!file.note.isEmpty())
+            print(stderr, "warning: " + file.path.toStdString() + ": " + file.note.toStdString() + "\n");
         if (!file.ok()) {
             ++failures;
             print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");
@@ -160,6 +162,8 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
     std::vector<RankInput> ranks;
     result.files = SnapshotLoader::loadAll(paths);
     for (const LoadedFile& file : result.files) {
+        if (!file.note.isEmpty())
+            print(stderr, "warning: " + file.path.toStdString() + ": " + file.note.toStdString() + "\n");
         if (!file.ok()) {
             ++result.failures;
             print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");

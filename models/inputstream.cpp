@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <string>
 
 namespace RankScope {
 
@@ -58,6 +59,8 @@ size_t InputStream::readFile(uint8_t* into, size_t max)
     if (n < 0)
         throw ReadError("cannot read the file: " + m_device->errorString().toStdString());
     m_fileRead += uint64_t(n);
+    if (n == 0)
+        checkUnchanged();
     return size_t(n);
 }
 
@@ -116,6 +119,17 @@ bool InputStream::refill(size_t need)
     cur = m_out.data();
     end = cur + have;
     return have >= need;
+}
+
+void InputStream::checkUnchanged() const
+{
+    // A rank still writing its snapshot, or a copy still in progress, gives a file that grows or shrinks under us.
+    if (m_device != &m_file)
+        return;
+    const uint64_t now = uint64_t(std::max<qint64>(m_file.size(), 0));
+    if (now != m_fileSize || (m_eof && m_fileRead != m_fileSize))
+        throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "
+            + std::to_string(now) + " now); load it again once whatever writes it has finished");
 }
 
 void InputStream::reportProgress()

@@ -33,6 +33,8 @@ public:
     {
         return m_windowOffset + uint64_t(p - m_out.data());
     }
+    /// Throws ReadError when the file's size is no longer what it was when opened.
+    void checkUnchanged() const;
     /// Reports progress and throws ReadCancelled when the callback says stop. Cheap enough to call every megabyte.
     void reportProgress();
     bool isGzip() const

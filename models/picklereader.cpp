@@ -133,7 +133,7 @@ template <typename T> T readLE(const uint8_t* p)
 constexpr uint32_t unsetMemo = 0xffffffffu;
 constexpr uint32_t traceEntryMemo = 0xfffffffeu;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
-constexpr size_t progressStep = size_t(4) << 20;
+constexpr size_t progressStep = size_t(1) << 20;
 
 } // namespace
 

@@ -109,8 +109,12 @@ QVariant RankListModel::displayData(const Row& row, int column) const
             return tr("Loading… %1%").arg(row.progress / 10);
         if (!f.ok())
             return f.cancelled ? tr("Cancelled") : tr("Failed: %1").arg(f.error);
-        return f.format == SnapshotReader::Format::Json ? (f.gzip ? tr("JSON, gzip") : tr("JSON"))
-                                                        : (f.gzip ? tr("pickle, gzip") : tr("pickle"));
+        {
+            const QString format = f.format == SnapshotReader::Format::Json
+                ? (f.gzip ? tr("JSON, gzip") : tr("JSON"))
+                : (f.gzip ? tr("pickle, gzip") : tr("pickle"));
+            return f.note.isEmpty() ? format : QString(format + QStringLiteral(" · ⚠ ") + f.note);
+        }
     default:
         break;
     }
@@ -213,6 +217,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return row.file.path;
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
             return tr("%1: %2").arg(row.file.path, row.file.error);
+        if (index.column() == StatusColumn && !row.loading && !row.file.note.isEmpty())
+            return tr("%1: %2").arg(row.file.path, row.file.note);
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
             return QString::fromStdString(row.summary->note);
         if (isBytes(index.column()) && row.file.ok() && (row.summary || index.column() != ExcessColumn))

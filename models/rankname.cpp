@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rankname.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+
+#include <map>
 
 namespace RankScope {
 
@@ -57,15 +60,45 @@ std::optional<int> RankName::fromPath(const QString& path)
 
 QList<RankName::Assigned> RankName::assign(const QStringList& paths)
 {
-    QList<Assigned> ranks;
-    ranks.reserve(paths.size());
+    QList<Assigned> ranks(paths.size());
+    std::map<int, qsizetype> owner; // rank → the file that has it
+    // Names first: a rank in a name is stronger than a position in the list.
     for (qsizetype i = 0; i < paths.size(); ++i) {
-        if (auto rank = fromPath(paths[i]))
-            ranks.append({ *rank, true });
-        else
-            ranks.append({ int(i), false });
+        if (auto rank = fromPath(paths[i])) {
+            auto [it, inserted] = owner.emplace(*rank, i);
+            if (inserted) {
+                ranks[i] = { *rank, true, -1, {} };
+                continue;
+            }
+            ranks[i].clash = *rank;
+            ranks[i].clashWith = paths[it->second];
+        }
+        ranks[i].rank = -1;
+    }
+    int next = 0;
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        if (ranks[i].rank >= 0)
+            continue;
+        int rank = ranks[i].clash < 0 && !owner.count(int(i)) ? int(i) : -1;
+        if (rank < 0) {
+            while (owner.count(next))
+                ++next;
+            rank = next;
+        }
+        owner.emplace(rank, i);
+        ranks[i].rank = rank;
     }
     return ranks;
+}
+
+QString RankName::Assigned::note() const
+{
+    if (clash < 0)
+        return {};
+    return QCoreApplication::translate("RankName", "its name says rank %1, like %2; compared as rank %3")
+        .arg(clash)
+        .arg(QFileInfo(clashWith).fileName())
+        .arg(rank);
 }
 
 } // namespace RankScope

@@ -20,10 +20,19 @@ public:
     {
         int rank = 0;
         bool fromName = false;
+        /// The rank the name claimed when another file already had it (then `rank` is a free one), else -1.
+        int clash = -1;
+        /// The file that has the rank this one claimed.
+        QString clashWith;
+
+        /// For the user, when the name's rank could not be used; empty otherwise.
+        QString note() const;
     };
 
     static std::optional<int> fromPath(const QString& path);
-    /// Ranks for a list of files: from the name where it carries one, else the file's position in the list.
+    /// Ranks for a list of files: from the name where it carries one, else the file's position in the list. Every
+    /// file gets a rank of its own: a name that claims a rank already taken, or a position that is, gets the
+    /// lowest free one (and a note saying so).
     static QList<Assigned> assign(const QStringList& paths);
 };
 

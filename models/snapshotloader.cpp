@@ -65,8 +65,11 @@ QList<LoadedFile> SnapshotLoader::loadAll(const QStringList& paths)
         indices.append(i);
     // A pool of its own: a caller on a global-pool thread must not wait for work queued behind itself.
     static QThreadPool pool;
-    return QtConcurrent::blockingMapped(
-        &pool, indices, [&](int i) { return loadFile(paths[i], ranks[i].rank, ranks[i].fromName); });
+    return QtConcurrent::blockingMapped(&pool, indices, [&](int i) {
+        LoadedFile file = loadFile(paths[i], ranks[i].rank, ranks[i].fromName);
+        file.note = ranks[i].note();
+        return file;
+    });
 }
 
 void SnapshotLoader::load(const QStringList& paths)
@@ -105,11 +108,12 @@ void SnapshotLoader::load(const QStringList& paths)
         emit started(index, path, rank.rank);
         watcher->setFuture(QtConcurrent::run(backgroundPool(), [path, rank](QPromise<LoadedFile>& promise) {
             promise.setProgressRange(0, progressScale);
-            const LoadedFile file = loadFile(path, rank.rank, rank.fromName, [&promise](uint64_t done, uint64_t total) {
+            LoadedFile file = loadFile(path, rank.rank, rank.fromName, [&promise](uint64_t done, uint64_t total) {
                 if (total > 0)
                     promise.setProgressValue(int(done * progressScale / total));
                 return !promise.isCanceled();
             });
+            file.note = rank.note();
             promise.addResult(file);
         }));
     }

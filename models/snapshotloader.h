@@ -26,6 +26,8 @@ struct LoadedFile
     SnapshotReader::Format format = SnapshotReader::Format::Pickle;
     bool gzip = false;
     QString error; ///< "what is wrong", without the path; empty on success
+    /// Something the user should know about a file that loaded (its name claims a rank another file claims too).
+    QString note;
     bool cancelled = false;
     qint64 fileSize = 0;
     double seconds = 0;
@@ -36,7 +38,7 @@ struct LoadedFile
     }
 };
 
-/// Loads rank files off the calling thread, each as its own job on the global thread pool, so several files load
+/// Loads rank files off the calling thread, each as its own job on the background pool, so several files load
 /// in parallel. Every file reports its own progress (bytes of the file consumed) and can be cancelled alone; a file
 /// that fails does not affect the others.
 class SnapshotLoader : public QObject

@@ -81,6 +81,7 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in)
     } else {
         throw ReadError(describeUnknown(p, n));
     }
+    in.checkUnchanged();
     try {
         result.snapshot = builder.finish();
     } catch (const SchemaError& e) {

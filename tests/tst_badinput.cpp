@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+// The bad-input table: each row is a file (or files) a user might open next to a good rank, the message they see,
+// and proof that everything else keeps working: the good rank loads and is compared, in the loader and in the
+// window, and no file of theirs is changed.
+#include "blockmapview.h"
+#include "mainwindow.h"
+#include "ranklistmodel.h"
+#include "snapshotloader.h"
+#include "testutils.h"
+#include "timelineview.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <unistd.h>
+#include <zlib.h>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+class TestBadInput : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void table_data();
+    void table();
+    void fileChangesWhileLoading();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+QString source(const char* name)
+{
+    return QStringLiteral(RANKSCOPE_SOURCE_DIR) + QLatin1Char('/') + QLatin1String(name);
+}
+
+QByteArray contents(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QByteArray gzip(const QByteArray& data)
+{
+    z_stream zs {};
+    deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(int(deflateBound(&zs, uLong(data.size()))), Qt::Uninitialized);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
+    zs.avail_in = uInt(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = uInt(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(qsizetype(zs.total_out));
+    deflateEnd(&zs);
+    return out;
+}
+
+QByteArray digest(const QStringList& paths)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QString& path : paths)
+        hash.addData(contents(path));
+    return hash.result();
+}
+
+} // namespace
+
+void TestBadInput::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestBadInput::table_data()
+{
+    // Each row: its own folder with a good rank 0 and the bad input(s); the message the bad one gets (a regular
+    // expression), or for files that load, the note they get; and whether the bad files load after all.
+    QTest::addColumn<QStringList>("files");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<int>("loaded");
+    QTest::addColumn<QString>("marker");
+    QTest::addColumn<QString>("folder"); // holds the good rank0.pickle
+
+    const QByteArray good = contents(source("resources/examples/rank1_memory_snapshot.pickle"));
+    int row = 0;
+    auto folder = [&]() {
+        const QString dir = m_dir.filePath(QString::number(row++));
+        QDir().mkpath(dir);
+        QFile f(dir + QStringLiteral("/rank0.pickle"));
+        f.open(QIODevice::WriteOnly);
+        f.write(good);
+        return dir;
+    };
+    auto file = [](const QString& dir, const QString& name, const QByteArray& bytes) {
+        QFile f(dir + QLatin1Char('/') + name);
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return f.fileName();
+    };
+
+    QString dir = folder();
+    QTest::newRow("zero-byte file") << QStringList { file(dir, QStringLiteral("rank1.pickle"), {}) }
+                                    << QStringLiteral("the file is empty") << 1 << QString() << dir;
+
+    dir = folder();
+    QDir().mkpath(dir + QStringLiteral("/rank1.pickle"));
+    QTest::newRow("directory") << QStringList { dir + QStringLiteral("/rank1.pickle") }
+                               << QStringLiteral("(?i)directory") << 1 << QString() << dir;
+
+    dir = folder();
+    QString unreadable = file(dir, QStringLiteral("rank1.pickle"), good);
+    QFile::setPermissions(unreadable, {});
+    if (geteuid() == 0)
+        unreadable = QStringLiteral("/proc/self/mem"); // root reads anything; this file fails to read for anyone
+    QTest::newRow("unreadable file") << QStringList { unreadable } << QStringLiteral("cannot (open|read) the file") << 1
+                                     << QString() << dir;
+
+    dir = folder();
+    QTest::newRow("truncated pickle") << QStringList { file(
+        dir, QStringLiteral("rank1.pickle"), good.left(good.size() / 2)) }
+                                      << QStringLiteral("truncated|ends") << 1 << QString() << dir;
+
+    dir = folder();
+    const QByteArray packed = gzip(good);
+    QTest::newRow("truncated gzip") << QStringList { file(
+        dir, QStringLiteral("rank1.pickle.gz"), packed.left(packed.size() / 2)) }
+                                    << QStringLiteral("gzip data is truncated") << 1 << QString() << dir;
+
+    dir = folder();
+    PickleWriter ints;
+    ints.proto(4).emptyList().mark().integer(1).integer(2).appends().stop();
+    QTest::newRow("non-snapshot pickle") << QStringList { file(dir, QStringLiteral("rank1.pickle"), ints.bytes()) }
+                                         << QStringLiteral("segment") << 1 << QString() << dir;
+
+    dir = folder();
+    QTest::newRow("JSON of another shape")
+        << QStringList { file(dir, QStringLiteral("rank1.json"), "{\"hello\": [1, 2, 3], \"world\": {}}") }
+        << QStringLiteral("segments") << 1 << QString() << dir;
+
+    dir = folder();
+    const QString marker = dir + QStringLiteral("/executed");
+    PickleWriter evil;
+    evil.proto(2)
+        .op('c')
+        .raw("os\nsystem\n")
+        .str(QByteArray("touch " + marker.toUtf8()).constData())
+        .op(0x85)
+        .op('R')
+        .stop();
+    QTest::newRow("pickle with GLOBAL/REDUCE")
+        << QStringList { file(dir, QStringLiteral("rank1.pickle"), evil.bytes()) }
+        << QStringLiteral("refused pickle opcode GLOBAL.*at byte") << 1 << marker << dir;
+
+    dir = folder();
+    PickleWriter huge;
+    huge.proto(4).emptyDict().op(0x8d).le<uint64_t>(uint64_t(1) << 62).raw("abc");
+    QTest::newRow("huge length field") << QStringList { file(dir, QStringLiteral("rank1.pickle"), huge.bytes()) }
+                                       << QStringLiteral(".+") << 1 << QString() << dir;
+
+    dir = folder();
+    QByteArray deep("\x80\x04", 2);
+    for (int i = 0; i < 200000; ++i)
+        deep.append("](", 2);
+    deep.append('.');
+    QTest::newRow("deeply nested containers") << QStringList { file(dir, QStringLiteral("rank1.pickle"), deep) }
+                                              << QStringLiteral(".+") << 1 << QString() << dir;
+
+    dir = folder();
+    QDir().mkpath(dir + QStringLiteral("/again"));
+    QTest::newRow("two files claim the same rank")
+        << QStringList { file(dir + QStringLiteral("/again"), QStringLiteral("rank0.pickle"), good) }
+        << QStringLiteral("its name says rank 0, like rank0.pickle; compared as rank 1") << 2 << QString() << dir;
+
+    // Real files from PyTorch 2.1 (no timestamps) and 2.2 next to a current one: they load and compare.
+    dir = folder();
+    QTest::newRow("ranks from different PyTorch versions") << QStringList {
+        file(dir, QStringLiteral("rank1.pickle"), contents(source("tests/data/cranberrii_memory_snapshot.pickle"))),
+        file(dir, QStringLiteral("rank2.pickle"), contents(source("tests/data/jasper_snapshot.pickle")))
+    } << QString() << 3 << QString() << dir;
+
+    // A rank whose memory sits on devices 0 to 3 of its node, next to one on device 0.
+    dir = folder();
+    QTest::newRow("files from different devices") << QStringList {
+        file(dir, QStringLiteral("rank1.pickle"), contents(source("tests/data/sunny_dump_snapshot.pickle")))
+    } << QString() << 2 << QString() << dir;
+}
+
+void TestBadInput::table()
+{
+    QFETCH(QStringList, files);
+    QFETCH(QString, message);
+    QFETCH(int, loaded);
+    QFETCH(QString, marker);
+    QFETCH(QString, folder);
+    QStringList paths { folder + QStringLiteral("/rank0.pickle") };
+    paths += files;
+    const QByteArray before = digest(paths);
+
+    // The loader: the bad file gets its message, the others load.
+    const QList<LoadedFile> results = SnapshotLoader::loadAll(paths);
+    QCOMPARE(results.size(), paths.size());
+    QVERIFY(results[0].ok());
+    int ok = 0;
+    for (const LoadedFile& r : results)
+        ok += r.ok();
+    QCOMPARE(ok, loaded);
+    if (!message.isEmpty()) {
+        const QRegularExpression expected(message);
+        bool seen = false;
+        for (const LoadedFile& r : results.mid(1))
+            seen = seen || expected.match(r.ok() ? r.note : r.error).hasMatch();
+        QVERIFY2(seen, qPrintable(results.last().error + results.last().note));
+    }
+    std::vector<int> ranks;
+    for (const LoadedFile& r : results)
+        ranks.push_back(r.rank);
+    std::sort(ranks.begin(), ranks.end());
+    QVERIFY2(std::adjacent_find(ranks.begin(), ranks.end()) == ranks.end(), "every file has a rank of its own");
+
+    // The window: it survives, shows the message in the bad row, and compares what loaded.
+    MainWindow w;
+    w.show();
+    w.openPaths(paths);
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparison() && !w.isBusy(), 60000);
+    QCOMPARE(w.rankModel()->loadedCount(), loaded);
+    QCOMPARE(int(w.comparison()->ranks().size()), loaded);
+    QVERIFY(w.timelines()->tracks().size() >= 1);
+    // A directory is opened as a folder of snapshots (this one holds none), so only files have a row to show.
+    if (!message.isEmpty() && loaded < paths.size() && !QFileInfo(files.front()).isDir()) {
+        bool shown = false;
+        for (int row = 0; row < w.rankModel()->rowCount(); ++row)
+            shown = shown
+                || QRegularExpression(message)
+                       .match(w.rankModel()->index(row, RankListModel::StatusColumn).data().toString())
+                       .hasMatch();
+        QVERIFY(shown);
+    }
+
+    // Nothing ran, nothing changed.
+    if (!marker.isEmpty())
+        QVERIFY(!QFile::exists(marker));
+    QCOMPARE(digest(paths), before);
+}
+
+// A rank still writing its snapshot (or a copy still in progress): the file changes under the reader.
+void TestBadInput::fileChangesWhileLoading()
+{
+    const QString path = m_dir.filePath(QStringLiteral("growing.pickle"));
+    QVERIFY(QFile::copy(source("tests/data/cranberrii_memory_snapshot.pickle"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    bool changed = false;
+    const LoadedFile file = SnapshotLoader::loadFile(path, 0, false, [&](uint64_t, uint64_t) {
+        if (!changed) {
+            QFile f(path);
+            f.open(QIODevice::Append);
+            f.write(QByteArray(1000, 'x'));
+            changed = true;
+        }
+        return true;
+    });
+    QVERIFY(changed);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error.contains(QLatin1String("the file changed while it was read")), qPrintable(file.error));
+}
+
+QTEST_MAIN(TestBadInput)
+#include "tst_badinput.moc"
