@@ -114,5 +114,29 @@ int main(int argc, char** argv)
         median(replots), window.timelines()->bandCount(0));
     std::printf("  block map paint           %8.2f ms   median of 15, %d blocks in %d segments\n", median(paints),
         window.blockMap(0)->blockCount(), window.blockMap(0)->segmentCount());
+
+    // Cancelling: load the first file alone, cancel once 40 % is read, time until the loader reports it stopped.
+    std::vector<double> cancels;
+    for (int i = 0; i < 5; ++i) {
+        SnapshotLoader loader;
+        QElapsedTimer sinceCancel;
+        bool finished = false;
+        QObject::connect(&loader, &SnapshotLoader::progress, [&](int, qint64 done, qint64 total) {
+            if (!sinceCancel.isValid() && done * 10 >= total * 4) {
+                sinceCancel.start();
+                loader.cancel(0);
+            }
+        });
+        QObject::connect(&loader, &SnapshotLoader::finished, [&](int, const LoadedFile&) { finished = true; });
+        loader.load({ files.front() });
+        while (!finished)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+        if (sinceCancel.isValid())
+            cancels.push_back(double(sinceCancel.nsecsElapsed()) / 1e6);
+    }
+    std::sort(cancels.begin(), cancels.end());
+    if (!cancels.empty())
+        std::printf("  cancel at 40 %% to stopped %8.1f ms   median of %zu (worst %.1f ms), target < 200 ms\n",
+            median(cancels), cancels.size(), cancels.back());
     return worst < 100 ? 0 : 1;
 }
