@@ -68,7 +68,10 @@ void DiffSheet::markFinding(const Comparison& c, int finding, int rankA, int ran
     if (finding >= 0 && size_t(finding) < c.findings().size()) {
         const Finding& f = c.findings()[size_t(finding)];
         fingerprint = c.sites().fingerprint(f.site);
-        (f.rank == rankA ? runsA : runsB) = f.rank == rankA || f.rank == rankB ? f.runs : std::vector<FindingRun>();
+        if (f.rank == rankA)
+            runsA = f.runs;
+        else if (f.rank == rankB)
+            runsB = f.runs;
     }
     if (timelines)
         timelines->setHighlightedSite(fingerprint);
