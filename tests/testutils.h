@@ -6,13 +6,16 @@
 
 #include <QByteArray>
 #include <QFile>
+
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <vector>
 #include <string>
 
 namespace TestUtils {
@@ -122,6 +125,40 @@ public:
 private:
     QByteArray m_bytes;
 };
+
+/// A snapshot with no segments and one device trace of `events` (action, address, size, time), followed by
+/// `external_annotations` marks (stage, name, time) on device 0: the shape PyTorch writes for profiler steps.
+struct TraceEvent
+{
+    const char* action;
+    int64_t addr;
+    int64_t size;
+    int64_t time;
+};
+struct AnnotationMark
+{
+    const char* stage;
+    const char* name;
+    int64_t time;
+};
+inline QByteArray traceSnapshot(const std::vector<TraceEvent>& events, const std::vector<AnnotationMark>& marks)
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList();
+    w.str("device_traces").emptyList().emptyList().mark();
+    for (const TraceEvent& e : events) {
+        w.emptyDict().mark().keyStr("action", e.action).key("addr", e.addr).key("size", e.size).key("stream", 0);
+        w.key("time_us", e.time).setitems();
+    }
+    w.appends().op('a');
+    w.str("external_annotations").emptyList().mark();
+    for (const AnnotationMark& m : marks) {
+        w.emptyDict().mark().keyStr("stage", m.stage).keyStr("name", m.name).key("device", 0).key("time_us", m.time);
+        w.setitems();
+    }
+    w.appends().setitems().stop();
+    return w.bytes();
+}
 
 /// Writes bytes to a file in `dir` and returns its path.
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)

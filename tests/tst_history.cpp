@@ -290,30 +290,19 @@ void TestHistory::expandableSegments()
 // ends after the last event at or before its END.
 void TestHistory::profilerSteps()
 {
-    PickleWriter w;
-    w.proto(4).emptyDict().mark().str("segments").emptyList();
-    w.str("device_traces").emptyList().emptyList().mark();
-    auto event = [&](const char* action, int64_t addr, int64_t size, int64_t time) {
-        w.emptyDict().mark().keyStr("action", action).key("addr", addr).key("size", size).key("stream", 0);
-        w.key("time_us", time).setitems();
-    };
-    event("alloc", 4096, 100, 100); // 0
-    event("alloc", 8192, 200, 200); // 1
-    event("free_completed", 4096, 100, 300); // 2
-    event("alloc", 4096, 400, 400); // 3
-    w.appends().op('a');
-    w.str("external_annotations").emptyList().mark();
-    auto mark = [&](const char* stage, const char* name, int64_t time) {
-        w.emptyDict().mark().keyStr("stage", stage).keyStr("name", name).key("device", 0).key("time_us", time);
-        w.setitems();
-    };
-    mark("START", "ProfilerStep#1", 150);
-    mark("END", "ProfilerStep#1", 350);
-    mark("START", "ProfilerStep#2", 360);
-    mark("START", "ProfilerStep#1", 380); // the same name again: a separate span
-    w.appends().setitems().stop();
+    const QByteArray bytes = traceSnapshot(
+        {
+            { "alloc", 4096, 100, 100 }, // 0
+            { "alloc", 8192, 200, 200 }, // 1
+            { "free_completed", 4096, 100, 300 }, // 2
+            { "alloc", 4096, 400, 400 }, // 3
+        },
+        {
+            { "START", "ProfilerStep#1", 150 }, { "END", "ProfilerStep#1", 350 }, { "START", "ProfilerStep#2", 360 },
+            { "START", "ProfilerStep#1", 380 }, // the same name again: a separate span
+        });
     QTemporaryDir dir;
-    const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), w.bytes())).snapshot;
+    const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), bytes)).snapshot;
     const DeviceHistoryPtr h = DeviceHistory::build(s, 0);
     QCOMPARE(h->annotations().size(), size_t(3));
     QCOMPARE(h->point(*TimelinePoint::parse("step:1"))->event, EventIndex(0));

@@ -43,31 +43,22 @@ namespace {
 // Three profiler steps over six events; step 2 is twice as long as step 1 in events.
 DeviceHistoryPtr steppedHistory(const QTemporaryDir& dir)
 {
-    PickleWriter w;
-    w.proto(4).emptyDict().mark().str("segments").emptyList();
-    w.str("device_traces").emptyList().emptyList().mark();
-    auto event = [&](const char* action, int64_t addr, int64_t size, int64_t time) {
-        w.emptyDict().mark().keyStr("action", action).key("addr", addr).key("size", size).key("stream", 0);
-        w.key("time_us", time).setitems();
-    };
-    event("alloc", 4096, 100, 100); // 0
-    event("alloc", 8192, 200, 200); // 1
-    event("free_completed", 4096, 100, 300); // 2
-    event("alloc", 4096, 400, 400); // 3
-    event("free_completed", 4096, 400, 500); // 4
-    event("free_completed", 8192, 200, 600); // 5
-    w.appends().op('a');
-    w.str("external_annotations").emptyList().mark();
-    auto mark = [&](const char* stage, const char* name, int64_t time) {
-        w.emptyDict().mark().keyStr("stage", stage).keyStr("name", name).key("device", 0).key("time_us", time);
-        w.setitems();
-    };
-    mark("START", "ProfilerStep#7", 150); // after event 0
-    mark("START", "ProfilerStep#8", 250); // after event 1
-    mark("START", "ProfilerStep#9", 450); // after event 3
-    w.appends().setitems().stop();
+    const QByteArray bytes = traceSnapshot(
+        {
+            { "alloc", 4096, 100, 100 }, // 0
+            { "alloc", 8192, 200, 200 }, // 1
+            { "free_completed", 4096, 100, 300 }, // 2
+            { "alloc", 4096, 400, 400 }, // 3
+            { "free_completed", 4096, 400, 500 }, // 4
+            { "free_completed", 8192, 200, 600 }, // 5
+        },
+        {
+            { "START", "ProfilerStep#7", 150 }, // after event 0
+            { "START", "ProfilerStep#8", 250 }, // after event 1
+            { "START", "ProfilerStep#9", 450 }, // after event 3
+        });
     return DeviceHistory::build(
-        SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), w.bytes())).snapshot, 0);
+        SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), bytes)).snapshot, 0);
 }
 
 QList<LoadedFile> examples()
