@@ -10,7 +10,6 @@
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
