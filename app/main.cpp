@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIcon>
 
 #include <cstdio>
 
@@ -43,6 +44,7 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("RankScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.rankscope.RankScope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope-256.png")));
 
     RankScope::MainWindow window;
     window.show();

@@ -1,0 +1,23 @@
+# Installs the build into a fresh prefix and checks the layout a desktop expects: the binary, the .desktop file
+# (which desktop-file-validate must accept) and the icons.
+file(REMOVE_RECURSE "${PREFIX}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" RESULT_VARIABLE rc
+    OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cmake --install failed")
+endif()
+set(id io.github.rankscope.RankScope)
+foreach(path bin/rankscope share/applications/${id}.desktop share/icons/hicolor/scalable/apps/${id}.svg
+        share/icons/hicolor/16x16/apps/${id}.png share/icons/hicolor/48x48/apps/${id}.png
+        share/icons/hicolor/256x256/apps/${id}.png)
+    if(NOT EXISTS "${PREFIX}/${path}")
+        message(FATAL_ERROR "missing after install: ${path}")
+    endif()
+endforeach()
+find_program(VALIDATE desktop-file-validate REQUIRED)
+execute_process(COMMAND "${VALIDATE}" "${PREFIX}/share/applications/${id}.desktop" RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out STREQUAL "")
+    message(FATAL_ERROR "desktop-file-validate: ${out}")
+endif()
+file(REMOVE_RECURSE "${PREFIX}")
