@@ -93,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RankListModel::SortRole);
     auto* left = new QSplitter(Qt::Vertical);
+    left->setObjectName(QStringLiteral("ranksSplitter"));
     m_chart = new RankChart(left);
     m_chart->setModel(m_model);
     m_table = new QTreeView(left);
@@ -139,8 +140,10 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Right: A and B side by side over time and in memory, then the findings.
     auto* right = new QSplitter(Qt::Vertical);
+    right->setObjectName(QStringLiteral("compareSplitter"));
     right->addWidget(createComparePanel());
     auto* maps = new QSplitter(Qt::Horizontal, right);
+    maps->setObjectName(QStringLiteral("mapsSplitter"));
     m_mapA = new BlockMapView(maps);
     m_mapB = new BlockMapView(maps);
     m_mapA->setAccessibleName(tr("Block map of rank A"));
@@ -156,6 +159,7 @@ MainWindow::MainWindow(QWidget* parent)
     right->setStretchFactor(2, 4);
 
     auto* body = new QSplitter(Qt::Horizontal);
+    body->setObjectName(QStringLiteral("bodySplitter"));
     body->addWidget(left);
     body->addWidget(right);
     body->setStretchFactor(0, 2);
@@ -178,10 +182,50 @@ MainWindow::MainWindow(QWidget* parent)
     connectLoader();
     createActions();
     updateRecent();
+    restoreSettings();
     updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    saveSettings();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    for (const QSplitter* splitter : findChildren<QSplitter*>()) {
+        if (!splitter->objectName().isEmpty())
+            settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
+    }
+    settings.setValue(QStringLiteral("compare/baseline"), m_baselineCombo->currentIndex());
+    settings.setValue(QStringLiteral("compare/threshold"), m_threshold->value());
+    settings.setValue(QStringLiteral("compare/myCode"), m_myCode->isChecked());
+    settings.setValue(QStringLiteral("compare/depth"), m_depth->value());
+    settings.setValue(QStringLiteral("timeline/axis"), int(m_timelines->preferredXAxis()));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    for (QSplitter* splitter : findChildren<QSplitter*>()) {
+        const QVariant state = settings.value(QStringLiteral("window/") + splitter->objectName());
+        if (!splitter->objectName().isEmpty() && state.isValid())
+            splitter->restoreState(state.toByteArray());
+    }
+    // The last comparison options, so a user who always compares "my code" against rank B keeps doing so.
+    m_updating = true;
+    m_baselineCombo->setCurrentIndex(std::clamp(settings.value(QStringLiteral("compare/baseline"), 0).toInt(), 0, 1));
+    m_threshold->setValue(settings.value(QStringLiteral("compare/threshold"), m_options.thresholdPercent).toDouble());
+    m_myCode->setChecked(settings.value(QStringLiteral("compare/myCode"), false).toBool());
+    m_depth->setValue(settings.value(QStringLiteral("compare/depth"), 0).toInt());
+    m_updating = false;
+    m_timelines->setXAxis(TimelineView::XAxis(settings.value(QStringLiteral("timeline/axis"), 0).toInt()));
+}
 
 QWidget* MainWindow::createComparePanel()
 {
@@ -273,6 +317,7 @@ QWidget* MainWindow::createComparePanel()
 QWidget* MainWindow::createFindingsPanel()
 {
     auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("findingsSplitter"));
     auto* panel = new QWidget(splitter);
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(4, 0, 0, 0);

@@ -120,6 +120,9 @@ protected:
 private:
     QWidget* createComparePanel();
     QWidget* createFindingsPanel();
+    /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
+    void saveSettings() const;
+    void restoreSettings();
     void createActions();
     void connectLoader();
     void onFinished(int index, const LoadedFile& file);

@@ -9,6 +9,8 @@
 #include "timelineview.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -27,6 +29,7 @@ private slots:
     void findingMarksBlockMapAndTimeline();
     void swapAndRankSelection();
     void goodAndCorruptFile();
+    void settingsPersist();
 };
 
 namespace {
@@ -190,6 +193,30 @@ void TestMainWindow::goodAndCorruptFile()
     QCOMPARE(w.timelines()->tracks().size(), size_t(1));
     QVERIFY(w.timelines()->bandCount(0) > 0);
     QVERIFY(w.blockMap(0)->segmentCount() > 0);
+}
+
+// Options and layout survive a restart (QSettings in QtTest's own location).
+void TestMainWindow::settingsPersist()
+{
+    {
+        MainWindow w;
+        w.resize(1111, 777);
+        auto* myCode = w.findChild<QCheckBox*>();
+        auto* threshold = w.findChild<QDoubleSpinBox*>();
+        QVERIFY(myCode && threshold);
+        myCode->setChecked(true);
+        threshold->setValue(7.5);
+        w.timelines()->setXAxis(TimelineView::TimeAxis);
+    }
+    MainWindow again;
+    QCOMPARE(again.findChild<QCheckBox*>()->isChecked(), true);
+    QCOMPARE(again.findChild<QDoubleSpinBox*>()->value(), 7.5);
+    QCOMPARE(again.timelines()->preferredXAxis(), TimelineView::TimeAxis);
+    QCOMPARE(again.size(), QSize(1111, 777));
+    // Back to the defaults for the other tests.
+    again.findChild<QCheckBox*>()->setChecked(false);
+    again.findChild<QDoubleSpinBox*>()->setValue(2.0);
+    again.timelines()->setXAxis(TimelineView::EventAxis);
 }
 
 QTEST_MAIN(TestMainWindow)

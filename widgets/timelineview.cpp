@@ -394,8 +394,7 @@ void TimelineView::setTracks(std::vector<TimelineTrack> tracks, const SiteOption
 {
     m_tracks = std::move(tracks);
     m_site = site;
-    if (!available(m_xAxis))
-        m_xAxis = EventAxis;
+    m_xAxis = available(m_preferredAxis) ? m_preferredAxis : EventAxis;
     rebuildLayout();
 }
 
@@ -419,6 +418,7 @@ bool TimelineView::available(XAxis axis) const
 
 void TimelineView::setXAxis(XAxis axis)
 {
+    m_preferredAxis = axis;
     if (!available(axis))
         axis = EventAxis;
     if (axis == m_xAxis)

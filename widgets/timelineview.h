@@ -61,7 +61,12 @@ public:
     void setHighlightedSite(std::optional<uint64_t> fingerprint);
     /// Outlines one allocation (index into the track's DeviceHistory::allocations()).
     void setSelectedAllocation(int track, std::optional<uint32_t> allocation);
+    /// Uses `axis` when every track supports it (now or once tracks arrive), else the event axis.
     void setXAxis(XAxis axis);
+    XAxis preferredXAxis() const
+    {
+        return m_preferredAxis;
+    }
     XAxis xAxis() const
     {
         return m_xAxis;
@@ -125,6 +130,7 @@ private:
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
     XAxis m_xAxis = EventAxis;
+    XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;
     int m_generation = 0;
     int m_pendingJobs = 0;
