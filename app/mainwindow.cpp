@@ -437,7 +437,12 @@ void MainWindow::createActions()
     help->addAction(tr("&About RankScope"), this, [this] {
         QMessageBox::about(this, tr("About RankScope"),
             tr("<h3>RankScope %1</h3><p>Compares the PyTorch CUDA memory snapshots of the ranks of one job.</p>"
-               "<p>Built with Qt %2, QCustomPlot, nlohmann_json and zlib.</p>")
+               "<p>RankScope's own code is under the MIT licence. It uses:</p><ul>"
+               "<li>Qt %2 (LGPL-3.0): widgets, SVG and PDF output</li>"
+               "<li>QCustomPlot 2.1 (GPL-3.0): the timelines and the rank chart; a binary linking it is "
+               "distributed under the GPL-3.0</li>"
+               "<li>nlohmann_json (MIT): the JSON reader</li>"
+               "<li>zlib (Zlib licence): gzip-compressed snapshots</li></ul>")
                 .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
 }
