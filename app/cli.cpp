@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -357,74 +358,78 @@ bool mayWrite(const char* command, const QString& path, bool force)
     return false;
 }
 
-int exportImage(const QStringList& args)
+// The steps `export` and `report` share: parse, check the output's name, load and compare, refuse to replace files
+// without --force, draw the sheet, write. `badName` returns a message for an unusable output name (else empty);
+// `outputs` lists every file the command will write; `write` writes them and returns an error message or "".
+int runWriting(const char* command, const QStringList& args, const std::function<std::string(const QString&)>& badName,
+    const std::function<QStringList(const QString&)>& outputs,
+    const std::function<QString(DiffSheet&, const Comparison&, const OutputOptions&)>& write)
 {
     ComparisonOptions options;
     OutputOptions o;
     QStringList paths;
-    if (const int code = parseWriting("export", args, options, o, paths))
+    const std::string prefix = std::string("rankscope ") + command + ": ";
+    if (const int code = parseWriting(command, args, options, o, paths))
         return code;
-    if (ImageExport::formatOf(o.out) == ImageExport::Unknown) {
-        print(stderr, "rankscope export: " + o.out.toStdString() + ": use a .png, .svg or .pdf file name\n");
+    if (const std::string bad = badName(o.out); !bad.empty()) {
+        print(stderr, prefix + o.out.toStdString() + ": " + bad + "\n");
         return 2;
     }
     const Compared compared = loadAndCompare(paths, options);
     if (!compared.error.empty()) {
-        print(stderr, "rankscope export: " + compared.error + "\n\n" + usage);
+        print(stderr, prefix + compared.error + "\n\n" + usage);
         return 2;
     }
     if (!compared.comparison)
         return 1;
-    if (!mayWrite("export", o.out, o.force))
-        return 4;
+    for (const QString& out : outputs(o.out)) {
+        if (!mayWrite(command, out, o.force))
+            return 4;
+    }
     RankListModel ranks;
     std::string error;
     const std::unique_ptr<DiffSheet> sheet = makeSheet(compared, o, ranks, error);
     if (!sheet) {
-        print(stderr, "rankscope export: " + error + "\n");
+        print(stderr, prefix + error + "\n");
         return 2;
     }
-    if (const QString failed = ImageExport::save(sheet.get(), o.out, o.scale); !failed.isEmpty()) {
-        print(stderr, "rankscope export: " + failed.toStdString() + "\n");
+    if (const QString failed = write(*sheet, *compared.comparison, o); !failed.isEmpty()) {
+        print(stderr, prefix + failed.toStdString() + "\n");
         return 4;
     }
     return compared.failures ? 1 : 0;
 }
 
+int exportImage(const QStringList& args)
+{
+    return runWriting(
+        "export", args,
+        [](const QString& out) {
+            return ImageExport::formatOf(out) == ImageExport::Unknown
+                ? std::string("use a .png, .svg or .pdf file name")
+                : std::string();
+        },
+        [](const QString& out) { return QStringList { out }; },
+        [](DiffSheet& sheet, const Comparison&, const OutputOptions& o) {
+            return ImageExport::save(&sheet, o.out, o.scale);
+        });
+}
+
 int report(const QStringList& args)
 {
-    ComparisonOptions options;
-    OutputOptions o;
-    QStringList paths;
-    if (const int code = parseWriting("report", args, options, o, paths))
-        return code;
-    if (!DiffSheet::isReportPath(o.out)) {
-        print(stderr, "rankscope report: " + o.out.toStdString() + ": use a .html or .md file name\n");
-        return 2;
-    }
-    const Compared compared = loadAndCompare(paths, options);
-    if (!compared.error.empty()) {
-        print(stderr, "rankscope report: " + compared.error + "\n\n" + usage);
-        return 2;
-    }
-    if (!compared.comparison)
-        return 1;
-    // Markdown cannot hold the picture: it goes next to the report, named after it.
-    const QString imagePath = DiffSheet::reportImagePath(o.out);
-    if (!mayWrite("report", o.out, o.force) || (!imagePath.isEmpty() && !mayWrite("report", imagePath, o.force)))
-        return 4;
-    RankListModel ranks;
-    std::string error;
-    const std::unique_ptr<DiffSheet> sheet = makeSheet(compared, o, ranks, error);
-    if (!sheet) {
-        print(stderr, "rankscope report: " + error + "\n");
-        return 2;
-    }
-    if (const QString failed = sheet->writeReport(*compared.comparison, o.out, o.scale); !failed.isEmpty()) {
-        print(stderr, "rankscope report: " + failed.toStdString() + "\n");
-        return 4;
-    }
-    return compared.failures ? 1 : 0;
+    return runWriting(
+        "report", args,
+        [](const QString& out) {
+            return DiffSheet::isReportPath(out) ? std::string() : std::string("use a .html or .md file name");
+        },
+        // Markdown cannot hold the picture: it goes next to the report, named after it.
+        [](const QString& out) {
+            const QString image = DiffSheet::reportImagePath(out);
+            return image.isEmpty() ? QStringList { out } : QStringList { out, image };
+        },
+        [](DiffSheet& sheet, const Comparison& comparison, const OutputOptions& o) {
+            return sheet.writeReport(comparison, o.out, o.scale);
+        });
 }
 
 } // namespace

@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace TestUtils {
 
