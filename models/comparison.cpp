@@ -2,6 +2,7 @@
 #include "comparison.h"
 
 #include "formatting.h"
+#include "verdicttext.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -55,21 +56,6 @@ int chooseDevice(const Snapshot& s)
 int64_t rounded(int64_t size)
 {
     return (size + 511) / 512 * 512;
-}
-
-std::string percent(int64_t part, int64_t whole)
-{
-    if (whole <= 0)
-        return "100%";
-    const double p = 100.0 * double(part) / double(whole);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, p < 10 ? "%.1f%%" : "%.0f%%", p);
-    return buf;
-}
-
-std::string bytes(int64_t b)
-{
-    return Formatting::bytes(b).toStdString();
 }
 
 } // namespace
@@ -326,9 +312,17 @@ std::shared_ptr<const Comparison> Comparison::compute(
 
     // The verdict: the rank holding the most, whether that is beyond the threshold, and what its excess is made of.
     Verdict& v = c->m_verdict;
+    v.rankCount = int(rankCount);
+    v.point = c->pointName();
+    v.thresholdPercent = options.thresholdPercent;
+    v.baselineRank = baselineIndex >= 0 ? options.baselineRank : -1;
+    const auto finish = [&v] {
+        v.explanation = VerdictText::explanation(v, VerdictText::English).toStdString();
+        v.remedy = VerdictText::remedy(v, VerdictText::English).toStdString();
+    };
     if (rankCount < 2) {
         v.kind = Verdict::Balanced;
-        v.explanation = "Only one rank: nothing to compare it with.";
+        finish();
         return c;
     }
     size_t outlier = 0;
@@ -338,12 +332,11 @@ std::shared_ptr<const Comparison> Comparison::compute(
             outlier = r;
     }
     const RankSummary& o = c->m_ranks[outlier];
-    const int64_t baseline = o.bytesAtPoint - o.excessBytes;
+    v.outlierRank = o.rank;
+    v.outlierExcessBytes = o.excessBytes;
+    v.baselineBytes = o.bytesAtPoint - o.excessBytes;
     const bool beyond = o.excessBytes > 0
-        && double(o.excessBytes) * 100.0 > options.thresholdPercent * double(std::max<int64_t>(baseline, 1));
-    const std::string at = c->pointName() == "peak" ? "at its peak" : "at " + c->pointName();
-    const std::string against =
-        baselineIndex >= 0 ? "rank " + std::to_string(options.baselineRank) : "the median of the other ranks";
+        && double(o.excessBytes) * 100.0 > options.thresholdPercent * double(std::max<int64_t>(v.baselineBytes, 1));
     if (!beyond) {
         // Allocations agree. An OOM anyway means the memory went somewhere the allocator does not see.
         size_t oomRank = rankCount;
@@ -358,63 +351,30 @@ std::shared_ptr<const Comparison> Comparison::compute(
             v.kind = Verdict::OutsideAllocator;
             v.rank = s.rank;
             v.excessBytes = s.excessBytes;
-            v.explanation = "Allocations agree across ranks within " + percent(std::abs(o.excessBytes), baseline)
-                + ", yet rank " + std::to_string(s.rank) + " ran out of memory asking for " + bytes(oom.requestedBytes)
-                + " with " + bytes(c->m_histories[oomRank]->reservedAfter(oom.event)) + " reserved by PyTorch and only "
-                + bytes(oom.deviceFreeBytes)
-                + " free on the device: the rest of the GPU is held outside PyTorch's caching allocator.";
-            v.remedy = "Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), a "
-                       "second CUDA context from a rank touching another rank's device (call "
-                       "torch.cuda.set_device(local_rank) before any CUDA work), and NCCL buffers (NCCL_BUFFSIZE).";
+            v.oomRequestedBytes = oom.requestedBytes;
+            v.oomReservedBytes = c->m_histories[oomRank]->reservedAfter(oom.event);
+            v.oomDeviceFreeBytes = oom.deviceFreeBytes;
+            finish();
             return c;
         }
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
-        char threshold[32];
-        std::snprintf(threshold, sizeof threshold, "%g%%", options.thresholdPercent);
-        v.explanation = std::string("Balanced: no rank holds more than ") + threshold + " above " + against + " " + at
-            + " (the most is rank " + std::to_string(o.rank) + " with " + bytes(std::max<int64_t>(o.excessBytes, 0))
-            + " more).";
+        finish();
         return c;
     }
 
-    int64_t onlyBytes = 0;
-    int64_t sharedBytes = 0;
-    std::vector<const Finding*> top;
     for (const Finding& f : c->m_findings) {
         if (f.rank != o.rank)
             continue;
-        (f.kind == Finding::OnlyOnRank ? onlyBytes : sharedBytes) += f.excessBytes;
-        if (top.size() < 3)
-            top.push_back(&f);
+        (f.kind == Finding::OnlyOnRank ? v.onlyBytes : v.sharedBytes) += f.excessBytes;
+        if (v.topSites.size() < 3)
+            v.topSites.push_back({ c->m_sites.label(f.site), f.excessBytes, int(f.kind) });
     }
-    const bool burden = onlyBytes >= sharedBytes;
-    v.kind = burden ? Verdict::BurdenImbalance : Verdict::InputImbalance;
+    v.kind = v.onlyBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
-    std::string topSites;
-    for (const Finding* f : top) {
-        if (!topSites.empty())
-            topSites += "; ";
-        topSites += c->m_sites.label(f->site) + " (+" + bytes(f->excessBytes) + ", " + Finding::kindName(f->kind) + ")";
-    }
-    const std::string rank = std::to_string(o.rank);
-    v.explanation = std::string(burden ? "Burden imbalance" : "Input imbalance") + " on rank " + rank + ": it holds "
-        + bytes(o.excessBytes) + " (" + percent(o.excessBytes, baseline) + ") more than " + against + " " + at + "; "
-        + percent(burden ? onlyBytes : sharedBytes, onlyBytes + sharedBytes)
-        + (burden ? " of its extra memory is at sites no other rank reaches"
-                  : " is at sites every rank reaches, "
-                    "with larger or more tensors there")
-        + ". Top sites: " + topSites + ".";
-    v.remedy = burden ? "Rank " + rank
-            + " does work the others do not (evaluation, gathering metrics, checkpointing): spread that work over all "
-              "ranks or move it off the training peak, and call .detach().cpu() on tensors before gathering, logging "
-              "or saving them."
-                      : "Rank " + rank
-            + " gets more or longer samples than the others: use DistributedSampler(drop_last=True) and call "
-              "sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank "
-              "gets the same amount of padding.";
+    finish();
     return c;
 }
 

@@ -101,8 +101,31 @@ struct Verdict
     Kind kind = Balanced;
     int rank = -1;
     int64_t excessBytes = 0;
+    /// In English, for the CLI and reports; VerdictText writes them in the user's language from the figures below.
     std::string explanation;
     std::string remedy;
+
+    /// The figures the explanation is made of. The outlier is the rank holding the most beyond its baseline (for
+    /// OutsideAllocator it may differ from `rank`, the rank that ran out of memory).
+    int rankCount = 0;
+    int outlierRank = -1;
+    int64_t outlierExcessBytes = 0;
+    int64_t baselineBytes = 0;
+    int baselineRank = -1; ///< -1: the median of the other ranks
+    std::string point;
+    double thresholdPercent = 0;
+    int64_t onlyBytes = 0; ///< the outlier's excess at sites no other rank reaches
+    int64_t sharedBytes = 0; ///< the outlier's excess at sites every rank reaches
+    struct TopSite
+    {
+        std::string label;
+        int64_t excessBytes = 0;
+        int kind = 0; ///< Finding::Kind
+    };
+    std::vector<TopSite> topSites;
+    int64_t oomRequestedBytes = 0;
+    int64_t oomReservedBytes = 0;
+    int64_t oomDeviceFreeBytes = 0;
 
     static const char* kindName(Kind kind);
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "verdictbanner.h"
 
-#include "comparison.h"
+#include "verdicttext.h"
+
+#include <QEvent>
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -39,6 +41,7 @@ VerdictBanner::VerdictBanner(QWidget* parent)
 
 void VerdictBanner::setPending(const QString& message)
 {
+    m_verdict.reset();
     QPalette p = palette();
     p.setColor(QPalette::Window, p.color(QPalette::AlternateBase));
     setPalette(p);
@@ -51,24 +54,33 @@ void VerdictBanner::setPending(const QString& message)
 
 void VerdictBanner::setVerdict(const Verdict& v)
 {
+    m_verdict = v;
+    showVerdict();
+}
+
+void VerdictBanner::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange && m_verdict)
+        showVerdict();
+}
+
+void VerdictBanner::showVerdict()
+{
+    const Verdict& v = *m_verdict;
     QColor colour;
-    QString title;
     switch (v.kind) {
     case Verdict::Balanced:
         colour = QColor(0x59, 0xa1, 0x4f);
-        title = tr("Balanced: no rank holds notably more than the others");
         break;
     case Verdict::BurdenImbalance:
         colour = QColor(0xe1, 0x57, 0x59);
-        title = tr("Burden imbalance on rank %1: it does work the others do not").arg(v.rank);
         break;
     case Verdict::InputImbalance:
         colour = QColor(0xf2, 0x8e, 0x2c);
-        title = tr("Input imbalance on rank %1: its tensors are larger or more numerous").arg(v.rank);
         break;
     case Verdict::OutsideAllocator:
         colour = QColor(0xaf, 0x7a, 0xa1);
-        title = tr("Rank %1 runs out of memory held outside PyTorch's allocator").arg(v.rank);
         break;
     }
     // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
@@ -79,10 +91,11 @@ void VerdictBanner::setVerdict(const Verdict& v)
     QPalette strip = m_strip->palette();
     strip.setColor(QPalette::Window, colour);
     m_strip->setPalette(strip);
-    m_title->setText(title);
-    QString body = QString::fromStdString(v.explanation);
-    if (!v.remedy.empty())
-        body += QLatin1Char('\n') + tr("What to change: %1").arg(QString::fromStdString(v.remedy));
+    m_title->setText(VerdictText::title(v, VerdictText::Translated));
+    QString body = VerdictText::explanation(v, VerdictText::Translated);
+    const QString remedy = VerdictText::remedy(v, VerdictText::Translated);
+    if (!remedy.isEmpty())
+        body += QLatin1Char('\n') + tr("What to change: %1").arg(remedy);
     m_body->setText(body);
     m_body->show();
     show();

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "verdicttext.h"
+
+#include "comparison.h"
+#include "formatting.h"
+
+namespace RankScope {
+
+namespace {
+
+QString say(const char* source, VerdictText::Language language)
+{
+    return language == VerdictText::Translated ? VerdictText::tr(source) : QString::fromUtf8(source);
+}
+
+QString percent(int64_t part, int64_t whole)
+{
+    if (whole <= 0)
+        return QStringLiteral("100%");
+    const double p = 100.0 * double(part) / double(whole);
+    return QString::number(p, 'f', p < 10 ? 1 : 0) + QLatin1Char('%');
+}
+
+QString kindPhrase(int kind, VerdictText::Language language)
+{
+    if (language == VerdictText::English)
+        return QString::fromLatin1(Finding::kindName(Finding::Kind(kind)));
+    switch (Finding::Kind(kind)) {
+    case Finding::OnlyOnRank:
+        return VerdictText::tr("only on this rank");
+    case Finding::MoreOnRank:
+        return VerdictText::tr("more allocations");
+    case Finding::LargerOnRank:
+        return VerdictText::tr("larger allocations");
+    }
+    return {};
+}
+
+// "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
+QString at(const Verdict& v, VerdictText::Language language)
+{
+    return v.point == "peak"
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at its peak"), language)
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.point));
+}
+
+QString against(const Verdict& v, VerdictText::Language language)
+{
+    return v.baselineRank >= 0
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1"), language).arg(v.baselineRank)
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "the median of the other ranks"), language);
+}
+
+} // namespace
+
+QString VerdictText::title(const Verdict& v, Language language)
+{
+    switch (v.kind) {
+    case Verdict::Balanced:
+        return say(QT_TR_NOOP("Balanced: no rank holds notably more than the others"), language);
+    case Verdict::BurdenImbalance:
+        return say(QT_TR_NOOP("Burden imbalance on rank %1: it does work the others do not"), language).arg(v.rank);
+    case Verdict::InputImbalance:
+        return say(QT_TR_NOOP("Input imbalance on rank %1: its tensors are larger or more numerous"), language)
+            .arg(v.rank);
+    case Verdict::OutsideAllocator:
+        return say(QT_TR_NOOP("Rank %1 runs out of memory held outside PyTorch's allocator"), language).arg(v.rank);
+    }
+    return {};
+}
+
+QString VerdictText::explanation(const Verdict& v, Language language)
+{
+    using Formatting::bytes;
+    if (v.rankCount < 2)
+        return say(QT_TR_NOOP("Only one rank: nothing to compare it with."), language);
+    switch (v.kind) {
+    case Verdict::OutsideAllocator:
+        return say(QT_TR_NOOP("Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 "
+                              "with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is "
+                              "held outside PyTorch's caching allocator."),
+            language)
+            .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes), QString::number(v.rank),
+                bytes(v.oomRequestedBytes), bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
+    case Verdict::Balanced: {
+        const QString threshold = QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
+        return say(QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more)."),
+            language)
+            .arg(threshold, against(v, language), at(v, language), QString::number(v.outlierRank),
+                bytes(std::max<int64_t>(v.outlierExcessBytes, 0)));
+    }
+    case Verdict::BurdenImbalance:
+    case Verdict::InputImbalance:
+        break;
+    }
+    QString sites;
+    for (const Verdict::TopSite& site : v.topSites) {
+        if (!sites.isEmpty())
+            sites += QLatin1String("; ");
+        sites += QString::fromStdString(site.label) + QLatin1String(" (+") + bytes(site.excessBytes)
+            + QLatin1String(", ") + kindPhrase(site.kind, language) + QLatin1Char(')');
+    }
+    const bool burden = v.kind == Verdict::BurdenImbalance;
+    const QString share = percent(burden ? v.onlyBytes : v.sharedBytes, v.onlyBytes + v.sharedBytes);
+    const char* source = burden
+        ? QT_TR_NOOP("Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at "
+                     "sites no other rank reaches. Top sites: %7.")
+        : QT_TR_NOOP("Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites every rank "
+                     "reaches, with larger or more tensors there. Top sites: %7.");
+    return say(source, language)
+        .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
+            against(v, language), at(v, language), share, sites);
+}
+
+QString VerdictText::remedy(const Verdict& v, Language language)
+{
+    switch (v.kind) {
+    case Verdict::Balanced:
+        return {};
+    case Verdict::OutsideAllocator:
+        return say(QT_TR_NOOP("Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), "
+                              "a second CUDA context from a rank touching another rank's device (call "
+                              "torch.cuda.set_device(local_rank) before any CUDA work), and NCCL buffers "
+                              "(NCCL_BUFFSIZE)."),
+            language);
+    case Verdict::BurdenImbalance:
+        return say(QT_TR_NOOP("Rank %1 does work the others do not (evaluation, gathering metrics, checkpointing): "
+                              "spread that work over all ranks or move it off the training peak, and call "
+                              ".detach().cpu() on tensors before gathering, logging or saving them."),
+            language)
+            .arg(v.rank);
+    case Verdict::InputImbalance:
+        return say(QT_TR_NOOP("Rank %1 gets more or longer samples than the others: use "
+                              "DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches "
+                              "by token count and deal them round-robin so every rank gets the same amount of "
+                              "padding."),
+            language)
+            .arg(v.rank);
+    }
+    return {};
+}
+
+} // namespace RankScope

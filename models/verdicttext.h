@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace RankScope {
+
+struct Verdict;
+
+/// The verdict in words, written from its figures. The window asks for the user's language whenever it shows a
+/// verdict, so switching language re-words it; the CLI, JSON and reports always get English, whatever the
+/// translator installed, so scripts and bug reports read the same everywhere.
+class VerdictText
+{
+    Q_DECLARE_TR_FUNCTIONS(RankScope::VerdictText)
+public:
+    enum Language
+    {
+        English,
+        Translated, ///< through the installed translators
+    };
+    /// One line: kind and rank ("Burden imbalance on rank 0: it does work the others do not").
+    static QString title(const Verdict& verdict, Language language);
+    /// How much more the outlier holds than its baseline, where, and its top sites.
+    static QString explanation(const Verdict& verdict, Language language);
+    /// What to change in the training script; empty for a balanced job.
+    static QString remedy(const Verdict& verdict, Language language);
+};
+
+} // namespace RankScope
