@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "appearance.h"
 #include "backgroundpool.h"
 #include "blockmapview.h"
 #include "diffreport.h"
@@ -13,6 +14,8 @@
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "retranslator.h"
+#include "settingsdialog.h"
 #include "snapshotloader.h"
 #include "stackpane.h"
 #include "stacktext.h"
@@ -59,9 +62,9 @@ namespace {
 const QString RecentKey = QStringLiteral("recent/paths");
 constexpr int MaxRecent = 10;
 
-QLabel* label(const QString& text, QWidget* buddy)
+QLabel* label(QWidget* buddy)
 {
-    auto* l = new QLabel(text);
+    auto* l = new QLabel;
     l->setBuddy(buddy);
     return l;
 }
@@ -76,8 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_findings(new FindingsModel(this))
     , m_findingsProxy(new QSortFilterProxyModel(this))
     , m_compareTimer(new QTimer(this))
+    , m_texts(new Retranslator(this))
 {
-    setWindowTitle(tr("RankScope"));
     setAcceptDrops(true);
     resize(1440, 900);
 
@@ -108,8 +111,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(progress, &ProgressDelegate::cancelRequested, this,
         [this](const QModelIndex& index) { m_loader->cancel(m_proxy->mapToSource(index).row()); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->setAccessibleName(tr("Ranks"));
-    m_table->setToolTip(tr("Select a rank to show it as A"));
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setMinimumSectionSize(50);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -146,8 +147,6 @@ MainWindow::MainWindow(QWidget* parent)
     maps->setObjectName(QStringLiteral("mapsSplitter"));
     m_mapA = new BlockMapView(maps);
     m_mapB = new BlockMapView(maps);
-    m_mapA->setAccessibleName(tr("Block map of rank A"));
-    m_mapB->setAccessibleName(tr("Block map of rank B"));
     connect(m_mapA, &BlockMapView::blockClicked, this,
         [this](uint64_t address, StackId stack) { showBlock(0, address, stack); });
     connect(m_mapB, &BlockMapView::blockClicked, this,
@@ -173,12 +172,20 @@ MainWindow::MainWindow(QWidget* parent)
     page->addWidget(body, 1);
     m_stack->addWidget(m_mainPage);
     setCentralWidget(m_stack);
+    m_texts->add([this] {
+        setWindowTitle(tr("RankScope"));
+        m_table->setAccessibleName(tr("Ranks"));
+        m_table->setToolTip(tr("Select a rank to show it as A"));
+        m_mapA->setAccessibleName(tr("Block map of rank A"));
+        m_mapB->setAccessibleName(tr("Block map of rank B"));
+    });
 
     // Option changes come in bursts (typing a threshold); compare once they settle.
     m_compareTimer->setSingleShot(true);
     m_compareTimer->setInterval(150);
     connect(m_compareTimer, &QTimer::timeout, this, &MainWindow::compareRanks);
 
+    m_timelines->setMaxBands(Appearance::timelineBands());
     connectLoader();
     createActions();
     updateRecent();
@@ -234,20 +241,13 @@ QWidget* MainWindow::createComparePanel()
     layout->setContentsMargins(4, 4, 4, 0);
     auto* bar = new QHBoxLayout;
     m_pointCombo = new QComboBox(panel);
-    m_pointCombo->setToolTip(tr("Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler step "
-                                "or an event picked on the timeline (double-click it)"));
-    m_pointCombo->setAccessibleName(tr("Comparison point"));
     m_pointCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_pointCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)
             scheduleComparison();
     });
     m_aCombo = new QComboBox(panel);
-    m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
-    m_aCombo->setAccessibleName(tr("Rank A"));
     m_bCombo = new QComboBox(panel);
-    m_bCombo->setToolTip(tr("Rank B: by default the rank closest to the baseline"));
-    m_bCombo->setAccessibleName(tr("Rank B"));
     const auto onRankCombo = [this] {
         if (m_updating)
             return;
@@ -259,55 +259,81 @@ QWidget* MainWindow::createComparePanel()
     connect(m_bCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
     auto* swap = new QToolButton(panel);
     swap->setText(QStringLiteral("⇄"));
-    swap->setToolTip(tr("Swap ranks A and B"));
-    swap->setAccessibleName(tr("Swap A and B"));
     connect(swap, &QToolButton::clicked, this, &MainWindow::swapRanks);
-    bar->addWidget(label(tr("&Point:"), m_pointCombo));
+    QLabel* pointLabel = label(m_pointCombo);
+    QLabel* aLabel = label(m_aCombo);
+    QLabel* bLabel = label(m_bCombo);
+    bar->addWidget(pointLabel);
     bar->addWidget(m_pointCombo);
     bar->addSpacing(12);
-    bar->addWidget(label(tr("&A:"), m_aCombo));
+    bar->addWidget(aLabel);
     bar->addWidget(m_aCombo);
     bar->addWidget(swap);
-    bar->addWidget(label(tr("&B:"), m_bCombo));
+    bar->addWidget(bLabel);
     bar->addWidget(m_bCombo);
     bar->addSpacing(12);
     m_baselineCombo = new QComboBox(panel);
-    m_baselineCombo->addItem(tr("median of the others"));
-    m_baselineCombo->addItem(tr("rank B"));
-    m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
-    m_baselineCombo->setAccessibleName(tr("Baseline"));
+    m_baselineCombo->addItem(QString());
+    m_baselineCombo->addItem(QString());
     connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &MainWindow::scheduleComparison);
-    bar->addWidget(label(tr("Base&line:"), m_baselineCombo));
+    QLabel* baselineLabel = label(m_baselineCombo);
+    bar->addWidget(baselineLabel);
     bar->addWidget(m_baselineCombo);
     m_threshold = new QDoubleSpinBox(panel);
     m_threshold->setRange(0, 1000);
     m_threshold->setDecimals(1);
     m_threshold->setSuffix(QStringLiteral(" %"));
     m_threshold->setValue(m_options.thresholdPercent);
-    m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
-    m_threshold->setAccessibleName(tr("Outlier threshold"));
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    bar->addWidget(label(tr("&Threshold:"), m_threshold));
+    QLabel* thresholdLabel = label(m_threshold);
+    bar->addWidget(thresholdLabel);
     bar->addWidget(m_threshold);
-    m_myCode = new QCheckBox(tr("&My code"), panel);
-    m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
-                            "library or C++"));
+    m_myCode = new QCheckBox(panel);
     connect(m_myCode, &QCheckBox::toggled, this, &MainWindow::scheduleComparison);
     bar->addWidget(m_myCode);
     m_depth = new QSpinBox(panel);
     m_depth->setRange(0, 64);
-    m_depth->setSpecialValueText(tr("all"));
-    m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
-    m_depth->setAccessibleName(tr("Stack depth"));
     connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    bar->addWidget(label(tr("&Depth:"), m_depth));
+    QLabel* depthLabel = label(m_depth);
+    bar->addWidget(depthLabel);
     bar->addWidget(m_depth);
     bar->addStretch(1);
+    m_texts->add([=, this] {
+        m_pointCombo->setToolTip(tr("Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler "
+                                    "step or an event picked on the timeline (double-click it)"));
+        m_pointCombo->setAccessibleName(tr("Comparison point"));
+        m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
+        m_aCombo->setAccessibleName(tr("Rank A"));
+        m_bCombo->setToolTip(tr("Rank B: by default the rank closest to the baseline"));
+        m_bCombo->setAccessibleName(tr("Rank B"));
+        swap->setToolTip(tr("Swap ranks A and B"));
+        swap->setAccessibleName(tr("Swap A and B"));
+        pointLabel->setText(tr("&Point:"));
+        aLabel->setText(tr("&A:"));
+        bLabel->setText(tr("&B:"));
+        m_baselineCombo->setItemText(0, tr("median of the others"));
+        m_baselineCombo->setItemText(1, tr("rank B"));
+        m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
+        m_baselineCombo->setAccessibleName(tr("Baseline"));
+        baselineLabel->setText(tr("Base&line:"));
+        m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
+        m_threshold->setAccessibleName(tr("Outlier threshold"));
+        thresholdLabel->setText(tr("&Threshold:"));
+        m_myCode->setText(tr("&My code"));
+        m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
+                                "library or C++"));
+        m_depth->setSpecialValueText(tr("all"));
+        m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
+        m_depth->setAccessibleName(tr("Stack depth"));
+        depthLabel->setText(tr("&Depth:"));
+    });
     layout->addLayout(bar);
 
     m_timelines = new TimelineView(panel);
-    m_timelines->setStatusTip(tr("Wheel: zoom · drag: pan · click: show an allocation's stack · double-click: compare "
-                                 "the ranks at that event"));
+    m_texts->add([this] {
+        m_timelines->setStatusTip(tr("Wheel: zoom · drag: pan · click: show an allocation's stack · double-click: "
+                                     "compare the ranks at that event"));
+    });
     connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
     connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
     layout->addWidget(m_timelines, 1);
@@ -324,9 +350,7 @@ QWidget* MainWindow::createFindingsPanel()
     layout->setSpacing(2);
     auto* bar = new QHBoxLayout;
     m_filter = new QLineEdit(panel);
-    m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
     m_filter->setClearButtonEnabled(true);
-    m_filter->setAccessibleName(tr("Filter findings"));
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(200);
@@ -346,7 +370,11 @@ QWidget* MainWindow::createFindingsPanel()
     m_findingsView->setSortingEnabled(true);
     m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
     m_findingsView->setAlternatingRowColors(true);
-    m_findingsView->setAccessibleName(tr("Findings"));
+    m_texts->add([this] {
+        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+        m_filter->setAccessibleName(tr("Filter findings"));
+        m_findingsView->setAccessibleName(tr("Findings"));
+    });
     m_findingsView->header()->setStretchLastSection(true);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFinding);
     layout->addWidget(m_findingsView, 1);
@@ -362,6 +390,14 @@ QWidget* MainWindow::createFindingsPanel()
 
 void MainWindow::createActions()
 {
+    // Menus are made afresh in a new language. The old ones may be on the call stack (Settings was opened from one),
+    // so they are deleted later; taken off the menu bar, their shortcuts no longer fire.
+    for (QAction* action : menuBar()->actions()) {
+        if (action->menu())
+            action->menu()->deleteLater();
+    }
+    menuBar()->clear();
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Snapshots…"), this, &MainWindow::openFilesDialog);
     open->setShortcut(QKeySequence::Open);
@@ -393,6 +429,9 @@ void MainWindow::createActions()
     m_closeAction->setShortcut(QKeySequence::Close);
     m_closeAction->setStatusTip(tr("Close every snapshot and go back to the start page"));
     file->addSeparator();
+    QAction* settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setStatusTip(tr("Language, colour theme and timeline detail"));
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -445,6 +484,40 @@ void MainWindow::createActions()
                "<li>zlib (Zlib licence): gzip-compressed snapshots</li></ul>")
                 .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
+}
+
+SettingsDialog* MainWindow::settingsDialog()
+{
+    if (!m_settings) {
+        m_settings = new SettingsDialog(this);
+        connect(m_settings, &SettingsDialog::timelineBandsChanged, m_timelines, &TimelineView::setMaxBands);
+    }
+    return m_settings;
+}
+
+void MainWindow::openSettings()
+{
+    // Not modal: its choices apply at once, and the user watches the window change behind it.
+    SettingsDialog* dialog = settingsDialog();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    // Texts of fixed widgets follow through m_texts; these are made from data and are made again.
+    createActions();
+    updateRecent();
+    if (m_comparison) {
+        fillRankCombos();
+        fillPointCombo();
+        showFinding();
+    }
+    updateStatus();
 }
 
 QStringList MainWindow::recentPaths() const
@@ -904,14 +977,19 @@ void MainWindow::updateStatus()
         else if (m_comparing)
             text += tr(" · comparing…");
         else if (m_comparison)
-            text += tr(" · %n finding(s) at %1", nullptr, int(m_comparison->findings().size()))
-                        .arg(QString::fromStdString(m_comparison->pointName()));
+            text += tr(" · %n finding(s) (%1)", nullptr, int(m_comparison->findings().size()))
+                        .arg(m_pointCombo->currentText()); // the point in words, in the user's language
     }
     if (!m_statusLabel) {
         m_statusLabel = new QLabel(this);
         statusBar()->addPermanentWidget(m_statusLabel);
     }
     m_statusLabel->setText(text);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusLabel ? m_statusLabel->text() : QString();
 }
 
 void MainWindow::showContextMenu(const QPoint& pos)

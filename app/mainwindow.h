@@ -21,6 +21,8 @@ class QTreeView;
 namespace RankScope {
 
 class BlockMapView;
+class Retranslator;
+class SettingsDialog;
 class FindingsModel;
 class RankChart;
 class RankListModel;
@@ -81,6 +83,14 @@ public:
     {
         return m_stackPane;
     }
+    VerdictBanner* banner() const
+    {
+        return m_banner;
+    }
+    /// The Settings dialog, made on first use and kept.
+    SettingsDialog* settingsDialog();
+    /// The permanent status bar text: ranks, loaded, failed, findings.
+    QString statusText() const;
     /// Ranks shown as A and B (-1: none).
     int rankA() const
     {
@@ -106,6 +116,8 @@ public slots:
     void exportPicture();
     void exportFindings(bool json);
     void exportReport();
+    /// Language, theme and timeline detail; they apply while the dialog is open.
+    void openSettings();
     void nextFinding();
     void previousFinding();
 
@@ -116,6 +128,7 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     QWidget* createComparePanel();
@@ -171,6 +184,8 @@ private:
     QCheckBox* m_myCode = nullptr;
     QSpinBox* m_depth = nullptr;
     QTimer* m_compareTimer = nullptr;
+    Retranslator* m_texts = nullptr;
+    SettingsDialog* m_settings = nullptr;
     QLabel* m_statusLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_cancelAction = nullptr;

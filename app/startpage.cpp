@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "startpage.h"
 
+#include "retranslator.h"
+
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
@@ -19,46 +21,40 @@ StartPage::StartPage(QWidget* parent)
     auto* column = new QVBoxLayout;
     column->setSpacing(12);
 
-    auto* title = new QLabel(tr("RankScope"), this);
+    auto* texts = new Retranslator(this);
+    auto* title = new QLabel(this);
     QFont titleFont = title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 2.2);
     titleFont.setBold(true);
     title->setFont(titleFont);
     column->addWidget(title);
 
-    auto* tagline = new QLabel(tr("Open the memory snapshots of every rank of a PyTorch job together and see which "
-                                  "rank holds more GPU memory than the others, and why."),
-        this);
+    auto* tagline = new QLabel(this);
     tagline->setWordWrap(true);
     column->addWidget(tagline);
 
     auto* buttons = new QHBoxLayout;
-    auto addButton = [&](const QString& text, const QString& tip, void (StartPage::*signal)()) {
-        auto* button = new QPushButton(text, this);
-        button->setToolTip(tip);
+    const auto addButton = [&](void (StartPage::*signal)()) {
+        auto* button = new QPushButton(this);
         button->setMinimumHeight(36);
         connect(button, &QPushButton::clicked, this, signal);
         buttons->addWidget(button);
+        return button;
     };
-    addButton(tr("Open snapshots…"), tr("Choose one snapshot file per rank (.pickle, .json, optionally .gz)"),
-        &StartPage::openFilesRequested);
-    addButton(tr("Open folder…"), tr("Open every snapshot file in a folder and its subfolders"),
-        &StartPage::openFolderRequested);
-    addButton(tr("Open example"), tr("Four ranks derived from a real snapshot, where rank 0 does extra work"),
-        &StartPage::openExampleRequested);
+    QPushButton* files = addButton(&StartPage::openFilesRequested);
+    QPushButton* folder = addButton(&StartPage::openFolderRequested);
+    QPushButton* example = addButton(&StartPage::openExampleRequested);
     column->addLayout(buttons);
 
-    m_recentLabel = new QLabel(tr("Recent:"), this);
+    m_recentLabel = new QLabel(this);
     column->addWidget(m_recentLabel);
     m_recent = new QListWidget(this);
-    m_recent->setAccessibleName(tr("Recent files and folders"));
-    m_recent->setToolTip(tr("Double-click or press Enter to open again"));
     m_recent->setMaximumHeight(m_recent->fontMetrics().lineSpacing() * 7);
     connect(m_recent, &QListWidget::itemActivated, this,
         [this](QListWidgetItem* item) { emit openRecentRequested(item->data(Qt::UserRole).toString()); });
     column->addWidget(m_recent);
 
-    auto* howto = new QLabel(tr("Dump one snapshot per rank in your training script:"), this);
+    auto* howto = new QLabel(this);
     column->addWidget(howto);
     auto* snippet = new QPlainTextEdit(this);
     snippet->setReadOnly(true);
@@ -68,12 +64,30 @@ StartPage::StartPage(QWidget* parent)
                                          "rank = torch.distributed.get_rank()\n"
                                          "torch.cuda.memory._dump_snapshot(f\"rank{rank}_memory_snapshot.pickle\")"));
     snippet->setMaximumHeight(snippet->fontMetrics().lineSpacing() * 6);
-    snippet->setAccessibleName(tr("Example code"));
     column->addWidget(snippet);
 
-    auto* drop = new QLabel(tr("You can also drop files or folders anywhere on this window."), this);
+    auto* drop = new QLabel(this);
     drop->setEnabled(false);
     column->addWidget(drop);
+
+    texts->add([=, this] {
+        title->setText(tr("RankScope"));
+        tagline->setText(tr("Open the memory snapshots of every rank of a PyTorch job together and see which rank "
+                            "holds more GPU memory than the others, and why."));
+        files->setText(tr("Open snapshots…"));
+        files->setToolTip(tr("Choose one snapshot file per rank (.pickle, .json, optionally .gz)"));
+        folder->setText(tr("Open folder…"));
+        folder->setToolTip(tr("Open every snapshot file in a folder and its subfolders"));
+        example->setText(tr("Open example"));
+        example->setToolTip(tr("Four ranks derived from a real snapshot, where rank 0 does extra work"));
+        m_recentLabel->setText(tr("Recent:"));
+        m_recent->setAccessibleName(tr("Recent files and folders"));
+        m_recent->setToolTip(tr("Double-click or press Enter to open again"));
+        howto->setText(tr("Dump one snapshot per rank in your training script:"));
+        snippet->setAccessibleName(tr("Example code"));
+        drop->setText(tr("You can also drop files or folders anywhere on this window."));
+        setRecent(m_paths);
+    });
 
     auto* row = new QHBoxLayout;
     row->addStretch(1);
@@ -81,11 +95,11 @@ StartPage::StartPage(QWidget* parent)
     row->addStretch(1);
     outer->addLayout(row);
     outer->addStretch(2);
-    setRecent({});
 }
 
 void StartPage::setRecent(const QStringList& paths)
 {
+    m_paths = paths;
     m_recent->clear();
     for (const QString& path : paths) {
         const QFileInfo info(path);

@@ -25,8 +25,9 @@ signals:
     void openRecentRequested(const QString& path);
 
 private:
-    QLabel* m_recentLabel;
-    QListWidget* m_recent;
+    QLabel* m_recentLabel = nullptr;
+    QListWidget* m_recent = nullptr;
+    QStringList m_paths;
 };
 
 } // namespace RankScope

@@ -6,7 +6,7 @@
 namespace RankScope {
 
 FindingsModel::FindingsModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : TranslatedTableModel(parent)
 { }
 
 int FindingsModel::rowCount(const QModelIndex& parent) const

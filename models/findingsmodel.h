@@ -3,12 +3,12 @@
 
 #include "comparison.h"
 
-#include <QAbstractTableModel>
+#include "translatedtablemodel.h"
 
 namespace RankScope {
 
 /// The findings of a comparison as a table, largest excess first: what each rank holds beyond its baseline, where.
-class FindingsModel : public QAbstractTableModel
+class FindingsModel : public TranslatedTableModel
 {
     Q_OBJECT
 public:

@@ -12,7 +12,7 @@
 namespace RankScope {
 
 RankListModel::RankListModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : TranslatedTableModel(parent)
 { }
 
 int RankListModel::rowCount(const QModelIndex& parent) const

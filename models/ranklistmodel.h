@@ -5,7 +5,7 @@
 #include "snapshotinfo.h"
 #include "snapshotloader.h"
 
-#include <QAbstractTableModel>
+#include "translatedtablemodel.h"
 
 #include <vector>
 
@@ -15,7 +15,7 @@ namespace RankScope {
 /// file loads and its error if it failed, and each rank's figures at the comparison point once compared. Figures at the
 /// snapshot are summed over the file's devices; the peak is that of the device with the highest one (a rank drives one
 /// GPU; other visible devices stay empty).
-class RankListModel : public QAbstractTableModel
+class RankListModel : public TranslatedTableModel
 {
     Q_OBJECT
 public:

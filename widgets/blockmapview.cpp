@@ -5,6 +5,7 @@
 #include "chartstyle.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "retranslator.h"
 #include "stacktext.h"
 
 #include <QContextMenuEvent>
@@ -113,8 +114,9 @@ BlockMapView::BlockMapView(QWidget* parent)
     : QWidget(parent)
 {
     setMouseTracking(true);
-    setAccessibleName(tr("Block map"));
-    setAccessibleDescription(tr("The allocator's segments and blocks of one rank at the comparison point"));
+    (new Retranslator(this))->add([this] {
+        setAccessibleDescription(tr("The allocator's segments and blocks of one rank at the comparison point"));
+    });
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
 }
@@ -371,12 +373,12 @@ void BlockMapView::paintEvent(QPaintEvent*)
         const QRectF s = segmentRect(*seg);
         const double left = xOf(*seg, run.address);
         const double right = std::max(left + 3, xOf(*seg, run.address + uint64_t(run.size)));
-        p.setPen(QPen(ChartStyle::accentColor(), 2));
+        p.setPen(QPen(ChartStyle::accentColor(palette()), 2));
         p.drawRect(QRectF(left, s.top(), right - left, s.height()));
         QPolygonF flag;
         const double mid = (left + right) / 2;
         flag << QPointF(mid - 5, s.top() - 7) << QPointF(mid + 5, s.top() - 7) << QPointF(mid, s.top() - 1);
-        p.setBrush(ChartStyle::accentColor());
+        p.setBrush(ChartStyle::accentColor(palette()));
         p.drawPolygon(flag);
         p.setBrush(Qt::NoBrush);
     }
@@ -398,7 +400,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
     swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
     swatch(segmentBrush, segmentPen, tr("free"));
     swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding"));
-    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(), 2), tr("finding"));
+    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(palette()), 2), tr("finding"));
 }
 
 QString BlockMapView::describeAt(const QPointF& pos) const

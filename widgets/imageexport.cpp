@@ -52,11 +52,6 @@ void renderInto(QWidget* widget, QPainter& painter)
     widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
 }
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("ImageExport", text);
-}
-
 } // namespace
 
 Format formatOf(const QString& path)
@@ -122,14 +117,16 @@ QString write(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return tr("%1: cannot be written: %2").arg(path, file.errorString());
+        return QCoreApplication::translate("ImageExport", "%1: cannot be written: %2").arg(path, file.errorString());
     if (file.write(bytes) != bytes.size()) {
         const QString error = file.errorString();
         file.cancelWriting();
-        return tr("%1: writing failed (is the disk full?): %2").arg(path, error);
+        return QCoreApplication::translate("ImageExport", "%1: writing failed (is the disk full?): %2")
+            .arg(path, error);
     }
     if (!file.commit())
-        return tr("%1: writing failed (is the disk full?): %2").arg(path, file.errorString());
+        return QCoreApplication::translate("ImageExport", "%1: writing failed (is the disk full?): %2")
+            .arg(path, file.errorString());
     return {};
 }
 
@@ -137,21 +134,23 @@ QString save(QWidget* widget, const QString& path, double scale)
 {
     const Format format = formatOf(path);
     if (format == Unknown)
-        return tr("%1: unknown image format; use .png, .svg or .pdf").arg(path);
+        return QCoreApplication::translate("ImageExport", "%1: unknown image format; use .png, .svg or .pdf").arg(path);
     return write(path, encode(widget, format, scale));
 }
 
 void addImageActions(QMenu* menu, QWidget* target)
 {
-    menu->addAction(tr("Copy Image"), target, [target] { QApplication::clipboard()->setImage(image(target, 2.0)); });
-    menu->addAction(tr("Export Image…"), target, [target] {
+    menu->addAction(QCoreApplication::translate("ImageExport", "Copy Image"), target,
+        [target] { QApplication::clipboard()->setImage(image(target, 2.0)); });
+    menu->addAction(QCoreApplication::translate("ImageExport", "Export Image…"), target, [target] {
         // The dialog asks before replacing a file.
-        const QString path = QFileDialog::getSaveFileName(
-            target, tr("Export Image"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(target,
+            QCoreApplication::translate("ImageExport", "Export Image"), QString(),
+            QCoreApplication::translate("ImageExport", "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
         if (path.isEmpty())
             return;
         if (const QString error = save(target, path, 2.0); !error.isEmpty())
-            QMessageBox::warning(target, tr("Export Image"), error);
+            QMessageBox::warning(target, QCoreApplication::translate("ImageExport", "Export Image"), error);
     });
 }
 

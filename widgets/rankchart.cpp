@@ -7,6 +7,7 @@
 #include "formatting.h"
 #include "imageexport.h"
 #include "ranklistmodel.h"
+#include "retranslator.h"
 
 #include <QMenu>
 #include <QVBoxLayout>
@@ -31,28 +32,20 @@ RankChart::RankChart(QWidget* parent)
         ImageExport::addImageActions(&menu, this);
         menu.exec(m_plot->mapToGlobal(pos));
     });
-    m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated when "
-                          "the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
-
     m_peak = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_peak->setName(tr("Peak"));
     m_peak->setPen(Qt::NoPen);
     m_peak->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
     m_peak->setWidth(0.7);
     m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_allocated->setName(tr("At snapshot"));
     m_allocated->setPen(Qt::NoPen);
     m_allocated->setBrush(QColor(0x4e, 0x79, 0xa7));
     m_allocated->setWidth(0.45);
     m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_outlier->setName(tr("Highest"));
     m_outlier->setPen(QPen(ChartStyle::alertColor(), 2));
     m_outlier->setBrush(Qt::NoBrush);
     m_outlier->setWidth(0.7);
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
-    m_plot->yAxis->setLabel(tr("Memory"));
-    m_plot->xAxis->setLabel(tr("Rank"));
     // The legend gets a row of its own above the bars, so it never hides the rank it would matter for.
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
@@ -60,7 +53,27 @@ RankChart::RankChart(QWidget* parent)
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    ChartStyle::applyPalette(m_plot, palette());
+    (new Retranslator(this))->add([this] {
+        m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated "
+                              "when the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
+        m_peak->setName(tr("Peak"));
+        m_allocated->setName(tr("At snapshot"));
+        m_outlier->setName(tr("Highest"));
+        m_plot->yAxis->setLabel(tr("Memory"));
+        m_plot->xAxis->setLabel(tr("Rank"));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     rebuild();
+}
+
+void RankChart::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        ChartStyle::applyPalette(m_plot, palette());
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void RankChart::setModel(QAbstractItemModel* model)

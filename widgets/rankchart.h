@@ -22,6 +22,9 @@ public:
         return m_plot;
     }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void rebuild();
 

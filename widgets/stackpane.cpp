@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "stackpane.h"
 
+#include "retranslator.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QFontDatabase>
@@ -22,18 +24,12 @@ StackPane::StackPane(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     auto* bar = new QHBoxLayout;
-    auto* title = new QLabel(tr("Allocation stack"), this);
+    auto* title = new QLabel(this);
     bar->addWidget(title);
     bar->addStretch(1);
-    m_full->setText(tr("All frames"));
     m_full->setCheckable(true);
-    m_full->setToolTip(tr("Show every frame, including the interpreter and dispatcher frames the comparison hides"));
-    m_full->setAccessibleName(tr("Show all frames"));
     connect(m_full, &QToolButton::toggled, this, &StackPane::refresh);
     bar->addWidget(m_full);
-    m_copy->setText(tr("Copy"));
-    m_copy->setToolTip(tr("Copy the stack to the clipboard"));
-    m_copy->setAccessibleName(tr("Copy stack"));
     connect(m_copy, &QToolButton::clicked, this, [this] { QApplication::clipboard()->setText(text()); });
     bar->addWidget(m_copy);
     layout->addLayout(bar);
@@ -41,9 +37,20 @@ StackPane::StackPane(QWidget* parent)
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_text->setPlaceholderText(tr("Select a finding, a band of the timeline or a block to see where it was allocated"));
-    m_text->setAccessibleName(tr("Stack of the selection"));
     layout->addWidget(m_text, 1);
+    (new Retranslator(this))->add([this, title] {
+        title->setText(tr("Allocation stack"));
+        m_full->setText(tr("All frames"));
+        m_full->setToolTip(
+            tr("Show every frame, including the interpreter and dispatcher frames the comparison hides"));
+        m_full->setAccessibleName(tr("Show all frames"));
+        m_copy->setText(tr("Copy"));
+        m_copy->setToolTip(tr("Copy the stack to the clipboard"));
+        m_copy->setAccessibleName(tr("Copy stack"));
+        m_text->setPlaceholderText(
+            tr("Select a finding, a band of the timeline or a block to see where it was allocated"));
+        m_text->setAccessibleName(tr("Stack of the selection"));
+    });
     refresh();
 }
 

@@ -22,9 +22,6 @@ namespace RankScope {
 
 namespace {
 
-// More bands cost drawing time and colours stop being told apart; the rest is the summarized band.
-constexpr int MaxBands = 48;
-
 struct BandInfo
 {
     uint32_t allocation = 0;
@@ -107,11 +104,11 @@ struct AxisMap
 };
 
 Detail computeDetail(
-    const AxisMap& axis, EventIndex first, EventIndex last, int columns, const SiteOptions& siteOptions)
+    const AxisMap& axis, EventIndex first, EventIndex last, int columns, int maxBands, const SiteOptions& siteOptions)
 {
     const DeviceHistoryPtr& h = axis.history;
     Detail d;
-    d.lod = h->lod(first, last, columns, MaxBands);
+    d.lod = h->lod(first, last, columns, maxBands);
     SiteTable sites(siteOptions);
     for (uint32_t index : d.lod.bands) {
         const Allocation& a = h->allocations()[index];
@@ -225,7 +222,9 @@ void TimelineBands::draw(QCPPainter* painter)
     // The comparison point, behind the data so it never hides a thin band.
     const QRect area = mKeyAxis->axisRect()->rect();
     const double point = mKeyAxis->coordToPixel(m_view->keyOf(m_track, m_data->point));
-    painter->setPen(QPen(QColor(0x30, 0x30, 0x30, 150), 1, Qt::DashLine));
+    QColor pointColor = ChartStyle::accentColor(m_view->palette());
+    pointColor.setAlpha(150);
+    painter->setPen(QPen(pointColor, 1, Qt::DashLine));
     painter->drawLine(QPointF(point, area.top()), QPointF(point, area.bottom()));
 
     // Allocations too small for a band of their own at the bottom, as the viewer stacks them; the bands on top, so
@@ -269,7 +268,7 @@ void TimelineBands::draw(QCPPainter* painter)
 
     // Where the highlighted site is live, a tint across the plot: a short-lived allocation can be a pixel wide.
     if (lit) {
-        QColor tint = ChartStyle::accentColor();
+        QColor tint = ChartStyle::accentColor(m_view->palette());
         tint.setAlpha(28);
         for (size_t c = 0; c < columns; ++c) {
             for (size_t k = 0; k < bands; ++k) {
@@ -290,18 +289,20 @@ void TimelineBands::draw(QCPPainter* painter)
         if (lit && !isLit)
             color.setAlpha(150); // fade the others so the site's bands stand out
         painter->setBrush(color);
-        painter->setPen(isLit ? QPen(ChartStyle::accentColor(), 2) : QPen(color.darker(115), 0));
+        painter->setPen(isLit ? QPen(ChartStyle::accentColor(m_view->palette()), 2) : QPen(color.darker(115), 0));
         bandPolygons(k, [&](const QPolygonF& polygon) { painter->drawPolygon(polygon); });
     }
     painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(QColor(0x55, 0x55, 0x55), 1));
+    QColor outlineColor = ChartStyle::accentColor(m_view->palette());
+    outlineColor.setAlpha(170);
+    painter->setPen(QPen(outlineColor, 1));
     painter->drawPolyline(outline);
 
     if (*m_selected) {
         for (size_t k = 0; k < bands; ++k) {
             if (d.bands[k].allocation != **m_selected)
                 continue;
-            painter->setPen(QPen(ChartStyle::accentColor(), 2.5));
+            painter->setPen(QPen(ChartStyle::accentColor(m_view->palette()), 2.5));
             painter->setBrush(Qt::NoBrush);
             bandPolygons(k, [&](const QPolygonF& polygon) { painter->drawPolygon(polygon); });
         }
@@ -351,7 +352,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const QPointF at(x(h.peakEvent()), mValueAxis->coordToPixel(double(h.peakBytes())));
         QPolygonF diamond;
         diamond << at + QPointF(0, -5) << at + QPointF(5, 0) << at + QPointF(0, 5) << at + QPointF(-5, 0);
-        painter->setPen(QPen(ChartStyle::accentColor(), 1));
+        painter->setPen(QPen(ChartStyle::accentColor(m_view->palette()), 1));
         painter->setBrush(ChartStyle::alertColor());
         painter->drawPolygon(diamond);
         const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
@@ -416,6 +417,27 @@ bool TimelineView::available(XAxis axis) const
     return axis == EventAxis || (axis == TimeAxis && timeAvailable()) || (axis == StepAxis && stepsAvailable());
 }
 
+void TimelineView::setMaxBands(int bands)
+{
+    if (bands == m_maxBands)
+        return;
+    m_maxBands = bands;
+    requestDetail();
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange && event->type() != QEvent::PaletteChange)
+        return;
+    // Titles, axis labels and colours are made when the layout is built; rebuild it where the user is looking.
+    const std::optional<QCPRange> range =
+        m_views.empty() ? std::nullopt : std::optional(m_views.front()->rect->axis(QCPAxis::atBottom)->range());
+    rebuildLayout();
+    if (range && !m_views.empty())
+        m_views.front()->rect->axis(QCPAxis::atBottom)->setRange(*range);
+}
+
 void TimelineView::setXAxis(XAxis axis)
 {
     m_preferredAxis = axis;
@@ -475,6 +497,7 @@ void TimelineView::rebuildLayout()
     if (m_tracks.empty()) {
         auto* empty = new QCPTextElement(m_plot, tr("Timelines appear here once two ranks are compared"));
         m_plot->plotLayout()->addElement(0, 0, empty);
+        ChartStyle::applyPalette(m_plot, palette());
         m_plot->replot();
         return;
     }
@@ -524,6 +547,7 @@ void TimelineView::rebuildLayout()
     }
     for (int row = 0; row < m_plot->plotLayout()->rowCount(); row += 2)
         m_plot->plotLayout()->setRowStretchFactor(row, 0.01);
+    ChartStyle::applyPalette(m_plot, palette());
     m_plot->replot();
     requestDetail();
 }
@@ -567,17 +591,19 @@ void TimelineView::requestDetail()
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
         ++m_pendingJobs;
-        QtConcurrent::run(backgroundPool(), [axis = m_views[i]->axis, first, last, columns, site = m_site] {
-            return computeDetail(axis, first, last, columns, site);
-        }).then(this, [this, generation, i](Detail detail) {
-            --m_pendingJobs;
-            if (generation == m_generation && i < m_views.size()) {
-                m_views[i]->detail = std::move(detail);
-                m_plot->replot(QCustomPlot::rpQueuedReplot);
-            }
-            if (m_pendingJobs == 0)
-                emit detailReady();
-        });
+        QtConcurrent::run(backgroundPool(),
+            [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site] {
+                return computeDetail(axis, first, last, columns, bands, site);
+            })
+            .then(this, [this, generation, i](Detail detail) {
+                --m_pendingJobs;
+                if (generation == m_generation && i < m_views.size()) {
+                    m_views[i]->detail = std::move(detail);
+                    m_plot->replot(QCustomPlot::rpQueuedReplot);
+                }
+                if (m_pendingJobs == 0)
+                    emit detailReady();
+            });
     }
 }
 

@@ -77,6 +77,15 @@ public:
     bool stepsAvailable() const;
     bool available(XAxis axis) const;
 
+    /// Level of detail: how many of the largest allocations get a band of their own (the rest are one grey band).
+    /// More bands cost drawing time, and colours stop being told apart.
+    void setMaxBands(int bands);
+    int maxBands() const
+    {
+        return m_maxBands;
+    }
+    static constexpr int DefaultBands = 48;
+
     void zoomIn();
     void zoomOut();
     void resetZoom();
@@ -108,6 +117,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     struct Track;
@@ -129,6 +139,7 @@ private:
     std::vector<TimelineTrack> m_tracks;
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
+    int m_maxBands = DefaultBands;
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;
