@@ -1,0 +1,68 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>RankScope::DiffSheet</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;RankScope&lt;/b&gt; · %n rank(s) compared at &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>
+            <numerusform>&lt;b&gt;RankScope&lt;/b&gt; · %n rank compared at &lt;b&gt;%1&lt;/b&gt;</numerusform>
+            <numerusform>&lt;b&gt;RankScope&lt;/b&gt; · %n ranks compared at &lt;b&gt;%1&lt;/b&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::MainWindow</name>
+    <message numerus="yes">
+        <source>Comparing %n rank(s)…</source>
+        <translation>
+            <numerusform>Comparing %n rank…</numerusform>
+            <numerusform>Comparing %n ranks…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n finding(s) (%1)</source>
+        <translation>
+            <numerusform> · %n finding (%1)</numerusform>
+            <numerusform> · %n findings (%1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::TimelineView</name>
+    <message numerus="yes">
+        <source> — peak %1, %n event(s)</source>
+        <translation>
+            <numerusform> — peak %1, %n event</numerusform>
+            <numerusform> — peak %1, %n events</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StackText</name>
+    <message numerus="yes">
+        <source>Rank %1 · %2 · +%3 over the baseline
+%4 in %n allocation(s) here, against %5</source>
+        <translation>
+            <numerusform>Rank %1 · %2 · +%3 over the baseline
+%4 in %n allocation here, against %5</numerusform>
+            <numerusform>Rank %1 · %2 · +%3 over the baseline
+%4 in %n allocations here, against %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 holds %2 in %n allocation(s) at this site.</source>
+        <translation>
+            <numerusform>Rank %1 holds %2 in %n allocation at this site.</numerusform>
+            <numerusform>Rank %1 holds %2 in %n allocations at this site.</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1460 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Formatting</name>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1（%2 字节）</translation>
+    </message>
+</context>
+<context>
+    <name>ImageExport</name>
+    <message>
+        <source>%1: cannot be written: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <source>%1: writing failed (is the disk full?): %2</source>
+        <translation>%1：写入失败（磁盘已满？）：%2</translation>
+    </message>
+    <message>
+        <source>%1: unknown image format; use .png, .svg or .pdf</source>
+        <translation>%1：未知的图片格式；请使用 .png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <source>Copy Image</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <source>Export Image…</source>
+        <translation>导出图片…</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图片</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>loading was cancelled</source>
+        <translation>已取消加载</translation>
+    </message>
+    <message>
+        <source>not enough memory to load this file</source>
+        <translation>内存不足，无法加载此文件</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+</context>
+<context>
+    <name>RankName</name>
+    <message>
+        <source>its name says rank %1, like %2; compared as rank %3</source>
+        <translation>文件名表明是 rank %1，与 %2 重复；按 rank %3 参与比较</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::BlockMapView</name>
+    <message>
+        <source>The allocator&apos;s segments and blocks of one rank at the comparison point</source>
+        <translation>某个 rank 在比较点时分配器中的内存段与内存块</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 (%2)</source>
+        <translation>Rank %1（%2）</translation>
+    </message>
+    <message>
+        <source>No rank selected</source>
+        <translation>未选择 rank</translation>
+    </message>
+    <message>
+        <source>%1: replaying the allocator…</source>
+        <translation>%1：正在重放分配器…</translation>
+    </message>
+    <message>
+        <source>%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s), %7% fragmented</source>
+        <translation>%1，事件 %2 之后：%4 个内存段共预留 %3，%6 个内存块共分配 %5，碎片率 %7%</translation>
+    </message>
+    <message>
+        <source>allocated (colour: site)</source>
+        <translation>已分配（颜色：分配位置）</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>pending free</source>
+        <translation>待释放</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>rounding</source>
+        <translation>对齐浪费</translation>
+    </message>
+    <message>
+        <source>finding</source>
+        <translation>差异项</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Block 0x%1&lt;/b&gt;: %2 requested</source>
+        <translation>&lt;b&gt;内存块 0x%1&lt;/b&gt;：请求 %2</translation>
+    </message>
+    <message>
+        <source>, %1 after rounding</source>
+        <translation>，对齐后 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Freed, but still in use by another stream (pending free)</source>
+        <translation>&lt;br&gt;已释放，但仍被另一个流使用（待释放）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated</source>
+        <translation>&lt;br&gt;已分配</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Segment 0x%1&lt;/b&gt;: %2, %3 free inside</source>
+        <translation>&lt;b&gt;内存段 0x%1&lt;/b&gt;：%2，其中空闲 %3</translation>
+    </message>
+    <message>
+        <source> (stream %1)</source>
+        <translation>（流 %1）</translation>
+    </message>
+    <message>
+        <source>Colour by Site</source>
+        <translation>按分配位置着色</translation>
+    </message>
+    <message>
+        <source>Colour by State</source>
+        <translation>按状态着色</translation>
+    </message>
+    <message>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::DiffSheet</name>
+    <message>
+        <source>Timelines: live allocations over the trace on one memory scale; the largest as bands coloured by allocation site (same colour, same site on every rank), smaller ones grey. ◆ peak, red line out of memory, dotted lines profiler steps, dashed line the comparison point; the shaded columns and outlined bands are the selected finding&apos;s site. </source>
+        <translation>时间线：整个追踪期间存活的内存分配，使用同一显存刻度；最大的分配画成按分配位置着色的色带（各 rank 上同一位置颜色相同），较小的为灰色。◆ 为峰值，红线为显存不足（OOM），点线为 Profiler 步，虚线为比较点；阴影列和描边色带是所选差异项的分配位置。</translation>
+    </message>
+    <message>
+        <source>Block maps: the allocator&apos;s segments at the comparison point (rows packed by size), blocks at their offsets; the selected finding&apos;s address runs outlined and flagged. </source>
+        <translation>内存块图：比较点时分配器的内存段（按大小排成行），内存块画在各自的偏移处；所选差异项的连续地址区间已描边并标旗。</translation>
+    </message>
+    <message>
+        <source>Bars: each rank&apos;s peak during the trace (light) and what it held at the snapshot (dark); the highest peak outlined.</source>
+        <translation>柱状图：每个 rank 在追踪期间的峰值（浅色）和快照时占用的显存（深色）；最高峰值已描边。</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;RankScope&lt;/b&gt; · %n rank(s) compared at &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>
+            <numerusform>&lt;b&gt;RankScope&lt;/b&gt; · 在 &lt;b&gt;%1&lt;/b&gt; 比较了 %n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · A: rank %1 (%2)</source>
+        <translation> · A：rank %1（%2）</translation>
+    </message>
+    <message>
+        <source> · B: rank %1 (%2)</source>
+        <translation> · B：rank %1（%2）</translation>
+    </message>
+    <message>
+        <source> · finding %1: %2</source>
+        <translation> · 差异项 %1：%2</translation>
+    </message>
+    <message>
+        <source>No finding: no rank holds more than its baseline at any site.</source>
+        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。</translation>
+    </message>
+    <message>
+        <source>%1: use a .html or .md file name for a report</source>
+        <translation>%1：报告文件名请使用 .html 或 .md</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ExportDialog</name>
+    <message>
+        <source>Export Diff Screenshot</source>
+        <translation>导出差异截图</translation>
+    </message>
+    <message>
+        <source>rankscope-diff.png</source>
+        <translation>rankscope-diff.png</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>The suffix chooses the format: .png, .svg or .pdf</source>
+        <translation>后缀决定格式：.png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Diff: timelines, block maps, findings and stack</source>
+        <translation>差异：时间线、内存块图、差异项和调用栈</translation>
+    </message>
+    <message>
+        <source>Timelines of A and B</source>
+        <translation>A 和 B 的时间线</translation>
+    </message>
+    <message>
+        <source>Block maps of A and B</source>
+        <translation>A 和 B 的内存块图</translation>
+    </message>
+    <message>
+        <source>Overview of every rank</source>
+        <translation>所有 rank 的概览</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>&amp;View:</source>
+        <translation>视图(&amp;V)：</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>尺寸(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>1× (as on screen)</source>
+        <translation>1×（与屏幕一致）</translation>
+    </message>
+    <message>
+        <source>2× (sharp text, default)</source>
+        <translation>2×（文字清晰，默认）</translation>
+    </message>
+    <message>
+        <source>3×</source>
+        <translation>3×</translation>
+    </message>
+    <message>
+        <source>Pixels per point in a PNG; SVG and PDF are vectors and need none</source>
+        <translation>PNG 中每个点的像素数；SVG 和 PDF 为矢量格式，无需设置</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>S&amp;cale:</source>
+        <translation>缩放(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Name the file .png, .svg or .pdf.</source>
+        <translation>请将文件命名为 .png、.svg 或 .pdf。</translation>
+    </message>
+    <message>
+        <source>%1 exists. Replace it?</source>
+        <translation>%1 已存在。要替换吗？</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::FindingsModel</name>
+    <message>
+        <source>only on this rank</source>
+        <translation>仅此 rank 有</translation>
+    </message>
+    <message>
+        <source>more allocations</source>
+        <translation>分配更多</translation>
+    </message>
+    <message>
+        <source>larger allocations</source>
+        <translation>分配更大</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超出量</translation>
+    </message>
+    <message>
+        <source>On rank</source>
+        <translation>本 rank</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Allocations</source>
+        <translation>分配数</translation>
+    </message>
+    <message>
+        <source>Baseline allocations</source>
+        <translation>基线分配数</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>连续区间</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>分配位置</translation>
+    </message>
+    <message>
+        <source>Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank does, this one holds more or bigger tensors there (uneven input).</source>
+        <translation>仅此 rank 有：其他 rank 都不在此位置分配（额外工作）。分配更多或更大：每个 rank 都在此分配，但这个 rank 持有的张量更多或更大（输入不均）。</translation>
+    </message>
+    <message>
+        <source>Bytes this rank holds at the site beyond its baseline, at the comparison point</source>
+        <translation>比较点时，此 rank 在该分配位置超出其基线的字节数</translation>
+    </message>
+    <message>
+        <source>The median over the other ranks at this site, or the chosen baseline rank&apos;s bytes</source>
+        <translation>其他 rank 在此位置的中位数，或所选基线 rank 的字节数</translation>
+    </message>
+    <message>
+        <source>Address ranges of the extra blocks, adjacent blocks of one segment merged</source>
+        <translation>多出的内存块的地址区间，同一内存段中相邻的块已合并</translation>
+    </message>
+    <message>
+        <source>Where the memory was allocated: the innermost frames of your own code</source>
+        <translation>内存在何处分配：你自己代码中最内层的栈帧</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::MainWindow</name>
+    <message>
+        <source>RankScope</source>
+        <translation>RankScope</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 列表</translation>
+    </message>
+    <message>
+        <source>Select a rank to show it as A</source>
+        <translation>选择一个 rank，将其显示为 A</translation>
+    </message>
+    <message>
+        <source>Block map of rank A</source>
+        <translation>rank A 的内存块图</translation>
+    </message>
+    <message>
+        <source>Block map of rank B</source>
+        <translation>rank B 的内存块图</translation>
+    </message>
+    <message>
+        <source>Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
+        <translation>在哪个时刻查看每个 rank：各自的峰值、快照、OOM、某个 Profiler 步，或在时间线上选中的事件（双击时间线）</translation>
+    </message>
+    <message>
+        <source>Comparison point</source>
+        <translation>比较点</translation>
+    </message>
+    <message>
+        <source>Rank A: by default the rank the verdict names</source>
+        <translation>Rank A：默认为结论指出的 rank</translation>
+    </message>
+    <message>
+        <source>Rank A</source>
+        <translation>Rank A</translation>
+    </message>
+    <message>
+        <source>Rank B: by default the rank closest to the baseline</source>
+        <translation>Rank B：默认为最接近基线的 rank</translation>
+    </message>
+    <message>
+        <source>Rank B</source>
+        <translation>Rank B</translation>
+    </message>
+    <message>
+        <source>Swap ranks A and B</source>
+        <translation>交换 rank A 和 B</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>&amp;Point:</source>
+        <translation>比较点(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;A:</source>
+        <translation>&amp;A：</translation>
+    </message>
+    <message>
+        <source>&amp;B:</source>
+        <translation>&amp;B：</translation>
+    </message>
+    <message>
+        <source>median of the others</source>
+        <translation>其他 rank 的中位数</translation>
+    </message>
+    <message>
+        <source>rank B</source>
+        <translation>rank B</translation>
+    </message>
+    <message>
+        <source>What each rank is compared with: the median of the other ranks, or rank B</source>
+        <translation>每个 rank 与什么比较：其他 rank 的中位数，或 rank B</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Base&amp;line:</source>
+        <translation>基线(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A rank is an outlier when it holds more than this much above its baseline</source>
+        <translation>当某个 rank 超出其基线的比例大于此值时，视为异常</translation>
+    </message>
+    <message>
+        <source>Outlier threshold</source>
+        <translation>异常阈值</translation>
+    </message>
+    <message>
+        <source>&amp;Threshold:</source>
+        <translation>阈值(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;My code</source>
+        <translation>仅我的代码(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++</source>
+        <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>How many frames (innermost first) make a site; fewer frames merge more allocations</source>
+        <translation>用多少层栈帧（从最内层起）确定一个分配位置；层数越少，合并的分配越多</translation>
+    </message>
+    <message>
+        <source>Stack depth</source>
+        <translation>调用栈深度</translation>
+    </message>
+    <message>
+        <source>&amp;Depth:</source>
+        <translation>深度(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom · drag: pan · click: show an allocation&apos;s stack · double-click: compare the ranks at that event</source>
+        <translation>滚轮：缩放 · 拖动：平移 · 单击：显示分配的调用栈 · 双击：在该事件处比较各 rank</translation>
+    </message>
+    <message>
+        <source>Filter findings (file, function, rank…)</source>
+        <translation>筛选差异项（文件、函数、rank…）</translation>
+    </message>
+    <message>
+        <source>Filter findings</source>
+        <translation>筛选差异项</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>差异项</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Snapshots…</source>
+        <translation>打开快照(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open one snapshot file per rank</source>
+        <translation>每个 rank 打开一个快照文件</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>打开文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open every snapshot file in a folder</source>
+        <translation>打开文件夹中的所有快照文件</translation>
+    </message>
+    <message>
+        <source>Open &amp;Example</source>
+        <translation>打开示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open the bundled four-rank example</source>
+        <translation>打开内置的四 rank 示例</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Diff &amp;Screenshot…</source>
+        <translation>差异截图(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Ranks A and B, their block maps, the findings and the selected stack as PNG, SVG or PDF</source>
+        <translation>将 rank A 和 B、它们的内存块图、差异项和所选调用栈导出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Findings as &amp;CSV…</source>
+        <translation>差异项导出为 &amp;CSV…</translation>
+    </message>
+    <message>
+        <source>Every finding, one per line, as rankscope diff --csv writes them</source>
+        <translation>每行一个差异项，与 rankscope diff --csv 的输出相同</translation>
+    </message>
+    <message>
+        <source>Findings as &amp;JSON…</source>
+        <translation>差异项导出为 &amp;JSON…</translation>
+    </message>
+    <message>
+        <source>The comparison as rankscope diff --json writes it</source>
+        <translation>比较结果，与 rankscope diff --json 的输出相同</translation>
+    </message>
+    <message>
+        <source>&amp;Report…</source>
+        <translation>报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>An HTML or Markdown report for a bug tracker: verdict, ranks, top findings with stacks and the diff picture</source>
+        <translation>用于问题跟踪的 HTML 或 Markdown 报告：结论、各 rank、主要差异项及其调用栈，以及差异图</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Loading</source>
+        <translation>取消加载(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop loading the files that are still loading</source>
+        <translation>停止加载仍在加载的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Close All</source>
+        <translation>全部关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close every snapshot and go back to the start page</source>
+        <translation>关闭所有快照并返回起始页</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Language, colour theme and timeline detail</source>
+        <translation>语言、配色主题和时间线细节</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;X Axis</source>
+        <translation>&amp;X 轴</translation>
+    </message>
+    <message>
+        <source>Trace &amp;Events</source>
+        <translation>追踪事件(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Time Since Start</source>
+        <translation>开始后的时间(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Profiler &amp;Steps</source>
+        <translation>Profiler 步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, or profiler steps lined up across ranks</source>
+        <translation>时间线 x 轴的计量方式：追踪事件、自各 rank 第一个事件起的秒数，或在各 rank 间对齐的 Profiler 步</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Swap A and B</source>
+        <translation>交换 A 和 B(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+X</source>
+        <translation>Ctrl+Shift+X</translation>
+    </message>
+    <message>
+        <source>&amp;Next Finding</source>
+        <translation>下一个差异项(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Finding</source>
+        <translation>上一个差异项(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About RankScope</source>
+        <translation>关于 RankScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About RankScope</source>
+        <translation>关于 RankScope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;RankScope %1&lt;/h3&gt;&lt;p&gt;Compares the PyTorch CUDA memory snapshots of the ranks of one job.&lt;/p&gt;&lt;p&gt;RankScope&apos;s own code is under the MIT licence. It uses:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;Qt %2 (LGPL-3.0): widgets, SVG and PDF output&lt;/li&gt;&lt;li&gt;QCustomPlot 2.1 (GPL-3.0): the timelines and the rank chart; a binary linking it is distributed under the GPL-3.0&lt;/li&gt;&lt;li&gt;nlohmann_json (MIT): the JSON reader&lt;/li&gt;&lt;li&gt;zlib (Zlib licence): gzip-compressed snapshots&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;RankScope %1&lt;/h3&gt;&lt;p&gt;比较同一训练任务中各 rank 的 PyTorch CUDA 显存快照。&lt;/p&gt;&lt;p&gt;RankScope 自身的代码采用 MIT 许可证。它使用了：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;Qt %2（LGPL-3.0）：界面组件、SVG 和 PDF 输出&lt;/li&gt;&lt;li&gt;QCustomPlot 2.1（GPL-3.0）：时间线和 rank 柱状图；链接它的二进制文件按 GPL-3.0 分发&lt;/li&gt;&lt;li&gt;nlohmann_json（MIT）：JSON 读取器&lt;/li&gt;&lt;li&gt;zlib（Zlib 许可证）：gzip 压缩的快照&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>Clear Recent</source>
+        <translation>清除最近记录</translation>
+    </message>
+    <message>
+        <source>No snapshot files found in %1</source>
+        <translation>在 %1 中没有找到快照文件</translation>
+    </message>
+    <message>
+        <source>Open Snapshots</source>
+        <translation>打开快照</translation>
+    </message>
+    <message>
+        <source>Memory snapshots (*.pickle *.pkl *.json *.gz);;All files (*)</source>
+        <translation>显存快照 (*.pickle *.pkl *.json *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Folder of Snapshots</source>
+        <translation>打开快照文件夹</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n rank(s)…</source>
+        <translation>
+            <numerusform>正在比较 %n 个 rank…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s peak</source>
+        <translation>各 rank 的峰值</translation>
+    </message>
+    <message>
+        <source>Snapshot (end of trace)</source>
+        <translation>快照（追踪结束时）</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>显存不足（OOM）</translation>
+    </message>
+    <message>
+        <source>Step %1 (start)</source>
+        <translation>第 %1 步（开始）</translation>
+    </message>
+    <message>
+        <source>Step %1 (end)</source>
+        <translation>第 %1 步（结束）</translation>
+    </message>
+    <message>
+        <source>Event %1 (picked on the timeline)</source>
+        <translation>事件 %1（在时间线上选取）</translation>
+    </message>
+    <message>
+        <source>Rank %1 · allocation of %2 at 0x%3</source>
+        <translation>Rank %1 · 位于 0x%3 的 %2 分配</translation>
+    </message>
+    <message>
+        <source>allocated before the trace began</source>
+        <translation>在追踪开始前分配</translation>
+    </message>
+    <message>
+        <source>allocated at event %1</source>
+        <translation>在事件 %1 分配</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>Rank %1 · block at 0x%2</source>
+        <translation>Rank %1 · 位于 0x%2 的内存块</translation>
+    </message>
+    <message>
+        <source>Drawing the views took too long.</source>
+        <translation>绘制视图耗时过长。</translation>
+    </message>
+    <message>
+        <source>Export Diff Screenshot</source>
+        <translation>导出差异截图</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export Findings as JSON</source>
+        <translation>将差异项导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Findings as CSV</source>
+        <translation>将差异项导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Findings</source>
+        <translation>导出差异项</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML page (*.html);;Markdown (*.md)</source>
+        <translation>HTML 网页 (*.html);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Name the report .html or .md.</source>
+        <translation>请将报告命名为 .html 或 .md。</translation>
+    </message>
+    <message>
+        <source>%1 exists. Replace it with the report&apos;s picture?</source>
+        <translation>%1 已存在。要用报告的图片替换它吗？</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>No snapshots open</source>
+        <translation>未打开快照</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1 loaded</source>
+        <translation> · 已加载 %1 个</translation>
+    </message>
+    <message>
+        <source> · %1 failed</source>
+        <translation> · 失败 %1 个</translation>
+    </message>
+    <message>
+        <source> · loading…</source>
+        <translation> · 正在加载…</translation>
+    </message>
+    <message>
+        <source> · comparing…</source>
+        <translation> · 正在比较…</translation>
+    </message>
+    <message>
+        <source>Cancel Loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <source>Show as A</source>
+        <translation>显示为 A</translation>
+    </message>
+    <message>
+        <source>Show as B</source>
+        <translation>显示为 B</translation>
+    </message>
+    <message>
+        <source>Copy Error</source>
+        <translation>复制错误信息</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n finding(s) (%1)</source>
+        <translation>
+            <numerusform> · %n 个差异项（%1）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ProgressDelegate</name>
+    <message>
+        <source>Cancel loading this file</source>
+        <translation>取消加载此文件</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::RankChart</name>
+    <message>
+        <source>Memory per rank</source>
+        <translation>各 rank 的显存</translation>
+    </message>
+    <message>
+        <source>Per rank: the peak of live allocations during the trace (light), what was allocated when the snapshot was taken (dark), and the rank with the highest peak (outlined)</source>
+        <translation>每个 rank：追踪期间存活分配的峰值（浅色）、快照时已分配的显存（深色），以及峰值最高的 rank（描边）</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>At snapshot</source>
+        <translation>快照时</translation>
+    </message>
+    <message>
+        <source>Highest</source>
+        <translation>最高</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::RankListModel</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Segments</source>
+        <translation>内存段</translation>
+    </message>
+    <message>
+        <source>Trace events</source>
+        <translation>追踪事件</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>At point</source>
+        <translation>比较点处</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超出量</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>碎片率</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>追踪</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM 次数</translation>
+    </message>
+    <message>
+        <source>The rank, from the file or folder name (rank3_…, memory_trace_3, …) or else the order the files were opened in</source>
+        <translation>rank 编号，取自文件或文件夹名（rank3_…、memory_trace_3 等），否则按文件打开的顺序</translation>
+    </message>
+    <message>
+        <source>Entries in the allocator&apos;s trace ring buffer (alloc, free, segment and OOM events)</source>
+        <translation>分配器追踪环形缓冲区中的条目（分配、释放、内存段和 OOM 事件）</translation>
+    </message>
+    <message>
+        <source>The highest total of live allocations over the trace (requested bytes), as the maximum of PyTorch&apos;s Active Memory Timeline; ⚠ marks a trace that misses allocations made before it began</source>
+        <translation>追踪期间存活分配总量的最高值（按请求字节计），即 PyTorch Active Memory Timeline 的最大值；⚠ 表示追踪缺少其开始前的分配</translation>
+    </message>
+    <message>
+        <source>Memory reserved from CUDA when the snapshot was taken: the sum of segment sizes</source>
+        <translation>快照时从 CUDA 预留的显存：各内存段大小之和</translation>
+    </message>
+    <message>
+        <source>Memory in blocks handed to tensors when the snapshot was taken (state active_allocated)</source>
+        <translation>快照时已分配给张量的内存块中的显存（状态 active_allocated）</translation>
+    </message>
+    <message>
+        <source>Live allocations (requested bytes) at the comparison point: each rank&apos;s peak unless another point was chosen</source>
+        <translation>比较点处存活的分配（按请求字节计）：若未选择其他比较点，则为各 rank 的峰值</translation>
+    </message>
+    <message>
+        <source>Bytes at the point minus the baseline: the median of the other ranks, or the chosen baseline rank</source>
+        <translation>比较点处的字节数减去基线：其他 rank 的中位数，或所选的基线 rank</translation>
+    </message>
+    <message>
+        <source>Of the final snapshot: 1 − largest free block ÷ free bytes inside segments. High values mean free memory is scattered in pieces too small to use</source>
+        <translation>取自最终快照：1 − 最大空闲块 ÷ 内存段内的空闲字节数。数值高表示空闲显存分散成过小、无法使用的碎片</translation>
+    </message>
+    <message>
+        <source>Incomplete when the trace frees blocks it never allocated: recording started late or the ring buffer wrapped, so the start of the timeline misses memory</source>
+        <translation>当追踪释放了它从未记录分配的内存块时为不完整：记录开始得太晚或环形缓冲区已回绕，因此时间线开头缺少部分显存</translation>
+    </message>
+    <message>
+        <source>Out-of-memory events recorded in the trace</source>
+        <translation>追踪中记录的显存不足（OOM）事件</translation>
+    </message>
+    <message>
+        <source>Loading… %1%</source>
+        <translation>正在加载… %1%</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>JSON, gzip</source>
+        <translation>JSON，gzip</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>pickle, gzip</source>
+        <translation>pickle，gzip</translation>
+    </message>
+    <message>
+        <source>pickle</source>
+        <translation>pickle</translation>
+    </message>
+    <message>
+        <source>⚠ incomplete</source>
+        <translation>⚠ 不完整</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Timeline &amp;detail:</source>
+        <translation>时间线细节(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>系统默认（%1）</translation>
+    </message>
+    <message>
+        <source>The language of menus, views and messages; the command line stays in English</source>
+        <translation>菜单、视图和消息的语言；命令行始终为英文</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Colours of the window and the charts</source>
+        <translation>窗口和图表的配色</translation>
+    </message>
+    <message>
+        <source>Coarse: 16 bands</source>
+        <translation>粗略：16 条色带</translation>
+    </message>
+    <message>
+        <source>Normal: 48 bands</source>
+        <translation>普通：48 条色带</translation>
+    </message>
+    <message>
+        <source>Fine: 128 bands</source>
+        <translation>精细：128 条色带</translation>
+    </message>
+    <message>
+        <source>How many of the largest allocations get a band of their own on the timelines; the rest are one grey band. More bands take longer to draw.</source>
+        <translation>时间线上有多少个最大的分配各自画成一条色带；其余合并为一条灰色色带。色带越多，绘制越慢。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::SnapshotLoader</name>
+    <message>
+        <source>loading was cancelled</source>
+        <translation>已取消加载</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StackPane</name>
+    <message>
+        <source>Allocation stack</source>
+        <translation>分配调用栈</translation>
+    </message>
+    <message>
+        <source>All frames</source>
+        <translation>所有栈帧</translation>
+    </message>
+    <message>
+        <source>Show every frame, including the interpreter and dispatcher frames the comparison hides</source>
+        <translation>显示所有栈帧，包括比较时隐藏的解释器和分发器栈帧</translation>
+    </message>
+    <message>
+        <source>Show all frames</source>
+        <translation>显示所有栈帧</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the stack to the clipboard</source>
+        <translation>将调用栈复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Copy stack</source>
+        <translation>复制调用栈</translation>
+    </message>
+    <message>
+        <source>Select a finding, a band of the timeline or a block to see where it was allocated</source>
+        <translation>选择一个差异项、时间线上的色带或一个内存块，查看它是在哪里分配的</translation>
+    </message>
+    <message>
+        <source>Stack of the selection</source>
+        <translation>所选内容的调用栈</translation>
+    </message>
+    <message>
+        <source>(no stack was recorded for this allocation)</source>
+        <translation>（此分配没有记录调用栈）</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StartPage</name>
+    <message>
+        <source>RankScope</source>
+        <translation>RankScope</translation>
+    </message>
+    <message>
+        <source>Open the memory snapshots of every rank of a PyTorch job together and see which rank holds more GPU memory than the others, and why.</source>
+        <translation>同时打开 PyTorch 训练任务中每个 rank 的显存快照，查看哪个 rank 比其他 rank 占用更多显存，以及原因。</translation>
+    </message>
+    <message>
+        <source>Open snapshots…</source>
+        <translation>打开快照…</translation>
+    </message>
+    <message>
+        <source>Choose one snapshot file per rank (.pickle, .json, optionally .gz)</source>
+        <translation>为每个 rank 选择一个快照文件（.pickle、.json，可为 .gz 压缩）</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Open every snapshot file in a folder and its subfolders</source>
+        <translation>打开文件夹及其子文件夹中的所有快照文件</translation>
+    </message>
+    <message>
+        <source>Open example</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <source>Four ranks derived from a real snapshot, where rank 0 does extra work</source>
+        <translation>由真实快照派生的四个 rank，其中 rank 0 做了额外的工作</translation>
+    </message>
+    <message>
+        <source>Recent:</source>
+        <translation>最近打开：</translation>
+    </message>
+    <message>
+        <source>Recent files and folders</source>
+        <translation>最近打开的文件和文件夹</translation>
+    </message>
+    <message>
+        <source>Double-click or press Enter to open again</source>
+        <translation>双击或按回车键重新打开</translation>
+    </message>
+    <message>
+        <source>Dump one snapshot per rank in your training script:</source>
+        <translation>在训练脚本中为每个 rank 导出一个快照：</translation>
+    </message>
+    <message>
+        <source>Example code</source>
+        <translation>示例代码</translation>
+    </message>
+    <message>
+        <source>You can also drop files or folders anywhere on this window.</source>
+        <translation>也可以将文件或文件夹拖放到此窗口的任意位置。</translation>
+    </message>
+    <message>
+        <source>%1  (folder: %2)</source>
+        <translation>%1  （文件夹：%2）</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1  （%2）</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::TimelineView</name>
+    <message>
+        <source>Memory timelines</source>
+        <translation>显存时间线</translation>
+    </message>
+    <message>
+        <source>Memory timelines of ranks A and B</source>
+        <translation>rank A 和 B 的显存时间线</translation>
+    </message>
+    <message>
+        <source>Timelines appear here once two ranks are compared</source>
+        <translation>比较两个 rank 后，时间线将显示在这里</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 (%2)</source>
+        <translation>Rank %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source> — peak %1, %n event(s)</source>
+        <translation>
+            <numerusform> — 峰值 %1，%n 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Trace event</source>
+        <translation>追踪事件</translation>
+    </message>
+    <message>
+        <source>Seconds since the rank&apos;s first event</source>
+        <translation>自该 rank 第一个事件起的秒数</translation>
+    </message>
+    <message>
+        <source>Profiler step (ProfilerStep#N), aligned across ranks</source>
+        <translation>Profiler 步（ProfilerStep#N），各 rank 对齐</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt;, event %2</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt;，事件 %2</translation>
+    </message>
+    <message>
+        <source>, %1 s</source>
+        <translation>，%1 秒</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
+        <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;br&gt;%1 in allocations too small for a band of their own</source>
+        <translation>&lt;br&gt;&lt;br&gt;%1 位于太小而没有单独色带的分配中</translation>
+    </message>
+    <message>
+        <source>before the trace began</source>
+        <translation>追踪开始前</translation>
+    </message>
+    <message>
+        <source>at event %1</source>
+        <translation>于事件 %1</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated %1, %2; address 0x%3</source>
+        <translation>&lt;br&gt;分配于%1，%2；地址 0x%3</translation>
+    </message>
+    <message>
+        <source>Compare at Event %1</source>
+        <translation>在事件 %1 处比较</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>X Axis: Trace Events</source>
+        <translation>X 轴：追踪事件</translation>
+    </message>
+    <message>
+        <source>X Axis: Time</source>
+        <translation>X 轴：时间</translation>
+    </message>
+    <message>
+        <source>X Axis: Profiler Steps</source>
+        <translation>X 轴：Profiler 步</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::VerdictBanner</name>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>What to change: %1</source>
+        <translation>如何修改：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::VerdictText</name>
+    <message>
+        <source>only on this rank</source>
+        <translation>仅此 rank 有</translation>
+    </message>
+    <message>
+        <source>more allocations</source>
+        <translation>分配更多</translation>
+    </message>
+    <message>
+        <source>larger allocations</source>
+        <translation>分配更大</translation>
+    </message>
+    <message>
+        <source>at its peak</source>
+        <translation>在各自峰值时</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>在 %1 处</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>the median of the other ranks</source>
+        <translation>其他 rank 的中位数</translation>
+    </message>
+    <message>
+        <source>Balanced: no rank holds notably more than the others</source>
+        <translation>均衡：没有哪个 rank 明显比其他 rank 占用更多显存</translation>
+    </message>
+    <message>
+        <source>Burden imbalance on rank %1: it does work the others do not</source>
+        <translation>负载不均：rank %1 做了其他 rank 不做的工作</translation>
+    </message>
+    <message>
+        <source>Input imbalance on rank %1: its tensors are larger or more numerous</source>
+        <translation>输入不均：rank %1 的张量更大或更多</translation>
+    </message>
+    <message>
+        <source>Rank %1 runs out of memory held outside PyTorch&apos;s allocator</source>
+        <translation>Rank %1 显存不足，显存被 PyTorch 分配器之外的部分占用</translation>
+    </message>
+    <message>
+        <source>Only one rank: nothing to compare it with.</source>
+        <translation>只有一个 rank：没有可比较的对象。</translation>
+    </message>
+    <message>
+        <source>Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is held outside PyTorch&apos;s caching allocator.</source>
+        <translation>各 rank 的分配相差不超过 %1，但 rank %2 在申请 %3 时显存不足：PyTorch 预留了 %4，设备上只剩 %5 空闲，GPU 的其余显存被 PyTorch 缓存分配器之外的部分占用。</translation>
+    </message>
+    <message>
+        <source>Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more).</source>
+        <translation>均衡：%3，没有哪个 rank 比%2多出 %1 以上（最多的是 rank %4，多出 %5）。</translation>
+    </message>
+    <message>
+        <source>Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at sites no other rank reaches. Top sites: %7.</source>
+        <translation>负载不均：%5，rank %1 比%4多占用 %2（%3）；其多出的显存中有 %6 位于其他 rank 都不会执行到的分配位置。主要分配位置：%7。</translation>
+    </message>
+    <message>
+        <source>Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites every rank reaches, with larger or more tensors there. Top sites: %7.</source>
+        <translation>输入不均：%5，rank %1 比%4多占用 %2（%3）；其中 %6 位于每个 rank 都会执行到的分配位置，只是这里的张量更大或更多。主要分配位置：%7。</translation>
+    </message>
+    <message>
+        <source>Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), a second CUDA context from a rank touching another rank&apos;s device (call torch.cuda.set_device(local_rank) before any CUDA work), and NCCL buffers (NCCL_BUFFSIZE).</source>
+        <translation>查找不由 PyTorch 管理的显存：同一 GPU 上的其他进程（nvidia-smi）、某个 rank 访问了其他 rank 的设备而产生的第二个 CUDA 上下文（在任何 CUDA 操作之前调用 torch.cuda.set_device(local_rank)），以及 NCCL 缓冲区（NCCL_BUFFSIZE）。</translation>
+    </message>
+    <message>
+        <source>Rank %1 does work the others do not (evaluation, gathering metrics, checkpointing): spread that work over all ranks or move it off the training peak, and call .detach().cpu() on tensors before gathering, logging or saving them.</source>
+        <translation>Rank %1 做了其他 rank 不做的工作（评估、汇总指标、保存检查点）：把这些工作分摊到所有 rank，或移出训练峰值时段；并在汇总、记录或保存张量之前先调用 .detach().cpu()。</translation>
+    </message>
+    <message>
+        <source>Rank %1 gets more or longer samples than the others: use DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank gets the same amount of padding.</source>
+        <translation>Rank %1 拿到的样本比其他 rank 更多或更长：使用 DistributedSampler(drop_last=True) 并调用 sampler.set_epoch(epoch)，或按 token 数组批并轮流分发，让每个 rank 的填充量相同。</translation>
+    </message>
+</context>
+<context>
+    <name>StackText</name>
+    <message>
+        <source>… 1 more frame</source>
+        <translation>… 还有 1 个栈帧</translation>
+    </message>
+    <message>
+        <source>… %1 more frames</source>
+        <translation>… 还有 %1 个栈帧</translation>
+    </message>
+    <message>
+        <source>  ×%1 (repeated)</source>
+        <translation>  ×%1（重复）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 · %2 · +%3 over the baseline
+%4 in %n allocation(s) here, against %5</source>
+        <translation>
+            <numerusform>Rank %1 · %2 · 比基线多 %3
+此处 %n 个分配共 %4，基线为 %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 has no allocation at this site.</source>
+        <translation>Rank %1 在此分配位置没有分配。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 holds %2 in %n allocation(s) at this site.</source>
+        <translation>
+            <numerusform>Rank %1 在此分配位置有 %n 个分配，共 %2。</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
