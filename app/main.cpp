@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "appearance.h"
 #include "cli.h"
 #include "mainwindow.h"
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.rankscope.RankScope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope-256.png")));
+    RankScope::Appearance::restore();
 
     RankScope::MainWindow window;
     window.show();

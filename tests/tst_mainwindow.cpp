@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: MIT
 // The main window driven as a user would, offscreen: start page, the bundled example, a good and a corrupt file.
+#include "appearance.h"
 #include "blockmapview.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
 #include "ranklistmodel.h"
+#include "settingsdialog.h"
 #include "stackpane.h"
 #include "testutils.h"
 #include "timelineview.h"
+#include "verdictbanner.h"
+
+#include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QMenuBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +37,8 @@ private slots:
     void swapAndRankSelection();
     void goodAndCorruptFile();
     void settingsPersist();
+    void languageSwitchesWithoutRestart();
+    void themeAndDetailApplyAtOnce();
 };
 
 namespace {
@@ -217,6 +226,109 @@ void TestMainWindow::settingsPersist()
     again.findChild<QCheckBox*>()->setChecked(false);
     again.findChild<QDoubleSpinBox*>()->setValue(2.0);
     again.timelines()->setXAxis(TimelineView::EventAxis);
+}
+
+namespace {
+
+QStringList menuTitles(const MainWindow& w)
+{
+    QStringList titles;
+    for (const QAction* action : w.menuBar()->actions())
+        titles.append(action->text());
+    return titles;
+}
+
+QString xAxisLabel(const MainWindow& w)
+{
+    const QList<QCPAxisRect*> rects = w.timelines()->findChild<QCustomPlot*>()->axisRects();
+    return rects.isEmpty() ? QString() : rects.last()->axis(QCPAxis::atBottom)->label();
+}
+
+} // namespace
+
+// Chosen in Settings, the language changes in the open window: menus, verdict, tables, plots, status; and back.
+void TestMainWindow::languageSwitchesWithoutRestart()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    const QStringList english { QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Compare"),
+        QStringLiteral("&Help") };
+    QCOMPARE(menuTitles(w), english);
+    QVERIFY(w.banner()->text().startsWith(QLatin1String("Burden imbalance on rank 0")));
+
+    SettingsDialog& settings = *w.settingsDialog();
+    settings.show();
+    QComboBox* language = settings.languageBox();
+    language->setCurrentIndex(language->findData(QStringLiteral("zh_CN")));
+    QCOMPARE(Appearance::effectiveLanguage(), QStringLiteral("zh_CN"));
+    QTRY_COMPARE(menuTitles(w),
+        QStringList({ QStringLiteral("文件(&F)"), QStringLiteral("视图(&V)"), QStringLiteral("比较(&C)"),
+            QStringLiteral("帮助(&H)") }));
+    QCOMPARE(w.menuBar()->actions().first()->menu()->actions().first()->text(), QStringLiteral("打开快照(&O)…"));
+    QVERIFY2(w.banner()->text().startsWith(QStringLiteral("负载不均：rank 0 做了其他 rank 不做的工作")),
+        qPrintable(w.banner()->text()));
+    QVERIFY(w.banner()->text().contains(QStringLiteral("如何修改：")));
+    QCOMPARE(w.rankTable()->model()->headerData(RankListModel::FileColumn, Qt::Horizontal).toString(),
+        QStringLiteral("文件"));
+    QCOMPARE(w.findingsView()->model()->index(0, FindingsModel::KindColumn).data().toString(),
+        QStringLiteral("仅此 rank 有"));
+    QTRY_COMPARE(xAxisLabel(w), QStringLiteral("追踪事件"));
+    QVERIFY2(w.statusText().startsWith(QStringLiteral("4 个 rank")), qPrintable(w.statusText()));
+    QCOMPARE(settings.windowTitle(), QStringLiteral("设置"));
+    // The selection survives: the same finding and ranks are still shown.
+    QCOMPARE(w.selectedFinding(), 0);
+    QCOMPARE(w.rankA(), 0);
+
+    language->setCurrentIndex(language->findData(QStringLiteral("en")));
+    QTRY_COMPARE(menuTitles(w), english);
+    QVERIFY(w.banner()->text().startsWith(QLatin1String("Burden imbalance on rank 0")));
+    QCOMPARE(xAxisLabel(w), QStringLiteral("Trace event"));
+    // English plurals come from the English catalogue: "4 ranks", not "4 rank(s)".
+    QVERIFY2(w.statusText().startsWith(QStringLiteral("4 ranks ·")), qPrintable(w.statusText()));
+    QCOMPARE(settings.windowTitle(), QStringLiteral("Settings"));
+    Appearance::setLanguage(QString());
+}
+
+// Dark and light themes reach the plots and the block maps at once; timeline detail changes the band count.
+void TestMainWindow::themeAndDetailApplyAtOnce()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    auto* plot = w.timelines()->findChild<QCustomPlot*>();
+    const auto plotCorner = [plot] { return plot->grab().toImage().pixelColor(3, 3).lightness(); };
+    const auto mapCorner = [&w] {
+        const QImage image = w.blockMap(0)->grab().toImage();
+        return image.pixelColor(image.width() - 3, image.height() / 2).lightness();
+    };
+    QVERIFY2(plotCorner() > 200, qPrintable(QString::number(plotCorner())));
+    QVERIFY(mapCorner() > 200);
+
+    SettingsDialog& settings = *w.settingsDialog();
+    settings.themeBox()->setCurrentIndex(Appearance::DarkTheme);
+    QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 80);
+    QTRY_VERIFY2(plotCorner() < 60, qPrintable(QString::number(plotCorner())));
+    QVERIFY(mapCorner() < 60);
+    // Axis text in the light text colour, not black on black.
+    QVERIFY(plot->axisRects().first()->axis(QCPAxis::atLeft)->tickLabelColor().lightness() > 180);
+
+    settings.themeBox()->setCurrentIndex(Appearance::SystemTheme);
+    QTRY_VERIFY(plotCorner() > 200);
+    QVERIFY(mapCorner() > 200);
+
+    // Level of detail: fewer bands on the timelines.
+    QTRY_VERIFY(!w.timelines()->isBusy());
+    QVERIFY2(w.timelines()->bandCount(0) > 16, qPrintable(QString::number(w.timelines()->bandCount(0))));
+    settings.detailBox()->setCurrentIndex(settings.detailBox()->findData(16));
+    QCOMPARE(w.timelines()->maxBands(), 16);
+    QTRY_VERIFY(w.timelines()->bandCount(0) <= 16 && !w.timelines()->isBusy());
+    QCOMPARE(Appearance::timelineBands(), 16);
+    settings.detailBox()->setCurrentIndex(settings.detailBox()->findData(TimelineView::DefaultBands));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -36,6 +36,7 @@ private slots:
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
+    void crispAtDevicePixelRatio();
 };
 
 namespace {
@@ -65,6 +66,28 @@ QList<LoadedFile> examples()
 {
     return SnapshotLoader::loadAll(
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
+}
+
+// Share of 2×2 device-pixel cells whose four pixels differ. A picture drawn at 1× and scaled up to 2× has none (each
+// cell is one logical pixel); one drawn at 2× has detail inside cells along every glyph and slanted line.
+double detailInsideCells(const QImage& image)
+{
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    int cells = 0;
+    int detailed = 0;
+    for (int y = 0; y + 1 < rgb.height(); y += 2) {
+        for (int x = 0; x + 1 < rgb.width(); x += 2) {
+            const QRgb p[4] = { rgb.pixel(x, y), rgb.pixel(x + 1, y), rgb.pixel(x, y + 1), rgb.pixel(x + 1, y + 1) };
+            int spread = 0;
+            for (int i = 1; i < 4; ++i) {
+                spread = std::max({ spread, std::abs(qRed(p[i]) - qRed(p[0])), std::abs(qGreen(p[i]) - qGreen(p[0])),
+                    std::abs(qBlue(p[i]) - qBlue(p[0])) });
+            }
+            ++cells;
+            detailed += spread > 24;
+        }
+    }
+    return cells ? double(detailed) / cells : 0;
 }
 
 } // namespace
@@ -265,6 +288,50 @@ void TestWidgets::stackPaneFoldsAndToggles()
     QVERIFY(pane.text().contains(QLatin1String("a\nb")));
     pane.clear();
     QVERIFY(pane.text().isEmpty());
+}
+
+// Run once as is and once more by ctest with QT_SCALE_FACTOR=2 (tst_widgets_2x): the plots and the block map draw
+// at the screen's device pixel ratio instead of being scaled up from 1×.
+void TestWidgets::crispAtDevicePixelRatio()
+{
+    const double ratio = qApp->devicePixelRatio();
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr a = DeviceHistory::build(files[0].snapshot, 0);
+    const DeviceHistoryPtr b = DeviceHistory::build(files[1].snapshot, 0);
+    TimelineView timeline;
+    timeline.resize(900, 400);
+    timeline.show();
+    timeline.setTracks(
+        { { 0, QStringLiteral("A"), a, a->peakEvent() }, { 1, QStringLiteral("B"), b, b->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline.isBusy() && timeline.bandCount(0) > 0, 10000);
+    BlockMapView map;
+    map.resize(900, 300);
+    map.show();
+    QSignalSpy ready(&map, &BlockMapView::stateReady);
+    map.setState(0, QStringLiteral("A"), a, a->peakEvent(), {});
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0, 10000);
+
+    const QImage plotImage = timeline.grab().toImage();
+    const QImage mapImage = map.grab().toImage();
+    QCOMPARE(plotImage.devicePixelRatio(), ratio);
+    QCOMPARE(plotImage.size(), QSize(900, 400) * ratio);
+    QCOMPARE(mapImage.size(), QSize(900, 300) * ratio);
+    auto* plot = timeline.findChild<QCustomPlot*>();
+    QCOMPARE(plot->bufferDevicePixelRatio(), ratio);
+    if (ratio < 2)
+        return; // the 2× run checks the detail
+
+    const double plotDetail = detailInsideCells(plotImage);
+    const double mapDetail = detailInsideCells(mapImage);
+    QVERIFY2(plotDetail > 0.01, qPrintable(QString::number(plotDetail)));
+    QVERIFY2(mapDetail > 0.01, qPrintable(QString::number(mapDetail)));
+    // The control: the same plot with its buffer at 1× is scaled up, and the measure sees it.
+    plot->setBufferDevicePixelRatio(1);
+    plot->replot();
+    const double blurred = detailInsideCells(timeline.grab().toImage());
+    QVERIFY2(blurred < plotDetail / 4, qPrintable(QStringLiteral("%1 vs %2").arg(blurred).arg(plotDetail)));
+    qInfo("2x2 cells with detail at 2x: timeline %.3f, block map %.3f; timeline from a 1x buffer %.3f", plotDetail,
+        mapDetail, blurred);
 }
 
 QTEST_MAIN(TestWidgets)

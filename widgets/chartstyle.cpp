@@ -42,14 +42,44 @@ QColor alertColor()
     return QColor(0xe1, 0x57, 0x59);
 }
 
-QColor accentColor()
+QColor accentColor(const QPalette& palette)
 {
-    return QColor(0x1f, 0x1f, 0x1f);
+    return palette.color(QPalette::Text);
 }
 
 QColor summarizedColor()
 {
     return QColor(0xba, 0xb0, 0xac);
+}
+
+void applyPalette(QCustomPlot* plot, const QPalette& palette)
+{
+    const QColor text = palette.color(QPalette::Text);
+    QColor grid = text;
+    grid.setAlpha(45);
+    QColor subGrid = text;
+    subGrid.setAlpha(18);
+    plot->setBackground(palette.base());
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(text, 0));
+            axis->setTickPen(QPen(text, 0));
+            axis->setSubTickPen(QPen(text, 0));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+            axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+            axis->grid()->setSubGridPen(QPen(subGrid, 0, Qt::DotLine));
+            axis->grid()->setZeroLinePen(Qt::NoPen);
+        }
+    }
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+        if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+            title->setTextColor(text);
+    }
+    if (plot->legend) { // gone when the plot's layout was rebuilt without one
+        plot->legend->setTextColor(text);
+        plot->legend->setBrush(palette.base());
+    }
 }
 
 } // namespace ChartStyle

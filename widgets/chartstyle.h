@@ -26,10 +26,14 @@ namespace ChartStyle {
 QColor siteColor(uint64_t fingerprint);
 /// The outlier, OOM markers and pending-free blocks.
 QColor alertColor();
-/// The comparison point and outlines of the selected finding.
-QColor accentColor();
+/// The comparison point and outlines of the selected finding: the palette's text colour, so it stands out on a
+/// light and a dark background alike.
+QColor accentColor(const QPalette& palette);
 /// Allocations too small to get a band of their own.
 QColor summarizedColor();
+/// Background, axes, grid, labels and legend of a plot in the widget palette's colours, so plots follow a light or
+/// dark theme. Call again when the palette changes.
+void applyPalette(QCustomPlot* plot, const QPalette& palette);
 } // namespace ChartStyle
 
 } // namespace RankScope

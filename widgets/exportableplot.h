@@ -8,7 +8,8 @@ namespace RankScope {
 
 /// A QCustomPlot that can paint itself as vectors. On screen QCustomPlot paints a cached pixmap; rendered into an
 /// export (PNG at 2×, SVG, PDF) that pixmap would be blurry or a raster blob, so while vector painting is on, a
-/// paint event draws every layer directly onto whatever device the painting is redirected to.
+/// paint event draws every layer directly onto whatever device the painting is redirected to. On screen its cached
+/// pixmap follows the screen's device pixel ratio, so plots stay sharp at 2× and when moved between screens.
 class ExportablePlot : public QCustomPlot
 {
     Q_OBJECT
@@ -21,6 +22,12 @@ public:
     }
 
 protected:
+    bool event(QEvent* event) override
+    {
+        if (event->type() == QEvent::ScreenChangeInternal || event->type() == QEvent::Show)
+            syncPixelRatio();
+        return QCustomPlot::event(event);
+    }
     void paintEvent(QPaintEvent* event) override
     {
         if (!m_vector) {
@@ -33,6 +40,15 @@ protected:
     }
 
 private:
+    void syncPixelRatio()
+    {
+        const double ratio = devicePixelRatioF();
+        if (!qFuzzyCompare(bufferDevicePixelRatio(), ratio)) {
+            setBufferDevicePixelRatio(ratio);
+            replot(rpQueuedReplot);
+        }
+    }
+
     bool m_vector = false;
 };
 
