@@ -24,7 +24,6 @@ RankChart::RankChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setAccessibleName(tr("Memory per rank"));
     m_plot->setMinimumHeight(160);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -55,6 +54,7 @@ RankChart::RankChart(QWidget* parent)
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     ChartStyle::applyPalette(m_plot, palette());
     (new Retranslator(this))->add([this] {
+        setAccessibleName(tr("Memory per rank"));
         m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated "
                               "when the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
         m_peak->setName(tr("Peak"));

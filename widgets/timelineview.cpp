@@ -7,6 +7,7 @@
 #include "backgroundpool.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "retranslator.h"
 #include "stacktext.h"
 
 #include <QMenu>
@@ -370,9 +371,7 @@ TimelineView::TimelineView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setAccessibleName(tr("Memory timelines"));
     setMinimumHeight(180);
-    m_plot->setAccessibleName(tr("Memory timelines of ranks A and B"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
@@ -386,6 +385,10 @@ TimelineView::TimelineView(QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseRelease, this, &TimelineView::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &TimelineView::onDoubleClick);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &TimelineView::showContextMenu);
+    (new Retranslator(this))->add([this] {
+        setAccessibleName(tr("Memory timelines"));
+        m_plot->setAccessibleName(tr("Memory timelines of ranks A and B"));
+    });
     rebuildLayout();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verdictbanner.h"
 
+#include "retranslator.h"
 #include "verdicttext.h"
 
 #include <QEvent>
@@ -19,7 +20,7 @@ VerdictBanner::VerdictBanner(QWidget* parent)
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    setAccessibleName(tr("Verdict"));
+    (new Retranslator(this))->add([this] { setAccessibleName(tr("Verdict")); });
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     m_strip->setFixedWidth(6);
