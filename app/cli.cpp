@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli.h"
 
+#include "beforeafter.h"
 #include "comparison.h"
 #include "diffreport.h"
 #include "diffsheet.h"
@@ -9,6 +10,7 @@
 #include "ranklistmodel.h"
 #include "snapshotinfo.h"
 #include "snapshotloader.h"
+#include "steplog.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -31,6 +33,12 @@ const char* const usage = "Usage:\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
                           "                 [--depth N] [--json|--csv] [--fail-on-imbalance] FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
+                          "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
+                          "                                         a run before a fix against the run after it:\n"
+                          "                                         spreads, top sites, and whether it is fixed\n"
+                          "  rankscope steps [--json] [--threshold PCT] LOG...\n"
+                          "                                         per-rank step reports from training logs: which\n"
+                          "                                         rank departs first, at which step and phase\n"
                           "  rankscope export --out FILE.png|.svg|.pdf [--view diff|timelines|blockmaps|overview]\n"
                           "                 [--ranks A,B] [--finding N] [--size WxH] [--scale S] [--force]\n"
                           "                 [diff options] FILE|FOLDER...\n"
@@ -47,7 +55,13 @@ const char* const usage = "Usage:\n"
                           "diff: POINT is peak (default: each rank at its own peak), snapshot, oom, event:<i>,\n"
                           "step:<N> or step:<N>:end. The baseline is the median of the other ranks, or one rank.\n"
                           "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
-                          "--fail-on-imbalance exits with 3 unless the verdict is balanced.\n"
+                          "--fail-on-imbalance exits with 3 unless the verdict is balanced (or, with --before and\n"
+                          "--after, unless the run after is fixed).\n"
+                          "\n"
+                          "steps: LOG holds lines such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB\n"
+                          "peak=70144.5MB (resources/python/rankscope_capture.py prints them), from every rank in\n"
+                          "one log or one log per rank; --threshold (default 10) is how far above the median of\n"
+                          "the other ranks a peak must be to count.\n"
                           "\n"
                           "export, report: ranks A and B default to the verdict's rank and the rank closest to\n"
                           "the baseline; N counts findings from 1 (the largest, the default). Pictures are\n"
@@ -195,6 +209,8 @@ int diff(const QStringList& args)
     } format = Text;
     bool failOnImbalance = false;
     QStringList paths;
+    QStringList before;
+    QStringList after;
     auto fail = [](const std::string& message) {
         print(stderr, "rankscope diff: " + message + "\n\n" + usage);
         return 2;
@@ -211,11 +227,32 @@ int diff(const QStringList& args)
             format = Csv;
         } else if (arg == QLatin1String("--fail-on-imbalance")) {
             failOnImbalance = true;
+        } else if ((arg == QLatin1String("--before") || arg == QLatin1String("--after")) && i + 1 < args.size()) {
+            (arg == QLatin1String("--before") ? before : after).append(args[++i]);
         } else if (arg.startsWith(QLatin1String("--"))) {
             return fail("unknown option " + arg.toStdString());
         } else {
             paths.append(arg);
         }
+    }
+    if (!before.isEmpty() || !after.isEmpty()) {
+        if (before.isEmpty() || after.isEmpty() || !paths.isEmpty())
+            return fail("--before and --after go together, with no other files");
+        if (format == Csv)
+            return fail("--csv compares one run; use --json or text with --before and --after");
+        const Compared was = loadAndCompare(before, options);
+        const Compared is = loadAndCompare(after, options);
+        for (const Compared* run : { &was, &is }) {
+            if (!run->error.empty())
+                return fail((run == &was ? "--before: " : "--after: ") + run->error);
+        }
+        if (!was.comparison || !is.comparison)
+            return 1;
+        const BeforeAfter result = BeforeAfter::compute(was.comparison, is.comparison);
+        print(stdout, format == Json ? result.json() : result.text());
+        if (was.failures || is.failures)
+            return 1;
+        return failOnImbalance && !result.fixed ? 3 : 0;
     }
     const Compared compared = loadAndCompare(paths, options);
     if (!compared.error.empty())
@@ -230,6 +267,44 @@ int diff(const QStringList& args)
     if (compared.failures)
         return 1;
     return failOnImbalance && comparison.verdict().kind != Verdict::Balanced ? 3 : 0;
+}
+
+int steps(const QStringList& args)
+{
+    bool json = false;
+    double threshold = 10;
+    QStringList paths;
+    auto fail = [](const std::string& message) {
+        print(stderr, "rankscope steps: " + message + "\n\n" + usage);
+        return 2;
+    };
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (arg == QLatin1String("--json")) {
+            json = true;
+        } else if (arg == QLatin1String("--threshold")) {
+            bool ok = false;
+            threshold = i + 1 < args.size() ? args[++i].toDouble(&ok) : 0;
+            if (!ok || threshold < 0)
+                return fail("--threshold needs a percentage, such as 10");
+        } else if (arg.startsWith(QLatin1String("--"))) {
+            return fail("unknown option " + arg.toStdString());
+        } else {
+            paths.append(arg);
+        }
+    }
+    if (paths.isEmpty())
+        return fail("no log files given");
+    const StepLog log = StepLog::read(paths);
+    for (const auto& [path, error] : log.errors)
+        print(stderr, path.toStdString() + ": " + error.toStdString() + "\n");
+    if (log.reports.empty() && log.errors.empty()) {
+        print(stderr, "rankscope steps: no step report lines found (rank=, step= and cur= or peak= on one line)\n");
+        return 1;
+    }
+    const StepAnalysis analysis = StepAnalysis::analyse(log, threshold);
+    print(stdout, json ? analysis.json() : analysis.text());
+    return log.errors.empty() ? 0 : 1;
 }
 
 // Options of the commands that write a picture or a report.
@@ -445,9 +520,9 @@ bool isCommand(const QStringList& arguments)
     if (arguments.size() < 2)
         return false;
     const QString& first = arguments[1];
-    return first == QLatin1String("info") || first == QLatin1String("diff") || needsWidgets(arguments)
-        || first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")
-        || first == QLatin1String("--version");
+    return first == QLatin1String("info") || first == QLatin1String("diff") || first == QLatin1String("steps")
+        || needsWidgets(arguments) || first == QLatin1String("--help") || first == QLatin1String("-h")
+        || first == QLatin1String("help") || first == QLatin1String("--version");
 }
 
 int run(const QStringList& arguments)
@@ -457,6 +532,8 @@ int run(const QStringList& arguments)
         return info(arguments.mid(2));
     if (command == QLatin1String("diff"))
         return diff(arguments.mid(2));
+    if (command == QLatin1String("steps"))
+        return steps(arguments.mid(2));
     if (command == QLatin1String("export"))
         return exportImage(arguments.mid(2));
     if (command == QLatin1String("report"))

@@ -22,6 +22,8 @@ private slots:
     void badFileKeepsOthers();
     void usage();
     void diff();
+    void beforeAndAfter();
+    void steps();
     void exportWithoutDisplay();
     void reportWithoutDisplay();
 
@@ -122,6 +124,58 @@ void TestCli::diff()
     QCOMPARE(
         run({ QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("9"), examples })->exitCode(), 2);
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--depth"), QStringLiteral("0"), examples })->exitCode(), 2);
+}
+
+// A run before a fix against the run after it: fixed when the outlier and its sites are gone.
+void TestCli::beforeAndAfter()
+{
+    const auto scenario = [](const char* name) -> QString {
+        return QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + QLatin1String(name);
+    };
+    const auto compare = [&](const char* before, const char* after) {
+        QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--before"),
+            scenario(before), QStringLiteral("--after"), scenario(after) });
+        if (p->exitCode() != 0)
+            qWarning("%s", p->readAllStandardError().constData());
+        return nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    };
+    const nlohmann::json fixed = compare("burden_8", "balanced_8");
+    QCOMPARE(fixed["fixed"].get<bool>(), true);
+    QCOMPARE(QString::fromStdString(fixed["before"]["verdict"]["kind"]), QStringLiteral("burden_imbalance"));
+    QCOMPARE(QString::fromStdString(fixed["after"]["verdict"]["kind"]), QStringLiteral("balanced"));
+    QVERIFY(fixed["spread_before_bytes"].get<int64_t>() >= int64_t(1) << 30);
+    QCOMPARE(fixed["spread_after_bytes"].get<int64_t>(), int64_t(0));
+    QCOMPARE(fixed["top_sites_before"].size(), size_t(1));
+    QVERIFY(fixed["top_sites_before"][0]["site"].get<std::string>().find("gather_predictions") != std::string::npos);
+    QCOMPARE(fixed["top_sites_before"][0]["gone"].get<bool>(), true);
+
+    // Two imbalanced runs: not fixed, whichever way round.
+    const nlohmann::json stillBurden = compare("burden_8", "burden_8");
+    QCOMPARE(stillBurden["fixed"].get<bool>(), false);
+    QCOMPARE(stillBurden["top_sites_before"][0]["gone"].get<bool>(), false);
+    QCOMPARE(compare("burden_8", "input_8")["fixed"].get<bool>(), false);
+    QCOMPARE(compare("input_8", "burden_8")["fixed"].get<bool>(), false);
+
+    QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"), QStringLiteral("--before"),
+        scenario("burden_8"), QStringLiteral("--after"), scenario("input_8") });
+    QCOMPARE(p->exitCode(), 3);
+    QVERIFY(p->readAllStandardOutput().contains("Not fixed"));
+    QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--before"), scenario("burden_8") })->exitCode(), 2);
+}
+
+void TestCli::steps()
+{
+    const QString log = QStringLiteral(RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log");
+    QProcess* p = run({ QStringLiteral("steps"), QStringLiteral("--json"), log });
+    QCOMPARE(p->exitCode(), 0);
+    const nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["divergence"]["rank"].get<int>(), 3);
+    QCOMPARE(QString::fromStdString(j["divergence"]["suspect"]), QStringLiteral("input_imbalance"));
+    p = run({ QStringLiteral("steps"), log });
+    const QString text = QString::fromUtf8(p->readAllStandardOutput());
+    QVERIFY2(text.contains(QLatin1String("Rank 3 departs first at step 40 (train)")), qPrintable(text));
+    QCOMPARE(run({ QStringLiteral("steps") })->exitCode(), 2);
+    QCOMPARE(run({ QStringLiteral("steps"), QStringLiteral(RANKSCOPE_SOURCE_DIR "/README.md") })->exitCode(), 1);
 }
 
 // `export` draws with the widgets on no display at all, refuses to replace a file without --force, and reports an

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "comparison.h"
+
+#include <string>
+#include <vector>
+
+namespace RankScope {
+
+/// A run before a fix against the run after it, each compared across its ranks with the same options: the ranks'
+/// memory at the point side by side, the spread (max − median) before and after, and whether the top sites of the
+/// "before" outlier still stand out "after". Fixed means the spread fell to the threshold or below and those sites
+/// are gone.
+struct BeforeAfter
+{
+    struct Site
+    {
+        std::string label;
+        int64_t excessBefore = 0;
+        /// The most any rank holds there beyond its baseline after the fix (0: no finding there).
+        int64_t excessAfter = 0;
+        bool gone = false;
+    };
+    ComparisonPtr before;
+    ComparisonPtr after;
+    int64_t spreadBefore = 0;
+    int64_t spreadAfter = 0;
+    double spreadBeforePercent = 0;
+    double spreadAfterPercent = 0;
+    std::vector<Site> topSites; ///< up to three, of the "before" verdict's rank
+    bool fixed = false;
+
+    static BeforeAfter compute(ComparisonPtr before, ComparisonPtr after);
+    /// The median of the ranks' bytes at the comparison point, and max − median in bytes and as a share of it.
+    struct Spread
+    {
+        int64_t median = 0;
+        int64_t bytes = 0;
+        double percent = 0;
+    };
+    static Spread spread(const Comparison& comparison);
+    /// {"before": diff JSON, "after": diff JSON, "spread_before_bytes", …, "top_sites_before": [...], "fixed"}
+    std::string json() const;
+    std::string text() const;
+};
+
+} // namespace RankScope
