@@ -3,6 +3,7 @@
 
 #include "appearance.h"
 #include "backgroundpool.h"
+#include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "diffreport.h"
 #include "diffsheet.h"
@@ -20,6 +21,7 @@
 #include "stackpane.h"
 #include "stacktext.h"
 #include "startpage.h"
+#include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
 
@@ -29,12 +31,15 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -43,6 +48,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -89,6 +96,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_start, &StartPage::openFilesRequested, this, &MainWindow::openFilesDialog);
     connect(m_start, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(m_start, &StartPage::openExampleRequested, this, &MainWindow::openExample);
+    connect(m_start, &StartPage::openLogsRequested, this, &MainWindow::openStepLogsDialog);
+    connect(m_start, &StartPage::captureHelperRequested, this, &MainWindow::showCaptureHelper);
     connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
     m_stack->addWidget(m_start);
 
@@ -409,6 +418,11 @@ void MainWindow::createActions()
     example->setStatusTip(tr("Open the bundled four-rank example"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
+    file->addAction(tr("Open Step &Logs…"), this, &MainWindow::openStepLogsDialog)
+        ->setStatusTip(tr("Training logs with per-rank step reports: which rank departs first, at which step"));
+    file->addAction(tr("Compare &Before and After…"), this, &MainWindow::compareBeforeAfterDialog)
+        ->setStatusTip(tr("Two runs, before and after a fix: folders of snapshots or of training logs"));
+    file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
     QAction* picture = m_exportMenu->addAction(tr("Diff &Screenshot…"), this, &MainWindow::exportPicture);
     picture->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -473,6 +487,8 @@ void MainWindow::createActions()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Capture Helper…"), this, &MainWindow::showCaptureHelper)
+        ->setStatusTip(tr("rankscope_capture.py: step reports, snapshots and an OOM hook for your training script"));
     help->addAction(tr("&About RankScope"), this, [this] {
         QMessageBox::about(this, tr("About RankScope"),
             tr("<h3>RankScope %1</h3><p>Compares the PyTorch CUDA memory snapshots of the ranks of one job.</p>"
@@ -560,6 +576,13 @@ void MainWindow::updateRecent()
 
 void MainWindow::openPaths(const QStringList& paths)
 {
+    // Training logs go to the step reports; everything else is read as snapshots.
+    if (!paths.isEmpty() && std::all_of(paths.begin(), paths.end(), [](const QString& path) {
+            return QFileInfo(path).isFile() && RankFiles::looksLikeLog(path);
+        })) {
+        openStepLogs(paths);
+        return;
+    }
     const QStringList files = RankFiles::expand(paths);
     if (files.isEmpty()) {
         statusBar()->showMessage(tr("No snapshot files found in %1").arg(paths.join(QLatin1String(", "))), 8000);
@@ -587,6 +610,87 @@ void MainWindow::openFolderDialog()
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Folder of Snapshots"));
     if (!folder.isEmpty())
         openPaths({ folder });
+}
+
+StepsWindow* MainWindow::openStepLogs(const QStringList& paths)
+{
+    auto* window = new StepsWindow;
+    window->show();
+    window->openLogs(paths);
+    addRecent(paths);
+    return window;
+}
+
+void MainWindow::openStepLogsDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open Step Logs"), QString(), tr("Training logs (*.log *.txt *.out *.err);;All files (*)"));
+    if (!files.isEmpty())
+        openStepLogs(files);
+}
+
+BeforeAfterWindow* MainWindow::compareBeforeAfter(const QStringList& before, const QStringList& after)
+{
+    auto* window = new BeforeAfterWindow;
+    window->show();
+    window->compare(before, after);
+    return window;
+}
+
+void MainWindow::compareBeforeAfterDialog()
+{
+    const QString before = QFileDialog::getExistingDirectory(this, tr("The Run Before the Change"));
+    if (before.isEmpty())
+        return;
+    const QString after = QFileDialog::getExistingDirectory(this, tr("The Run After the Change"));
+    if (!after.isEmpty())
+        compareBeforeAfter({ before }, { after });
+}
+
+void MainWindow::showCaptureHelper()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Capture Helper"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* intro = new QLabel(tr("<p><b>rankscope_capture.py</b> is one Python file (standard library and torch) to put "
+                                "next to your training script. It prints a step report on every rank, dumps a "
+                                "snapshot per rank, and writes one on the rank that runs out of memory before the "
+                                "error propagates.</p><p>Collect the output of all ranks in one log (or one per rank) "
+                                "and open it with File → Open Step Logs…: RankScope names the rank and the step where "
+                                "memory departs. Then dump snapshots just before that step and open them.</p>"),
+        &dialog);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    auto* code = new QPlainTextEdit(&dialog);
+    code->setReadOnly(true);
+    code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    code->setPlainText(QStringLiteral("import rankscope_capture as rc\n\n"
+                                      "rc.enable()                                   # every rank, before training\n"
+                                      "for step, batch in enumerate(loader):\n"
+                                      "    ...\n"
+                                      "    if step % 10 == 0:\n"
+                                      "        rc.step_report(step, batch, \"train\")  # [train] rank=3 step=120 ...\n"
+                                      "rc.dump(\"train\")                              # rank{r}_train.pickle\n"));
+    code->setMinimumSize(560, code->fontMetrics().lineSpacing() * 9);
+    layout->addWidget(code);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    QPushButton* save = buttons->addButton(tr("Save rankscope_capture.py…"), QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(save, &QPushButton::clicked, &dialog, [this, &dialog] {
+        const QString path = QFileDialog::getSaveFileName(&dialog, tr("Save Capture Helper"),
+            QDir::home().filePath(QStringLiteral("rankscope_capture.py")), tr("Python (*.py)"));
+        if (path.isEmpty())
+            return;
+        QFile helper(QStringLiteral(":/python/rankscope_capture.py"));
+        const QString error =
+            helper.open(QIODevice::ReadOnly) ? ImageExport::write(path, helper.readAll()) : helper.errorString();
+        if (!error.isEmpty())
+            QMessageBox::warning(&dialog, tr("Save Capture Helper"), error);
+        else
+            statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
+    });
+    layout->addWidget(buttons);
+    dialog.exec();
 }
 
 void MainWindow::openExample()

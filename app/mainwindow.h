@@ -20,7 +20,9 @@ class QTreeView;
 
 namespace RankScope {
 
+class BeforeAfterWindow;
 class BlockMapView;
+class StepsWindow;
 class Retranslator;
 class SettingsDialog;
 class FindingsModel;
@@ -110,6 +112,14 @@ public slots:
     void openFilesDialog();
     void openFolderDialog();
     void openExample();
+    /// Training logs with step reports, in a window of their own.
+    StepsWindow* openStepLogs(const QStringList& paths);
+    void openStepLogsDialog();
+    /// Two runs, before and after a change (folders of snapshots or logs), in a window of their own.
+    BeforeAfterWindow* compareBeforeAfter(const QStringList& before, const QStringList& after);
+    void compareBeforeAfterDialog();
+    /// How to use rankscope_capture.py, and a button that saves it.
+    void showCaptureHelper();
     void closeAll();
     void swapRanks();
     /// Export the comparison as a picture (asks where and how), the findings as CSV or JSON, or a report.

@@ -66,6 +66,20 @@ StartPage::StartPage(QWidget* parent)
     snippet->setMaximumHeight(snippet->fontMetrics().lineSpacing() * 6);
     column->addWidget(snippet);
 
+    // The step before snapshots: which rank, which step.
+    auto* logsIntro = new QLabel(this);
+    logsIntro->setWordWrap(true);
+    column->addWidget(logsIntro);
+    auto* logButtons = new QHBoxLayout;
+    auto* logs = new QPushButton(this);
+    auto* helper = new QPushButton(this);
+    connect(logs, &QPushButton::clicked, this, &StartPage::openLogsRequested);
+    connect(helper, &QPushButton::clicked, this, &StartPage::captureHelperRequested);
+    logButtons->addWidget(logs);
+    logButtons->addWidget(helper);
+    logButtons->addStretch(1);
+    column->addLayout(logButtons);
+
     auto* drop = new QLabel(this);
     drop->setEnabled(false);
     column->addWidget(drop);
@@ -85,6 +99,13 @@ StartPage::StartPage(QWidget* parent)
         m_recent->setToolTip(tr("Double-click or press Enter to open again"));
         howto->setText(tr("Dump one snapshot per rank in your training script:"));
         snippet->setAccessibleName(tr("Example code"));
+        logsIntro->setText(tr("No snapshot yet? Print a step report on every rank first (rankscope_capture.py does it) "
+                              "to learn which rank departs, and at which step:"));
+        logs->setText(tr("Open step logs…"));
+        logs->setToolTip(tr("Training logs with lines such as [train] rank=3 step=120 shape=(8, 2048) "
+                            "cur=10240.0MB peak=70144.5MB"));
+        helper->setText(tr("Capture helper…"));
+        helper->setToolTip(tr("How to use rankscope_capture.py in your training script, and a copy of it"));
         drop->setText(tr("You can also drop files or folders anywhere on this window."));
         setRecent(m_paths);
     });

@@ -23,6 +23,8 @@ signals:
     void openFolderRequested();
     void openExampleRequested();
     void openRecentRequested(const QString& path);
+    void openLogsRequested();
+    void captureHelperRequested();
 
 private:
     QLabel* m_recentLabel = nullptr;

@@ -111,4 +111,67 @@ std::string BeforeAfter::text() const
     return out;
 }
 
+BeforeAfterSummary BeforeAfter::summary() const
+{
+    BeforeAfterSummary s;
+    for (const RankSummary& b : before->ranks())
+        s.ranks.push_back({ b.rank, b.bytesAtPoint, -1 });
+    for (const RankSummary& a : after->ranks()) {
+        auto it = std::find_if(s.ranks.begin(), s.ranks.end(), [&](const auto& row) { return row.rank == a.rank; });
+        if (it == s.ranks.end())
+            s.ranks.push_back({ a.rank, -1, a.bytesAtPoint });
+        else
+            it->after = a.bytesAtPoint;
+    }
+    std::sort(s.ranks.begin(), s.ranks.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+    s.spreadBefore = spreadBefore;
+    s.spreadAfter = spreadAfter;
+    s.spreadBeforePercent = spreadBeforePercent;
+    s.spreadAfterPercent = spreadAfterPercent;
+    s.thresholdPercent = after->options().thresholdPercent;
+    for (const Site& site : topSites)
+        s.items.push_back({ site.label, site.excessBefore, site.excessAfter, site.gone });
+    s.fixed = fixed;
+    s.verdictBefore = before->verdict();
+    s.verdictAfter = after->verdict();
+    return s;
+}
+
+BeforeAfterSummary BeforeAfterSummary::fromSteps(
+    const StepAnalysis& before, const StepAnalysis& after, double thresholdPercent)
+{
+    BeforeAfterSummary s;
+    s.fromLogs = true;
+    s.thresholdPercent = thresholdPercent;
+    for (const StepAnalysis::Rank& r : before.ranks)
+        s.ranks.push_back({ r.rank, r.maxPeakBytes, -1 });
+    for (const StepAnalysis::Rank& r : after.ranks) {
+        auto it = std::find_if(s.ranks.begin(), s.ranks.end(), [&](const Row& row) { return row.rank == r.rank; });
+        if (it == s.ranks.end())
+            s.ranks.push_back({ r.rank, -1, r.maxPeakBytes });
+        else
+            it->after = r.maxPeakBytes;
+    }
+    std::sort(s.ranks.begin(), s.ranks.end(), [](const Row& x, const Row& y) { return x.rank < y.rank; });
+    s.spreadBefore = before.spreadBytes;
+    s.spreadAfter = after.spreadBytes;
+    s.spreadBeforePercent = before.spreadPercent;
+    s.spreadAfterPercent = after.spreadPercent;
+    s.divergenceBefore = before.divergence;
+    s.divergenceAfter = after.divergence;
+    if (const auto& d = before.divergence) {
+        Item item;
+        item.label = "rank " + std::to_string(d->rank) + " at step " + std::to_string(d->step)
+            + (d->tag.empty() ? std::string() : " (" + d->tag + ")");
+        item.before = d->peakBytes - d->othersMedianBytes;
+        item.after = after.divergence && after.divergence->rank == d->rank
+            ? after.divergence->peakBytes - after.divergence->othersMedianBytes
+            : 0;
+        item.gone = item.after == 0;
+        s.items.push_back(std::move(item));
+    }
+    s.fixed = !after.divergence && after.spreadPercent <= thresholdPercent;
+    return s;
+}
+
 } // namespace RankScope

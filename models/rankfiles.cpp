@@ -18,7 +18,24 @@ bool RankFiles::looksLikeSnapshot(const QString& fileName)
     return pattern.match(fileName).hasMatch();
 }
 
+bool RankFiles::looksLikeLog(const QString& fileName)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("\\.(log|txt|out|err)$"), QRegularExpression::CaseInsensitiveOption);
+    return pattern.match(fileName).hasMatch();
+}
+
 QStringList RankFiles::expand(const QStringList& filesOrFolders)
+{
+    return expandMatching(filesOrFolders, looksLikeSnapshot);
+}
+
+QStringList RankFiles::expandLogs(const QStringList& filesOrFolders)
+{
+    return expandMatching(filesOrFolders, looksLikeLog);
+}
+
+QStringList RankFiles::expandMatching(const QStringList& filesOrFolders, bool (*matches)(const QString&))
 {
     QStringList files;
     for (const QString& path : filesOrFolders) {
@@ -31,7 +48,7 @@ QStringList RankFiles::expand(const QStringList& filesOrFolders)
         QDirIterator it(path, QDir::Files | QDir::Readable, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString file = it.next();
-            if (looksLikeSnapshot(file))
+            if (matches(file))
                 found.append(file);
         }
         // Rank order reads naturally (rank2 before rank10); files without a rank keep path order after them.

@@ -97,7 +97,9 @@ struct StepAnalysis
 
     /// `thresholdPercent`: how far above the median of the others a rank's peak must be; `minimumBytes` keeps a
     /// few megabytes of noise on small jobs from counting.
-    static StepAnalysis analyse(const StepLog& log, double thresholdPercent = 10, int64_t minimumBytes = 64 << 20);
+    static constexpr double DefaultThresholdPercent = 10;
+    static StepAnalysis analyse(
+        const StepLog& log, double thresholdPercent = DefaultThresholdPercent, int64_t minimumBytes = 64 << 20);
     /// {"ranks":[{"rank","reports","max_peak_bytes"}],"divergence":{"rank","step","tag","suspect"}|null,...}
     std::string json() const;
     /// A few lines for a terminal.

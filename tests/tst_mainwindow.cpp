@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The main window driven as a user would, offscreen: start page, the bundled example, a good and a corrupt file.
 #include "appearance.h"
+#include "beforeafterview.h"
+#include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
 #include "ranklistmodel.h"
 #include "settingsdialog.h"
 #include "stackpane.h"
+#include "stepsview.h"
+#include "stepswindow.h"
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -23,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 
 using namespace RankScope;
 
@@ -39,6 +44,8 @@ private slots:
     void settingsPersist();
     void languageSwitchesWithoutRestart();
     void themeAndDetailApplyAtOnce();
+    void stepLogsOpenInTheirWindow();
+    void beforeAndAfterRuns();
 };
 
 namespace {
@@ -337,6 +344,96 @@ void TestMainWindow::themeAndDetailApplyAtOnce()
     QTRY_VERIFY(w.timelines()->bandCount(0) <= 16 && !w.timelines()->isBusy());
     QCOMPARE(Appearance::timelineBands(), 16);
     settings.detailBox()->setCurrentIndex(settings.detailBox()->findData(TimelineView::DefaultBands));
+}
+
+namespace {
+
+template <typename Window> Window* topLevel()
+{
+    for (QWidget* w : QApplication::topLevelWidgets()) {
+        if (auto* window = qobject_cast<Window*>(w))
+            return window;
+    }
+    return nullptr;
+}
+
+void saveShot(QWidget* window, const char* variable)
+{
+    if (const QString path = qEnvironmentVariable(variable); !path.isEmpty()) {
+        window->resize(1400, 900);
+        QTest::qWait(300);
+        QVERIFY(window->grab().save(path));
+    }
+}
+
+} // namespace
+
+// A training log dropped on the window (or passed on the command line) opens the step reports, which name the
+// diverging rank, step and phase and draw every rank.
+void TestMainWindow::stepLogsOpenInTheirWindow()
+{
+    MainWindow w;
+    w.show();
+    w.openPaths({ QStringLiteral(RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log") });
+    QVERIFY(w.showsStartPage()); // the snapshot side is untouched
+    StepsWindow* steps = topLevel<StepsWindow>();
+    QVERIFY(steps);
+    QTRY_VERIFY_WITH_TIMEOUT(!steps->isBusy() && !steps->view()->analysis().ranks.empty(), 20000);
+    const QString summary = steps->view()->summary();
+    QVERIFY2(summary.contains(QLatin1String("Rank 3 departs first at step 40 (train)")), qPrintable(summary));
+    QVERIFY(summary.contains(QLatin1String("input imbalance")));
+    QCOMPARE(steps->view()->memoryPlot()->graphCount(), 8); // peak and current for 4 ranks, one phase
+    QCOMPARE(steps->view()->inputPlot()->plottableCount(), 1);
+    QTreeWidget* table = steps->view()->rankTable();
+    QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(table->topLevelItemCount(), 4);
+    QVERIFY(table->topLevelItem(3)->font(0).bold());
+    QVERIFY(!table->topLevelItem(0)->font(0).bold());
+    saveShot(steps, "RANKSCOPE_SCREENSHOT_STEPS");
+    steps->close();
+}
+
+// Before and after a fix, from snapshots and from logs: fixed, or not.
+void TestMainWindow::beforeAndAfterRuns()
+{
+    MainWindow w;
+    const QString scenarios = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/");
+    BeforeAfterWindow* window =
+        w.compareBeforeAfter({ scenarios + QLatin1String("burden_8") }, { scenarios + QLatin1String("balanced_8") });
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isBusy() && window->view()->summary().ranks.size() == 8, 60000);
+    QVERIFY2(window->view()->headline().startsWith(QLatin1String("Fixed")), qPrintable(window->view()->headline()));
+    QCOMPARE(window->view()->items()->topLevelItemCount(), 1);
+    QCOMPARE(window->view()->items()->topLevelItem(0)->text(3), QStringLiteral("gone"));
+    QCOMPARE(window->view()->plot()->plottableCount(), 2);
+    saveShot(window, "RANKSCOPE_SCREENSHOT_BEFORE_AFTER");
+    window->close();
+
+    window = w.compareBeforeAfter({ scenarios + QLatin1String("burden_8") }, { scenarios + QLatin1String("input_8") });
+    QTRY_VERIFY_WITH_TIMEOUT(window && !window->isBusy() && !window->view()->summary().ranks.empty(), 60000);
+    QVERIFY(window->view()->headline().startsWith(QLatin1String("Not fixed")));
+    window->close();
+
+    // Logs: the torchrun job before, and the same job with equal sequence lengths after.
+    QTemporaryDir dir;
+    QFile fixedLog(dir.filePath(QStringLiteral("after.log")));
+    QVERIFY(fixedLog.open(QIODevice::WriteOnly));
+    for (int step = 0; step < 80; step += 10) {
+        for (int r = 0; r < 4; ++r)
+            fixedLog.write(QStringLiteral("[rank%1]:[train] rank=%1 step=%2 shape=(8, 2048) cur=10240.0MiB "
+                                          "peak=%3MiB\n")
+                               .arg(r)
+                               .arg(step)
+                               .arg(61000 + step * 8 + r * 11)
+                               .toUtf8());
+    }
+    fixedLog.close();
+    window = w.compareBeforeAfter(
+        { QStringLiteral(RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log") }, { fixedLog.fileName() });
+    QTRY_VERIFY_WITH_TIMEOUT(window && !window->isBusy() && !window->view()->summary().ranks.empty(), 20000);
+    QVERIFY(window->view()->summary().fromLogs);
+    QVERIFY2(window->view()->headline().startsWith(QLatin1String("Fixed")), qPrintable(window->view()->headline()));
+    QCOMPARE(window->view()->items()->topLevelItem(0)->text(0), QStringLiteral("rank 3 at step 40 (train)"));
+    window->close();
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -36,6 +36,30 @@
     </message>
 </context>
 <context>
+    <name>RankScope::StepsWindow</name>
+    <message numerus="yes">
+        <source>Reading %n log(s)…</source>
+        <translation>
+            <numerusform>Reading %n log…</numerusform>
+            <numerusform>Reading %n logs…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n report(s)</source>
+        <translation>
+            <numerusform>%n report</numerusform>
+            <numerusform>%n reports</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> from %n rank(s)</source>
+        <translation>
+            <numerusform> from %n rank</numerusform>
+            <numerusform> from %n ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineView</name>
     <message numerus="yes">
         <source> — peak %1, %n event(s)</source>

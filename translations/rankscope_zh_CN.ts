@@ -66,6 +66,108 @@
     </message>
 </context>
 <context>
+    <name>RankScope::BeforeAfterView</name>
+    <message>
+        <source>Stood out before</source>
+        <translation>修改前突出的问题</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>修改前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>修改后</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>What stood out before the change</source>
+        <translation>修改前突出的问题</translation>
+    </message>
+    <message>
+        <source>Memory per rank before and after</source>
+        <translation>修改前后各 rank 的显存</translation>
+    </message>
+    <message>
+        <source>Choose the run before the change and the run after it.</source>
+        <translation>请选择修改前和修改后的两次运行。</translation>
+    </message>
+    <message>
+        <source>Fixed: the ranks agree after the change</source>
+        <translation>已修复：修改后各 rank 一致</translation>
+    </message>
+    <message>
+        <source>Not fixed: the ranks still differ after the change</source>
+        <translation>未修复：修改后各 rank 仍有差异</translation>
+    </message>
+    <message>
+        <source>%1 (%2%)</source>
+        <translation>%1（%2%）</translation>
+    </message>
+    <message>
+        <source>Spread of the ranks (max − median): %1 before, %2 after; the threshold is %3%.</source>
+        <translation>各 rank 的差距（最大值 − 中位数）：修改前 %1，修改后 %2；阈值为 %3%。</translation>
+    </message>
+    <message>
+        <source>rank %1 departs at step %2</source>
+        <translation>rank %1 在第 %2 步偏离</translation>
+    </message>
+    <message>
+        <source>no rank departs</source>
+        <translation>没有 rank 偏离</translation>
+    </message>
+    <message>
+        <source>Step reports: %1 before, %2 after.</source>
+        <translation>步报告：修改前%1，修改后%2。</translation>
+    </message>
+    <message>
+        <source>Before: %1&lt;br&gt;After: %2</source>
+        <translation>修改前：%1&lt;br&gt;修改后：%2</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Highest peak in the step reports</source>
+        <translation>步报告中的最高峰值</translation>
+    </message>
+    <message>
+        <source>Memory at the comparison point</source>
+        <translation>比较点处的显存</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>still there</source>
+        <translation>仍然存在</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::BeforeAfterWindow</name>
+    <message>
+        <source>Before and After — RankScope</source>
+        <translation>修改前后对比 — RankScope</translation>
+    </message>
+    <message>
+        <source>Comparing the snapshots before and after…</source>
+        <translation>正在比较修改前后的快照…</translation>
+    </message>
+    <message>
+        <source>Reading the step reports before and after…</source>
+        <translation>正在读取修改前后的步报告…</translation>
+    </message>
+    <message>
+        <source>Found no snapshots, nor step reports, in both runs.</source>
+        <translation>两次运行中都没有找到快照或步报告。</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::BlockMapView</name>
     <message>
         <source>The allocator&apos;s segments and blocks of one rank at the comparison point</source>
@@ -879,6 +981,70 @@
             <numerusform> · %n 个差异项（%1）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Open Step &amp;Logs…</source>
+        <translation>打开步报告日志(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Training logs with per-rank step reports: which rank departs first, at which step</source>
+        <translation>包含各 rank 步报告的训练日志：哪个 rank 最先偏离、在哪一步</translation>
+    </message>
+    <message>
+        <source>Compare &amp;Before and After…</source>
+        <translation>对比修改前后(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Two runs, before and after a fix: folders of snapshots or of training logs</source>
+        <translation>修复前后的两次运行：快照文件夹或训练日志文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Capture Helper…</source>
+        <translation>采集助手(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>rankscope_capture.py: step reports, snapshots and an OOM hook for your training script</source>
+        <translation>rankscope_capture.py：为训练脚本提供步报告、快照和 OOM 钩子</translation>
+    </message>
+    <message>
+        <source>Open Step Logs</source>
+        <translation>打开步报告日志</translation>
+    </message>
+    <message>
+        <source>Training logs (*.log *.txt *.out *.err);;All files (*)</source>
+        <translation>训练日志 (*.log *.txt *.out *.err);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>The Run Before the Change</source>
+        <translation>修改前的运行</translation>
+    </message>
+    <message>
+        <source>The Run After the Change</source>
+        <translation>修改后的运行</translation>
+    </message>
+    <message>
+        <source>Capture Helper</source>
+        <translation>采集助手</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; is one Python file (standard library and torch) to put next to your training script. It prints a step report on every rank, dumps a snapshot per rank, and writes one on the rank that runs out of memory before the error propagates.&lt;/p&gt;&lt;p&gt;Collect the output of all ranks in one log (or one per rank) and open it with File → Open Step Logs…: RankScope names the rank and the step where memory departs. Then dump snapshots just before that step and open them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; 是一个 Python 文件（只依赖标准库和 torch），放在训练脚本旁边即可。它在每个 rank 上打印步报告、为每个 rank 导出快照，并在显存不足的 rank 上于错误抛出之前写下一个快照。&lt;/p&gt;&lt;p&gt;把所有 rank 的输出收集到一个日志（或每个 rank 一个日志），用“文件 → 打开步报告日志…”打开：RankScope 会指出显存在哪个 rank、哪一步开始偏离。然后在那一步之前导出快照并打开它们。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Save rankscope_capture.py…</source>
+        <translation>保存 rankscope_capture.py…</translation>
+    </message>
+    <message>
+        <source>Save Capture Helper</source>
+        <translation>保存采集助手</translation>
+    </message>
+    <message>
+        <source>Python (*.py)</source>
+        <translation>Python (*.py)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1228,6 +1394,166 @@
         <source>%1  (%2)</source>
         <translation>%1  （%2）</translation>
     </message>
+    <message>
+        <source>No snapshot yet? Print a step report on every rank first (rankscope_capture.py does it) to learn which rank departs, and at which step:</source>
+        <translation>还没有快照？先在每个 rank 上打印步报告（rankscope_capture.py 可以做到），找出哪个 rank 偏离、在哪一步：</translation>
+    </message>
+    <message>
+        <source>Open step logs…</source>
+        <translation>打开步报告日志…</translation>
+    </message>
+    <message>
+        <source>Training logs with lines such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB peak=70144.5MB</source>
+        <translation>包含类似 [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB peak=70144.5MB 行的训练日志</translation>
+    </message>
+    <message>
+        <source>Capture helper…</source>
+        <translation>采集助手…</translation>
+    </message>
+    <message>
+        <source>How to use rankscope_capture.py in your training script, and a copy of it</source>
+        <translation>如何在训练脚本中使用 rankscope_capture.py，并获取一份副本</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StepsView</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Reports</source>
+        <translation>报告数</translation>
+    </message>
+    <message>
+        <source>Max peak</source>
+        <translation>最高峰值</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>最大 token 数</translation>
+    </message>
+    <message>
+        <source>Ranks in the step reports</source>
+        <translation>步报告中的各 rank</translation>
+    </message>
+    <message>
+        <source>Memory per step</source>
+        <translation>每步的显存</translation>
+    </message>
+    <message>
+        <source>Input size per report</source>
+        <translation>每条报告的输入大小</translation>
+    </message>
+    <message>
+        <source>Step report summary</source>
+        <translation>步报告摘要</translation>
+    </message>
+    <message>
+        <source>Open the training logs of a job: every rank&apos;s step reports, in one log or one log per rank.</source>
+        <translation>打开训练任务的日志：所有 rank 的步报告，可以在一个日志中，也可以每个 rank 一个日志。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The ranks agree&lt;/b&gt;: no rank&apos;s peak departs from the others by more than 10% (spread of the peaks: %1).</source>
+        <translation>&lt;b&gt;各 rank 一致&lt;/b&gt;：没有哪个 rank 的峰值比其他 rank 高出 10% 以上（峰值差距：%1）。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>step %1 (%2)</source>
+        <translation>第 %1 步（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 departs first at %2&lt;/b&gt;: %3 against a median of %4 on the other ranks.</source>
+        <translation>&lt;b&gt;Rank %1 最先在%2偏离&lt;/b&gt;：%3，而其他 rank 的中位数为 %4。</translation>
+    </message>
+    <message>
+        <source>Its input is larger there (%1 tokens against %2): &lt;b&gt;input imbalance&lt;/b&gt; suspected.</source>
+        <translation>它在那一步的输入更大（%1 个 token，其他为 %2）：疑似&lt;b&gt;输入不均&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <source>Its input is the same size there (%1 tokens): &lt;b&gt;burden imbalance&lt;/b&gt; suspected, extra work on this rank.</source>
+        <translation>它在那一步的输入大小相同（%1 个 token）：疑似&lt;b&gt;负载不均&lt;/b&gt;，此 rank 做了额外的工作。</translation>
+    </message>
+    <message>
+        <source>The reports carry no shapes, so input and burden imbalance cannot be told apart.</source>
+        <translation>报告中没有形状信息，因此无法区分输入不均和负载不均。</translation>
+    </message>
+    <message>
+        <source>Next: dump a memory snapshot on rank %1 and on one other rank just before step %2, and open both.</source>
+        <translation>下一步：在第 %2 步之前，在 rank %1 和另一个 rank 上各导出一个显存快照，并同时打开。</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>rank %1, %2</source>
+        <translation>rank %1，%2</translation>
+    </message>
+    <message>
+        <source>rank %1 departs</source>
+        <translation>rank %1 偏离</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Allocated memory: peak (solid), current (dotted)</source>
+        <translation>已分配显存：峰值（实线），当前（点线）</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>Step (%1)</source>
+        <translation>步（%1）</translation>
+    </message>
+    <message>
+        <source>Rank; colour: tokens per batch</source>
+        <translation>Rank；颜色：每批 token 数</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StepsWindow</name>
+    <message>
+        <source>Step Reports — RankScope</source>
+        <translation>步报告 — RankScope</translation>
+    </message>
+    <message>
+        <source>%1 — Step Reports — RankScope</source>
+        <translation>%1 — 步报告 — RankScope</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n log(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个日志…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>no step report lines found (a step and a cur= or peak= figure on one line)</source>
+        <translation>没有找到步报告行（需要同一行中有步数以及 cur= 或 peak= 数值）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n report(s)</source>
+        <translation>
+            <numerusform>%n 条报告</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> from %n rank(s)</source>
+        <translation>
+            <numerusform>，来自 %n 个 rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::TimelineView</name>
@@ -1422,6 +1748,17 @@
     <message>
         <source>Rank %1 gets more or longer samples than the others: use DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank gets the same amount of padding.</source>
         <translation>Rank %1 拿到的样本比其他 rank 更多或更长：使用 DistributedSampler(drop_last=True) 并调用 sampler.set_epoch(epoch)，或按 token 数组批并轮流分发，让每个 rank 的填充量相同。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ViewWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
     </message>
 </context>
 <context>

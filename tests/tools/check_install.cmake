@@ -10,7 +10,7 @@ set(id io.github.rankscope.RankScope)
 foreach(path bin/rankscope share/applications/${id}.desktop share/icons/hicolor/scalable/apps/${id}.svg
         share/icons/hicolor/16x16/apps/${id}.png share/icons/hicolor/48x48/apps/${id}.png
         share/icons/hicolor/256x256/apps/${id}.png share/rankscope/translations/rankscope_zh_CN.qm
-        share/rankscope/translations/rankscope_en.qm)
+        share/rankscope/translations/rankscope_en.qm share/rankscope/python/rankscope_capture.py)
     if(NOT EXISTS "${PREFIX}/${path}")
         message(FATAL_ERROR "missing after install: ${path}")
     endif()
