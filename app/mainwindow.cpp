@@ -444,7 +444,8 @@ void MainWindow::createActions()
     m_closeAction->setStatusTip(tr("Close every snapshot and go back to the start page"));
     file->addSeparator();
     QAction* settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
-    settings->setShortcut(QKeySequence::Preferences);
+    // Desktops without a standard Preferences key (GNOME, bare X11) get the common Ctrl+,.
+    settings->setShortcut(QKeySequence::keyBindings(QKeySequence::Preferences).value(0, QKeySequence(tr("Ctrl+,"))));
     settings->setStatusTip(tr("Language, colour theme and timeline detail"));
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);

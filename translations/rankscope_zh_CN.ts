@@ -1045,6 +1045,10 @@
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
+    <message>
+        <source>Ctrl+,</source>
+        <translation>Ctrl+,</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
