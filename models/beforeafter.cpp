@@ -10,6 +10,44 @@
 
 namespace RankScope {
 
+namespace {
+
+// Each rank's figure before and after, by rank; a rank missing from one run keeps -1 there.
+std::vector<BeforeAfterSummary::Row> pairRanks(
+    const std::vector<std::pair<int, int64_t>>& before, const std::vector<std::pair<int, int64_t>>& after)
+{
+    std::vector<BeforeAfterSummary::Row> rows;
+    for (const auto& [rank, bytes] : before)
+        rows.push_back({ rank, bytes, -1 });
+    for (const auto& [rank, bytes] : after) {
+        auto it = std::find_if(rows.begin(), rows.end(), [rank](const auto& row) { return row.rank == rank; });
+        if (it == rows.end())
+            rows.push_back({ rank, -1, bytes });
+        else
+            it->after = bytes;
+    }
+    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+    return rows;
+}
+
+std::vector<std::pair<int, int64_t>> atPoint(const Comparison& c)
+{
+    std::vector<std::pair<int, int64_t>> figures;
+    for (const RankSummary& r : c.ranks())
+        figures.emplace_back(r.rank, r.bytesAtPoint);
+    return figures;
+}
+
+std::vector<std::pair<int, int64_t>> peaks(const StepAnalysis& a)
+{
+    std::vector<std::pair<int, int64_t>> figures;
+    for (const StepAnalysis::Rank& r : a.ranks)
+        figures.emplace_back(r.rank, r.maxPeakBytes);
+    return figures;
+}
+
+} // namespace
+
 BeforeAfter::Spread BeforeAfter::spread(const Comparison& c)
 {
     std::vector<int64_t> totals;
@@ -114,16 +152,7 @@ std::string BeforeAfter::text() const
 BeforeAfterSummary BeforeAfter::summary() const
 {
     BeforeAfterSummary s;
-    for (const RankSummary& b : before->ranks())
-        s.ranks.push_back({ b.rank, b.bytesAtPoint, -1 });
-    for (const RankSummary& a : after->ranks()) {
-        auto it = std::find_if(s.ranks.begin(), s.ranks.end(), [&](const auto& row) { return row.rank == a.rank; });
-        if (it == s.ranks.end())
-            s.ranks.push_back({ a.rank, -1, a.bytesAtPoint });
-        else
-            it->after = a.bytesAtPoint;
-    }
-    std::sort(s.ranks.begin(), s.ranks.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+    s.ranks = pairRanks(atPoint(*before), atPoint(*after));
     s.spreadBefore = spreadBefore;
     s.spreadAfter = spreadAfter;
     s.spreadBeforePercent = spreadBeforePercent;
@@ -143,16 +172,7 @@ BeforeAfterSummary BeforeAfterSummary::fromSteps(
     BeforeAfterSummary s;
     s.fromLogs = true;
     s.thresholdPercent = thresholdPercent;
-    for (const StepAnalysis::Rank& r : before.ranks)
-        s.ranks.push_back({ r.rank, r.maxPeakBytes, -1 });
-    for (const StepAnalysis::Rank& r : after.ranks) {
-        auto it = std::find_if(s.ranks.begin(), s.ranks.end(), [&](const Row& row) { return row.rank == r.rank; });
-        if (it == s.ranks.end())
-            s.ranks.push_back({ r.rank, -1, r.maxPeakBytes });
-        else
-            it->after = r.maxPeakBytes;
-    }
-    std::sort(s.ranks.begin(), s.ranks.end(), [](const Row& x, const Row& y) { return x.rank < y.rank; });
+    s.ranks = pairRanks(peaks(before), peaks(after));
     s.spreadBefore = before.spreadBytes;
     s.spreadAfter = after.spreadBytes;
     s.spreadBeforePercent = before.spreadPercent;

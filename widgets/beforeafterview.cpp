@@ -11,7 +11,6 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -41,12 +40,7 @@ BeforeAfterView::BeforeAfterView(QWidget* parent)
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        QMenu menu(this);
-        ImageExport::addImageActions(&menu, this);
-        menu.exec(m_plot->mapToGlobal(pos));
-    });
+    ImageExport::addImageMenu(m_plot, this);
     m_items->setRootIsDecorated(false);
     m_items->setColumnCount(4);
     m_items->header()->setStretchLastSection(false);

@@ -154,4 +154,14 @@ void addImageActions(QMenu* menu, QWidget* target)
     });
 }
 
+void addImageMenu(QWidget* source, QWidget* target)
+{
+    source->setContextMenuPolicy(Qt::CustomContextMenu);
+    QObject::connect(source, &QWidget::customContextMenuRequested, target, [source, target](const QPoint& pos) {
+        QMenu menu(target);
+        addImageActions(&menu, target);
+        menu.exec(source->mapToGlobal(pos));
+    });
+}
+
 } // namespace RankScope::ImageExport

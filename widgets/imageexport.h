@@ -35,6 +35,8 @@ QString write(const QString& path, const QByteArray& bytes);
 
 /// Adds "Copy Image" and "Export Image…" for `target` to a context menu: the shared way every view exports itself.
 void addImageActions(QMenu* menu, QWidget* target);
+/// Gives `source` a context menu with those two actions for `target` (often its parent view).
+void addImageMenu(QWidget* source, QWidget* target);
 
 } // namespace ImageExport
 } // namespace RankScope

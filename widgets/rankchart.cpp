@@ -9,7 +9,6 @@
 #include "ranklistmodel.h"
 #include "retranslator.h"
 
-#include <QMenu>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -25,12 +24,7 @@ RankChart::RankChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->setMinimumHeight(160);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        QMenu menu(this);
-        ImageExport::addImageActions(&menu, this);
-        menu.exec(m_plot->mapToGlobal(pos));
-    });
+    ImageExport::addImageMenu(m_plot, this);
     m_peak = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_peak->setPen(Qt::NoPen);
     m_peak->setBrush(QColor(0x4e, 0x79, 0xa7, 90));

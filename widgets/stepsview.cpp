@@ -10,7 +10,6 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -25,16 +24,6 @@ namespace {
 QColor rankColor(int rank)
 {
     return ChartStyle::siteColor(uint64_t(rank) * 0x9E3779B97F4A7C15ULL + 1);
-}
-
-void addImageMenu(QCustomPlot* plot, QWidget* owner)
-{
-    plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    QObject::connect(plot, &QWidget::customContextMenuRequested, owner, [plot, owner](const QPoint& pos) {
-        QMenu menu(owner);
-        ImageExport::addImageActions(&menu, plot);
-        menu.exec(plot->mapToGlobal(pos));
-    });
 }
 
 } // namespace
@@ -73,8 +62,8 @@ StepsView::StepsView(QWidget* parent)
     m_memory->legend->setBorderPen(Qt::NoPen);
     // Lines sit high (peaks); the legend goes low, where there is room.
     m_memory->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
-    addImageMenu(m_memory, this);
-    addImageMenu(m_input, this);
+    ImageExport::addImageMenu(m_memory, m_memory);
+    ImageExport::addImageMenu(m_input, m_input);
     m_table->setRootIsDecorated(false);
     m_table->setColumnCount(4);
     m_table->header()->setStretchLastSection(true);
