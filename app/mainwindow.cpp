@@ -585,6 +585,10 @@ void MainWindow::openPaths(const QStringList& paths)
         return;
     }
     const QStringList files = RankFiles::expand(paths);
+    if (files.isEmpty() && !RankFiles::expandLogs(paths).isEmpty()) {
+        openStepLogs(paths); // a folder of training logs
+        return;
+    }
     if (files.isEmpty()) {
         statusBar()->showMessage(tr("No snapshot files found in %1").arg(paths.join(QLatin1String(", "))), 8000);
         return;
