@@ -19,12 +19,14 @@ std::vector<BeforeAfterSummary::Row> pairRanks(
     std::vector<BeforeAfterSummary::Row> rows;
     for (const auto& [rank, bytes] : before)
         rows.push_back({ rank, bytes, -1 });
-    for (const auto& [rank, bytes] : after) {
+    for (const auto& figure : after) {
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+        const int rank = figure.first;
         auto it = std::find_if(rows.begin(), rows.end(), [rank](const auto& row) { return row.rank == rank; });
         if (it == rows.end())
-            rows.push_back({ rank, -1, bytes });
+            rows.push_back({ rank, -1, figure.second });
         else
-            it->after = bytes;
+            it->after = figure.second;
     }
     std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
     return rows;
