@@ -50,20 +50,12 @@ std::vector<std::pair<int, int64_t>> peaks(const StepAnalysis& a)
 
 } // namespace
 
-BeforeAfter::Spread BeforeAfter::spread(const Comparison& c)
+Spread BeforeAfter::spread(const Comparison& c)
 {
     std::vector<int64_t> totals;
     for (const RankSummary& r : c.ranks())
         totals.push_back(r.bytesAtPoint);
-    if (totals.empty())
-        return {};
-    std::sort(totals.begin(), totals.end());
-    const size_t n = totals.size();
-    Spread s;
-    s.median = n % 2 ? totals[n / 2] : totals[n / 2 - 1] + (totals[n / 2] - totals[n / 2 - 1]) / 2;
-    s.bytes = totals.back() - s.median;
-    s.percent = s.median > 0 ? 100.0 * double(s.bytes) / double(s.median) : 0;
-    return s;
+    return Spread::of(totals);
 }
 
 BeforeAfter BeforeAfter::compute(ComparisonPtr beforeRun, ComparisonPtr afterRun)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "comparison.h"
+#include "spread.h"
 #include "steplog.h"
 
 #include <string>
@@ -70,13 +71,7 @@ struct BeforeAfter
     bool fixed = false;
 
     static BeforeAfter compute(ComparisonPtr before, ComparisonPtr after);
-    /// The median of the ranks' bytes at the comparison point, and max − median in bytes and as a share of it.
-    struct Spread
-    {
-        int64_t median = 0;
-        int64_t bytes = 0;
-        double percent = 0;
-    };
+    /// The spread of the ranks' bytes at the comparison point.
     static Spread spread(const Comparison& comparison);
     /// {"before": diff JSON, "after": diff JSON, "spread_before_bytes", …, "top_sites_before": [...], "fixed"}
     std::string json() const;

@@ -3,6 +3,7 @@
 
 #include "formatting.h"
 #include "rankname.h"
+#include "spread.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -142,15 +143,6 @@ Field fieldOf(const QString& key)
     };
     const auto it = fields.find(key);
     return it == fields.end() ? Field::None : it->second;
-}
-
-int64_t median(std::vector<int64_t> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1]) / 2;
 }
 
 } // namespace
@@ -322,11 +314,9 @@ StepAnalysis StepAnalysis::analyse(const StepLog& log, double thresholdPercent, 
     std::vector<int64_t> peaks;
     for (const Rank& r : a.ranks)
         peaks.push_back(r.maxPeakBytes);
-    if (!peaks.empty()) {
-        const int64_t mid = median(peaks);
-        a.spreadBytes = *std::max_element(peaks.begin(), peaks.end()) - mid;
-        a.spreadPercent = mid > 0 ? 100.0 * double(a.spreadBytes) / double(mid) : 0;
-    }
+    const Spread spread = Spread::of(peaks);
+    a.spreadBytes = spread.bytes;
+    a.spreadPercent = spread.percent;
 
     for (const auto& key : order) {
         const std::map<int, const StepReport*>& group = groups[key];
@@ -342,7 +332,7 @@ StepAnalysis StepAnalysis::analyse(const StepLog& log, double thresholdPercent, 
                 if (other->tokens >= 0)
                     otherTokens.push_back(other->tokens);
             }
-            const int64_t base = median(others);
+            const int64_t base = medianOf(others);
             const int64_t excess = report->memoryBytes() - base;
             if (excess < minimumBytes
                 || double(excess) * 100.0 <= thresholdPercent * double(std::max<int64_t>(base, 1)))
@@ -356,7 +346,7 @@ StepAnalysis StepAnalysis::analyse(const StepLog& log, double thresholdPercent, 
             d.peakBytes = report->memoryBytes();
             d.othersMedianBytes = base;
             d.tokens = report->tokens;
-            d.othersMedianTokens = otherTokens.empty() ? -1 : median(otherTokens);
+            d.othersMedianTokens = otherTokens.empty() ? -1 : medianOf(otherTokens);
             // More input than the others (beyond rounding) means input imbalance; the same or less, extra work.
             if (d.tokens >= 0 && d.othersMedianTokens >= 0)
                 d.suspect = double(d.tokens) > double(d.othersMedianTokens) * 1.01 ? StepDivergence::InputImbalance
