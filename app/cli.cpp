@@ -5,9 +5,12 @@
 #include "comparison.h"
 #include "diffreport.h"
 #include "diffsheet.h"
+#include "digest.h"
+#include "formatting.h"
 #include "imageexport.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "rankname.h"
 #include "snapshotinfo.h"
 #include "snapshotloader.h"
 #include "steplog.h"
@@ -15,6 +18,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QThreadPool>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cstdio>
@@ -46,6 +51,9 @@ const char* const usage = "Usage:\n"
                           "  rankscope report --out FILE.html|.md [--force] [diff options] FILE|FOLDER...\n"
                           "                                         verdict, ranks, top findings with stacks and\n"
                           "                                         the diff picture, for a bug report\n"
+                          "  rankscope digest --out DIR [--rank N] [--force] FILE|FOLDER...\n"
+                          "                                         write each rank's digest (a few hundred KB) to\n"
+                          "                                         DIR, to compare a job too big for one machine\n"
                           "  rankscope --help | --version\n"
                           "\n"
                           "FILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
@@ -66,7 +74,14 @@ const char* const usage = "Usage:\n"
                           "export, report: ranks A and B default to the verdict's rank and the rank closest to\n"
                           "the baseline; N counts findings from 1 (the largest, the default). Pictures are\n"
                           "1600x1000 at scale 2 unless told otherwise; no display is needed. An existing file is\n"
-                          "only replaced with --force. Exit status 4: the output could not be written.\n";
+                          "only replaced with --force. Exit status 4: the output could not be written.\n"
+                          "\n"
+                          "digest: each FILE becomes DIR/rank<R>.digest.pickle.gz, a snapshot that holds what\n"
+                          "decides the comparison at the peak, the snapshot and OOMs, and the timeline's shape.\n"
+                          "diff, export, report and the app take digests wherever they take snapshots and give\n"
+                          "the same findings and verdict. Run one task per node under the job's launcher, e.g.\n"
+                          "  srun bash -c 'rankscope digest --rank $SLURM_PROCID run/rank$SLURM_PROCID.pickle -o d'\n"
+                          "--rank N records rank N (one FILE only); otherwise ranks come from the file names.\n";
 
 void print(FILE* stream, const std::string& text)
 {
@@ -509,6 +524,91 @@ int report(const QStringList& args)
 
 } // namespace
 
+int digest(const QStringList& args)
+{
+    QString outDir;
+    int rank = -1;
+    bool force = false;
+    QStringList paths;
+    auto fail = [](const std::string& message) {
+        print(stderr, "rankscope digest: " + message + "\n\n" + usage);
+        return 2;
+    };
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if ((arg == QLatin1String("--out") || arg == QLatin1String("-o")) && i + 1 < args.size()) {
+            outDir = args[++i];
+        } else if (arg == QLatin1String("--rank") && i + 1 < args.size()) {
+            bool ok = false;
+            rank = args[++i].toInt(&ok);
+            if (!ok || rank < 0)
+                return fail("--rank needs a rank number, 0 or more");
+        } else if (arg == QLatin1String("--force")) {
+            force = true;
+        } else if (arg.startsWith(QLatin1String("-"))) {
+            return fail("unknown option " + arg.toStdString());
+        } else {
+            paths.append(arg);
+        }
+    }
+    if (outDir.isEmpty())
+        return fail("--out DIR is required");
+    paths = RankFiles::expand(paths);
+    if (paths.isEmpty())
+        return fail("no snapshot files given");
+    if (rank >= 0 && paths.size() > 1)
+        return fail("--rank names the rank of one file; the names of several files give theirs");
+    if (!QDir().mkpath(outDir)) {
+        print(stderr, "rankscope digest: cannot create " + outDir.toStdString() + "\n");
+        return 4;
+    }
+    const QList<RankName::Assigned> ranks = RankName::assign(paths);
+    QStringList outputs;
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        const int r = rank >= 0 ? rank : ranks[i].rank;
+        outputs.append(QDir(outDir).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(r)));
+        if (!mayWrite("digest", outputs.back(), force))
+            return 4;
+    }
+    // One file at a time per core: each is read, digested and dropped, so memory stays at one file per core.
+    struct Outcome
+    {
+        std::string message;
+        int code = 0;
+    };
+    QList<qsizetype> indices;
+    for (qsizetype i = 0; i < paths.size(); ++i)
+        indices.append(i);
+    static QThreadPool pool;
+    const QList<Outcome> outcomes = QtConcurrent::blockingMapped(&pool, indices, [&](qsizetype i) {
+        const int r = rank >= 0 ? rank : ranks[i].rank;
+        const LoadedFile file = SnapshotLoader::loadFile(paths[i], r, ranks[i].fromName);
+        if (!file.ok())
+            return Outcome { paths[i].toStdString() + ": " + file.error.toStdString() + "\n", 1 };
+        Digest::Source source;
+        source.rank = r;
+        source.fileName = QFileInfo(paths[i]).fileName().toStdString();
+        source.fileBytes = file.fileSize;
+        try {
+            const Digest::Figures f = Digest::write(*file.snapshot, source, outputs[i]);
+            const std::string line = paths[i].toStdString() + " -> " + outputs[i].toStdString() + ": rank "
+                + std::to_string(r) + ", " + Formatting::bytes(file.fileSize).toStdString() + " -> "
+                + Formatting::bytes(f.bytes).toStdString() + "; " + std::to_string(f.sourceEvents) + " events -> "
+                + std::to_string(f.keptEvents) + " kept (" + std::to_string(f.keptAllocations) + " allocations) and "
+                + std::to_string(f.fillerEvents) + " for the curve; " + std::to_string(f.blocks) + " blocks\n";
+            return Outcome { line, 0 };
+        } catch (const std::exception& e) {
+            return Outcome { "rankscope digest: " + outputs[i].toStdString() + ": " + e.what() + "\n", 4 };
+        }
+    });
+    int code = 0;
+    for (const Outcome& o : outcomes) {
+        print(o.code ? stderr : stdout, o.message);
+        code = std::max(code, o.code);
+    }
+    return code;
+}
+
 bool needsWidgets(const QStringList& arguments)
 {
     const QString first = arguments.value(1);
@@ -521,8 +621,8 @@ bool isCommand(const QStringList& arguments)
         return false;
     const QString& first = arguments[1];
     return first == QLatin1String("info") || first == QLatin1String("diff") || first == QLatin1String("steps")
-        || needsWidgets(arguments) || first == QLatin1String("--help") || first == QLatin1String("-h")
-        || first == QLatin1String("help") || first == QLatin1String("--version");
+        || first == QLatin1String("digest") || needsWidgets(arguments) || first == QLatin1String("--help")
+        || first == QLatin1String("-h") || first == QLatin1String("help") || first == QLatin1String("--version");
 }
 
 int run(const QStringList& arguments)
@@ -538,6 +638,8 @@ int run(const QStringList& arguments)
         return exportImage(arguments.mid(2));
     if (command == QLatin1String("report"))
         return report(arguments.mid(2));
+    if (command == QLatin1String("digest"))
+        return digest(arguments.mid(2));
     if (command == QLatin1String("--version")) {
         print(stdout, "rankscope " + QCoreApplication::applicationVersion().toStdString() + "\n");
         return 0;

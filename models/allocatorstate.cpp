@@ -98,18 +98,20 @@ void AllocatorReplay::removeRange(uint64_t addr, int64_t size)
         m_segments[end] = { end, int64_t(segEnd - end), seg.stream, seg.stack };
 }
 
-bool AllocatorReplay::skips(TraceAction action) const
+bool AllocatorReplay::skips(const TraceEntry& e) const
 {
-    return m_segmentsOnly
-        && (action == TraceAction::Alloc || action == TraceAction::FreeRequested
-            || action == TraceAction::FreeCompleted);
+    const TraceAction action = e.action();
+    const bool blockEvent =
+        action == TraceAction::Alloc || action == TraceAction::FreeRequested || action == TraceAction::FreeCompleted;
+    // A digest's stand-in for what it left out lives in no segment: it shapes the curve, not the block map.
+    return blockEvent && (m_segmentsOnly || (m_snapshot.digest && e.addr == DigestInfo::leftOutAddress));
 }
 
 void AllocatorReplay::undo(const TraceEntry& e)
 {
-    const TraceAction action = e.action();
-    if (skips(action))
+    if (skips(e))
         return;
+    const TraceAction action = e.action();
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
     case TraceAction::Alloc:
@@ -145,9 +147,9 @@ void AllocatorReplay::undo(const TraceEntry& e)
 
 void AllocatorReplay::redo(const TraceEntry& e)
 {
-    const TraceAction action = e.action();
-    if (skips(action))
+    if (skips(e))
         return;
+    const TraceAction action = e.action();
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
     case TraceAction::Alloc:

@@ -68,7 +68,7 @@ public:
     AllocatorState state() const;
 
 private:
-    bool skips(TraceAction action) const;
+    bool skips(const TraceEntry& event) const;
     void addRange(uint64_t addr, int64_t size, int64_t stream, StackId stack);
     void removeRange(uint64_t addr, int64_t size);
 

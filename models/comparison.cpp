@@ -31,27 +31,6 @@ int64_t medianWithout(const std::vector<int64_t>& sorted, int64_t own)
     return lo + (hi - lo) / 2;
 }
 
-// A rank's device: the one with the longest trace, else the most reserved memory (the viewer picks the longest
-// trace too; with CUDA_VISIBLE_DEVICES every rank is device 0 anyway).
-int chooseDevice(const Snapshot& s)
-{
-    int best = 0;
-    size_t bestEvents = 0;
-    int64_t bestReserved = -1;
-    for (int d = 0; d < s.deviceCount(); ++d) {
-        const size_t events = size_t(d) < s.deviceTraces.size() ? s.deviceTraces[size_t(d)].size() : 0;
-        int64_t reserved = 0;
-        for (const Segment& seg : s.segments)
-            reserved += seg.device == d ? seg.totalSize : 0;
-        if (events > bestEvents || (events == bestEvents && reserved > bestReserved)) {
-            best = d;
-            bestEvents = events;
-            bestReserved = reserved;
-        }
-    }
-    return best;
-}
-
 // Allocations round up to 512 bytes in the caching allocator, so blocks made for adjacent requests touch there.
 int64_t rounded(int64_t size)
 {
@@ -162,8 +141,9 @@ std::shared_ptr<const Comparison> Comparison::compute(
     QList<size_t> indices;
     for (size_t r = 0; r < rankCount; ++r)
         indices.append(r);
-    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(&replayPool, indices,
-        [&inputs](size_t r) { return DeviceHistory::build(inputs[r].snapshot, chooseDevice(*inputs[r].snapshot)); });
+    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(&replayPool, indices, [&inputs](size_t r) {
+        return DeviceHistory::build(inputs[r].snapshot, DeviceHistory::mainDevice(*inputs[r].snapshot));
+    });
     for (size_t r = 0; r < rankCount; ++r) {
         const RankInput& in = inputs[r];
         const DeviceHistoryPtr h = histories[qsizetype(r)];
@@ -179,7 +159,17 @@ std::shared_ptr<const Comparison> Comparison::compute(
             summary.point = *point;
         } else {
             summary.point = *h->point({ TimelinePoint::Snapshot, 0 });
-            summary.note = "has no " + c->pointName() + " point; compared at its snapshot";
+            const bool insideTrace = spec.kind != TimelinePoint::Peak && spec.kind != TimelinePoint::Snapshot
+                && spec.kind != TimelinePoint::Oom;
+            summary.note = in.snapshot->digest && insideTrace
+                ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
+                : "has no " + c->pointName() + " point; compared at its snapshot";
+        }
+        summary.sourceEvent = summary.point.event;
+        if (const std::optional<DigestInfo>& digest = in.snapshot->digest) {
+            summary.sourceEvent = summary.point.kind == TimelinePoint::Peak ? digest->sourcePeakEvent
+                : summary.point.kind == TimelinePoint::Oom                  ? digest->sourceOomEvent
+                                                                            : digest->sourceEvents - 1;
         }
         summary.peakAllocatedBytes = h->peakBytes();
         summary.bytesAtPoint = h->totalAfter(summary.point.event);

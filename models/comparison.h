@@ -39,6 +39,8 @@ struct RankSummary
     QString path;
     int device = 0;
     TimelinePoint point;
+    /// The point's event in the rank's file: point.event, or for a digest the event of the file it was made from.
+    EventIndex sourceEvent = BeforeTrace;
     int64_t peakAllocatedBytes = 0;
     int64_t bytesAtPoint = 0;
     int64_t reservedAtPoint = 0;

@@ -94,6 +94,26 @@ DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int devic
     return summary;
 }
 
+// The viewer picks the longest trace too; with CUDA_VISIBLE_DEVICES every rank is device 0 anyway.
+int DeviceHistory::mainDevice(const Snapshot& s)
+{
+    int best = 0;
+    size_t bestEvents = 0;
+    int64_t bestReserved = -1;
+    for (int d = 0; d < s.deviceCount(); ++d) {
+        const size_t events = size_t(d) < s.deviceTraces.size() ? s.deviceTraces[size_t(d)].size() : 0;
+        int64_t reserved = 0;
+        for (const Segment& seg : s.segments)
+            reserved += seg.device == d ? seg.totalSize : 0;
+        if (events > bestEvents || (events == bestEvents && reserved > bestReserved)) {
+            best = d;
+            bestEvents = events;
+            bestReserved = reserved;
+        }
+    }
+    return best;
+}
+
 std::optional<TimelinePoint::Spec> TimelinePoint::parse(const std::string& text)
 {
     if (text == "peak")
@@ -301,6 +321,10 @@ std::vector<uint32_t> DeviceHistory::liveSet(EventIndex event) const
 std::optional<TimelinePoint> DeviceHistory::point(const TimelinePoint::Spec& spec) const
 {
     const EventIndex last = EventIndex(m_events.size()) - 1;
+    // A digest's trace keeps only what decides its peak, snapshot and OOMs; any other moment would be wrong there.
+    if (m_snapshot->digest && spec.kind != TimelinePoint::Peak && spec.kind != TimelinePoint::Snapshot
+        && spec.kind != TimelinePoint::Oom)
+        return std::nullopt;
     switch (spec.kind) {
     case TimelinePoint::Peak:
         return TimelinePoint { spec.kind, m_peakEvent };

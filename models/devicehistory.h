@@ -126,6 +126,8 @@ class DeviceHistory
 {
 public:
     static std::shared_ptr<const DeviceHistory> build(SnapshotPtr snapshot, int device);
+    /// The device a rank's snapshot is about: the one with the longest trace, else the most reserved memory.
+    static int mainDevice(const Snapshot& snapshot);
 
     /// The peak of the timeline without building the history (for `info`): same figures as peakBytes(),
     /// peakEvent() and traceIncomplete().

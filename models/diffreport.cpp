@@ -59,7 +59,7 @@ std::string text(const Comparison& c, int maxFindings)
     for (const RankSummary& r : c.ranks()) {
         char frag[16];
         std::snprintf(frag, sizeof frag, "%.0f%%", r.fragmentation * 100);
-        out += "  " + pad(std::to_string(r.rank), 6) + pad(std::to_string(r.point.event), 10, true)
+        out += "  " + pad(std::to_string(r.rank), 6) + pad(std::to_string(r.sourceEvent), 10, true)
             + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
             + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true) + pad(frag, 7, true)
@@ -103,7 +103,7 @@ std::string json(const Comparison& c)
             { "rank", r.rank },
             { "path", r.path.toStdString() },
             { "device", r.device },
-            { "event", r.point.event },
+            { "event", r.sourceEvent },
             { "peak_allocated_bytes", r.peakAllocatedBytes },
             { "bytes_at_point", r.bytesAtPoint },
             { "reserved_bytes_at_point", r.reservedAtPoint },

@@ -53,6 +53,7 @@ constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
     "segment_unmap",
     "snapshot",
     "oom",
+    "rankscope_digest",
 };
 
 } // namespace

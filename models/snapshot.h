@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +74,7 @@ enum : StringId
     K_segment_unmap,
     K_snapshot,
     K_oom,
+    K_rankscope_digest,
     K_Count
 };
 }
@@ -246,6 +248,25 @@ struct Annotation
     bool isStart = true;
 };
 
+/// What a RankScope digest (`rankscope digest`) says about the file it was made from. A digest is itself a
+/// snapshot: one device's final segments and the part of its trace that decides the comparison (see Digest).
+struct DigestInfo
+{
+    /// The address of the stand-in allocation that carries the curve of the allocations a digest leaves out.
+    static constexpr uint64_t leftOutAddress = 0x7ff0000000000000ull;
+    int64_t version = 0;
+    /// The rank the digest was made for, -1 when unknown.
+    int64_t rank = -1;
+    int64_t device = 0;
+    /// The source file's name (no folder), size and trace length.
+    StringId source = EmptyString;
+    int64_t sourceBytes = 0;
+    int64_t sourceEvents = 0;
+    /// The source's peak and last OOM as event indices of the source (-1: before the trace, or no OOM).
+    int64_t sourcePeakEvent = -1;
+    int64_t sourceOomEvent = -1;
+};
+
 /// A parsed snapshot file: plain data, immutable once the reader hands it out.
 struct Snapshot
 {
@@ -264,6 +285,8 @@ struct Snapshot
     StackTable stacks;
     /// Whether the file had `device_traces` at all (pre-2.0 snapshots are a bare list of segments).
     bool hasDeviceTraces = false;
+    /// Set when the file is a digest rather than a full snapshot.
+    std::optional<DigestInfo> digest;
 
     int64_t stream(const TraceEntry& e) const
     {

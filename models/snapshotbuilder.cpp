@@ -73,6 +73,8 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
             return C::AnnotationList;
         if (k == K_allocator_settings && isDict)
             return C::Settings;
+        if (k == K_rankscope_digest && isDict)
+            return C::Digest;
         return C::Ignore;
     case C::SegmentList:
         return isDict ? C::Segment : C::Ignore;
@@ -111,6 +113,7 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
     case C::PoolId:
     case C::Frame:
     case C::Annotation:
+    case C::Digest:
         return C::Ignore;
     }
     return C::Ignore;
@@ -186,6 +189,9 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         } else {
             m_settingPrefixes.push_back(EmptyString);
         }
+        break;
+    case C::Digest:
+        s.digest.emplace();
         break;
     case C::Ignore:
     case C::TopDict:
@@ -336,6 +342,9 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
     }
     case C::Settings:
         setSetting(dict.a, key, value);
+        return;
+    case C::Digest:
+        setDigestField(key, value);
         return;
     case C::SegmentList:
     case C::PoolId:
@@ -526,6 +535,29 @@ void SnapshotBuilder::setSetting(uint32_t dictIndex, const BuilderValue& key, co
     s.allocatorSettings.emplace_back(s.strings.intern(name), s.strings.intern(settingText(value)));
 }
 
+void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue& value)
+{
+    if (key.kind != BuilderValue::String)
+        return;
+    DigestInfo& d = *m_snapshot->digest;
+    const std::string_view name = m_snapshot->strings.view(key.a);
+    if (name == "source") {
+        if (value.kind == BuilderValue::String)
+            d.source = value.a;
+        return;
+    }
+    int64_t* field = name == "version" ? &d.version
+        : name == "rank"               ? &d.rank
+        : name == "device"             ? &d.device
+        : name == "source_bytes"       ? &d.sourceBytes
+        : name == "source_events"      ? &d.sourceEvents
+        : name == "source_peak_event"  ? &d.sourcePeakEvent
+        : name == "source_oom_event"   ? &d.sourceOomEvent
+                                       : nullptr;
+    if (field)
+        *field = intOf(value, "rankscope_digest field");
+}
+
 void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
 {
     using C = SchemaContext;
@@ -610,6 +642,7 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     case C::TraceEntry:
     case C::Annotation:
     case C::Settings:
+    case C::Digest:
         break;
     }
     throw SchemaError("a dict was used as a list");

@@ -36,6 +36,7 @@ enum class SchemaContext : uint8_t
     AnnotationList,
     Annotation,
     Settings,
+    Digest, ///< RankScope's own `rankscope_digest` dict
 };
 
 /// A decoded value as the readers see it: a scalar, or a handle to a container the builder owns. 16 bytes, so the
@@ -156,6 +157,7 @@ private:
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
+    void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
 

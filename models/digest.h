@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshot.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+
+namespace RankScope {
+
+/// A rank's digest: a small PyTorch memory snapshot (pickle, gzip-compressed) that gives the same comparison
+/// figures, findings and verdict as the full file at its peak, its snapshot and its last OOM, so a job too big for
+/// one machine is digested where its files are and compared anywhere.
+///
+/// It holds the compared device's final segments and blocks, every segment, OOM and snapshot event, and of the
+/// allocations only those live at one of those points (with their stacks). What the digest leaves out is one
+/// "left out" allocation resized at two moments per column of the timeline (its lowest and highest), so the curve
+/// keeps its shape at that resolution without ever rising above the original or changing its peak. Points inside
+/// the trace (event:<i>, step:<N>) are not kept; DeviceHistory::point() has none for a digest.
+class Digest
+{
+public:
+    struct Source
+    {
+        /// The rank to record (-1: unknown) and the source file's name and size.
+        int rank = -1;
+        std::string fileName;
+        int64_t fileBytes = 0;
+    };
+    /// What a digest kept, for the command's report.
+    struct Figures
+    {
+        int device = 0;
+        size_t sourceEvents = 0;
+        size_t keptEvents = 0;
+        size_t fillerEvents = 0;
+        size_t keptAllocations = 0;
+        size_t blocks = 0;
+        int64_t bytes = 0; ///< of the written file
+    };
+
+    static constexpr int version = 1;
+    /// Timeline columns kept (about two screens wide).
+    static constexpr int columns = 4096;
+    /// The frame of the stand-in allocation that carries the curve of what was left out.
+    static constexpr const char* leftOutName = "(allocations this digest leaves out)";
+
+    /// The digest of `snapshot`'s main device as gzip-compressed pickle bytes. `figures` receives what it kept.
+    static std::string make(const Snapshot& snapshot, const Source& source, Figures* figures = nullptr);
+    /// Writes make()'s bytes to `path` (replacing it through a temporary file); throws std::runtime_error with
+    /// the reason when the file cannot be written.
+    static Figures write(const Snapshot& snapshot, const Source& source, const QString& path);
+};
+
+} // namespace RankScope
