@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +27,7 @@ private slots:
     void steps();
     void exportWithoutDisplay();
     void reportWithoutDisplay();
+    void digests();
 
 private:
     QProcess* run(const QStringList& args);
@@ -251,6 +253,54 @@ void TestCli::reportWithoutDisplay()
     const QString markdown = contents(md);
     QVERIFY(markdown.contains(QLatin1String("![The diff of the two ranks](report.png)")));
     QVERIFY(markdown.contains(QLatin1String("gather_predictions")));
+}
+
+// `digest` writes one file per rank; diff, report and export take the folder of digests and say what they say on
+// the snapshots (the text differs only in file names).
+void TestCli::digests()
+{
+    const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples");
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("digests"));
+    QProcess* p = run({ QStringLiteral("digest"), examples, QStringLiteral("-o"), out });
+    QCOMPARE(p->exitCode(), 0);
+    const QStringList written = QDir(out).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(written,
+        QStringList({ QStringLiteral("rank0.digest.pickle.gz"), QStringLiteral("rank1.digest.pickle.gz"),
+            QStringLiteral("rank2.digest.pickle.gz"), QStringLiteral("rank3.digest.pickle.gz") }));
+    QVERIFY(QString::fromUtf8(p->readAllStandardOutput()).contains(QLatin1String(" -> ")));
+    // Never replaces a file unless told to.
+    QCOMPARE(run({ QStringLiteral("digest"), examples, QStringLiteral("-o"), out })->exitCode(), 4);
+    QCOMPARE(
+        run({ QStringLiteral("digest"), QStringLiteral("--force"), examples, QStringLiteral("-o"), out })->exitCode(),
+        0);
+    // --rank is for one file; no output folder is a usage error.
+    QCOMPARE(run({ QStringLiteral("digest"), QStringLiteral("--rank"), QStringLiteral("3"), examples,
+                     QStringLiteral("-o"), out })
+                 ->exitCode(),
+        2);
+    QCOMPARE(run({ QStringLiteral("digest"), examples })->exitCode(), 2);
+
+    const auto withoutPaths = [](QString text, const QString& folder) {
+        static const QRegularExpression name(QStringLiteral("[^\\s]*rank\\d[^\\s]*"));
+        return text.remove(folder).replace(name, QStringLiteral("FILE"));
+    };
+    for (const QString& format : { QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--my-code") }) {
+        const QString full = withoutPaths(
+            QString::fromUtf8(run({ QStringLiteral("diff"), format, examples })->readAllStandardOutput()), examples);
+        const QString digest =
+            withoutPaths(QString::fromUtf8(run({ QStringLiteral("diff"), format, out })->readAllStandardOutput()), out);
+        QVERIFY(full.contains(QLatin1String("gather_predictions")));
+        QCOMPARE(digest, full);
+    }
+    const QString html = dir.filePath(QStringLiteral("report.html"));
+    QCOMPARE(run({ QStringLiteral("report"), QStringLiteral("--out"), html, out })->exitCode(), 0);
+    QFile page(html);
+    QVERIFY(page.open(QIODevice::ReadOnly));
+    QVERIFY(page.readAll().contains("burden_imbalance"));
+    const QString png = dir.filePath(QStringLiteral("diff.png"));
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--out"), png, out })->exitCode(), 0);
+    QVERIFY(!QImage(png).isNull());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -4,10 +4,13 @@
 #include "beforeafterview.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
+#include "digest.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
 #include "ranklistmodel.h"
+#include "rankname.h"
 #include "settingsdialog.h"
+#include "snapshotreader.h"
 #include "stackpane.h"
 #include "stepsview.h"
 #include "stepswindow.h"
@@ -20,6 +23,7 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QMenuBar>
@@ -46,6 +50,7 @@ private slots:
     void themeAndDetailApplyAtOnce();
     void stepLogsOpenInTheirWindow();
     void beforeAndAfterRuns();
+    void digestsOpenLikeSnapshots();
 };
 
 namespace {
@@ -367,6 +372,38 @@ void saveShot(QWidget* window, const char* variable)
 }
 
 } // namespace
+
+// A folder of digests (`rankscope digest`) opens as the job's snapshots do: the same verdict, outlier and top
+// finding with its stack, and timelines and block maps drawn from the digests.
+void TestMainWindow::digestsOpenLikeSnapshots()
+{
+    QTemporaryDir dir;
+    const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples");
+    for (const QString& name : QDir(examples).entryList({ QStringLiteral("*.pickle") }, QDir::Files)) {
+        const SnapshotPtr full = SnapshotReader::read(examples + QLatin1Char('/') + name).snapshot;
+        Digest::Source source;
+        source.rank = RankName::assign({ name }).front().rank;
+        source.fileName = name.toStdString();
+        Digest::write(*full, source, dir.filePath(name + QStringLiteral(".digest.pickle.gz")));
+    }
+    MainWindow fromFiles;
+    fromFiles.openPaths({ examples });
+    MainWindow w;
+    w.show();
+    w.openPaths({ dir.path() });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && settled(fromFiles), 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 4);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(w.comparison()->verdict().explanation, fromFiles.comparison()->verdict().explanation);
+    QCOMPARE(w.comparison()->findings().size(), fromFiles.comparison()->findings().size());
+    QCOMPARE(w.rankA(), 0);
+    QCOMPARE(w.selectedFinding(), 0);
+    QVERIFY(w.stackPane()->text().contains(QLatin1String("gather_predictions")));
+    QCOMPARE(w.stackPane()->text(), fromFiles.stackPane()->text());
+    QVERIFY(w.blockMap(0)->blockCount() > 0);
+    QVERIFY(w.timelines()->bandCount(0) > 0);
+    saveShot(&w, "RANKSCOPE_SCREENSHOT_DIGESTS");
+}
 
 // A training log dropped on the window (or passed on the command line) opens the step reports, which name the
 // diverging rank, step and phase and draw every rank.

@@ -68,6 +68,13 @@
             <numerusform> — peak %1, %n events</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> — peak %1, digest of %n event(s)</source>
+        <translation>
+            <numerusform> — peak %1, digest of %n event</numerusform>
+            <numerusform> — peak %1, digest of %n events</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>StackText</name>

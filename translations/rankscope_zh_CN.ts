@@ -1663,6 +1663,12 @@
         <source>X Axis: Profiler Steps</source>
         <translation>X 轴：Profiler 步</translation>
     </message>
+    <message numerus="yes">
+        <source> — peak %1, digest of %n event(s)</source>
+        <translation>
+            <numerusform> — 峰值 %1，摘要（源文件 %n 个事件）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictBanner</name>

@@ -514,8 +514,14 @@ void TimelineView::rebuildLayout()
         const TimelineTrack& t = m_tracks[i];
         auto view = std::make_unique<Track>(AxisMap(m_xAxis, t.history));
         QString title = t.role.isEmpty() ? tr("Rank %1").arg(t.rank) : tr("Rank %1 (%2)").arg(t.rank).arg(t.role);
-        title += tr(" — peak %1, %n event(s)", nullptr, int(t.history->eventCount()))
-                     .arg(Formatting::bytes(t.history->peakBytes()));
+        if (const std::optional<DigestInfo>& digest = t.history->snapshot().digest) {
+            // A digest's own events are a sample; the count that means something is the source's.
+            title += tr(" — peak %1, digest of %n event(s)", nullptr, int(digest->sourceEvents))
+                         .arg(Formatting::bytes(t.history->peakBytes()));
+        } else {
+            title += tr(" — peak %1, %n event(s)", nullptr, int(t.history->eventCount()))
+                         .arg(Formatting::bytes(t.history->peakBytes()));
+        }
         view->title = new QCPTextElement(m_plot, title, titleFont);
         view->title->setLayer(QStringLiteral("axes"));
         view->title->setMargins(QMargins(0, 2, 0, 0));
