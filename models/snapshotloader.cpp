@@ -42,8 +42,8 @@ LoadedFile SnapshotLoader::loadFile(const QString& path, int rank, bool rankFrom
     try {
         const SnapshotReader::Result result = SnapshotReader::read(path, progress);
         file.snapshot = result.snapshot;
-        // A digest knows its rank even when renamed or given without one in its name.
-        if (result.snapshot->digest && result.snapshot->digest->rank >= 0) {
+        // A digest knows its rank: it counts where the file's name tells none (as in the order given).
+        if (!rankFromName && result.snapshot->digest && result.snapshot->digest->rank >= 0) {
             file.rank = int(result.snapshot->digest->rank);
             file.rankFromName = true;
         }

@@ -8,6 +8,7 @@
 #include "digest.h"
 #include "rankfiles.h"
 #include "rankname.h"
+#include "snapshotloader.h"
 #include "snapshotreader.h"
 #include "testutils.h"
 
@@ -75,6 +76,7 @@ private slots:
     void timelineKeepsItsShape();
     void pointsInsideTheTraceAreRefused();
     void pythonReadsIt();
+    void rankFromTheHeaderWhenTheNameHasNone();
 };
 
 void TestDigest::sameComparison_data()
@@ -215,6 +217,22 @@ void TestDigest::pythonReadsIt()
     QCOMPARE(words.value(2).toLongLong(),
         qlonglong(std::count_if(
             full->segments.begin(), full->segments.end(), [](const Segment& s) { return s.device == 0; })));
+}
+
+void TestDigest::rankFromTheHeaderWhenTheNameHasNone()
+{
+    QTemporaryDir dir;
+    const SnapshotPtr full =
+        SnapshotReader::read(TestUtils::dataDir() + QStringLiteral("/jasper_snapshot.pickle")).snapshot;
+    Digest::Source source;
+    source.rank = 7;
+    const QString unnamed = dir.filePath(QStringLiteral("renamed.pickle.gz"));
+    const QString named = dir.filePath(QStringLiteral("rank2.digest.pickle.gz"));
+    Digest::write(*full, source, unnamed);
+    Digest::write(*full, source, named);
+    const QList<LoadedFile> files = SnapshotLoader::loadAll({ unnamed, named });
+    QCOMPARE(files[0].rank, 7); // the header's
+    QCOMPARE(files[1].rank, 2); // the name's, as for any snapshot
 }
 
 QTEST_GUILESS_MAIN(TestDigest)

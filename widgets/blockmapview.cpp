@@ -11,11 +11,13 @@
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QMenu>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace RankScope {
@@ -241,6 +243,62 @@ std::optional<size_t> segmentOf(const std::vector<StateSegment>& segments, uint6
     return size_t(it - segments.begin());
 }
 
+// Rectangles of one colour (with an outline colour, or 0 for none), drawn in the order of the layers.
+struct RectLayer
+{
+    QRgb color = 0;
+    QRgb outline = 0;
+    std::vector<QRectF> rects;
+};
+
+// Fills whole device pixels: left and top edges round down, right and bottom to the nearest, at least one pixel,
+// as the raster engine fills an unantialiased rectangle.
+void fillInto(QImage& image, const QRectF& r, const QPointF& origin, qreal dpr, QRgb color, QRgb outline)
+{
+    const int x0 = std::max(0, int(std::floor((r.left() - origin.x()) * dpr)));
+    const int y0 = std::max(0, int(std::floor((r.top() - origin.y()) * dpr)));
+    const int x1 = std::min(image.width(), std::max(x0 + 1, int(std::lround((r.right() - origin.x()) * dpr))));
+    const int y1 = std::min(image.height(), std::max(y0 + 1, int(std::lround((r.bottom() - origin.y()) * dpr))));
+    if (x0 >= x1 || y0 >= y1)
+        return;
+    uchar* bits = image.bits();
+    const qsizetype stride = image.bytesPerLine();
+    for (int y = y0; y < y1; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(bits + y * stride);
+        const bool edge = outline && (y == y0 || y == y1 - 1);
+        std::fill(line + x0, line + x1, edge ? outline : color);
+        if (outline && !edge) {
+            line[x0] = outline;
+            line[x1 - 1] = outline;
+        }
+    }
+}
+
+void drawLayers(QPainter& p, const QRectF& area, const std::vector<RectLayer>& layers)
+{
+    if (p.paintEngine()->type() != QPaintEngine::Raster) {
+        // Vector output (SVG, PDF) keeps rectangles: one call per colour.
+        for (const RectLayer& l : layers) {
+            p.setPen(l.outline ? QPen(QColor::fromRgba(l.outline), 0) : QPen(Qt::NoPen));
+            p.setBrush(QColor::fromRgba(l.color));
+            p.drawRects(l.rects.data(), int(l.rects.size()));
+        }
+        return;
+    }
+    const qreal dpr = p.device()->devicePixelRatioF();
+    QImage canvas(QSize(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr))),
+        QImage::Format_ARGB32_Premultiplied);
+    canvas.fill(Qt::transparent);
+    for (const RectLayer& l : layers) {
+        const QRgb color = qPremultiply(l.color);
+        const QRgb outline = l.outline ? qPremultiply(l.outline) : 0;
+        for (const QRectF& r : l.rects)
+            fillInto(canvas, r, area.topLeft(), dpr, color, outline);
+    }
+    canvas.setDevicePixelRatio(dpr);
+    p.drawImage(area.topLeft(), canvas);
+}
+
 } // namespace
 
 int BlockMapView::visibleOutlinedRuns() const
@@ -330,40 +388,54 @@ void BlockMapView::paintEvent(QPaintEvent*)
     const std::vector<StateSegment>& segments = m_layout->state.segments;
     const QPen segmentPen(pal.color(QPalette::Mid), 0);
     const QBrush segmentBrush(pal.color(QPalette::Base).lighter(102));
+    // Tens of thousands of rectangles: each segment's rectangle is computed once, rectangles are gathered by colour,
+    // and on screen they are filled straight into an image, which keeps a full repaint within a frame.
+    std::vector<QRectF> segmentRects(segments.size());
+    std::vector<RectLayer> layers(1);
+    layers[0].color = segmentBrush.color().rgba();
+    layers[0].outline = segmentPen.color().rgba();
     for (size_t i = 0; i < segments.size(); ++i) {
-        const QRectF r = segmentRect(i);
-        if (!r.intersects(area))
-            continue;
-        p.setPen(segmentPen);
-        p.setBrush(segmentBrush);
-        p.drawRect(r);
+        segmentRects[i] = segmentRect(i);
+        if (segmentRects[i].intersects(area))
+            layers[0].rects.push_back(segmentRects[i]);
     }
-    p.setPen(Qt::NoPen);
+    const auto add = [&layers](QRgb color, const QRectF& r) {
+        auto it =
+            std::find_if(layers.begin() + 1, layers.end(), [color](const RectLayer& l) { return l.color == color; });
+        if (it == layers.end())
+            it = layers.insert(layers.end(), RectLayer { color, 0, {} });
+        it->rects.push_back(r);
+    };
+    const QRgb alert = ChartStyle::alertColor().rgba();
+    const QRgb rounding = ChartStyle::alertColor().lighter(130).rgba();
+    const QRgb neutral = pal.color(QPalette::Midlight).rgba();
+    const QRgb active = activeColor().rgba();
     const std::vector<StateBlock>& blocks = m_layout->state.blocks;
     for (size_t i = 0; i < blocks.size(); ++i) {
         const StateBlock& b = blocks[i];
         const size_t seg = m_layout->blockSegment[i];
         if (seg >= segments.size())
             continue;
-        const QRectF s = segmentRect(seg);
+        const QRectF& s = segmentRects[seg];
         if (!s.intersects(area))
             continue;
-        const double left = xOf(seg, b.addr);
-        const double used = std::max(1.0, xOf(seg, b.addr + uint64_t(b.requested)) - left);
-        QColor color = b.pendingFree ? ChartStyle::alertColor()
-            : m_coloring == BySite   ? ChartStyle::siteColor(m_layout->fingerprints[i])
-                                     : activeColor();
+        const double scale = s.width() / double(segments[seg].size);
+        const double left = s.left() + double(b.addr - segments[seg].addr) * scale;
+        const double used = std::max(1.0, double(b.requested) * scale);
+        QRgb color = b.pendingFree ? alert
+            : m_coloring == BySite ? ChartStyle::siteColor(m_layout->fingerprints[i]).rgba()
+                                   : active;
         // With a site selected, the rest turns neutral so the site's blocks stand out.
         if (m_highlight && m_layout->fingerprints[i] != *m_highlight && !b.pendingFree)
-            color = pal.color(QPalette::Midlight);
-        p.fillRect(QRectF(left, s.top() + 1, used, s.height() - 2), color);
+            color = neutral;
+        add(color, QRectF(left, s.top() + 1, used, s.height() - 2));
         if (b.size > b.requested) {
-            const double waste = xOf(seg, b.addr + uint64_t(b.size)) - left - used;
+            const double waste = double(b.size) * scale - used;
             if (waste > 0.3)
-                p.fillRect(
-                    QRectF(left + used, s.top() + 1, waste, s.height() - 2), ChartStyle::alertColor().lighter(130));
+                add(rounding, QRectF(left + used, s.top() + 1, waste, s.height() - 2));
         }
     }
+    drawLayers(p, area, layers);
     // The selected finding: outlined, and flagged above so that a run too thin to see still shows.
     p.setBrush(Qt::NoBrush);
     for (const FindingRun& run : m_runs) {

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""RankScope's benchmark suite: every performance figure with the peer measured in the same run, on inputs
+generated at run time from the real files in tests/data (standard library only).
+
+Usage: run_suite.py --rankscope BIN --bench-draw BIN --bench-gui BIN --bench-history BIN [--runs 3] [--workdir DIR]
+       (`cmake --build --preset release --target benchmark` runs it with the built binaries)
+
+Inputs (make_job.py, the real trace repeated with fresh entries and frame lists, as PyTorch writes them):
+  one rank of about 1 GB; eight ranks of about 200 MB; 64 ranks of about 20 MB (the last rank of each job holds
+  its busiest site three times larger); 1024 rank digests made from the 64 ranks' digests; and a snapshot whose
+  segments hold more than 50,000 blocks.
+
+Every tool runs as its own process, RUNS times (peers that take minutes: fewer, as printed), and the median wall
+time, CPU time (user + system) and peak RSS of each are printed, then a table of every figure against its target.
+Needs about 30 GB of free disk in the work directory (temporary unless --workdir is given) and, for CPython's
+pickle.load of the 1 GB file, about 8 GB of memory.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(ROOT, 'tests', 'data')
+PY_LOAD = "import pickle, sys\nfor p in sys.argv[1:]:\n    pickle.load(open(p, 'rb'))"
+PY_LOAD_GZ = "import gzip, pickle, sys\nfor p in sys.argv[1:]:\n    pickle.load(gzip.open(p))"
+
+
+class Run:
+    def __init__(self, wall, cpu, rss_mb, out):
+        self.wall, self.cpu, self.rss, self.out = wall, cpu, rss_mb, out
+
+
+def measure(argv, env=None):
+    """One process: wall seconds, CPU seconds and peak RSS (MiB) from wait4's rusage for that child alone."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 3):  # 3: diff --fail-on-imbalance found one
+        sys.exit(f'{argv[0]} failed ({code}): {proc.stderr.read().decode(errors="replace")}')
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, out.decode(errors='replace'))
+
+
+def median_run(argv, runs, label, env=None):
+    results = [measure(argv, env) for _ in range(runs)]
+    r = Run(statistics.median(x.wall for x in results), statistics.median(x.cpu for x in results),
+            statistics.median(x.rss for x in results), results[-1].out)
+    print(f'  {label:<46} {r.wall:8.2f} s wall {r.cpu:8.2f} s CPU {r.rss:8.0f} MiB   ({runs} run{"s" * (runs > 1)})',
+          flush=True)
+    return r
+
+
+def files(folder, suffix='.pickle'):
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(suffix))
+
+
+def size_mb(paths):
+    return sum(os.path.getsize(p) for p in paths) / 1e6
+
+
+def generate(work, source):
+    make = os.path.join(HERE, 'make_job.py')
+    jobs = {'big': (1, 1000), 'eight': (8, 200), 'sixtyfour': (64, 20)}
+    for name, (ranks, mb) in jobs.items():
+        out = os.path.join(work, name)
+        if not os.path.isdir(out):
+            subprocess.run([sys.executable, make, source, out + '.tmp', '--ranks', str(ranks), '--megabytes', str(mb)],
+                           check=True, stdout=subprocess.DEVNULL)
+            os.rename(out + '.tmp', out)
+    blocks = os.path.join(work, 'blocks')
+    if not os.path.isdir(blocks):
+        subprocess.run([sys.executable, make, os.path.join(DATA, 'kk_memory_snapshot.pickle'), blocks + '.tmp',
+                        '--segment-copies', '42'], check=True, stdout=subprocess.DEVNULL)
+        os.rename(blocks + '.tmp', blocks)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--rankscope', required=True)
+    parser.add_argument('--bench-draw', required=True)
+    parser.add_argument('--bench-gui', required=True)
+    parser.add_argument('--bench-history', required=True)
+    parser.add_argument('--runs', type=int, default=3)
+    parser.add_argument('--workdir')
+    parser.add_argument('--source', default=os.path.join(DATA, 'bcrafton_memory_snapshot.pickle'))
+    args = parser.parse_args()
+    cores = os.cpu_count()
+    runs = args.runs
+    tmp = None
+    if args.workdir:
+        work = args.workdir
+        os.makedirs(work, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory()
+        work = tmp.name
+    rs = args.rankscope
+    rows = []  # (figure, ours, peer, ratio text, target, met)
+
+    def row(figure, ours, peer, ratio, target, met):
+        rows.append((figure, ours, peer, ratio, target, 'yes' if met else 'NO'))
+
+    print(f'Machine: {cores} cores, {os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30:.0f} GiB; '
+          f'inputs from {os.path.basename(args.source)}', flush=True)
+    t = time.perf_counter()
+    generate(work, args.source)
+    big = files(os.path.join(work, 'big'))[0]
+    eight = files(os.path.join(work, 'eight'))
+    sixtyfour = files(os.path.join(work, 'sixtyfour'))
+    blocks = files(os.path.join(work, 'blocks'))[0]
+    big_mb = size_mb([big])
+    info = json.loads(subprocess.run([rs, 'info', '--json', big], check=True, capture_output=True).stdout)
+    big_events = info['files'][0]['devices'][0]['trace_entries']
+    print(f'Inputs ready after {time.perf_counter() - t:.0f} s: 1 x {big_mb:.0f} MB ({big_events:,} events), '
+          f'8 x {size_mb(eight) / 8:.0f} MB, 64 x {size_mb(sixtyfour) / 64:.1f} MB\n', flush=True)
+
+    # 1. One file.
+    print('Load one file (rankscope info reads it and computes every figure, the peak included):')
+    ours = median_run([rs, 'info', '--json', big], runs, f'rankscope info, {big_mb:.0f} MB')
+    one_core = median_run(['taskset', '-c', '0', rs, 'info', '--json', big], runs, 'rankscope info, pinned to one core')
+    peer_runs = max(1, min(runs, 2))
+    peer = median_run([sys.executable, '-c', PY_LOAD, big], peer_runs, 'python3 pickle.load')
+    row('load 1 GB: wall', f'{ours.wall:.2f} s', f'{peer.wall:.1f} s', f'{peer.wall / ours.wall:.1f}x faster',
+        '>= 10x faster', peer.wall / ours.wall >= 10)
+    row('load 1 GB: peak RSS', f'{ours.rss:.0f} MiB', f'{peer.rss:.0f} MiB', f'{ours.rss / peer.rss:.2f}x',
+        '<= 0.25x', ours.rss / peer.rss <= 0.25)
+    row('load 1 GB: on one core', f'{big_mb / one_core.wall:.0f} MB/s', f'{big_mb / peer.cpu:.0f} MB/s',
+        f'{peer.cpu / one_core.wall:.1f}x', '>= 200 MB/s', big_mb / one_core.wall >= 200)
+    row('memory per trace event (info)', f'{ours.rss * 2**20 / big_events:.0f} B', f'{peer.rss * 2**20 / big_events:.0f} B',
+        f'{ours.rss / peer.rss:.2f}x', 'report', True)
+
+    # 2. Eight ranks.
+    print('\nEight ranks of about 200 MB:')
+    ours8 = median_run([rs, 'info', '--json'] + eight, runs, 'rankscope info, 8 files')
+    used = ours8.cpu / (ours8.wall * cores)
+    row('load 8 ranks: cores used', f'{ours8.cpu:.1f} s CPU in {ours8.wall:.1f} s', '-',
+        f'{used * 100:.0f}% of {cores} cores', 'wall ~ CPU / cores', used >= 0.85)
+    diff8 = median_run([rs, 'diff', '--json'] + eight, runs, 'rankscope diff, 8 files to verdict')
+    peer8 = median_run([sys.executable, '-c', PY_LOAD, eight[0]], runs, 'python3 pickle.load of one of them')
+    verdict8 = json.loads(diff8.out)['verdict']
+    row('diff 8 x 200 MB, files to verdict', f'{diff8.wall:.1f} s', f'{peer8.wall:.1f} s (load 1)',
+        f'{peer8.wall / diff8.wall:.2f}x', '< peer', diff8.wall < peer8.wall)
+
+    # 3. 64 ranks.
+    print('\n64 ranks of about 20 MB:')
+    diff64 = median_run([rs, 'diff', '--json'] + sixtyfour, runs, 'rankscope diff, 64 files to verdict')
+    peer64 = median_run([sys.executable, '-c', PY_LOAD] + sixtyfour, 1, 'python3 pickle.load of the 64 files')
+    verdict64 = json.loads(diff64.out)['verdict']
+    row('64 x 20 MB open to verdict', f'{diff64.wall:.1f} s', f'{peer64.wall:.1f} s (load only)',
+        f'{peer64.wall / diff64.wall:.1f}x', '< 10 s', diff64.wall < 10)
+    row('64 x 20 MB peak RSS', f'{diff64.rss:.0f} MiB', f'{peer64.rss:.0f} MiB', f'{diff64.rss / peer64.rss:.2f}x',
+        '< 4 GB', diff64.rss < 4000)
+
+    # 4. Digests: of the 64 ranks, then 1024 ranks (each rank a link to one of the 64 typical digests; rank 1023
+    # the outlier's).
+    print('\nDigests:')
+    d64 = os.path.join(work, 'digests64')
+    shutil.rmtree(d64, ignore_errors=True)
+    dig = median_run([rs, 'digest', '--force', '-o', d64] + sixtyfour, 1, 'rankscope digest, 64 files')
+    digests = files(d64, '.gz')
+    sizes = sorted(os.path.getsize(p) for p in digests)
+    same = json.loads(subprocess.run([rs, 'diff', '--json', d64], capture_output=True).stdout)
+    agree = same['verdict'] == verdict64
+    row('digest 64 x 20 MB', f'{dig.wall:.1f} s, median {sizes[len(sizes) // 2] / 1e3:.0f} KB',
+        f'{size_mb(sixtyfour) / 64:.1f} MB per file', f'{size_mb(sixtyfour) * 1e6 / sum(sizes):.0f}x smaller',
+        'a few hundred KB', sizes[len(sizes) // 2] < 1e6)
+    row('digests give the same verdict', 'yes' if agree else 'no', '-', '-', 'same as full files', agree)
+    d1024 = os.path.join(work, 'digests1024')
+    shutil.rmtree(d1024, ignore_errors=True)
+    os.makedirs(d1024)
+    by_rank = {int(os.path.basename(p)[4:].split('.')[0]): p for p in digests}
+    for r in range(1024):
+        src = by_rank[63] if r == 1023 else by_rank[r % 63]
+        os.link(src, os.path.join(d1024, f'rank{r}.digest.pickle.gz'))
+    all1024 = files(d1024, '.gz')
+    diff1024 = median_run([rs, 'diff', '--json', d1024], runs, 'rankscope diff, 1024 digests to verdict')
+    peer1024 = median_run([sys.executable, '-c', PY_LOAD_GZ] + all1024, 1, 'python3 gzip + pickle.load of them')
+    v1024 = json.loads(diff1024.out)['verdict']
+    row('1024 digests diff to verdict', f'{diff1024.wall:.2f} s', f'{peer1024.wall:.1f} s (load only)',
+        f'{peer1024.wall / diff1024.wall:.1f}x', '< 5 s', diff1024.wall < 5 and v1024['rank'] == 1023)
+
+    # 5. Drawing, with the real widgets offscreen; the peer is a 60 Hz frame.
+    print('\nDrawing (bench_draw: the timeline and block map widgets, offscreen):')
+    draw = subprocess.run([args.bench_draw, big, blocks], check=True, capture_output=True, text=True).stdout
+    print('  ' + draw.strip().replace('\n', '\n  '))
+    figures = {line[:30].strip(): line[30:].strip() for line in draw.splitlines()}
+    replot = float(figures['timeline replot'].split()[0])
+    paint = float(figures['block map paint'].split()[0])
+    nblocks = int(figures['block map'].split()[0])
+    row(f'timeline replot, {big_events / 1e6:.1f}M events, 1920 px', f'{replot:.2f} ms', '16.7 ms frame',
+        f'{16.7 / replot:.0f}x headroom', '< 16 ms', replot < 16)
+    row(f'block map paint, {nblocks:,} blocks', f'{paint:.2f} ms', '16.7 ms frame', f'{16.7 / paint:.1f}x headroom',
+        '< 16 ms', paint < 16 and nblocks >= 50000)
+    row('memory per trace event (drawn)', figures['memory per trace event'].split()[0] + ' B', '-', '-', 'report', True)
+    row('memory per block (drawn)', figures['memory per block'].split()[0] + ' B', '-', '-', 'report', True)
+
+    print('\nHistory engine (bench_history, the 1 GB rank):')
+    hist = subprocess.run([args.bench_history, big], check=True, capture_output=True, text=True).stdout
+    print('  ' + hist.strip().replace('\n', '\n  '))
+
+    print('\nThe window opening the eight ranks (bench_gui, offscreen at 1920x1080):')
+    gui = subprocess.run([args.bench_gui] + eight, capture_output=True, text=True).stdout
+    print('  ' + gui.strip().replace('\n', '\n  '))
+
+    print(f'\nVerdicts: 8 ranks {verdict8["kind"]} on rank {verdict8["rank"]}; 64 ranks {verdict64["kind"]} on rank '
+          f'{verdict64["rank"]}; 1024 digests {v1024["kind"]} on rank {v1024["rank"]}\n')
+    widths = [max(len(str(r[i])) for r in rows + [('figure', 'RankScope', 'peer', 'ratio', 'target', 'met')])
+              for i in range(6)]
+    for r in [('figure', 'RankScope', 'peer', 'ratio', 'target', 'met')] + rows:
+        print('  '.join(str(c).ljust(w) for c, w in zip(r, widths)))
+    if tmp:
+        tmp.cleanup()
+    return 0 if all(r[5] == 'yes' for r in rows) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
