@@ -414,8 +414,7 @@ void PickleReader::runOpcodes()
             if (mark == 0 || m_stack[mark - 1].kind != BuilderValue::List)
                 fail("APPENDS to something that is not a list");
             const BuilderValue list = m_stack[mark - 1];
-            for (size_t i = mark; i < m_stack.size(); ++i)
-                m_builder.append(list, m_stack[i]);
+            m_builder.appendAll(list, std::span<const BuilderValue>(m_stack.data() + mark, m_stack.size() - mark));
             m_stack.resize(mark);
             break;
         }

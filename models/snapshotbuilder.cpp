@@ -264,9 +264,13 @@ StackId SnapshotBuilder::stackOf(const BuilderValue& value)
         return EmptyStack; // None or an ignored shape: no frames
     FrameListBuild& list = m_frameLists[value.a];
     if (!list.interned) {
-        list.id = m_snapshot->stacks.intern(list.frames);
+        if (!list.preinterned) {
+            auto it = m_listFrames.find(value.a);
+            list.id = it == m_listFrames.end() ? EmptyStack : m_snapshot->stacks.intern(it->second);
+            if (it != m_listFrames.end())
+                m_listFrames.erase(it);
+        }
         list.interned = true;
-        list.frames = {};
     }
     return list.id;
 }
@@ -558,6 +562,51 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
         *field = intOf(value, "rankscope_digest field");
 }
 
+std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
+{
+    FrameListBuild& list = m_frameLists[listIndex];
+    std::vector<FrameId>& frames = m_listFrames[listIndex];
+    if (list.preinterned) {
+        const std::span<const FrameId> interned = m_snapshot->stacks.frames(list.id);
+        frames.assign(interned.begin(), interned.end());
+        list.preinterned = false;
+    }
+    return frames;
+}
+
+void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const BuilderValue> values)
+{
+    if (list.ctx != SchemaContext::FrameList) {
+        for (const BuilderValue& value : values)
+            append(list, value);
+        return;
+    }
+    // A frame list almost always arrives whole in one APPENDS: intern it from a reused buffer at once, so the
+    // millions of lists of a large file need no vector each. A later APPENDS to the same list restores its frames.
+    FrameListBuild& frames = m_frameLists[list.a];
+    if (frames.interned)
+        throw SchemaError("a frame list was changed after it was used");
+    const bool whole = !frames.preinterned && !m_listFrames.count(list.a);
+    std::vector<FrameId>& out = whole ? m_scratchFrames : framesOf(list.a);
+    if (whole)
+        m_scratchFrames.clear();
+    for (const BuilderValue& item : values) {
+        const BuilderValue value = place(list, nullptr, item);
+        if (value.ctx != SchemaContext::Frame)
+            wrongItem("a frame dict in 'frames'", value);
+        FrameBuild& frame = m_frames[value.a];
+        if (!frame.interned) {
+            frame.id = m_snapshot->frames.intern(frame.frame);
+            frame.interned = true;
+        }
+        out.push_back(frame.id);
+    }
+    if (whole) {
+        frames.id = m_snapshot->stacks.intern(m_scratchFrames);
+        frames.preinterned = true;
+    }
+}
+
 void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
 {
     using C = SchemaContext;
@@ -602,15 +651,15 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     case C::FrameList: {
         if (value.ctx != C::Frame)
             wrongItem("a frame dict in 'frames'", value);
-        FrameListBuild& frames = m_frameLists[list.a];
-        if (frames.interned)
+        if (m_frameLists[list.a].interned)
             throw SchemaError("a frame list was changed after it was used");
+        std::vector<FrameId>& frames = framesOf(list.a);
         FrameBuild& frame = m_frames[value.a];
         if (!frame.interned) {
             frame.id = s.frames.intern(frame.frame);
             frame.interned = true;
         }
-        frames.frames.push_back(frame.id);
+        frames.push_back(frame.id);
         return;
     }
     case C::DeviceTraces:
@@ -687,6 +736,7 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
     m_blocks = {};
     m_frames = {};
     m_frameLists = {};
+    m_listFrames = {};
     m_generics = {};
     return std::move(m_snapshot);
 }

@@ -3,6 +3,7 @@
 
 #include "snapshot.h"
 
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -105,6 +106,8 @@ public:
 
     void setItem(const BuilderValue& dict, const BuilderValue& key, BuilderValue value);
     void append(const BuilderValue& list, BuilderValue value);
+    /// The same as append() for each value in turn; frame lists, the bulk of a large file, take a faster path.
+    void appendAll(const BuilderValue& list, std::span<const BuilderValue> values);
     void setRoot(const BuilderValue& root);
 
     std::shared_ptr<Snapshot> finish();
@@ -136,9 +139,9 @@ private:
     };
     struct FrameListBuild
     {
-        std::vector<FrameId> frames;
         StackId id = EmptyStack;
-        bool interned = false;
+        bool interned = false; ///< used as a stack: no more frames may come
+        bool preinterned = false; ///< its frames so far are `id`'s
     };
     struct GenericBuild
     {
@@ -157,6 +160,8 @@ private:
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
+    /// The frames of a list built item by item (or restored from its stack when more come after it was interned).
+    std::vector<FrameId>& framesOf(uint32_t listIndex);
     void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
@@ -170,6 +175,9 @@ private:
     uint32_t m_confirmedAnnotations = 0;
     std::vector<FrameBuild> m_frames;
     std::vector<FrameListBuild> m_frameLists;
+    std::vector<FrameId> m_scratchFrames;
+    // Only lists that did not arrive whole in one APPENDS: one vector per list would cost millions of them.
+    std::unordered_map<uint32_t, std::vector<FrameId>> m_listFrames;
     std::vector<GenericBuild> m_generics;
     std::vector<StringId> m_settingPrefixes;
     uint64_t m_materializeBudget = 0;

@@ -271,17 +271,30 @@ void TimelineBands::draw(QCPPainter* painter)
     if (lit) {
         QColor tint = ChartStyle::accentColor(m_view->palette());
         tint.setAlpha(28);
+        // One rectangle per stretch of columns where the site is live (a blended fill per column costs a frame).
+        std::optional<QRectF> stretch;
+        const auto flush = [&] {
+            if (stretch)
+                painter->fillRect(*stretch, tint);
+            stretch.reset();
+        };
         for (size_t c = 0; c < columns; ++c) {
-            for (size_t k = 0; k < bands; ++k) {
-                if (d.bands[k].fingerprint == *lit && lod.bandOffsets[c * bands + k] >= 0) {
-                    // At least a few pixels wide, so a moment-long allocation is still found at a glance.
-                    const double width = std::max(5.0, xs[c + 1] - xs[c]);
-                    const double left = (xs[c] + xs[c + 1]) / 2 - width / 2;
-                    painter->fillRect(QRectF(left, area.top(), width, area.height()), tint);
-                    break;
-                }
+            bool live = false;
+            for (size_t k = 0; k < bands && !live; ++k)
+                live = d.bands[k].fingerprint == *lit && lod.bandOffsets[c * bands + k] >= 0;
+            if (!live)
+                continue;
+            // At least a few pixels wide, so a moment-long allocation is still found at a glance.
+            const double width = std::max(5.0, xs[c + 1] - xs[c]);
+            const QRectF r((xs[c] + xs[c + 1]) / 2 - width / 2, area.top(), width, area.height());
+            if (stretch && r.left() <= stretch->right() + 0.5) {
+                stretch->setRight(std::max(stretch->right(), r.right()));
+            } else {
+                flush();
+                stretch = r;
             }
         }
+        flush();
     }
     for (size_t k = 0; k < bands; ++k) {
         const BandInfo& band = d.bands[k];
@@ -290,7 +303,8 @@ void TimelineBands::draw(QCPPainter* painter)
         if (lit && !isLit)
             color.setAlpha(150); // fade the others so the site's bands stand out
         painter->setBrush(color);
-        painter->setPen(isLit ? QPen(ChartStyle::accentColor(m_view->palette()), 2) : QPen(color.darker(115), 0));
+        // Hairline outlines only: a wider pen goes through the raster engine's stroker, a frame's time per band.
+        painter->setPen(QPen(isLit ? ChartStyle::accentColor(m_view->palette()) : color.darker(115), 0));
         bandPolygons(k, [&](const QPolygonF& polygon) { painter->drawPolygon(polygon); });
     }
     painter->setBrush(Qt::NoBrush);

@@ -196,7 +196,7 @@ def main():
     paint = float(figures['block map paint'].split()[0])
     nblocks = int(figures['block map'].split()[0])
     row(f'timeline replot, {big_events / 1e6:.1f}M events, 1920 px', f'{replot:.2f} ms', '16.7 ms frame',
-        f'{16.7 / replot:.0f}x headroom', '< 16 ms', replot < 16)
+        f'{16.7 / replot:.1f}x headroom', '< 16 ms', replot < 16)
     row(f'block map paint, {nblocks:,} blocks', f'{paint:.2f} ms', '16.7 ms frame', f'{16.7 / paint:.1f}x headroom',
         '< 16 ms', paint < 16 and nblocks >= 50000)
     row('memory per trace event (drawn)', figures['memory per trace event'].split()[0] + ' B', '-', '-', 'report', True)
