@@ -21,6 +21,7 @@ private slots:
     void unknownKeysAndActions();
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
+    void frameListInSeveralBatches();
 
 private:
     QTemporaryDir m_dir;
@@ -242,6 +243,44 @@ void TestPickleOps::sharedFramesAcrossBlockAndTrace()
     QCOMPARE(s->frames.size(), size_t(2));
     QCOMPARE(s->stacks.size(), size_t(2)); // the empty stack and the one shared stack
     QCOMPARE(s->blocks[0].stack, s->deviceTraces[0][0].stack);
+}
+
+// Python's pickler appends long lists in batches of 1000 (APPENDS each), and APPEND adds one item: however a frame
+// list arrives, its stack holds every frame in order, and one appended after it was used is refused.
+void TestPickleOps::frameListInSeveralBatches()
+{
+    const auto frame = [](PickleWriter& w, int line) {
+        w.emptyDict().mark().keyStr("name", "f").keyStr("filename", "a.py").key("line", line).setitems();
+    };
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    w.emptyDict().mark().keyStr("action", "alloc").key("addr", 8192).key("size", 500).str("frames");
+    w.emptyList().mark();
+    frame(w, 1);
+    frame(w, 2);
+    w.appends().mark();
+    frame(w, 3);
+    w.appends();
+    frame(w, 4);
+    w.op('a'); // APPEND
+    w.setitems().appends().op('a').setitems().stop();
+    const SnapshotPtr s = read(w);
+    const auto frames = s->stacks.frames(s->deviceTraces[0][0].stack);
+    QCOMPARE(frames.size(), size_t(4));
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(s->frames.frame(frames[size_t(i)]).line, int64_t(i + 1));
+
+    // The list used as an entry's frames (memo 1), then appended to.
+    PickleWriter bad;
+    bad.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    bad.emptyDict().mark().keyStr("action", "alloc").key("addr", 8192).key("size", 500).str("frames");
+    bad.emptyList().op(0x94).mark(); // memo 0
+    frame(bad, 1);
+    bad.appends().setitems().appends().op('a');
+    bad.op('h').op(0).mark();
+    frame(bad, 2);
+    bad.appends().setitems().stop();
+    QVERIFY_THROWS_EXCEPTION(ReadError, read(bad));
 }
 
 QTEST_GUILESS_MAIN(TestPickleOps)
