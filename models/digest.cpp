@@ -68,6 +68,12 @@ public:
     {
         m_out.push_back(v ? '\x88' : '\x89');
     }
+    // A key and an integer value.
+    void field(std::string_view key, int64_t v)
+    {
+        text(key);
+        integer(v);
+    }
     // Keys and fixed values: memoized by text.
     void text(std::string_view t)
     {
@@ -101,8 +107,7 @@ public:
             text(Digest::leftOutName);
             text("filename");
             text("rankscope digest");
-            text("line");
-            integer(0);
+            field("line", 0);
             m_out.push_back('u');
             m_out.push_back('e');
         } else if (id != EmptyStack) {
@@ -188,8 +193,7 @@ private:
         string(f.name);
         text("filename");
         string(f.filename);
-        text("line");
-        integer(f.line);
+        field("line", f.line);
         m_out.push_back('u');
         m_frameMemo.emplace(id, memo);
     }
@@ -368,10 +372,8 @@ void writeSegments(PickleWriter& w, const Snapshot& s, int device, Digest::Figur
             { "address", int64_t(seg.address) }, { "total_size", seg.totalSize },
             { "allocated_size", seg.allocatedSize }, { "active_size", seg.activeSize },
             { "requested_size", seg.requestedSize }, { "stream", seg.stream } };
-        for (const auto& [key, value] : fields) {
-            w.text(key);
-            w.integer(value);
-        }
+        for (const auto& [key, value] : fields)
+            w.field(key, value);
         w.text("segment_type");
         w.text(seg.isLargePool ? "large" : "small");
         w.text("segment_pool_id");
@@ -387,12 +389,9 @@ void writeSegments(PickleWriter& w, const Snapshot& s, int device, Digest::Figur
         w.beginList();
         for (const Block& b : s.blocksOf(seg)) {
             w.beginDict();
-            w.text("address");
-            w.integer(int64_t(b.address));
-            w.text("size");
-            w.integer(b.size);
-            w.text("requested_size");
-            w.integer(b.requestedSize);
+            w.field("address", int64_t(b.address));
+            w.field("size", b.size);
+            w.field("requested_size", b.requestedSize);
             w.text("state");
             w.text(stateName(b.state));
             w.text("frames");
@@ -415,15 +414,11 @@ void writeTrace(PickleWriter& w, const Snapshot& s, const std::vector<TraceEntry
         w.beginDict();
         w.text("action");
         w.string(e.actionName);
-        w.text(e.action() == TraceAction::Oom ? "device_free" : "addr");
-        w.integer(int64_t(e.addr));
-        w.text("size");
-        w.integer(e.size);
-        w.text("stream");
-        w.integer(e.stack == leftOutStack ? 0 : s.stream(e));
+        w.field(e.action() == TraceAction::Oom ? "device_free" : "addr", int64_t(e.addr));
+        w.field("size", e.size);
+        w.field("stream", e.stack == leftOutStack ? 0 : s.stream(e));
         if (e.timeUs != 0) {
-            w.text("time_us");
-            w.integer(e.timeUs);
+            w.field("time_us", e.timeUs);
         }
         w.text("frames");
         w.stack(e.stack);
@@ -489,10 +484,8 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
         w.text(a.isStart ? "START" : "END");
         w.text("name");
         w.string(a.name);
-        w.text("device");
-        w.integer(a.device);
-        w.text("time_us");
-        w.integer(a.timeUs);
+        w.field("device", a.device);
+        w.field("time_us", a.timeUs);
         w.endDict();
         w.item(false);
     }
@@ -504,10 +497,8 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
         { "device", device }, { "source_bytes", source.fileBytes }, { "source_events", int64_t(figures.sourceEvents) },
         { "source_peak_event", history->peakEvent() },
         { "source_oom_event", history->ooms().empty() ? -1 : int64_t(history->ooms().back().event) } };
-    for (const auto& [key, value] : fields) {
-        w.text(key);
-        w.integer(value);
-    }
+    for (const auto& [key, value] : fields)
+        w.field(key, value);
     w.text("source");
     w.text(source.fileName);
     w.endDict();

@@ -11,34 +11,19 @@
 #include "snapshotreader.h"
 #include "timelineview.h"
 
+#include "benchutil.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <string>
 
 using namespace RankScope;
+using BenchUtil::median;
+using BenchUtil::rssKb;
 
 namespace {
-
-long rssKb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stol(line.substr(6));
-    }
-    return 0;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 template <typename F> double timeMs(int runs, F f)
 {

@@ -10,6 +10,8 @@
 #include "snapshotloader.h"
 #include "timelineview.h"
 
+#include "benchutil.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -19,16 +21,7 @@
 #include <cstdio>
 
 using namespace RankScope;
-
-namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-} // namespace
+using BenchUtil::median;
 
 int main(int argc, char** argv)
 {

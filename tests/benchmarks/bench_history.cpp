@@ -4,37 +4,18 @@
 #include "devicehistory.h"
 #include "snapshotreader.h"
 
+#include "benchutil.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <string>
 #include <vector>
 
 using namespace RankScope;
-
-namespace {
-
-long rssKb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stol(line.substr(6));
-    }
-    return 0;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-} // namespace
+using BenchUtil::median;
+using BenchUtil::rssKb;
 
 int main(int argc, char** argv)
 {
