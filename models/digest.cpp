@@ -307,8 +307,8 @@ std::vector<TraceEntry> reducedTrace(const DeviceHistory& h, Digest::Figures& fi
     std::unordered_map<uint64_t, int64_t> live; // the digest's own pairing, as DeviceHistory will replay it
     int64_t total = h.initialTotal(); // of the kept allocations
     int64_t leftOut = 0; // the stand-in's size
-    StringId allocName = Known::K_alloc;
-    StringId freeName = Known::K_free_completed;
+    const StringId allocName = Known::K_alloc;
+    const StringId freeName = Known::K_free_completed;
     auto resize = [&](int64_t size, int64_t timeUs) {
         if (size == leftOut)
             return;
