@@ -591,7 +591,8 @@ void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const Builde
     if (whole)
         m_scratchFrames.clear();
     for (const BuilderValue& item : values) {
-        const BuilderValue value = place(list, nullptr, item);
+        // Frames referenced from the memo are typed already; only a dict made in place may still need its type.
+        const BuilderValue value = item.ctx == SchemaContext::Frame ? item : place(list, nullptr, item);
         if (value.ctx != SchemaContext::Frame)
             wrongItem("a frame dict in 'frames'", value);
         FrameBuild& frame = m_frames[value.a];
