@@ -745,12 +745,13 @@ void MainWindow::compareRanks()
     readOptions();
     m_comparing = true;
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
-    QtConcurrent::run(backgroundPool(), [ranks, options = m_options] {
-        return Comparison::compute(ranks, options);
-    }).then(this, [this, job](ComparisonPtr comparison) {
-        if (job == m_comparisonJob) // a newer comparison supersedes this one
-            applyComparison(std::move(comparison));
-    });
+    whenReady(this,
+        QtConcurrent::run(
+            backgroundPool(), [ranks, options = m_options] { return Comparison::compute(ranks, options); }),
+        [this, job](ComparisonPtr comparison) {
+            if (job == m_comparisonJob) // a newer comparison supersedes this one
+                applyComparison(std::move(comparison));
+        });
     updateStatus();
 }
 

@@ -34,7 +34,7 @@ protected:
         ++m_running;
         showStatus(message);
         using Result = std::invoke_result_t<Job>;
-        QtConcurrent::run(backgroundPool(), std::move(job)).then(this, [this, generation, apply](Result result) {
+        whenReady(this, QtConcurrent::run(backgroundPool(), std::move(job)), [this, generation, apply](Result result) {
             --m_running;
             if (generation != m_generation)
                 return;

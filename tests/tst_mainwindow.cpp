@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The main window driven as a user would, offscreen: start page, the bundled example, a good and a corrupt file.
 #include "appearance.h"
+#include "backgroundpool.h"
 #include "beforeafterview.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
@@ -30,6 +31,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -51,6 +53,7 @@ private slots:
     void stepLogsOpenInTheirWindow();
     void beforeAndAfterRuns();
     void digestsOpenLikeSnapshots();
+    void closingWhileJobsRun();
 };
 
 namespace {
@@ -403,6 +406,22 @@ void TestMainWindow::digestsOpenLikeSnapshots()
     QVERIFY(w.blockMap(0)->blockCount() > 0);
     QVERIFY(w.timelines()->bandCount(0) > 0);
     saveShot(&w, "RANKSCOPE_SCREENSHOT_DIGESTS");
+}
+
+// A window closed while its comparison and views are still computed in the background: the jobs finish into
+// nothing (Qt 6.4's QFuture::then asserts when its context died meanwhile, so the app must not use it).
+void TestMainWindow::closingWhileJobsRun()
+{
+    for (int i = 0; i < 3; ++i) {
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        w->openExample();
+        QTRY_VERIFY_WITH_TIMEOUT(!w->loader()->isRunning(), 60000);
+        QVERIFY(w->isBusy()); // comparing, or drawing its views
+        w.reset();
+        backgroundPool()->waitForDone();
+        QTest::qWait(50);
+    }
 }
 
 // A training log dropped on the window (or passed on the command line) opens the step reports, which name the

@@ -144,21 +144,22 @@ void BlockMapView::setState(
     m_event = event;
     ++m_pending;
     update();
-    QtConcurrent::run(backgroundPool(), [history = std::move(history), event, site] {
-        return computeLayout(history, event, site);
-    }).then(this, [this, generation](std::shared_ptr<const Layout> layout) {
-        --m_pending;
-        if (generation != m_generation)
-            return; // a newer state was asked for
-        const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
-        m_layout = std::move(layout);
-        if (!sameSegments) {
-            m_zoom = 1;
-            m_pan = {};
-        }
-        repack();
-        emit stateReady();
-    });
+    whenReady(this,
+        QtConcurrent::run(backgroundPool(),
+            [history = std::move(history), event, site] { return computeLayout(history, event, site); }),
+        [this, generation](std::shared_ptr<const Layout> layout) {
+            --m_pending;
+            if (generation != m_generation)
+                return; // a newer state was asked for
+            const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
+            m_layout = std::move(layout);
+            if (!sameSegments) {
+                m_zoom = 1;
+                m_pan = {};
+            }
+            repack();
+            emit stateReady();
+        });
 }
 
 void BlockMapView::clear()

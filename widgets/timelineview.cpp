@@ -614,11 +614,12 @@ void TimelineView::requestDetail()
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
         ++m_pendingJobs;
-        QtConcurrent::run(backgroundPool(),
-            [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site] {
-                return computeDetail(axis, first, last, columns, bands, site);
-            })
-            .then(this, [this, generation, i](Detail detail) {
+        whenReady(this,
+            QtConcurrent::run(backgroundPool(),
+                [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site] {
+                    return computeDetail(axis, first, last, columns, bands, site);
+                }),
+            [this, generation, i](Detail detail) {
                 --m_pendingJobs;
                 if (generation == m_generation && i < m_views.size()) {
                     m_views[i]->detail = std::move(detail);
