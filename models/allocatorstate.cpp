@@ -104,7 +104,7 @@ bool AllocatorReplay::skips(const TraceEntry& e) const
     const bool blockEvent =
         action == TraceAction::Alloc || action == TraceAction::FreeRequested || action == TraceAction::FreeCompleted;
     // A digest's stand-in for what it left out lives in no segment: it shapes the curve, not the block map.
-    return blockEvent && (m_segmentsOnly || (m_snapshot.digest && e.addr == DigestInfo::leftOutAddress));
+    return blockEvent && (m_segmentsOnly || m_snapshot.isLeftOut(e.addr));
 }
 
 void AllocatorReplay::undo(const TraceEntry& e)

@@ -159,9 +159,7 @@ std::shared_ptr<const Comparison> Comparison::compute(
             summary.point = *point;
         } else {
             summary.point = *h->point({ TimelinePoint::Snapshot, 0 });
-            const bool insideTrace = spec.kind != TimelinePoint::Peak && spec.kind != TimelinePoint::Snapshot
-                && spec.kind != TimelinePoint::Oom;
-            summary.note = in.snapshot->digest && insideTrace
+            summary.note = in.snapshot->digest && TimelinePoint::insideTrace(spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
                 : "has no " + c->pointName() + " point; compared at its snapshot";
         }

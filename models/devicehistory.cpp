@@ -322,8 +322,7 @@ std::optional<TimelinePoint> DeviceHistory::point(const TimelinePoint::Spec& spe
 {
     const EventIndex last = EventIndex(m_events.size()) - 1;
     // A digest's trace keeps only what decides its peak, snapshot and OOMs; any other moment would be wrong there.
-    if (m_snapshot->digest && spec.kind != TimelinePoint::Peak && spec.kind != TimelinePoint::Snapshot
-        && spec.kind != TimelinePoint::Oom)
+    if (m_snapshot->digest && TimelinePoint::insideTrace(spec.kind))
         return std::nullopt;
     switch (spec.kind) {
     case TimelinePoint::Peak:
@@ -408,12 +407,11 @@ TimelineLod DeviceHistory::lod(EventIndex first, EventIndex last, int columns, i
 
     // The largest allocations live at some moment of the window become bands, in allocation order.
     std::vector<std::pair<int64_t, uint32_t>> candidates;
-    // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out the
-    // allocations the digest kept, so it stays in the summarized band.
-    const bool digest = m_snapshot->digest.has_value();
     for (size_t i = 0; i < m_allocations.size(); ++i) {
         const Allocation& a = m_allocations[i];
-        if (digest && a.addr == DigestInfo::leftOutAddress)
+        // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out
+        // the allocations the digest kept, so it stays in the summarized band.
+        if (m_snapshot->isLeftOut(a.addr))
             continue;
         const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= last;
         const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > first;

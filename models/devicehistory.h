@@ -68,6 +68,12 @@ struct TimelinePoint
         int64_t number = 0;
     };
     static std::optional<Spec> parse(const std::string& text);
+    /// A moment inside the trace (an event or a step), as opposed to the peak, the snapshot or an OOM: the points a
+    /// digest cannot show.
+    static bool insideTrace(Kind kind)
+    {
+        return kind == Event || kind == StepStart || kind == StepEnd;
+    }
 };
 
 /// An `oom` event: the allocation that failed and what the driver still had free.

@@ -302,6 +302,11 @@ struct Snapshot
     }
     /// Devices 0 … max(len(device_traces), max segment device + 1) - 1.
     int deviceCount() const;
+    /// Whether `address` is a digest's stand-in for the allocations it left out (never a real block).
+    bool isLeftOut(uint64_t address) const
+    {
+        return digest && address == DigestInfo::leftOutAddress;
+    }
 };
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;

@@ -562,6 +562,18 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
         *field = intOf(value, "rankscope_digest field");
 }
 
+FrameId SnapshotBuilder::frameId(const BuilderValue& value)
+{
+    if (value.ctx != SchemaContext::Frame)
+        wrongItem("a frame dict in 'frames'", value);
+    FrameBuild& frame = m_frames[value.a];
+    if (!frame.interned) {
+        frame.id = m_snapshot->frames.intern(frame.frame);
+        frame.interned = true;
+    }
+    return frame.id;
+}
+
 std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
 {
     FrameListBuild& list = m_frameLists[listIndex];
@@ -592,15 +604,7 @@ void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const Builde
         m_scratchFrames.clear();
     for (const BuilderValue& item : values) {
         // Frames referenced from the memo are typed already; only a dict made in place may still need its type.
-        const BuilderValue value = item.ctx == SchemaContext::Frame ? item : place(list, nullptr, item);
-        if (value.ctx != SchemaContext::Frame)
-            wrongItem("a frame dict in 'frames'", value);
-        FrameBuild& frame = m_frames[value.a];
-        if (!frame.interned) {
-            frame.id = m_snapshot->frames.intern(frame.frame);
-            frame.interned = true;
-        }
-        out.push_back(frame.id);
+        out.push_back(frameId(item.ctx == SchemaContext::Frame ? item : place(list, nullptr, item)));
     }
     if (whole) {
         frames.id = m_snapshot->stacks.intern(m_scratchFrames);
@@ -612,7 +616,6 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
 {
     using C = SchemaContext;
     value = place(list, nullptr, value);
-    Snapshot& s = *m_snapshot;
     // Records are written in place when they are created; an append confirms that the next record of this list
     // arrived in order. Anything else would mean one dict object used twice, which no snapshot writer produces.
     switch (list.ctx) {
@@ -650,17 +653,10 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     case C::HistoryList:
         return; // history entries write into their block as they are filled
     case C::FrameList: {
-        if (value.ctx != C::Frame)
-            wrongItem("a frame dict in 'frames'", value);
+        const FrameId frame = frameId(value);
         if (m_frameLists[list.a].interned)
             throw SchemaError("a frame list was changed after it was used");
-        std::vector<FrameId>& frames = framesOf(list.a);
-        FrameBuild& frame = m_frames[value.a];
-        if (!frame.interned) {
-            frame.id = s.frames.intern(frame.frame);
-            frame.interned = true;
-        }
-        frames.push_back(frame.id);
+        framesOf(list.a).push_back(frame);
         return;
     }
     case C::DeviceTraces:

@@ -162,6 +162,8 @@ private:
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
     /// The frames of a list built item by item (or restored from its stack when more come after it was interned).
     std::vector<FrameId>& framesOf(uint32_t listIndex);
+    /// A frame dict's interned frame (interned on first use); throws when the value is not a frame dict.
+    FrameId frameId(const BuilderValue& value);
     void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
