@@ -563,10 +563,11 @@ int digest(const QStringList& args)
         return 4;
     }
     const QList<RankName::Assigned> ranks = RankName::assign(paths);
+    QList<int> rankOf;
     QStringList outputs;
     for (qsizetype i = 0; i < paths.size(); ++i) {
-        const int r = rank >= 0 ? rank : ranks[i].rank;
-        outputs.append(QDir(outDir).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(r)));
+        rankOf.append(rank >= 0 ? rank : ranks[i].rank);
+        outputs.append(QDir(outDir).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(rankOf.back())));
         if (!mayWrite("digest", outputs.back(), force))
             return 4;
     }
@@ -581,7 +582,7 @@ int digest(const QStringList& args)
         indices.append(i);
     static QThreadPool pool;
     const QList<Outcome> outcomes = QtConcurrent::blockingMapped(&pool, indices, [&](qsizetype i) {
-        const int r = rank >= 0 ? rank : ranks[i].rank;
+        const int r = rankOf[i];
         const LoadedFile file = SnapshotLoader::loadFile(paths[i], r, ranks[i].fromName);
         if (!file.ok())
             return Outcome { paths[i].toStdString() + ": " + file.error.toStdString() + "\n", 1 };

@@ -3,8 +3,6 @@
 
 #include "devicehistory.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QSaveFile>
 
 #include <zlib.h>
@@ -119,12 +117,11 @@ public:
         m_stackMemo.emplace(id, memo);
     }
 
-    // Containers: items between begin and end; long ones are split in batches of 1000 as Python's pickler does, so
-    // no reader needs a deep stack.
+    // Containers: items between begin and end. Lists, which can be long, are appended in batches of 1000 as
+    // Python's pickler does, so no reader needs a deep stack; dicts here have a handful of keys.
     void beginDict()
     {
         m_out.push_back('}');
-        m_counts.push_back(0);
         mark();
     }
     void beginList()
@@ -133,11 +130,11 @@ public:
         m_counts.push_back(0);
         mark();
     }
-    // After each key/value pair or list item.
-    void item(bool dict)
+    // After each list item.
+    void item()
     {
         if (++m_counts.back() == 1000) {
-            m_out.push_back(dict ? 'u' : 'e');
+            m_out.push_back('e');
             mark();
             m_counts.back() = 0;
         }
@@ -145,7 +142,6 @@ public:
     void endDict()
     {
         m_out.push_back('u');
-        m_counts.pop_back();
     }
     void endList()
     {
@@ -397,12 +393,12 @@ void writeSegments(PickleWriter& w, const Snapshot& s, int device, Digest::Figur
             w.text("frames");
             w.stack(b.stack);
             w.endDict();
-            w.item(false);
+            w.item();
             ++figures.blocks;
         }
         w.endList();
         w.endDict();
-        w.item(false);
+        w.item();
     }
     w.endList();
 }
@@ -423,7 +419,7 @@ void writeTrace(PickleWriter& w, const Snapshot& s, const std::vector<TraceEntry
         w.text("frames");
         w.stack(e.stack);
         w.endDict();
-        w.item(false);
+        w.item();
     }
     w.endList();
 }
@@ -468,10 +464,10 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     for (int d = 0; d < device; ++d) {
         w.beginList();
         w.endList();
-        w.item(false);
+        w.item();
     }
     writeTrace(w, snapshot, trace);
-    w.item(false);
+    w.item();
     w.endList();
 
     w.text("external_annotations");
@@ -487,7 +483,7 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
         w.field("device", a.device);
         w.field("time_us", a.timeUs);
         w.endDict();
-        w.item(false);
+        w.item();
     }
     w.endList();
 
