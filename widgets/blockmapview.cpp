@@ -244,6 +244,12 @@ std::optional<size_t> segmentOf(const std::vector<StateSegment>& segments, uint6
     return size_t(it - segments.begin());
 }
 
+// Where `address` falls across a segment drawn as `rect`.
+double xIn(const QRectF& rect, const StateSegment& segment, uint64_t address)
+{
+    return rect.left() + rect.width() * double(address - segment.addr) / double(segment.size);
+}
+
 // Rectangles of one colour (with an outline colour, or 0 for none), drawn in the order of the layers.
 struct RectLayer
 {
@@ -329,9 +335,7 @@ QRectF BlockMapView::segmentRect(size_t segment) const
 
 double BlockMapView::xOf(size_t segment, uint64_t address) const
 {
-    const QRectF r = segmentRect(segment);
-    const StateSegment& s = m_layout->state.segments[segment];
-    return r.left() + r.width() * double(address - s.addr) / double(s.size);
+    return xIn(segmentRect(segment), m_layout->state.segments[segment], address);
 }
 
 std::optional<size_t> BlockMapView::segmentAt(const QPointF& pos) const
@@ -420,9 +424,8 @@ void BlockMapView::paintEvent(QPaintEvent*)
         const QRectF& s = segmentRects[seg];
         if (!s.intersects(area))
             continue;
-        const double scale = s.width() / double(segments[seg].size);
-        const double left = s.left() + double(b.addr - segments[seg].addr) * scale;
-        const double used = std::max(1.0, double(b.requested) * scale);
+        const double left = xIn(s, segments[seg], b.addr);
+        const double used = std::max(1.0, xIn(s, segments[seg], b.addr + uint64_t(b.requested)) - left);
         QRgb color = b.pendingFree ? alert
             : m_coloring == BySite ? ChartStyle::siteColor(m_layout->fingerprints[i]).rgba()
                                    : active;
@@ -431,7 +434,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
             color = neutral;
         add(color, QRectF(left, s.top() + 1, used, s.height() - 2));
         if (b.size > b.requested) {
-            const double waste = double(b.size) * scale - used;
+            const double waste = xIn(s, segments[seg], b.addr + uint64_t(b.size)) - left - used;
             if (waste > 0.3)
                 add(rounding, QRectF(left + used, s.top() + 1, waste, s.height() - 2));
         }
