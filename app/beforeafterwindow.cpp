@@ -2,8 +2,8 @@
 #include "beforeafterwindow.h"
 
 #include "beforeafterview.h"
+#include "loadedfile.h"
 #include "rankfiles.h"
-#include "snapshotloader.h"
 
 #include <QFileInfo>
 
@@ -21,7 +21,7 @@ Run compareRun(const QStringList& files)
 {
     Run run;
     std::vector<RankInput> ranks;
-    for (const LoadedFile& file : SnapshotLoader::loadAll(files)) {
+    for (const LoadedFile& file : LoadedFile::loadAll(files)) {
         if (file.ok())
             ranks.push_back({ file.rank, file.path, file.snapshot });
         else

@@ -1,25 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include "cli.h"
 
-#include "beforeafter.h"
+#include "beforeafterreport.h"
 #include "comparison.h"
 #include "diffreport.h"
 #include "diffsheet.h"
 #include "digest.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "infoformat.h"
+#include "loadedfile.h"
+#include "parallel.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankname.h"
-#include "snapshotinfo.h"
-#include "snapshotloader.h"
-#include "steplog.h"
+#include "stepsreport.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QThreadPool>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <cstdio>
@@ -109,7 +108,7 @@ int info(QStringList args)
     }
     std::vector<FileInfoEntry> entries;
     int failures = 0;
-    for (const LoadedFile& file : SnapshotLoader::loadAll(paths)) {
+    for (const LoadedFile& file : LoadedFile::loadAll(paths)) {
         FileInfoEntry entry;
         entry.path = file.path;
         entry.rank = file.rank;
@@ -190,7 +189,7 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
         return result;
     }
     std::vector<RankInput> ranks;
-    result.files = SnapshotLoader::loadAll(paths);
+    result.files = LoadedFile::loadAll(paths);
     for (const LoadedFile& file : result.files) {
         if (!file.note.isEmpty())
             print(stderr, "warning: " + file.path.toStdString() + ": " + file.note.toStdString() + "\n");
@@ -264,7 +263,7 @@ int diff(const QStringList& args)
         if (!was.comparison || !is.comparison)
             return 1;
         const BeforeAfter result = BeforeAfter::compute(was.comparison, is.comparison);
-        print(stdout, format == Json ? result.json() : result.text());
+        print(stdout, format == Json ? BeforeAfterReport::json(result) : BeforeAfterReport::text(result));
         if (was.failures || is.failures)
             return 1;
         return failOnImbalance && !result.fixed ? 3 : 0;
@@ -318,7 +317,7 @@ int steps(const QStringList& args)
         return 1;
     }
     const StepAnalysis analysis = StepAnalysis::analyse(log, threshold);
-    print(stdout, json ? analysis.json() : analysis.text());
+    print(stdout, json ? StepsReport::json(analysis) : StepsReport::text(analysis));
     return log.errors.empty() ? 0 : 1;
 }
 
@@ -577,13 +576,9 @@ int digest(const QStringList& args)
         std::string message;
         int code = 0;
     };
-    QList<qsizetype> indices;
-    for (qsizetype i = 0; i < paths.size(); ++i)
-        indices.append(i);
-    static QThreadPool pool;
-    const QList<Outcome> outcomes = QtConcurrent::blockingMapped(&pool, indices, [&](qsizetype i) {
+    const QList<Outcome> outcomes = Parallel::mapIndices(paths.size(), [&](qsizetype i) {
         const int r = rankOf[i];
-        const LoadedFile file = SnapshotLoader::loadFile(paths[i], r, ranks[i].fromName);
+        const LoadedFile file = LoadedFile::load(paths[i], r, ranks[i].fromName);
         if (!file.ok())
             return Outcome { paths[i].toStdString() + ": " + file.error.toStdString() + "\n", 1 };
         Digest::Source source;

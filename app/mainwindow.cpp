@@ -2,7 +2,6 @@
 #include "mainwindow.h"
 
 #include "appearance.h"
-#include "backgroundpool.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "diffreport.h"
@@ -11,6 +10,7 @@
 #include "findingsmodel.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "profilerstep.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
@@ -60,7 +60,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace RankScope {
 
@@ -737,27 +736,20 @@ void MainWindow::compareRanks()
         if (file && file->ok())
             ranks.push_back({ file->rank, file->path, file->snapshot });
     }
-    const int job = ++m_comparisonJob;
     if (ranks.empty()) {
+        m_comparisons.cancel();
         applyComparison(nullptr);
         return;
     }
     readOptions();
-    m_comparing = true;
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
-    whenReady(this,
-        QtConcurrent::run(
-            backgroundPool(), [ranks, options = m_options] { return Comparison::compute(ranks, options); }),
-        [this, job](ComparisonPtr comparison) {
-            if (job == m_comparisonJob) // a newer comparison supersedes this one
-                applyComparison(std::move(comparison));
-        });
+    m_comparisons.start([ranks, options = m_options] { return Comparison::compute(ranks, options); },
+        [this](ComparisonPtr comparison) { applyComparison(std::move(comparison)); });
     updateStatus();
 }
 
 void MainWindow::applyComparison(ComparisonPtr comparison)
 {
-    m_comparing = false;
     m_comparison = std::move(comparison);
     m_model->setComparison(m_comparison);
     m_findings->setComparison(m_comparison);
@@ -830,13 +822,12 @@ void MainWindow::fillPointCombo()
     if (a >= 0) {
         const DeviceHistory& h = m_comparison->history(size_t(a));
         int steps = 0;
-        for (const AnnotationSpan& span : h.annotations()) {
-            const std::string_view name = h.snapshot().strings.view(span.name);
-            if (!name.starts_with("ProfilerStep#") || !span.hasStart || ++steps > 200)
+        for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
+            if (!step.span->hasStart || ++steps > 200)
                 continue;
-            const QString number = QString::fromUtf8(name.substr(13).data(), qsizetype(name.size() - 13));
+            const QString number = QString::number(step.number);
             m_pointCombo->addItem(tr("Step %1 (start)").arg(number), QString(QStringLiteral("step:") + number));
-            if (span.hasEnd)
+            if (step.span->hasEnd)
                 m_pointCombo->addItem(tr("Step %1 (end)").arg(number), QStringLiteral("step:%1:end").arg(number));
         }
     }
@@ -1039,7 +1030,7 @@ void MainWindow::previousFinding()
 
 bool MainWindow::isBusy() const
 {
-    return m_loader->isRunning() || m_comparing || m_compareTimer->isActive() || m_timelines->isBusy()
+    return m_loader->isRunning() || m_comparisons.isBusy() || m_compareTimer->isActive() || m_timelines->isBusy()
         || m_mapA->isBusy() || m_mapB->isBusy();
 }
 
@@ -1049,7 +1040,7 @@ void MainWindow::closeAll()
     delete m_loader;
     m_loader = new SnapshotLoader(this);
     connectLoader();
-    ++m_comparisonJob;
+    m_comparisons.cancel();
     m_compareTimer->stop();
     m_model->clear();
     applyComparison(nullptr);
@@ -1084,7 +1075,7 @@ void MainWindow::updateStatus()
             text += tr(" · %1 failed").arg(failed);
         if (loading)
             text += tr(" · loading…");
-        else if (m_comparing)
+        else if (m_comparisons.isBusy())
             text += tr(" · comparing…");
         else if (m_comparison)
             text += tr(" · %n finding(s) (%1)", nullptr, int(m_comparison->findings().size()))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "comparison.h"
+#include "jobtracker.h"
 
 #include <QMainWindow>
 
@@ -205,8 +206,7 @@ private:
     ComparisonOptions m_options;
     ComparisonPtr m_comparison;
     // Comparisons run off the GUI thread; only the latest one's result is shown.
-    int m_comparisonJob = 0;
-    bool m_comparing = false;
+    JobTracker m_comparisons { this };
     int m_rankA = -1;
     int m_rankB = -1;
     // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "backgroundpool.h"
+#include "jobtracker.h"
 
 #include <QMainWindow>
-#include <QtConcurrent>
 
 namespace RankScope {
 
@@ -18,7 +17,7 @@ public:
 
     bool isBusy() const
     {
-        return m_running > 0;
+        return m_jobs.isBusy();
     }
 
 signals:
@@ -26,18 +25,13 @@ signals:
     void shown();
 
 protected:
-    /// Runs `job` on the background pool and hands its result to `apply` on the GUI thread, unless a newer job
-    /// started meanwhile.
+    /// Runs `job` in the background and hands its result to `apply` on the GUI thread, unless a newer job started
+    /// meanwhile.
     template <typename Job, typename Apply> void run(const QString& message, Job job, Apply apply)
     {
-        const int generation = ++m_generation;
-        ++m_running;
         showStatus(message);
         using Result = std::invoke_result_t<Job>;
-        whenReady(this, QtConcurrent::run(backgroundPool(), std::move(job)), [this, generation, apply](Result result) {
-            --m_running;
-            if (generation != m_generation)
-                return;
+        m_jobs.start(std::move(job), [this, apply = std::move(apply)](Result result) {
             apply(std::move(result));
             emit shown();
         });
@@ -46,8 +40,7 @@ protected:
 
 private:
     QWidget* m_view;
-    int m_generation = 0;
-    int m_running = 0;
+    JobTracker m_jobs { this };
 };
 
 } // namespace RankScope

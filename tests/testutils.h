@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "snapshotinfo.h"
+#include "infoformat.h"
 #include "snapshotreader.h"
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
-
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,6 +16,12 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+/// Fails the test when a folder the build makes for the tests (scenarios, variants) is missing or empty: a test
+/// binary run by hand before the build made them must say so, not pass by skipping.
+#define RANKSCOPE_REQUIRE_FIXTURE(dir)                                                                                 \
+    QVERIFY2(!QDir(dir).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot),                                              \
+        qPrintable(QStringLiteral("test fixture %1 is missing: build the test_fixtures target first").arg(dir)))
 
 namespace TestUtils {
 

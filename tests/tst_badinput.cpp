@@ -205,7 +205,7 @@ void TestBadInput::table()
     const QByteArray before = digest(paths);
 
     // The loader: the bad file gets its message, the others load.
-    const QList<LoadedFile> results = SnapshotLoader::loadAll(paths);
+    const QList<LoadedFile> results = LoadedFile::loadAll(paths);
     QCOMPARE(results.size(), paths.size());
     QVERIFY(results[0].ok());
     int ok = 0;
@@ -257,7 +257,7 @@ void TestBadInput::fileChangesWhileLoading()
     QVERIFY(QFile::copy(source("tests/data/cranberrii_memory_snapshot.pickle"), path));
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
     bool changed = false;
-    const LoadedFile file = SnapshotLoader::loadFile(path, 0, false, [&](uint64_t, uint64_t) {
+    const LoadedFile file = LoadedFile::load(path, 0, false, [&](uint64_t, uint64_t) {
         if (!changed) {
             QFile f(path);
             f.open(QIODevice::Append);

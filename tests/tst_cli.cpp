@@ -18,6 +18,10 @@ class TestCli : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    }
     void infoJsonMatchesCPython();
     void infoText();
     void badFileKeepsOthers();

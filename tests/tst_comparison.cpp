@@ -5,9 +5,10 @@
 #include "comparison.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
+#include "loadedfile.h"
 #include "rankfiles.h"
-#include "snapshotloader.h"
 #include "testutils.h"
+#include "verdicttext.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -25,7 +26,7 @@ namespace {
 std::vector<RankInput> loadRanks(const QString& folder)
 {
     std::vector<RankInput> ranks;
-    for (const LoadedFile& f : SnapshotLoader::loadAll(RankFiles::expand({ folder }))) {
+    for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::expand({ folder }))) {
         if (f.ok())
             ranks.push_back({ f.rank, f.path, f.snapshot });
     }
@@ -63,9 +64,8 @@ private slots:
 void TestComparison::scenarios_data()
 {
     QTest::addColumn<QString>("folder");
+    RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    if (names.isEmpty())
-        QSKIP("no scenarios: the make_scenarios test (python3) did not run");
     QCOMPARE(names.size(), 10);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
@@ -87,8 +87,8 @@ void TestComparison::scenarios()
         return;
     }
     QCOMPARE(v.rank, expected["rank"].get<int>());
-    QVERIFY(!v.explanation.empty());
-    QVERIFY(!v.remedy.empty());
+    QVERIFY(!VerdictText::explanation(v, VerdictText::English).isEmpty());
+    QVERIFY(!VerdictText::remedy(v, VerdictText::English).isEmpty());
     if (expected.contains("point")) {
         for (const RankSummary& r : c->ranks())
             QCOMPARE(r.point.kind, TimelinePoint::Snapshot); // no trace: compared at the snapshot
@@ -106,7 +106,8 @@ void TestComparison::scenarios()
     QVERIFY(top.excessBytes * 10 >= v.excessBytes * 9);
     for (size_t i = 1; i < c->findings().size(); ++i)
         QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
-    QVERIFY(v.explanation.find(c->sites().label(top.site)) != std::string::npos);
+    QVERIFY(
+        VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()
@@ -132,7 +133,7 @@ void TestComparison::abBaseline()
     QCOMPARE(c->verdict().rank, 7);
     for (const Finding& f : c->findings())
         QVERIFY(f.rank != 2); // the baseline itself has no findings
-    QVERIFY(c->verdict().explanation.find("rank 2") != std::string::npos);
+    QVERIFY(VerdictText::explanation(c->verdict(), VerdictText::English).contains(QLatin1String("rank 2")));
 
     // Against the outlier as the baseline, every other rank holds less at that site: no finding there.
     options.baselineRank = 7;

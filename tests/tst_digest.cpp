@@ -6,9 +6,9 @@
 #include "devicehistory.h"
 #include "diffreport.h"
 #include "digest.h"
+#include "loadedfile.h"
 #include "rankfiles.h"
 #include "rankname.h"
-#include "snapshotloader.h"
 #include "snapshotreader.h"
 #include "testutils.h"
 
@@ -71,6 +71,10 @@ class TestDigest : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
+    }
     void sameComparison_data();
     void sameComparison();
     void timelineKeepsItsShape();
@@ -234,7 +238,7 @@ void TestDigest::rankFromTheHeaderWhenTheNameHasNone()
     const QString named = dir.filePath(QStringLiteral("rank2.digest.pickle.gz"));
     Digest::write(*full, source, unnamed);
     Digest::write(*full, source, named);
-    const QList<LoadedFile> files = SnapshotLoader::loadAll({ unnamed, named });
+    const QList<LoadedFile> files = LoadedFile::loadAll({ unnamed, named });
     QCOMPARE(files[0].rank, 7); // the header's
     QCOMPARE(files[1].rank, 2); // the name's, as for any snapshot
 }

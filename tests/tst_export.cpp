@@ -5,11 +5,12 @@
 #include "diffreport.h"
 #include "diffsheet.h"
 #include "imageexport.h"
+#include "loadedfile.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
-#include "snapshotloader.h"
 #include "testutils.h"
 #include "timelineview.h"
+#include "verdicttext.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,7 +68,7 @@ QByteArray contents(const QString& path)
 
 void TestExport::initTestCase()
 {
-    m_files = SnapshotLoader::loadAll(
+    m_files = LoadedFile::loadAll(
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
     std::vector<RankInput> ranks;
     for (int i = 0; i < m_files.size(); ++i) {
@@ -155,7 +156,8 @@ void TestExport::reports()
     QVERIFY(html.find("burden_imbalance") != std::string::npos);
     QVERIFY(html.find("gather_predictions") != std::string::npos); // the top site
     QVERIFY(html.find("data:image/png;base64,cG5n") != std::string::npos);
-    QVERIFY(html.find(m_comparison->verdict().remedy.substr(0, 20)) != std::string::npos);
+    QVERIFY(html.find(VerdictText::remedy(m_comparison->verdict(), VerdictText::English).toStdString().substr(0, 20))
+        != std::string::npos);
     const std::string md = DiffReport::markdown(*m_comparison, QStringLiteral("diff.png"));
     QVERIFY(md.find("**Verdict: burden_imbalance (rank 0, +1 GiB)**") != std::string::npos);
     QVERIFY(md.find("![The diff of the two ranks](diff.png)") != std::string::npos);

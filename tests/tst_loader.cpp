@@ -91,7 +91,7 @@ void TestLoader::cancel()
     }
 
     // Uncancelled, the same file loads fully.
-    const LoadedFile full = SnapshotLoader::loadFile(big, 0, false);
+    const LoadedFile full = LoadedFile::load(big, 0, false);
     QVERIFY2(full.ok(), qPrintable(full.error));
     QCOMPARE(full.snapshot->deviceTraces[0].size(), size_t(400000));
 }
@@ -100,7 +100,7 @@ void TestLoader::loadAllMatchesFileOrder()
 {
     const QStringList paths = { dataDir() + QStringLiteral("/kk_memory_snapshot.pickle"),
         dataDir() + QStringLiteral("/angel_my_snapshot.pickle") };
-    const QList<LoadedFile> files = SnapshotLoader::loadAll(paths);
+    const QList<LoadedFile> files = LoadedFile::loadAll(paths);
     QCOMPARE(files.size(), 2);
     QCOMPARE(files[0].path, paths[0]);
     QCOMPARE(files[0].snapshot->segments.size(), size_t(1457));

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The main window driven as a user would, offscreen: start page, the bundled example, a good and a corrupt file.
 #include "appearance.h"
-#include "backgroundpool.h"
 #include "beforeafterview.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "digest.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
+#include "parallel.h"
 #include "ranklistmodel.h"
 #include "rankname.h"
 #include "settingsdialog.h"
@@ -18,6 +18,7 @@
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "verdicttext.h"
 
 #include <qcustomplot.h>
 
@@ -70,6 +71,7 @@ void TestMainWindow::initTestCase()
 {
     // Recent files go to a test location, never the user's settings.
     QStandardPaths::setTestModeEnabled(true);
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
 }
 
 void TestMainWindow::startPage()
@@ -397,7 +399,8 @@ void TestMainWindow::digestsOpenLikeSnapshots()
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && settled(fromFiles), 60000);
     QCOMPARE(w.rankModel()->rowCount(), 4);
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
-    QCOMPARE(w.comparison()->verdict().explanation, fromFiles.comparison()->verdict().explanation);
+    QCOMPARE(VerdictText::explanation(w.comparison()->verdict(), VerdictText::English),
+        VerdictText::explanation(fromFiles.comparison()->verdict(), VerdictText::English));
     QCOMPARE(w.comparison()->findings().size(), fromFiles.comparison()->findings().size());
     QCOMPARE(w.rankA(), 0);
     QCOMPARE(w.selectedFinding(), 0);
@@ -422,7 +425,7 @@ void TestMainWindow::closingWhileJobsRun()
         map->setState(0, QString(), history, history->peakEvent(), SiteOptions {});
         QVERIFY(map->isBusy());
         map.reset();
-        backgroundPool()->waitForDone();
+        Parallel::jobPool()->waitForDone();
         QTest::qWait(20);
     }
     // Whole windows closed once their files are in, while they compare and draw (or just after).
@@ -432,7 +435,7 @@ void TestMainWindow::closingWhileJobsRun()
         w->openExample();
         QTRY_VERIFY_WITH_TIMEOUT(!w->loader()->isRunning(), 60000);
         w.reset();
-        backgroundPool()->waitForDone();
+        Parallel::jobPool()->waitForDone();
         QTest::qWait(50);
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Step report logs in the shapes launchers and loggers write them: the parser finds every report line, and the
 // analysis names the rank, step and phase where one rank departs, and whether its input was larger there.
-#include "steplog.h"
+#include "stepsreport.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -124,11 +124,11 @@ void TestStepLog::realWorldLogs()
     for (const StepAnalysis::Rank& r : a.ranks)
         QCOMPARE(r.reports, int64_t(reportsPerRank));
     if (rank < 0) {
-        QVERIFY2(!a.divergence, a.text().c_str());
+        QVERIFY2(!a.divergence, StepsReport::text(a).c_str());
         QVERIFY(a.spreadPercent < 1);
         return;
     }
-    QVERIFY2(a.divergence, a.text().c_str());
+    QVERIFY2(a.divergence, StepsReport::text(a).c_str());
     QCOMPARE(a.divergence->rank, rank);
     QCOMPARE(qlonglong(a.divergence->step), step);
     QCOMPARE(QString::fromStdString(a.divergence->tag), tag);
@@ -166,7 +166,7 @@ void TestStepLog::equalShapesHigherEvalPeakIsBurden()
 void TestStepLog::jsonShape()
 {
     const StepAnalysis a = StepAnalysis::analyse(StepLog::read({ logs(QStringLiteral("torchrun_interleaved.log")) }));
-    const auto json = nlohmann::json::parse(a.json());
+    const auto json = nlohmann::json::parse(StepsReport::json(a));
     QCOMPARE(json["ranks"].size(), size_t(4));
     QCOMPARE(json["ranks"][3]["rank"].get<int>(), 3);
     QCOMPARE(json["ranks"][3]["reports"].get<int>(), 8);
@@ -176,7 +176,7 @@ void TestStepLog::jsonShape()
     QCOMPARE(json["divergence"]["tag"].get<std::string>(), std::string("train"));
     QCOMPARE(json["divergence"]["suspect"].get<std::string>(), std::string("input_imbalance"));
     const StepAnalysis balanced = StepAnalysis::analyse(StepLog::read({ logs(QStringLiteral("srun_label.log")) }));
-    QVERIFY(nlohmann::json::parse(balanced.json())["divergence"].is_null());
+    QVERIFY(nlohmann::json::parse(StepsReport::json(balanced))["divergence"].is_null());
 }
 
 void TestStepLog::unreadableFileIsNamed()

@@ -5,11 +5,11 @@
 #include "blockmapview.h"
 #include "chartstyle.h"
 #include "comparison.h"
+#include "loadedfile.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
-#include "snapshotloader.h"
 #include "snapshotreader.h"
 #include "stackpane.h"
 #include "stacktext.h"
@@ -64,7 +64,7 @@ DeviceHistoryPtr steppedHistory(const QTemporaryDir& dir)
 
 QList<LoadedFile> examples()
 {
-    return SnapshotLoader::loadAll(
+    return LoadedFile::loadAll(
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
 }
 
@@ -101,7 +101,7 @@ void TestWidgets::verdictBanner()
     QVERIFY(banner.text().startsWith(QStringLiteral("Comparing 4 ranks…")));
 
     std::vector<RankInput> ranks;
-    for (const LoadedFile& f : SnapshotLoader::loadAll(
+    for (const LoadedFile& f : LoadedFile::loadAll(
              RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") })))
         ranks.push_back({ f.rank, f.path, f.snapshot });
     const ComparisonPtr c = Comparison::compute(ranks, {});
@@ -121,7 +121,7 @@ void TestWidgets::rankChartMarksTheOutlier()
     RankListModel model;
     RankChart chart;
     chart.setModel(&model);
-    const QList<LoadedFile> files = SnapshotLoader::loadAll(
+    const QList<LoadedFile> files = LoadedFile::loadAll(
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
     for (int i = 0; i < files.size(); ++i) {
         model.addLoading(i, files[i].path, files[i].rank);

@@ -405,18 +405,6 @@
 <context>
     <name>RankScope::FindingsModel</name>
     <message>
-        <source>only on this rank</source>
-        <translation>仅此 rank 有</translation>
-    </message>
-    <message>
-        <source>more allocations</source>
-        <translation>分配更多</translation>
-    </message>
-    <message>
-        <source>larger allocations</source>
-        <translation>分配更大</translation>
-    </message>
-    <message>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
@@ -1280,13 +1268,6 @@
     <message>
         <source>How many of the largest allocations get a band of their own on the timelines; the rest are one grey band. More bands take longer to draw.</source>
         <translation>时间线上有多少个最大的分配各自画成一条色带；其余合并为一条灰色色带。色带越多，绘制越慢。</translation>
-    </message>
-</context>
-<context>
-    <name>RankScope::SnapshotLoader</name>
-    <message>
-        <source>loading was cancelled</source>
-        <translation>已取消加载</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "blockmapview.h"
 
-#include "backgroundpool.h"
 #include "chartstyle.h"
 #include "formatting.h"
 #include "imageexport.h"
@@ -14,7 +13,6 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QToolTip>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -138,19 +136,12 @@ QSize BlockMapView::minimumSizeHint() const
 void BlockMapView::setState(
     int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site)
 {
-    const int generation = ++m_generation;
     m_rank = rank;
     m_role = role;
     m_event = event;
-    ++m_pending;
     update();
-    whenReady(this,
-        QtConcurrent::run(backgroundPool(),
-            [history = std::move(history), event, site] { return computeLayout(history, event, site); }),
-        [this, generation](std::shared_ptr<const Layout> layout) {
-            --m_pending;
-            if (generation != m_generation)
-                return; // a newer state was asked for
+    m_jobs.start([history = std::move(history), event, site] { return computeLayout(history, event, site); },
+        [this](std::shared_ptr<const Layout> layout) {
             const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
             m_layout = std::move(layout);
             if (!sameSegments) {
@@ -164,7 +155,7 @@ void BlockMapView::setState(
 
 void BlockMapView::clear()
 {
-    ++m_generation;
+    m_jobs.cancel();
     m_layout.reset();
     m_runs.clear();
     m_rank = -1;

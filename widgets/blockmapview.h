@@ -2,6 +2,7 @@
 #pragma once
 
 #include "comparison.h"
+#include "jobtracker.h"
 
 #include <QWidget>
 
@@ -47,7 +48,7 @@ public:
     int segmentCount() const;
     bool isBusy() const
     {
-        return m_pending > 0;
+        return m_jobs.isBusy();
     }
     /// The text the tooltip shows at a point of the widget, empty where there is nothing.
     QString describeAt(const QPointF& pos) const;
@@ -99,8 +100,7 @@ private:
     std::vector<FindingRun> m_runs;
     std::optional<uint64_t> m_highlight;
     Coloring m_coloring = BySite;
-    int m_generation = 0;
-    int m_pending = 0;
+    JobTracker m_jobs { this };
     double m_zoom = 1;
     QPointF m_pan; // in unzoomed map pixels
     QPointF m_dragFrom;

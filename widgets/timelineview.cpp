@@ -4,9 +4,9 @@
 
 #include "timelineview.h"
 
-#include "backgroundpool.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "profilerstep.h"
 #include "retranslator.h"
 #include "stacktext.h"
 
@@ -14,10 +14,8 @@
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <algorithm>
-#include <charconv>
 
 namespace RankScope {
 
@@ -52,12 +50,9 @@ struct AxisMap
     static std::vector<std::pair<EventIndex, int64_t>> steps(const DeviceHistory& h)
     {
         std::vector<std::pair<EventIndex, int64_t>> steps;
-        for (const AnnotationSpan& span : h.annotations()) {
-            const std::string_view name = h.snapshot().strings.view(span.name);
-            int64_t number = 0;
-            if (span.hasStart && name.starts_with("ProfilerStep#")
-                && std::from_chars(name.data() + 13, name.data() + name.size(), number).ec == std::errc())
-                steps.emplace_back(span.startEvent, number);
+        for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
+            if (step.span->hasStart)
+                steps.emplace_back(step.span->startEvent, step.number);
         }
         std::sort(steps.begin(), steps.end());
         return steps;
@@ -382,6 +377,7 @@ TimelineView::TimelineView(QWidget* parent)
     , m_plot(new ExportablePlot(this))
     , m_detailTimer(new QTimer(this))
 {
+    m_jobs.setOnIdle([this] { emit detailReady(); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -506,7 +502,7 @@ QCPRange TimelineView::fullRange() const
 
 void TimelineView::rebuildLayout()
 {
-    ++m_generation; // results of the old layout must not land on the new one
+    m_jobs.cancel(); // results of the old layout must not land on the new one
     m_views.clear();
     m_plot->clearPlottables();
     m_plot->plotLayout()->clear();
@@ -602,7 +598,7 @@ void TimelineView::requestDetail()
 {
     if (m_views.empty())
         return;
-    const int generation = ++m_generation;
+    m_jobs.cancel();
     for (size_t i = 0; i < m_views.size(); ++i) {
         QCPAxis* x = m_views[i]->rect->axis(QCPAxis::atBottom);
         const QCPRange range = x->range();
@@ -613,27 +609,20 @@ void TimelineView::requestDetail()
         const double from = x->coordToPixel(keyOf(int(i), first));
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
-        ++m_pendingJobs;
-        whenReady(this,
-            QtConcurrent::run(backgroundPool(),
-                [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site] {
-                    return computeDetail(axis, first, last, columns, bands, site);
-                }),
-            [this, generation, i](Detail detail) {
-                --m_pendingJobs;
-                if (generation == m_generation && i < m_views.size()) {
+        m_jobs.add([axis = m_views[i]->axis, first, last, columns, bands = m_maxBands,
+                       site = m_site] { return computeDetail(axis, first, last, columns, bands, site); },
+            [this, i](Detail detail) {
+                if (i < m_views.size()) {
                     m_views[i]->detail = std::move(detail);
                     m_plot->replot(QCustomPlot::rpQueuedReplot);
                 }
-                if (m_pendingJobs == 0)
-                    emit detailReady();
             });
     }
 }
 
 bool TimelineView::isBusy() const
 {
-    return m_pendingJobs > 0 || m_detailTimer->isActive();
+    return m_jobs.isBusy() || m_detailTimer->isActive();
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "devicehistory.h"
+#include "jobtracker.h"
 #include "sitetable.h"
 
 #include <QWidget>
@@ -143,8 +144,7 @@ private:
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;
-    int m_generation = 0;
-    int m_pendingJobs = 0;
+    JobTracker m_jobs { this };
     bool m_syncing = false;
     QPoint m_pressPos;
 };

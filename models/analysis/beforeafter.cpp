@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "beforeafter.h"
 
-#include "diffreport.h"
-#include "formatting.h"
-
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 
 namespace RankScope {
@@ -93,54 +88,6 @@ BeforeAfter BeforeAfter::compute(ComparisonPtr beforeRun, ComparisonPtr afterRun
     r.fixed = r.spreadAfterPercent <= threshold
         && std::all_of(r.topSites.begin(), r.topSites.end(), [](const Site& s) { return s.gone; });
     return r;
-}
-
-std::string BeforeAfter::json() const
-{
-    nlohmann::ordered_json out;
-    out["before"] = nlohmann::ordered_json::parse(DiffReport::json(*before));
-    out["after"] = nlohmann::ordered_json::parse(DiffReport::json(*after));
-    out["spread_before_bytes"] = spreadBefore;
-    out["spread_after_bytes"] = spreadAfter;
-    out["spread_before_percent"] = spreadBeforePercent;
-    out["spread_after_percent"] = spreadAfterPercent;
-    out["top_sites_before"] = nlohmann::ordered_json::array();
-    for (const Site& s : topSites) {
-        out["top_sites_before"].push_back({ { "site", s.label }, { "excess_before_bytes", s.excessBefore },
-            { "excess_after_bytes", s.excessAfter }, { "gone", s.gone } });
-    }
-    out["fixed"] = fixed;
-    return out.dump(2) + "\n";
-}
-
-std::string BeforeAfter::text() const
-{
-    using Formatting::bytes;
-    const auto verdict = [](const Comparison& c) {
-        const Verdict& v = c.verdict();
-        return std::string(Verdict::kindName(v.kind)) + (v.rank >= 0 ? " (rank " + std::to_string(v.rank) + ")" : "");
-    };
-    std::string out = "rank  before      after\n";
-    for (const RankSummary& b : before->ranks()) {
-        const int index = after->rankIndex(b.rank);
-        char line[128];
-        std::snprintf(line, sizeof line, "%-4d  %-10s  %s\n", b.rank, bytes(b.bytesAtPoint).toStdString().c_str(),
-            index >= 0 ? bytes(after->ranks()[size_t(index)].bytesAtPoint).toStdString().c_str() : "-");
-        out += line;
-    }
-    char spreads[160];
-    std::snprintf(spreads, sizeof spreads, "spread (max - median): %s (%.1f%%) before, %s (%.1f%%) after\n",
-        bytes(spreadBefore).toStdString().c_str(), spreadBeforePercent, bytes(spreadAfter).toStdString().c_str(),
-        spreadAfterPercent);
-    out += spreads;
-    out += "verdict: " + verdict(*before) + " before, " + verdict(*after) + " after\n";
-    for (const Site& s : topSites) {
-        out += "  " + s.label + ": +" + bytes(s.excessBefore).toStdString() + " before, "
-            + (s.gone ? std::string("gone after") : "+" + bytes(s.excessAfter).toStdString() + " after") + "\n";
-    }
-    out +=
-        fixed ? "Fixed: the ranks agree after the change.\n" : "Not fixed: the ranks still differ after the change.\n";
-    return out;
 }
 
 BeforeAfterSummary BeforeAfter::summary() const

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "steplog.h"
 
-#include "formatting.h"
 #include "rankname.h"
 #include "spread.h"
 
@@ -359,75 +358,6 @@ StepAnalysis StepAnalysis::analyse(const StepLog& log, double thresholdPercent, 
         }
     }
     return a;
-}
-
-std::string StepAnalysis::json() const
-{
-    nlohmann::ordered_json out;
-    out["ranks"] = nlohmann::ordered_json::array();
-    for (const Rank& r : ranks) {
-        out["ranks"].push_back({ { "rank", r.rank }, { "reports", r.reports }, { "max_peak_bytes", r.maxPeakBytes },
-            { "max_tokens", r.maxTokens >= 0 ? nlohmann::ordered_json(r.maxTokens) : nlohmann::ordered_json() } });
-    }
-    out["tags"] = tags;
-    out["spread_bytes"] = spreadBytes;
-    out["spread_percent"] = spreadPercent;
-    if (divergence) {
-        const StepDivergence& d = *divergence;
-        out["divergence"] = {
-            { "rank", d.rank },
-            { "step", d.step },
-            { "tag", d.tag },
-            { "suspect",
-                d.suspect == StepDivergence::Unknown ? nlohmann::ordered_json()
-                                                     : nlohmann::ordered_json(StepDivergence::suspectName(d.suspect)) },
-            { "peak_bytes", d.peakBytes },
-            { "others_median_bytes", d.othersMedianBytes },
-            { "tokens", d.tokens >= 0 ? nlohmann::ordered_json(d.tokens) : nlohmann::ordered_json() },
-            { "others_median_tokens",
-                d.othersMedianTokens >= 0 ? nlohmann::ordered_json(d.othersMedianTokens) : nlohmann::ordered_json() },
-        };
-    } else {
-        out["divergence"] = nullptr;
-    }
-    return out.dump(2) + "\n";
-}
-
-std::string StepAnalysis::text() const
-{
-    using Formatting::bytes;
-    std::string out = "rank  reports  max peak    max tokens\n";
-    for (const Rank& r : ranks) {
-        char line[128];
-        std::snprintf(line, sizeof line, "%-4d  %7lld  %-10s  %s\n", r.rank, static_cast<long long>(r.reports),
-            bytes(r.maxPeakBytes).toStdString().c_str(), r.maxTokens >= 0 ? std::to_string(r.maxTokens).c_str() : "-");
-        out += line;
-    }
-    out += "spread (max - median of the ranks' peaks): " + bytes(spreadBytes).toStdString() + "\n";
-    if (!divergence) {
-        out += "The ranks agree: no rank's peak departs from the others.\n";
-        return out;
-    }
-    const StepDivergence& d = *divergence;
-    out += "Rank " + std::to_string(d.rank) + " departs first at step " + std::to_string(d.step)
-        + (d.tag.empty() ? std::string() : " (" + d.tag + ")") + ": " + bytes(d.peakBytes).toStdString()
-        + " against a median of " + bytes(d.othersMedianBytes).toStdString() + " on the others.\n";
-    switch (d.suspect) {
-    case StepDivergence::InputImbalance:
-        out += "Its input is larger there (" + std::to_string(d.tokens) + " tokens against "
-            + std::to_string(d.othersMedianTokens) + "): input imbalance suspected.\n";
-        break;
-    case StepDivergence::BurdenImbalance:
-        out += "Its input is the same size there (" + std::to_string(d.tokens)
-            + " tokens): burden imbalance suspected, extra work on this rank.\n";
-        break;
-    case StepDivergence::Unknown:
-        out += "The reports carry no shapes, so input and burden imbalance cannot be told apart.\n";
-        break;
-    }
-    out += "Next: dump a memory snapshot on rank " + std::to_string(d.rank) + " and one other rank at step "
-        + std::to_string(d.step) + " and open both in RankScope.\n";
-    return out;
 }
 
 } // namespace RankScope

@@ -73,9 +73,6 @@ struct BeforeAfter
     static BeforeAfter compute(ComparisonPtr before, ComparisonPtr after);
     /// The spread of the ranks' bytes at the comparison point.
     static Spread spread(const Comparison& comparison);
-    /// {"before": diff JSON, "after": diff JSON, "spread_before_bytes", …, "top_sites_before": [...], "fixed"}
-    std::string json() const;
-    std::string text() const;
     BeforeAfterSummary summary() const;
 };
 

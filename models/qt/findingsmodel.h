@@ -48,8 +48,6 @@ public:
         return m_comparison;
     }
 
-    static QString kindText(Finding::Kind kind);
-
 private:
     ComparisonPtr m_comparison;
 };

@@ -100,10 +100,6 @@ struct StepAnalysis
     static constexpr double DefaultThresholdPercent = 10;
     static StepAnalysis analyse(
         const StepLog& log, double thresholdPercent = DefaultThresholdPercent, int64_t minimumBytes = 64 << 20);
-    /// {"ranks":[{"rank","reports","max_peak_bytes"}],"divergence":{"rank","step","tag","suspect"}|null,...}
-    std::string json() const;
-    /// A few lines for a terminal.
-    std::string text() const;
 };
 
 } // namespace RankScope

@@ -3,6 +3,7 @@
 
 #include "formatting.h"
 #include "stacktext.h"
+#include "verdicttext.h"
 
 #include <QByteArray>
 #include <QFileInfo>
@@ -31,6 +32,17 @@ std::string pad(std::string s, size_t width, bool right = false)
     return right ? std::string(width - chars, ' ') + s : s + std::string(width - chars, ' ');
 }
 
+// The verdict's words are English in every output of this file, whatever the user's language.
+std::string explanation(const Verdict& v)
+{
+    return VerdictText::explanation(v, VerdictText::English).toStdString();
+}
+
+std::string remedy(const Verdict& v)
+{
+    return VerdictText::remedy(v, VerdictText::English).toStdString();
+}
+
 std::string csvField(const std::string& s)
 {
     if (s.find_first_of(",\"\n") == std::string::npos)
@@ -49,9 +61,9 @@ std::string text(const Comparison& c, int maxFindings)
     std::string out = "Verdict: " + std::string(Verdict::kindName(v.kind));
     if (v.rank >= 0 && v.kind != Verdict::Balanced)
         out += " (rank " + std::to_string(v.rank) + ", +" + bytes(v.excessBytes) + ")";
-    out += "\n  " + v.explanation + "\n";
-    if (!v.remedy.empty())
-        out += "  What to change: " + v.remedy + "\n";
+    out += "\n  " + explanation(v) + "\n";
+    if (const std::string r = remedy(v); !r.empty())
+        out += "  What to change: " + r + "\n";
 
     out += "\nRanks at " + c.pointName() + ":\n";
     out += "  " + pad("rank", 6) + pad("event", 10, true) + pad("at point", 12, true) + pad("excess", 12, true)
@@ -142,8 +154,8 @@ std::string json(const Comparison& c)
         { "kind", Verdict::kindName(v.kind) },
         { "rank", v.rank },
         { "excess_bytes", v.excessBytes },
-        { "explanation", v.explanation },
-        { "remedy", v.remedy },
+        { "explanation", explanation(v) },
+        { "remedy", remedy(v) },
     };
     return out.dump(2) + "\n";
 }
@@ -242,9 +254,9 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
           "pre{background:#f6f6f6;padding:.5em;overflow-x:auto}img{max-width:100%;border:1px solid #ccc}\n"
           "</style>\n</head>\n<body>\n<h1>"
         + htmlEscape(title(c)) + "</h1>\n<div class=\"verdict\">\n<h2>" + htmlEscape(verdictLine(c)) + "</h2>\n<p>"
-        + htmlEscape(v.explanation) + "</p>\n";
-    if (!v.remedy.empty())
-        out += "<p><b>What to change:</b> " + htmlEscape(v.remedy) + "</p>\n";
+        + htmlEscape(explanation(v)) + "</p>\n";
+    if (const std::string r = remedy(v); !r.empty())
+        out += "<p><b>What to change:</b> " + htmlEscape(r) + "</p>\n";
     out += "</div>\n<h2>Ranks</h2>\n<table>\n<tr>";
     for (const std::string& h : rankHeader())
         out += "<th>" + htmlEscape(h) + "</th>";
@@ -276,9 +288,9 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
 std::string markdown(const Comparison& c, const QString& image, int maxFindings)
 {
     const Verdict& v = c.verdict();
-    std::string out = "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + v.explanation + "\n\n";
-    if (!v.remedy.empty())
-        out += "**What to change:** " + v.remedy + "\n\n";
+    std::string out = "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + explanation(v) + "\n\n";
+    if (const std::string r = remedy(v); !r.empty())
+        out += "**What to change:** " + r + "\n\n";
     const auto cell = [](std::string text) {
         for (size_t p = text.find('|'); p != std::string::npos; p = text.find('|', p + 2))
             text.replace(p, 1, "\\|");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "stacktext.h"
 
-#include "findingsmodel.h"
 #include "formatting.h"
+#include "verdicttext.h"
 
 #include <QCoreApplication>
 
@@ -67,7 +67,7 @@ Description describeFinding(const Comparison& c, size_t finding, int otherRank)
     d.header = QCoreApplication::translate("StackText",
         "Rank %1 · %2 · +%3 over the baseline\n%4 in %n allocation(s) here, against %5", nullptr, int(f.rankCount))
                    .arg(f.rank)
-                   .arg(FindingsModel::kindText(f.kind), Formatting::bytes(f.excessBytes),
+                   .arg(VerdictText::findingKind(f.kind, VerdictText::Translated), Formatting::bytes(f.excessBytes),
                        Formatting::bytes(f.rankBytes), Formatting::bytes(f.baselineBytes));
     d.frames = lines(siteFrames(c.sites(), f.site));
     if (const int index = c.rankIndex(f.rank); index >= 0)

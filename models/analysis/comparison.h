@@ -103,12 +103,8 @@ struct Verdict
     Kind kind = Balanced;
     int rank = -1;
     int64_t excessBytes = 0;
-    /// In English, for the CLI and reports; VerdictText writes them in the user's language from the figures below.
-    std::string explanation;
-    std::string remedy;
-
-    /// The figures the explanation is made of. The outlier is the rank holding the most beyond its baseline (for
-    /// OutsideAllocator it may differ from `rank`, the rank that ran out of memory).
+    /// The figures VerdictText words the explanation and remedy from. The outlier is the rank holding the most beyond
+    /// its baseline (for OutsideAllocator it may differ from `rank`, the rank that ran out of memory).
     int rankCount = 0;
     int outlierRank = -1;
     int64_t outlierExcessBytes = 0;

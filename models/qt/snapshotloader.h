@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "snapshotinfo.h"
-#include "snapshotreader.h"
+#include "loadedfile.h"
 
 #include <QFutureWatcher>
 #include <QList>
@@ -14,31 +13,7 @@
 
 namespace RankScope {
 
-/// One rank's file after loading: the snapshot, or the reason it could not be read.
-struct LoadedFile
-{
-    QString path;
-    int rank = 0;
-    bool rankFromName = false;
-    SnapshotPtr snapshot;
-    /// Per-device figures (`rankscope info`), computed on the loading thread with the replay they need.
-    std::vector<DeviceInfo> devices;
-    SnapshotReader::Format format = SnapshotReader::Format::Pickle;
-    bool gzip = false;
-    QString error; ///< "what is wrong", without the path; empty on success
-    /// Something the user should know about a file that loaded (its name claims a rank another file claims too).
-    QString note;
-    bool cancelled = false;
-    qint64 fileSize = 0;
-    double seconds = 0;
-
-    bool ok() const
-    {
-        return snapshot != nullptr;
-    }
-};
-
-/// Loads rank files off the calling thread, each as its own job on the background pool, so several files load
+/// Loads rank files off the calling thread, each as its own job on the job pool, so several files load
 /// in parallel. Every file reports its own progress (bytes of the file consumed) and can be cancelled alone; a file
 /// that fails does not affect the others.
 class SnapshotLoader : public QObject
@@ -59,11 +34,6 @@ public:
     }
     bool isRunning() const;
 
-    /// Reads one file on the calling thread; `progress` may cancel it.
-    static LoadedFile loadFile(const QString& path, int rank, bool rankFromName, const ProgressCallback& progress = {});
-    /// Reads files in parallel and waits for all of them (for the CLI and tests).
-    static QList<LoadedFile> loadAll(const QStringList& paths);
-
 signals:
     void started(int index, const QString& path, int rank);
     /// `done` and `total` are bytes of the file.
@@ -83,5 +53,3 @@ private:
 };
 
 } // namespace RankScope
-
-Q_DECLARE_METATYPE(RankScope::LoadedFile)

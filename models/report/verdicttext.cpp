@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "verdicttext.h"
 
-#include "comparison.h"
 #include "formatting.h"
 
 namespace RankScope {
@@ -19,21 +18,6 @@ QString percent(int64_t part, int64_t whole)
         return QStringLiteral("100%");
     const double p = 100.0 * double(part) / double(whole);
     return QString::number(p, 'f', p < 10 ? 1 : 0) + QLatin1Char('%');
-}
-
-QString kindPhrase(int kind, VerdictText::Language language)
-{
-    if (language == VerdictText::English)
-        return QString::fromLatin1(Finding::kindName(Finding::Kind(kind)));
-    switch (Finding::Kind(kind)) {
-    case Finding::OnlyOnRank:
-        return VerdictText::tr("only on this rank");
-    case Finding::MoreOnRank:
-        return VerdictText::tr("more allocations");
-    case Finding::LargerOnRank:
-        return VerdictText::tr("larger allocations");
-    }
-    return {};
 }
 
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
@@ -98,7 +82,7 @@ QString VerdictText::explanation(const Verdict& v, Language language)
         if (!sites.isEmpty())
             sites += QLatin1String("; ");
         sites += QString::fromStdString(site.label) + QLatin1String(" (+") + bytes(site.excessBytes)
-            + QLatin1String(", ") + kindPhrase(site.kind, language) + QLatin1Char(')');
+            + QLatin1String(", ") + findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');
     }
     const bool burden = v.kind == Verdict::BurdenImbalance;
     const QString share = percent(burden ? v.onlyBytes : v.sharedBytes, v.onlyBytes + v.sharedBytes);
@@ -110,6 +94,21 @@ QString VerdictText::explanation(const Verdict& v, Language language)
     return say(source, language)
         .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
             against(v, language), at(v, language), share, sites);
+}
+
+QString VerdictText::findingKind(Finding::Kind kind, Language language)
+{
+    if (language == English)
+        return QString::fromLatin1(Finding::kindName(kind));
+    switch (kind) {
+    case Finding::OnlyOnRank:
+        return tr("only on this rank");
+    case Finding::MoreOnRank:
+        return tr("more allocations");
+    case Finding::LargerOnRank:
+        return tr("larger allocations");
+    }
+    return {};
 }
 
 QString VerdictText::remedy(const Verdict& v, Language language)

@@ -3,8 +3,6 @@
 
 #include "snapshot.h"
 
-#include <QString>
-
 #include <string>
 #include <vector>
 
@@ -34,20 +32,5 @@ struct DeviceInfo
 
     static std::vector<DeviceInfo> compute(const SnapshotPtr& snapshot);
 };
-
-/// One file's entry in `rankscope info` output.
-struct FileInfoEntry
-{
-    QString path;
-    int rank = 0;
-    std::vector<DeviceInfo> devices;
-    QString error; ///< set when the file could not be read; devices are then empty
-};
-
-/// Formats `info` output; the JSON schema is `{"files":[{"path":…,"rank":…,"devices":[{…}]}]}`.
-namespace InfoFormat {
-std::string text(const std::vector<FileInfoEntry>& files);
-std::string json(const std::vector<FileInfoEntry>& files);
-} // namespace InfoFormat
 
 } // namespace RankScope

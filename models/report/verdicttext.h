@@ -4,9 +4,9 @@
 #include <QCoreApplication>
 #include <QString>
 
-namespace RankScope {
+#include "comparison.h"
 
-struct Verdict;
+namespace RankScope {
 
 /// The verdict in words, written from its figures. The window asks for the user's language whenever it shows a
 /// verdict, so switching language re-words it; the CLI, JSON and reports always get English, whatever the
@@ -24,6 +24,8 @@ public:
     static QString title(const Verdict& verdict, Language language);
     /// How much more the outlier holds than its baseline, where, and its top sites.
     static QString explanation(const Verdict& verdict, Language language);
+    /// A finding's kind: its JSON name in English ("only_on_rank"), a phrase when translated ("only on this rank").
+    static QString findingKind(Finding::Kind kind, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
 };

@@ -2,6 +2,7 @@
 #include "findingsmodel.h"
 
 #include "formatting.h"
+#include "verdicttext.h"
 
 namespace RankScope {
 
@@ -17,19 +18,6 @@ int FindingsModel::rowCount(const QModelIndex& parent) const
 int FindingsModel::columnCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QString FindingsModel::kindText(Finding::Kind kind)
-{
-    switch (kind) {
-    case Finding::OnlyOnRank:
-        return tr("only on this rank");
-    case Finding::MoreOnRank:
-        return tr("more allocations");
-    case Finding::LargerOnRank:
-        return tr("larger allocations");
-    }
-    return {};
 }
 
 QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -126,7 +114,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         // Sizes and kinds are formatted; counts, ranks and the site read the same as they sort.
         switch (column) {
         case KindColumn:
-            return kindText(f.kind);
+            return VerdictText::findingKind(f.kind, VerdictText::Translated);
         case ExcessColumn:
             return QString(QLatin1Char('+') + Formatting::bytes(f.excessBytes));
         case RankBytesColumn:

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comparison.h"
 
-#include "formatting.h"
-#include "verdicttext.h"
-
-#include <QThreadPool>
-#include <QtConcurrent>
+#include "parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -134,14 +130,8 @@ std::shared_ptr<const Comparison> Comparison::compute(
         uint32_t allocation;
     };
     std::vector<std::vector<Live>> live(rankCount);
-    // Replays are independent per rank: run them on every core. They get a pool of their own because compute()
-    // itself may run on a thread of the global pool (the GUI's background job), and waiting there for tasks
-    // queued on the same pool can leave no thread to run them.
-    static QThreadPool replayPool;
-    QList<size_t> indices;
-    for (size_t r = 0; r < rankCount; ++r)
-        indices.append(r);
-    const QList<DeviceHistoryPtr> histories = QtConcurrent::blockingMapped(&replayPool, indices, [&inputs](size_t r) {
+    // Replays are independent per rank: run them on every core.
+    const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(rankCount), [&inputs](qsizetype r) {
         return DeviceHistory::build(inputs[r].snapshot, DeviceHistory::mainDevice(*inputs[r].snapshot));
     });
     for (size_t r = 0; r < rankCount; ++r) {
@@ -304,13 +294,8 @@ std::shared_ptr<const Comparison> Comparison::compute(
     v.point = c->pointName();
     v.thresholdPercent = options.thresholdPercent;
     v.baselineRank = baselineIndex >= 0 ? options.baselineRank : -1;
-    const auto finish = [&v] {
-        v.explanation = VerdictText::explanation(v, VerdictText::English).toStdString();
-        v.remedy = VerdictText::remedy(v, VerdictText::English).toStdString();
-    };
     if (rankCount < 2) {
         v.kind = Verdict::Balanced;
-        finish();
         return c;
     }
     size_t outlier = 0;
@@ -342,13 +327,11 @@ std::shared_ptr<const Comparison> Comparison::compute(
             v.oomRequestedBytes = oom.requestedBytes;
             v.oomReservedBytes = c->m_histories[oomRank]->reservedAfter(oom.event);
             v.oomDeviceFreeBytes = oom.deviceFreeBytes;
-            finish();
             return c;
         }
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
-        finish();
         return c;
     }
 
@@ -362,7 +345,6 @@ std::shared_ptr<const Comparison> Comparison::compute(
     v.kind = v.onlyBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
-    finish();
     return c;
 }
 

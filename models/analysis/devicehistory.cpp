@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicehistory.h"
 
+#include "profilerstep.h"
+
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
@@ -339,14 +341,13 @@ std::optional<TimelinePoint> DeviceHistory::point(const TimelinePoint::Spec& spe
         return TimelinePoint { spec.kind, spec.number };
     case TimelinePoint::StepStart:
     case TimelinePoint::StepEnd: {
-        const std::string name = "ProfilerStep#" + std::to_string(spec.number);
-        for (const AnnotationSpan& span : m_annotations) {
-            if (m_snapshot->strings.view(span.name) != name)
+        for (const ProfilerStep::Step& step : ProfilerStep::steps(*this)) {
+            if (step.number != spec.number)
                 continue;
-            if (spec.kind == TimelinePoint::StepStart && span.hasStart)
-                return TimelinePoint { spec.kind, span.startEvent };
-            if (spec.kind == TimelinePoint::StepEnd && span.hasEnd)
-                return TimelinePoint { spec.kind, span.endEvent };
+            if (spec.kind == TimelinePoint::StepStart && step.span->hasStart)
+                return TimelinePoint { spec.kind, step.span->startEvent };
+            if (spec.kind == TimelinePoint::StepEnd && step.span->hasEnd)
+                return TimelinePoint { spec.kind, step.span->endEvent };
         }
         return std::nullopt;
     }

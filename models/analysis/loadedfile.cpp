@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "loadedfile.h"
+
+#include "parallel.h"
+#include "rankname.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+namespace RankScope {
+
+namespace {
+QString cancelledText()
+{
+    return QCoreApplication::translate("QObject", "loading was cancelled");
+}
+} // namespace
+
+LoadedFile LoadedFile::load(const QString& path, int rank, bool rankFromName, const ProgressCallback& progress)
+{
+    LoadedFile file;
+    file.path = path;
+    file.rank = rank;
+    file.rankFromName = rankFromName;
+    file.fileSize = QFileInfo(path).size();
+    QElapsedTimer timer;
+    timer.start();
+    try {
+        const SnapshotReader::Result result = SnapshotReader::read(path, progress);
+        file.snapshot = result.snapshot;
+        // A digest knows its rank: it counts where the file's name tells none (as in the order given).
+        if (!rankFromName && result.snapshot->digest && result.snapshot->digest->rank >= 0) {
+            file.rank = int(result.snapshot->digest->rank);
+            file.rankFromName = true;
+        }
+        file.devices = DeviceInfo::compute(result.snapshot);
+        file.format = result.format;
+        file.gzip = result.gzip;
+    } catch (const ReadCancelled&) {
+        file.cancelled = true;
+        file.error = cancelledText();
+    } catch (const ReadError& e) {
+        file.error = QString::fromUtf8(e.what());
+    } catch (const std::bad_alloc&) {
+        file.error = QCoreApplication::translate("QObject", "not enough memory to load this file");
+    }
+    file.seconds = double(timer.nsecsElapsed()) / 1e9;
+    return file;
+}
+
+LoadedFile LoadedFile::cancelledBeforeStart(const QString& path, int rank, bool rankFromName)
+{
+    LoadedFile file;
+    file.path = path;
+    file.rank = rank;
+    file.rankFromName = rankFromName;
+    file.cancelled = true;
+    file.error = cancelledText();
+    return file;
+}
+
+QList<LoadedFile> LoadedFile::loadAll(const QStringList& paths)
+{
+    const QList<RankName::Assigned> ranks = RankName::assign(paths);
+    return Parallel::mapIndices(paths.size(), [&](qsizetype i) {
+        LoadedFile file = load(paths[i], ranks[i].rank, ranks[i].fromName);
+        file.note = ranks[i].note();
+        return file;
+    });
+}
+
+} // namespace RankScope

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "readerror.h"
+#include "snapshotinfo.h"
+#include "snapshotreader.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace RankScope {
+
+/// One rank's file after loading: the snapshot and its per-device figures, or the reason it could not be read.
+struct LoadedFile
+{
+    QString path;
+    int rank = 0;
+    bool rankFromName = false;
+    SnapshotPtr snapshot;
+    /// Per-device figures (`rankscope info`), computed on the loading thread with the replay they need.
+    std::vector<DeviceInfo> devices;
+    SnapshotReader::Format format = SnapshotReader::Format::Pickle;
+    bool gzip = false;
+    QString error; ///< "what is wrong", without the path; empty on success
+    /// Something the user should know about a file that loaded (its name claims a rank another file claims too).
+    QString note;
+    bool cancelled = false;
+    qint64 fileSize = 0;
+    double seconds = 0;
+
+    bool ok() const
+    {
+        return snapshot != nullptr;
+    }
+
+    /// Reads one file on the calling thread; `progress` may cancel it.
+    static LoadedFile load(const QString& path, int rank, bool rankFromName, const ProgressCallback& progress = {});
+    /// A file whose load was cancelled before it began.
+    static LoadedFile cancelledBeforeStart(const QString& path, int rank, bool rankFromName);
+    /// Reads files in parallel (ranks from their names, else their order) and waits for all of them.
+    static QList<LoadedFile> loadAll(const QStringList& paths);
+};
+
+} // namespace RankScope
+
+Q_DECLARE_METATYPE(RankScope::LoadedFile)

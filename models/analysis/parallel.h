@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QList>
+#include <QtConcurrent>
+
+class QThreadPool;
+
+namespace RankScope::Parallel {
+
+/// The pool that long jobs run on: loading files, comparing, replaying for views. Never Qt's global pool: Qt's
+/// raster paint engine splits drawing across the global pool's threads and waits for them, so a long job there
+/// freezes every repaint of the window until it ends. One thread per core.
+QThreadPool* jobPool();
+
+/// The pool for the parts a job fans out into (one rank's replay, one file of many). Separate from the job pool:
+/// a job that waits for its parts must never wait for work queued behind itself.
+QThreadPool* partPool();
+
+/// `f(i)` for every i in [0, count) on the part pool, results in order of i; waits for all of them.
+template <typename F> auto mapIndices(qsizetype count, F f)
+{
+    QList<qsizetype> indices;
+    indices.reserve(count);
+    for (qsizetype i = 0; i < count; ++i)
+        indices.append(i);
+    return QtConcurrent::blockingMapped(partPool(), indices, std::move(f));
+}
+
+} // namespace RankScope::Parallel

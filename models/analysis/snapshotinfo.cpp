@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "snapshotinfo.h"
+
+#include "devicehistory.h"
+
+namespace RankScope {
+
+std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
+{
+    const Snapshot& snapshot = *snapshotPtr;
+    // The peak needs only a running maximum, not a full replay: `info` on a 1 GB file stays small.
+    std::vector<DeviceInfo> devices(size_t(snapshot.deviceCount()));
+    for (size_t d = 0; d < devices.size(); ++d) {
+        DeviceInfo& info = devices[d];
+        info.device = int(d);
+        const DeviceHistory::PeakSummary peak = DeviceHistory::summarize(snapshot, int(d));
+        info.peakAllocatedBytes = peak.peakBytes;
+        info.peakEventIndex = peak.peakEvent;
+        info.traceIncomplete = peak.traceIncomplete;
+        if (d < snapshot.deviceTraces.size() && !snapshot.deviceTraces[d].empty()
+            && snapshot.deviceTraces[d].front().timeUs != 0) {
+            info.hasTimes = true;
+            info.firstTimeUs = snapshot.deviceTraces[d].front().timeUs;
+            info.lastTimeUs = snapshot.deviceTraces[d].back().timeUs;
+        }
+    }
+    for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d) {
+        devices[d].traceEntries = int64_t(snapshot.deviceTraces[d].size());
+        for (const TraceEntry& e : snapshot.deviceTraces[d])
+            devices[d].oomEvents += e.action() == TraceAction::Oom;
+    }
+    for (const Segment& seg : snapshot.segments) {
+        DeviceInfo& info = devices[size_t(seg.device)];
+        ++info.segments;
+        info.reservedBytes += seg.totalSize;
+        for (const Block& b : snapshot.blocksOf(seg)) {
+            ++info.blocks;
+            if (b.state == BlockState::ActiveAllocated) {
+                info.allocatedBytes += b.size;
+                info.activeBytes += b.size;
+                info.requestedBytes += b.requestedSize;
+            } else if (b.state == BlockState::ActivePendingFree) {
+                info.activeBytes += b.size;
+            }
+        }
+    }
+    return devices;
+}
+
+} // namespace RankScope

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "snapshotinfo.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace RankScope {
+
+/// One file's entry in `rankscope info` output.
+struct FileInfoEntry
+{
+    QString path;
+    int rank = 0;
+    std::vector<DeviceInfo> devices;
+    QString error; ///< set when the file could not be read; devices are then empty
+};
+
+/// Formats `info` output; the JSON schema is `{"files":[{"path":…,"rank":…,"devices":[{…}]}]}`.
+namespace InfoFormat {
+std::string text(const std::vector<FileInfoEntry>& files);
+std::string json(const std::vector<FileInfoEntry>& files);
+} // namespace InfoFormat
+
+} // namespace RankScope
