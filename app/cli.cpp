@@ -16,6 +16,7 @@
 #include "rankname.h"
 #include "stepsreport.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -54,6 +55,7 @@ const char* const usage = "Usage:\n"
                           "                                         write each rank's digest (a few hundred KB) to\n"
                           "                                         DIR, to compare a job too big for one machine\n"
                           "  rankscope --help | --version\n"
+                          "  rankscope COMMAND --help               one command's options\n"
                           "\n"
                           "FILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
                           "optionally gzip-compressed. Folders are searched for snapshot files. Ranks come from\n"
@@ -87,25 +89,99 @@ void print(FILE* stream, const std::string& text)
     std::fwrite(text.data(), 1, text.size(), stream);
 }
 
-int info(QStringList args)
+// One command's command line, read the same way for every command: `--help` prints the command's help, a usage
+// error prints "rankscope CMD: what is wrong" and that help and exits with 2.
+class CommandLine
 {
-    bool json = false;
-    QStringList paths;
-    for (const QString& arg : args) {
-        if (arg == QLatin1String("--json")) {
-            json = true;
-        } else if (arg.startsWith(QLatin1String("--"))) {
-            print(stderr, "rankscope info: unknown option " + arg.toStdString() + "\n\n" + usage);
-            return 2;
-        } else {
-            paths.append(arg);
-        }
+public:
+    CommandLine(std::string command, std::string synopsis, std::string about)
+        : m_command(std::move(command))
+        , m_synopsis(std::move(synopsis))
+        , m_about(std::move(about))
+    {
+        m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+        m_parser.addOption({ { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help.") });
     }
-    paths = RankFiles::expand(paths);
-    if (paths.isEmpty()) {
-        print(stderr, std::string("rankscope info: no snapshot files given\n\n") + usage);
+
+    /// An option; `valueName` empty for a flag.
+    void add(const QStringList& names, const char* description, const char* valueName = "")
+    {
+        m_parser.addOption({ names, QString::fromUtf8(description), QString::fromUtf8(valueName) });
+    }
+
+    /// Reads the arguments after the command's name; nullopt to go on, else the exit code (0 after --help).
+    std::optional<int> parse(const QStringList& args)
+    {
+        if (!m_parser.parse(QStringList { QStringLiteral("rankscope") } + args)) {
+            // The parser's own words ("Unknown option 'x'.") name the option as the user typed it.
+            QString message = m_parser.errorText();
+            if (message.endsWith(QLatin1Char('.')))
+                message.chop(1);
+            return fail(message.toStdString());
+        }
+        if (m_parser.isSet(QStringLiteral("help"))) {
+            print(stdout, help());
+            return 0;
+        }
+        return std::nullopt;
+    }
+
+    int fail(const std::string& message) const
+    {
+        print(stderr, "rankscope " + m_command + ": " + message + "\n\n" + help());
         return 2;
     }
+
+    std::string help() const
+    {
+        const QString options = m_parser.helpText();
+        return "Usage: rankscope " + m_command + " " + m_synopsis + "\n\n" + m_about + "\n\n"
+            + options.mid(options.indexOf(QLatin1String("Options:"))).toStdString();
+    }
+
+    bool isSet(const char* name) const
+    {
+        return m_parser.isSet(QString::fromLatin1(name));
+    }
+    QString value(const char* name) const
+    {
+        return m_parser.value(QString::fromLatin1(name));
+    }
+    QStringList values(const char* name) const
+    {
+        return m_parser.values(QString::fromLatin1(name));
+    }
+    QStringList positional() const
+    {
+        return m_parser.positionalArguments();
+    }
+
+private:
+    std::string m_command;
+    std::string m_synopsis;
+    std::string m_about;
+    QCommandLineParser m_parser;
+};
+
+QStringList names(const char* a, const char* b = nullptr)
+{
+    QStringList list { QString::fromLatin1(a) };
+    if (b)
+        list.append(QString::fromLatin1(b));
+    return list;
+}
+
+int info(const QStringList& args)
+{
+    CommandLine cl(
+        "info", "[--json] FILE|FOLDER...", "Per-device figures of each snapshot, summed as PyTorch defines them.");
+    cl.add(names("json"), "Print JSON: {\"files\":[{\"path\",\"rank\",\"devices\":[...]}]}.");
+    if (const auto code = cl.parse(args))
+        return *code;
+    const bool json = cl.isSet("json");
+    const QStringList paths = RankFiles::expand(cl.positional());
+    if (paths.isEmpty())
+        return cl.fail("no snapshot files given");
     std::vector<FileInfoEntry> entries;
     int failures = 0;
     for (const LoadedFile& file : LoadedFile::loadAll(paths)) {
@@ -126,49 +202,46 @@ int info(QStringList args)
     return failures ? 1 : 0;
 }
 
-// Options every comparing command takes. Returns true when args[i] was one (i then points at its last word); sets
-// `error` when it was malformed.
-bool comparisonOption(const QStringList& args, qsizetype& i, ComparisonOptions& options, std::string& error)
+// Options every comparing command takes.
+void addComparisonOptions(CommandLine& cl)
 {
-    const QString& arg = args[i];
-    auto value = [&]() -> std::optional<QString> {
-        if (i + 1 >= args.size())
-            return std::nullopt;
-        return args[++i];
-    };
-    if (arg == QLatin1String("--my-code")) {
-        options.site.myCodeOnly = true;
-    } else if (arg == QLatin1String("--at")) {
-        const auto v = value();
-        const auto spec = v ? TimelinePoint::parse(v->toStdString()) : std::nullopt;
-        if (!spec)
-            error = "--at needs peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end";
-        options.point = spec;
-    } else if (arg == QLatin1String("--baseline")) {
-        const auto v = value();
-        bool ok = false;
-        if (v && *v == QLatin1String("median"))
-            options.baselineRank = -1;
-        else if (v && (options.baselineRank = v->toInt(&ok), ok))
-            ;
-        else
-            error = "--baseline needs median or a rank number";
-    } else if (arg == QLatin1String("--threshold")) {
-        const auto v = value();
-        bool ok = false;
-        options.thresholdPercent = v ? v->toDouble(&ok) : 0;
-        if (!ok || options.thresholdPercent < 0)
-            error = "--threshold needs a percentage, such as 2 or 0.5";
-    } else if (arg == QLatin1String("--depth")) {
-        const auto v = value();
-        bool ok = false;
-        options.site.depth = v ? v->toInt(&ok) : 0;
-        if (!ok || options.site.depth < 1)
-            error = "--depth needs a number of frames, 1 or more";
-    } else {
-        return false;
+    cl.add(names("at"),
+        "Where each rank is compared: peak (default: each rank at its own peak), snapshot, oom, event:<i>, step:<N> "
+        "or step:<N>:end.",
+        "POINT");
+    cl.add(names("baseline"), "Compare each rank with the median of the others (default) or with one rank.",
+        "median|RANK");
+    cl.add(names("threshold"), "How far above its baseline a rank must be to count, in percent (default 2).", "PCT");
+    cl.add(names("my-code"), "Keep only your own frames in the site key.");
+    cl.add(names("depth"), "Keep the first N frames in the site key.", "N");
+}
+
+// Returns what is wrong with the comparison options given, or "".
+std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& options)
+{
+    options.site.myCodeOnly = cl.isSet("my-code");
+    bool ok = false;
+    if (cl.isSet("at")) {
+        options.point = TimelinePoint::parse(cl.value("at").toStdString());
+        if (!options.point)
+            return "--at needs peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end";
     }
-    return true;
+    if (cl.isSet("baseline") && cl.value("baseline") != QLatin1String("median")) {
+        options.baselineRank = cl.value("baseline").toInt(&ok);
+        if (!ok)
+            return "--baseline needs median or a rank number";
+    }
+    if (cl.isSet("threshold")) {
+        options.thresholdPercent = cl.value("threshold").toDouble(&ok);
+        if (!ok || options.thresholdPercent < 0)
+            return "--threshold needs a percentage, such as 2 or 0.5";
+    }
+    if (cl.isSet("depth")) {
+        options.site.depth = cl.value("depth").toInt(&ok);
+        if (!ok || options.site.depth < 1)
+            return "--depth needs a number of frames, 1 or more";
+    }
+    return {};
 }
 
 // Loads the files and compares them; failed files are reported on stderr and counted.
@@ -214,41 +287,29 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
 
 int diff(const QStringList& args)
 {
+    CommandLine cl("diff", "[options] FILE|FOLDER...\n       rankscope diff --before DIR --after DIR [options]",
+        "Which rank holds what the others don't, and why: findings per allocation site and a verdict. With --before\n"
+        "and --after, a run before a fix against the run after it: spreads, top sites, and whether it is fixed.");
+    addComparisonOptions(cl);
+    cl.add(names("json"), "Print JSON.");
+    cl.add(names("csv"), "Print the findings as CSV.");
+    cl.add(names("fail-on-imbalance"),
+        "Exit with 3 unless the verdict is balanced (with --before and --after: unless the run after is fixed).");
+    cl.add(names("before"), "The run before the change (a folder or file; may be repeated).", "DIR");
+    cl.add(names("after"), "The run after the change (a folder or file; may be repeated).", "DIR");
+    if (const auto code = cl.parse(args))
+        return *code;
     ComparisonOptions options;
-    enum
-    {
-        Text,
-        Json,
-        Csv
-    } format = Text;
-    bool failOnImbalance = false;
-    QStringList paths;
-    QStringList before;
-    QStringList after;
-    auto fail = [](const std::string& message) {
-        print(stderr, "rankscope diff: " + message + "\n\n" + usage);
-        return 2;
-    };
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        std::string error;
-        if (comparisonOption(args, i, options, error)) {
-            if (!error.empty())
-                return fail(error);
-        } else if (arg == QLatin1String("--json")) {
-            format = Json;
-        } else if (arg == QLatin1String("--csv")) {
-            format = Csv;
-        } else if (arg == QLatin1String("--fail-on-imbalance")) {
-            failOnImbalance = true;
-        } else if ((arg == QLatin1String("--before") || arg == QLatin1String("--after")) && i + 1 < args.size()) {
-            (arg == QLatin1String("--before") ? before : after).append(args[++i]);
-        } else if (arg.startsWith(QLatin1String("--"))) {
-            return fail("unknown option " + arg.toStdString());
-        } else {
-            paths.append(arg);
-        }
-    }
+    if (const std::string error = readComparisonOptions(cl, options); !error.empty())
+        return cl.fail(error);
+    if (cl.isSet("json") && cl.isSet("csv"))
+        return cl.fail("--json and --csv exclude each other");
+    const enum { Text, Json, Csv } format = cl.isSet("json") ? Json : cl.isSet("csv") ? Csv : Text;
+    const bool failOnImbalance = cl.isSet("fail-on-imbalance");
+    const QStringList paths = cl.positional();
+    const QStringList before = cl.values("before");
+    const QStringList after = cl.values("after");
+    auto fail = [&cl](const std::string& message) { return cl.fail(message); };
     if (!before.isEmpty() || !after.isEmpty()) {
         if (before.isEmpty() || after.isEmpty() || !paths.isEmpty())
             return fail("--before and --after go together, with no other files");
@@ -285,28 +346,25 @@ int diff(const QStringList& args)
 
 int steps(const QStringList& args)
 {
-    bool json = false;
-    double threshold = 10;
-    QStringList paths;
-    auto fail = [](const std::string& message) {
-        print(stderr, "rankscope steps: " + message + "\n\n" + usage);
-        return 2;
-    };
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if (arg == QLatin1String("--json")) {
-            json = true;
-        } else if (arg == QLatin1String("--threshold")) {
-            bool ok = false;
-            threshold = i + 1 < args.size() ? args[++i].toDouble(&ok) : 0;
-            if (!ok || threshold < 0)
-                return fail("--threshold needs a percentage, such as 10");
-        } else if (arg.startsWith(QLatin1String("--"))) {
-            return fail("unknown option " + arg.toStdString());
-        } else {
-            paths.append(arg);
-        }
+    CommandLine cl("steps", "[--json] [--threshold PCT] LOG...",
+        "Per-rank step reports from training logs: which rank departs first, at which step and phase. LOG holds lines\n"
+        "such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB peak=70144.5MB\n"
+        "(resources/python/rankscope_capture.py prints them), from every rank in one log or one log per rank.");
+    cl.add(names("json"), "Print JSON.");
+    cl.add(names("threshold"),
+        "How far above the median of the other ranks a peak must be to count, in percent (default 10).", "PCT");
+    if (const auto code = cl.parse(args))
+        return *code;
+    const bool json = cl.isSet("json");
+    double threshold = StepAnalysis::DefaultThresholdPercent;
+    if (cl.isSet("threshold")) {
+        bool ok = false;
+        threshold = cl.value("threshold").toDouble(&ok);
+        if (!ok || threshold < 0)
+            return cl.fail("--threshold needs a percentage, such as 10");
     }
+    const QStringList paths = cl.positional();
+    auto fail = [&cl](const std::string& message) { return cl.fail(message); };
     if (paths.isEmpty())
         return fail("no log files given");
     const StepLog log = StepLog::read(paths);
@@ -334,49 +392,59 @@ struct OutputOptions
     double scale = 2;
 };
 
-bool outputOption(const QStringList& args, qsizetype& i, OutputOptions& o, std::string& error)
+void addOutputOptions(CommandLine& cl, const char* outDescription)
 {
-    const QString& arg = args[i];
-    auto value = [&]() -> QString { return i + 1 < args.size() ? args[++i] : QString(); };
-    if (arg == QLatin1String("--out")) {
-        o.out = value();
-        if (o.out.isEmpty())
-            error = "--out needs a file name";
-    } else if (arg == QLatin1String("--force")) {
-        o.force = true;
-    } else if (arg == QLatin1String("--view")) {
-        const auto view = DiffSheet::parseView(value());
+    cl.add(names("o", "out"), outDescription, "FILE");
+    cl.add(names("force"), "Replace the output if it exists.");
+    cl.add(names("view"), "What to draw: diff (default), timelines, blockmaps or overview.", "VIEW");
+    cl.add(names("ranks"), "Ranks A and B (default: the verdict's rank and the rank closest to the baseline).", "A,B");
+    cl.add(names("finding"), "The finding to select, counting from 1 (the largest, the default).", "N");
+    cl.add(names("size"), "The page in pixels (default 1600x1000).", "WxH");
+    cl.add(names("scale"), "Pixels per page pixel in PNG (default 2).", "S");
+}
+
+// Returns what is wrong with the output options given, or "".
+std::string readOutputOptions(const CommandLine& cl, OutputOptions& o)
+{
+    o.out = cl.value("out");
+    if (cl.isSet("out") && o.out.isEmpty())
+        return "--out needs a file name";
+    o.force = cl.isSet("force");
+    if (cl.isSet("view")) {
+        const auto view = DiffSheet::parseView(cl.value("view"));
         if (!view)
-            error = "--view needs diff, timelines, blockmaps or overview";
-        o.view = view.value_or(DiffSheet::Diff);
-    } else if (arg == QLatin1String("--ranks")) {
-        const QStringList pair = value().split(QLatin1Char(','));
+            return "--view needs diff, timelines, blockmaps or overview";
+        o.view = *view;
+    }
+    if (cl.isSet("ranks")) {
+        const QStringList pair = cl.value("ranks").split(QLatin1Char(','));
         bool okA = false, okB = pair.size() < 2;
         o.rankA = pair.value(0).toInt(&okA);
         o.rankB = pair.size() > 1 ? pair[1].toInt(&okB) : -1;
         if (!okA || !okB || pair.size() > 2 || o.rankA == o.rankB)
-            error = "--ranks needs one or two different rank numbers, such as 0,3";
-    } else if (arg == QLatin1String("--finding")) {
+            return "--ranks needs one or two different rank numbers, such as 0,3";
+    }
+    if (cl.isSet("finding")) {
         bool ok = false;
-        o.finding = value().toInt(&ok) - 1;
+        o.finding = cl.value("finding").toInt(&ok) - 1;
         if (!ok || o.finding < 0)
-            error = "--finding needs a finding number, 1 for the largest";
-    } else if (arg == QLatin1String("--size")) {
-        const QStringList wh = value().split(QLatin1Char('x'));
+            return "--finding needs a finding number, 1 for the largest";
+    }
+    if (cl.isSet("size")) {
+        const QStringList wh = cl.value("size").split(QLatin1Char('x'));
         bool okW = false, okH = false;
         o.size = QSize(wh.value(0).toInt(&okW), wh.value(1).toInt(&okH));
         if (!okW || !okH || wh.size() != 2 || o.size.width() < 200 || o.size.height() < 150 || o.size.width() > 10000
             || o.size.height() > 10000)
-            error = "--size needs WIDTHxHEIGHT in pixels, such as 1600x1000 (200x150 to 10000x10000)";
-    } else if (arg == QLatin1String("--scale")) {
-        bool ok = false;
-        o.scale = value().toDouble(&ok);
-        if (!ok || o.scale < 0.5 || o.scale > 4)
-            error = "--scale needs a factor from 0.5 to 4, such as 2";
-    } else {
-        return false;
+            return "--size needs WIDTHxHEIGHT in pixels, such as 1600x1000 (200x150 to 10000x10000)";
     }
-    return true;
+    if (cl.isSet("scale")) {
+        bool ok = false;
+        o.scale = cl.value("scale").toDouble(&ok);
+        if (!ok || o.scale < 0.5 || o.scale > 4)
+            return "--scale needs a factor from 0.5 to 4, such as 2";
+    }
+    return {};
 }
 
 // Renders the chosen view of a comparison, with the same widgets as the window.
@@ -413,30 +481,6 @@ std::unique_ptr<DiffSheet> makeSheet(
     return sheet;
 }
 
-// Parses a writing command's arguments; returns 0 to go on, else the exit code.
-int parseWriting(
-    const char* command, const QStringList& args, ComparisonOptions& options, OutputOptions& o, QStringList& paths)
-{
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        std::string error;
-        if (!comparisonOption(args, i, options, error) && !outputOption(args, i, o, error)) {
-            if (args[i].startsWith(QLatin1String("--")))
-                error = "unknown option " + args[i].toStdString();
-            else
-                paths.append(args[i]);
-        }
-        if (!error.empty()) {
-            print(stderr, std::string("rankscope ") + command + ": " + error + "\n\n" + usage);
-            return 2;
-        }
-    }
-    if (o.out.isEmpty()) {
-        print(stderr, std::string("rankscope ") + command + ": --out FILE is required\n\n" + usage);
-        return 2;
-    }
-    return 0;
-}
-
 // Refuses to replace a file unless --force was given.
 bool mayWrite(const char* command, const QString& path, bool force)
 {
@@ -450,25 +494,31 @@ bool mayWrite(const char* command, const QString& path, bool force)
 // The steps `export` and `report` share: parse, check the output's name, load and compare, refuse to replace files
 // without --force, draw the sheet, write. `badName` returns a message for an unusable output name (else empty);
 // `outputs` lists every file the command will write; `write` writes them and returns an error message or "".
-int runWriting(const char* command, const QStringList& args, const std::function<std::string(const QString&)>& badName,
+int runWriting(CommandLine& cl, const char* command, const QStringList& args,
+    const std::function<std::string(const QString&)>& badName,
     const std::function<QStringList(const QString&)>& outputs,
     const std::function<QString(DiffSheet&, const Comparison&, const OutputOptions&)>& write)
 {
+    addComparisonOptions(cl);
+    if (const auto code = cl.parse(args))
+        return *code;
     ComparisonOptions options;
     OutputOptions o;
-    QStringList paths;
+    for (const std::string& error : { readComparisonOptions(cl, options), readOutputOptions(cl, o) }) {
+        if (!error.empty())
+            return cl.fail(error);
+    }
+    if (o.out.isEmpty())
+        return cl.fail("--out FILE is required");
+    const QStringList paths = cl.positional();
     const std::string prefix = std::string("rankscope ") + command + ": ";
-    if (const int code = parseWriting(command, args, options, o, paths))
-        return code;
     if (const std::string bad = badName(o.out); !bad.empty()) {
         print(stderr, prefix + o.out.toStdString() + ": " + bad + "\n");
         return 2;
     }
     const Compared compared = loadAndCompare(paths, options);
-    if (!compared.error.empty()) {
-        print(stderr, prefix + compared.error + "\n\n" + usage);
-        return 2;
-    }
+    if (!compared.error.empty())
+        return cl.fail(compared.error);
     if (!compared.comparison)
         return 1;
     for (const QString& out : outputs(o.out)) {
@@ -491,8 +541,12 @@ int runWriting(const char* command, const QStringList& args, const std::function
 
 int exportImage(const QStringList& args)
 {
+    CommandLine cl("export", "--out FILE.png|.svg|.pdf [options] FILE|FOLDER...",
+        "Draws the comparison as the app shows it: PNG, SVG or PDF, with no display. An existing file is only\n"
+        "replaced with --force; exit status 4 when the output could not be written.");
+    addOutputOptions(cl, "The picture to write: .png, .svg or .pdf.");
     return runWriting(
-        "export", args,
+        cl, "export", args,
         [](const QString& out) {
             return ImageExport::formatOf(out) == ImageExport::Unknown
                 ? std::string("use a .png, .svg or .pdf file name")
@@ -506,8 +560,12 @@ int exportImage(const QStringList& args)
 
 int report(const QStringList& args)
 {
+    CommandLine cl("report", "--out FILE.html|.md [options] FILE|FOLDER...",
+        "Verdict, ranks, top findings with stacks and the diff picture, for a bug report: one HTML file with the\n"
+        "picture embedded, or Markdown with the picture next to it. Exit status 4: the output could not be written.");
+    addOutputOptions(cl, "The report to write: .html or .md.");
     return runWriting(
-        "report", args,
+        cl, "report", args,
         [](const QString& out) {
             return DiffSheet::isReportPath(out) ? std::string() : std::string("use a .html or .md file name");
         },
@@ -525,31 +583,28 @@ int report(const QStringList& args)
 
 int digest(const QStringList& args)
 {
-    QString outDir;
+    CommandLine cl("digest", "--out DIR [--rank N] [--force] FILE|FOLDER...",
+        "Writes each FILE as DIR/rank<R>.digest.pickle.gz, a snapshot of a few hundred KB that holds what decides the\n"
+        "comparison at the peak, the snapshot and OOMs, and the timeline's shape. diff, export, report and the app\n"
+        "take digests wherever they take snapshots and give the same findings and verdict. Run one task per node\n"
+        "under the job's launcher, e.g.\n"
+        "  srun bash -c 'rankscope digest --rank $SLURM_PROCID run/rank$SLURM_PROCID.pickle -o d'");
+    cl.add(names("o", "out"), "The folder to write the digests to.", "DIR");
+    cl.add(names("rank"), "The rank of the one FILE given (otherwise ranks come from the file names).", "N");
+    cl.add(names("force"), "Replace digests that exist.");
+    if (const auto code = cl.parse(args))
+        return *code;
+    const QString outDir = cl.value("out");
+    const bool force = cl.isSet("force");
     int rank = -1;
-    bool force = false;
-    QStringList paths;
-    auto fail = [](const std::string& message) {
-        print(stderr, "rankscope digest: " + message + "\n\n" + usage);
-        return 2;
-    };
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if ((arg == QLatin1String("--out") || arg == QLatin1String("-o")) && i + 1 < args.size()) {
-            outDir = args[++i];
-        } else if (arg == QLatin1String("--rank") && i + 1 < args.size()) {
-            bool ok = false;
-            rank = args[++i].toInt(&ok);
-            if (!ok || rank < 0)
-                return fail("--rank needs a rank number, 0 or more");
-        } else if (arg == QLatin1String("--force")) {
-            force = true;
-        } else if (arg.startsWith(QLatin1String("-"))) {
-            return fail("unknown option " + arg.toStdString());
-        } else {
-            paths.append(arg);
-        }
+    if (cl.isSet("rank")) {
+        bool ok = false;
+        rank = cl.value("rank").toInt(&ok);
+        if (!ok || rank < 0)
+            return cl.fail("--rank needs a rank number, 0 or more");
     }
+    QStringList paths = cl.positional();
+    auto fail = [&cl](const std::string& message) { return cl.fail(message); };
     if (outDir.isEmpty())
         return fail("--out DIR is required");
     paths = RankFiles::expand(paths);

@@ -101,6 +101,19 @@ void TestCli::usage()
     p = run({ QStringLiteral("--version") });
     QCOMPARE(p->exitCode(), 0);
     QVERIFY(p->readAllStandardOutput().startsWith("rankscope "));
+    // Every command has its own help, and every usage error ends in it.
+    for (const char* command : { "info", "diff", "steps", "export", "report", "digest" }) {
+        p = run({ QLatin1String(command), QStringLiteral("--help") });
+        QCOMPARE(p->exitCode(), 0);
+        const QByteArray help = p->readAllStandardOutput();
+        QVERIFY2(help.startsWith(QByteArray(QByteArray("Usage: rankscope ") + command)), help.constData());
+        QVERIFY(help.contains("Options:"));
+        p = run({ QLatin1String(command), QStringLiteral("--no-such-option"), QStringLiteral("x") });
+        QCOMPARE(p->exitCode(), 2);
+        const QByteArray error = p->readAllStandardError();
+        QVERIFY2(error.startsWith(QByteArray(QByteArray("rankscope ") + command + ": ")), error.constData());
+        QVERIFY(error.contains(QByteArray(QByteArray("Usage: rankscope ") + command)));
+    }
 }
 
 void TestCli::diff()
