@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 namespace RankScope {
@@ -115,43 +116,83 @@ std::string Comparison::pointName() const
     return "";
 }
 
-std::shared_ptr<const Comparison> Comparison::compute(
-    const std::vector<RankInput>& inputs, const ComparisonOptions& options)
+// The phases of Comparison::compute, each one step of "why this rank?": measure every rank at its point, total
+// each site per rank, find what a rank holds beyond its baseline per site and where those blocks lie, total each
+// rank against its baseline, and decide the verdict.
+class ComparisonPhases
 {
-    std::shared_ptr<Comparison> c(new Comparison);
-    c->m_options = options;
-    c->m_sites = SiteTable(options.site);
-    const size_t rankCount = inputs.size();
+public:
+    ComparisonPhases(Comparison& c, const std::vector<RankInput>& inputs)
+        : m_c(c)
+        , m_inputs(inputs)
+        , m_rankCount(inputs.size())
+        , m_live(inputs.size())
+        , m_baselineIndex(baselineIndex())
+    { }
 
-    // Each rank at its point, its live allocations grouped by site.
+    void measureRanks();
+    void totalSites();
+    void findExcess();
+    void totalRanks();
+    void decideVerdict();
+
+private:
+    // A live allocation of one rank at its point, by site.
     struct Live
     {
         SiteId site;
         uint32_t allocation;
     };
-    std::vector<std::vector<Live>> live(rankCount);
+
+    int baselineIndex() const;
+    // The rank's blocks behind a finding: for "more", the extra ones are taken to be the latest allocated.
+    std::vector<uint32_t> chosenBlocks(const Finding& f, size_t rankIndex) const;
+    // The blocks' addresses and segments, and the runs they make where they touch inside one segment.
+    void placeBlocks(Finding& f, size_t rankIndex, const std::vector<uint32_t>& chosen);
+    void decideImbalance(const RankSummary& outlier);
+    bool decideOutsideAllocator();
+
+    Comparison& m_c;
+    const std::vector<RankInput>& m_inputs;
+    const size_t m_rankCount;
+    std::vector<std::vector<Live>> m_live; // per rank, sorted by site
+    const int m_baselineIndex; // -1: the median of the other ranks
+    std::vector<std::optional<std::vector<StateSegment>>> m_segments; // per rank, at its point, made when needed
+};
+
+int ComparisonPhases::baselineIndex() const
+{
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        if (m_inputs[r].rank == m_c.m_options.baselineRank)
+            return int(r);
+    }
+    return -1;
+}
+
+void ComparisonPhases::measureRanks()
+{
     // Replays are independent per rank: run them on every core.
-    const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(rankCount), [&inputs](qsizetype r) {
-        return DeviceHistory::build(inputs[r].snapshot, DeviceHistory::mainDevice(*inputs[r].snapshot));
+    const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount), [this](qsizetype r) {
+        return DeviceHistory::build(m_inputs[r].snapshot, DeviceHistory::mainDevice(*m_inputs[r].snapshot));
     });
-    for (size_t r = 0; r < rankCount; ++r) {
-        const RankInput& in = inputs[r];
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const RankInput& in = m_inputs[r];
         const DeviceHistoryPtr h = histories[qsizetype(r)];
-        c->m_histories.push_back(h);
+        m_c.m_histories.push_back(h);
         RankSummary summary;
         summary.rank = in.rank;
         summary.path = in.path;
         summary.device = h->device();
         const TimelinePoint::Spec defaultSpec { h->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
             0 };
-        const TimelinePoint::Spec spec = options.point.value_or(defaultSpec);
+        const TimelinePoint::Spec spec = m_c.m_options.point.value_or(defaultSpec);
         if (auto point = h->point(spec)) {
             summary.point = *point;
         } else {
             summary.point = *h->point({ TimelinePoint::Snapshot, 0 });
             summary.note = in.snapshot->digest && TimelinePoint::insideTrace(spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
-                : "has no " + c->pointName() + " point; compared at its snapshot";
+                : "has no " + m_c.pointName() + " point; compared at its snapshot";
         }
         summary.sourceEvent = summary.point.event;
         if (const std::optional<DigestInfo>& digest = in.snapshot->digest) {
@@ -165,58 +206,54 @@ std::shared_ptr<const Comparison> Comparison::compute(
         summary.fragmentation = h->stateAt(EventIndex(h->eventCount()) - 1).stats().fragmentation;
         summary.oomEvents = int64_t(h->ooms().size());
         summary.traceIncomplete = h->traceIncomplete();
-        c->m_ranks.push_back(summary);
+        m_c.m_ranks.push_back(summary);
 
         const std::span<const Allocation> allocations = h->allocations();
         for (uint32_t i : h->liveSet(summary.point.event))
-            live[r].push_back({ c->m_sites.site(*in.snapshot, allocations[i].stack), i });
-        std::sort(live[r].begin(), live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
+            m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
+        std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
     }
+    m_segments.resize(m_rankCount);
+}
 
-    const int baselineIndex = [&] {
-        for (size_t r = 0; r < rankCount; ++r) {
-            if (inputs[r].rank == options.baselineRank)
-                return int(r);
-        }
-        return -1;
-    }();
-
-    // Per site, every rank's bytes and count; each rank against the median of the others (or the baseline rank).
-    const size_t sites = c->m_sites.size();
-    std::vector<int64_t>& siteBytes = c->m_siteBytes;
-    std::vector<int64_t>& siteCount = c->m_siteCount;
-    siteBytes.assign(sites * rankCount, 0);
-    siteCount.assign(sites * rankCount, 0);
-    for (size_t r = 0; r < rankCount; ++r) {
-        const std::span<const Allocation> allocations = c->m_histories[r]->allocations();
-        for (const Live& l : live[r]) {
-            siteBytes[l.site * rankCount + r] += allocations[l.allocation].size;
-            ++siteCount[l.site * rankCount + r];
+void ComparisonPhases::totalSites()
+{
+    const size_t sites = m_c.m_sites.size();
+    m_c.m_siteBytes.assign(sites * m_rankCount, 0);
+    m_c.m_siteCount.assign(sites * m_rankCount, 0);
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const std::span<const Allocation> allocations = m_c.m_histories[r]->allocations();
+        for (const Live& l : m_live[r]) {
+            m_c.m_siteBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
+            ++m_c.m_siteCount[l.site * m_rankCount + r];
         }
     }
-    std::vector<int64_t> sortedBytes(rankCount);
-    std::vector<int64_t> sortedCount(rankCount);
-    std::vector<std::vector<StateSegment>> segmentsAtPoint(rankCount);
-    std::vector<bool> haveSegments(rankCount, false);
-    for (SiteId s = 0; s < sites; ++s) {
-        const int64_t* b = &siteBytes[s * rankCount];
-        const int64_t* n = &siteCount[s * rankCount];
-        if (std::all_of(b, b + rankCount, [&](int64_t v) { return v == b[0]; })
-            && std::all_of(n, n + rankCount, [&](int64_t v) { return v == n[0]; }))
+}
+
+void ComparisonPhases::findExcess()
+{
+    // Per site, each rank against the median of the others (or the baseline rank).
+    std::vector<int64_t> sortedBytes(m_rankCount);
+    std::vector<int64_t> sortedCount(m_rankCount);
+    for (SiteId s = 0; s < m_c.m_sites.size(); ++s) {
+        const int64_t* b = &m_c.m_siteBytes[s * m_rankCount];
+        const int64_t* n = &m_c.m_siteCount[s * m_rankCount];
+        if (std::all_of(b, b + m_rankCount, [&](int64_t v) { return v == b[0]; })
+            && std::all_of(n, n + m_rankCount, [&](int64_t v) { return v == n[0]; }))
             continue; // every rank the same: nothing to report
-        sortedBytes.assign(b, b + rankCount);
-        sortedCount.assign(n, n + rankCount);
+        sortedBytes.assign(b, b + m_rankCount);
+        sortedCount.assign(n, n + m_rankCount);
         std::sort(sortedBytes.begin(), sortedBytes.end());
         std::sort(sortedCount.begin(), sortedCount.end());
-        for (size_t r = 0; r < rankCount; ++r) {
-            if (int(r) == baselineIndex)
+        for (size_t r = 0; r < m_rankCount; ++r) {
+            if (int(r) == m_baselineIndex)
                 continue;
-            const int64_t baseBytes = baselineIndex >= 0 ? b[baselineIndex] : medianWithout(sortedBytes, b[r]);
-            const int64_t baseCount = baselineIndex >= 0 ? n[baselineIndex] : medianWithout(sortedCount, n[r]);
+            const int64_t baseBytes = m_baselineIndex >= 0 ? b[m_baselineIndex] : medianWithout(sortedBytes, b[r]);
+            const int64_t baseCount = m_baselineIndex >= 0 ? n[m_baselineIndex] : medianWithout(sortedCount, n[r]);
             if (b[r] <= baseBytes)
                 continue;
             Finding f;
-            f.rank = inputs[r].rank;
+            f.rank = m_inputs[r].rank;
             f.site = s;
             f.rankBytes = b[r];
             f.baselineBytes = baseBytes;
@@ -226,125 +263,160 @@ std::shared_ptr<const Comparison> Comparison::compute(
             f.kind = baseCount == 0 ? Finding::OnlyOnRank
                 : n[r] > baseCount  ? Finding::MoreOnRank
                                     : Finding::LargerOnRank;
-
-            // The rank's blocks at this site; for "more", the extra ones are taken to be the latest allocated.
-            const DeviceHistory& h = *c->m_histories[r];
-            auto first = std::lower_bound(
-                live[r].begin(), live[r].end(), s, [](const Live& l, SiteId site) { return l.site < site; });
-            std::vector<uint32_t> chosen;
-            for (auto it = first; it != live[r].end() && it->site == s; ++it)
-                chosen.push_back(it->allocation);
-            if (!chosen.empty())
-                f.stack = h.allocations()[chosen.front()].stack;
-            if (f.kind == Finding::MoreOnRank) {
-                std::sort(chosen.begin(), chosen.end()); // allocation order
-                chosen.erase(chosen.begin(),
-                    chosen.end()
-                        - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
-            }
-            if (!haveSegments[r]) {
-                segmentsAtPoint[r] = h.segmentsAt(c->m_ranks[r].point.event);
-                haveSegments[r] = true;
-            }
-            const std::vector<StateSegment>& segs = segmentsAtPoint[r];
-            for (uint32_t i : chosen) {
-                const Allocation& a = h.allocations()[i];
-                auto seg = std::upper_bound(segs.begin(), segs.end(), a.addr,
-                    [](uint64_t addr, const StateSegment& sg) { return addr < sg.addr; });
-                uint64_t segment = 0;
-                if (seg != segs.begin() && a.addr < std::prev(seg)->addr + uint64_t(std::prev(seg)->size))
-                    segment = std::prev(seg)->addr;
-                f.blocks.push_back({ a.addr, a.size, segment });
-            }
-            std::sort(f.blocks.begin(), f.blocks.end(),
-                [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
-            for (const FindingRun& block : f.blocks) {
-                if (!f.runs.empty()) {
-                    FindingRun& last = f.runs.back();
-                    const bool adjacent = last.segment == block.segment && block.segment != 0
-                        && last.address + uint64_t(rounded(last.size)) == block.address;
-                    if (adjacent) {
-                        last.size = int64_t(block.address - last.address) + block.size;
-                        continue;
-                    }
-                }
-                f.runs.push_back(block);
-            }
-            c->m_findings.push_back(std::move(f));
+            placeBlocks(f, r, chosenBlocks(f, r));
+            m_c.m_findings.push_back(std::move(f));
         }
     }
-    std::stable_sort(c->m_findings.begin(), c->m_findings.end(),
+    std::stable_sort(m_c.m_findings.begin(), m_c.m_findings.end(),
         [](const Finding& a, const Finding& b) { return a.excessBytes > b.excessBytes; });
+}
 
-    // Rank totals against their baseline.
+std::vector<uint32_t> ComparisonPhases::chosenBlocks(const Finding& f, size_t r) const
+{
+    auto first = std::lower_bound(
+        m_live[r].begin(), m_live[r].end(), f.site, [](const Live& l, SiteId site) { return l.site < site; });
+    std::vector<uint32_t> chosen;
+    for (auto it = first; it != m_live[r].end() && it->site == f.site; ++it)
+        chosen.push_back(it->allocation);
+    return chosen;
+}
+
+void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint32_t>& siteBlocks)
+{
+    const DeviceHistory& h = *m_c.m_histories[r];
+    if (!siteBlocks.empty())
+        f.stack = h.allocations()[siteBlocks.front()].stack;
+    std::vector<uint32_t> chosen = siteBlocks;
+    if (f.kind == Finding::MoreOnRank) {
+        std::sort(chosen.begin(), chosen.end()); // allocation order
+        chosen.erase(chosen.begin(),
+            chosen.end() - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
+    }
+    if (!m_segments[r])
+        m_segments[r] = h.segmentsAt(m_c.m_ranks[r].point.event);
+    const std::vector<StateSegment>& segs = *m_segments[r];
+    for (uint32_t i : chosen) {
+        const Allocation& a = h.allocations()[i];
+        auto seg = std::upper_bound(
+            segs.begin(), segs.end(), a.addr, [](uint64_t addr, const StateSegment& sg) { return addr < sg.addr; });
+        uint64_t segment = 0;
+        if (seg != segs.begin() && a.addr < std::prev(seg)->addr + uint64_t(std::prev(seg)->size))
+            segment = std::prev(seg)->addr;
+        f.blocks.push_back({ a.addr, a.size, segment });
+    }
+    std::sort(f.blocks.begin(), f.blocks.end(),
+        [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
+    for (const FindingRun& block : f.blocks) {
+        if (!f.runs.empty()) {
+            FindingRun& last = f.runs.back();
+            const bool adjacent = last.segment == block.segment && block.segment != 0
+                && last.address + uint64_t(rounded(last.size)) == block.address;
+            if (adjacent) {
+                last.size = int64_t(block.address - last.address) + block.size;
+                continue;
+            }
+        }
+        f.runs.push_back(block);
+    }
+}
+
+void ComparisonPhases::totalRanks()
+{
     std::vector<int64_t> totals;
-    for (const RankSummary& s : c->m_ranks)
+    for (const RankSummary& s : m_c.m_ranks)
         totals.push_back(s.bytesAtPoint);
     std::vector<int64_t> sortedTotals = totals;
     std::sort(sortedTotals.begin(), sortedTotals.end());
-    for (size_t r = 0; r < rankCount; ++r) {
+    for (size_t r = 0; r < m_rankCount; ++r) {
         const int64_t base =
-            baselineIndex >= 0 ? totals[size_t(baselineIndex)] : medianWithout(sortedTotals, totals[r]);
-        c->m_ranks[r].excessBytes = totals[r] - base;
+            m_baselineIndex >= 0 ? totals[size_t(m_baselineIndex)] : medianWithout(sortedTotals, totals[r]);
+        m_c.m_ranks[r].excessBytes = totals[r] - base;
     }
+}
 
-    // The verdict: the rank holding the most, whether that is beyond the threshold, and what its excess is made of.
-    Verdict& v = c->m_verdict;
-    v.rankCount = int(rankCount);
-    v.point = c->pointName();
-    v.thresholdPercent = options.thresholdPercent;
-    v.baselineRank = baselineIndex >= 0 ? options.baselineRank : -1;
-    if (rankCount < 2) {
+void ComparisonPhases::decideVerdict()
+{
+    // The rank holding the most, whether that is beyond the threshold, and what its excess is made of.
+    Verdict& v = m_c.m_verdict;
+    v.rankCount = int(m_rankCount);
+    v.point = m_c.pointName();
+    v.thresholdPercent = m_c.m_options.thresholdPercent;
+    v.baselineRank = m_baselineIndex >= 0 ? m_c.m_options.baselineRank : -1;
+    if (m_rankCount < 2) {
         v.kind = Verdict::Balanced;
-        return c;
+        return;
     }
     size_t outlier = 0;
-    for (size_t r = 0; r < rankCount; ++r) {
-        if (int(r) != baselineIndex
-            && (int(outlier) == baselineIndex || c->m_ranks[r].excessBytes > c->m_ranks[outlier].excessBytes))
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        if (int(r) != m_baselineIndex
+            && (int(outlier) == m_baselineIndex || m_c.m_ranks[r].excessBytes > m_c.m_ranks[outlier].excessBytes))
             outlier = r;
     }
-    const RankSummary& o = c->m_ranks[outlier];
+    const RankSummary& o = m_c.m_ranks[outlier];
     v.outlierRank = o.rank;
     v.outlierExcessBytes = o.excessBytes;
     v.baselineBytes = o.bytesAtPoint - o.excessBytes;
     const bool beyond = o.excessBytes > 0
-        && double(o.excessBytes) * 100.0 > options.thresholdPercent * double(std::max<int64_t>(v.baselineBytes, 1));
-    if (!beyond) {
-        // Allocations agree. An OOM anyway means the memory went somewhere the allocator does not see.
-        size_t oomRank = rankCount;
-        for (size_t r = 0; r < rankCount; ++r) {
-            if (c->m_ranks[r].oomEvents > 0
-                && (oomRank == rankCount || c->m_ranks[r].oomEvents > c->m_ranks[oomRank].oomEvents))
-                oomRank = r;
-        }
-        if (oomRank < rankCount) {
-            const RankSummary& s = c->m_ranks[oomRank];
-            const OomMarker& oom = c->m_histories[oomRank]->ooms().back();
-            v.kind = Verdict::OutsideAllocator;
-            v.rank = s.rank;
-            v.excessBytes = s.excessBytes;
-            v.oomRequestedBytes = oom.requestedBytes;
-            v.oomReservedBytes = c->m_histories[oomRank]->reservedAfter(oom.event);
-            v.oomDeviceFreeBytes = oom.deviceFreeBytes;
-            return c;
-        }
+        && double(o.excessBytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(v.baselineBytes, 1));
+    if (beyond) {
+        decideImbalance(o);
+    } else if (!decideOutsideAllocator()) {
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
-        return c;
     }
+}
 
-    for (const Finding& f : c->m_findings) {
+void ComparisonPhases::decideImbalance(const RankSummary& o)
+{
+    Verdict& v = m_c.m_verdict;
+    for (const Finding& f : m_c.m_findings) {
         if (f.rank != o.rank)
             continue;
         (f.kind == Finding::OnlyOnRank ? v.onlyBytes : v.sharedBytes) += f.excessBytes;
         if (v.topSites.size() < 3)
-            v.topSites.push_back({ c->m_sites.label(f.site), f.excessBytes, int(f.kind) });
+            v.topSites.push_back({ m_c.m_sites.label(f.site), f.excessBytes, int(f.kind) });
     }
     v.kind = v.onlyBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
+}
+
+bool ComparisonPhases::decideOutsideAllocator()
+{
+    // Allocations agree. An OOM anyway means the memory went somewhere the allocator does not see.
+    size_t oomRank = m_rankCount;
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        if (m_c.m_ranks[r].oomEvents > 0
+            && (oomRank == m_rankCount || m_c.m_ranks[r].oomEvents > m_c.m_ranks[oomRank].oomEvents))
+            oomRank = r;
+    }
+    if (oomRank == m_rankCount)
+        return false;
+    Verdict& v = m_c.m_verdict;
+    const RankSummary& s = m_c.m_ranks[oomRank];
+    const OomMarker& oom = m_c.m_histories[oomRank]->ooms().back();
+    v.kind = Verdict::OutsideAllocator;
+    v.rank = s.rank;
+    v.excessBytes = s.excessBytes;
+    v.oomRequestedBytes = oom.requestedBytes;
+    v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
+    v.oomDeviceFreeBytes = oom.deviceFreeBytes;
+    return true;
+}
+
+std::shared_ptr<const Comparison> Comparison::compute(
+    const std::vector<RankInput>& inputs, const ComparisonOptions& options)
+{
+    std::shared_ptr<Comparison> c(new Comparison);
+    c->m_options = options;
+    c->m_sites = SiteTable(options.site);
+    ComparisonPhases phases(*c, inputs);
+    phases.measureRanks();
+    phases.totalSites();
+    phases.findExcess();
+    phases.totalRanks();
+    phases.decideVerdict();
     return c;
 }
 

@@ -181,6 +181,7 @@ public:
     std::string pointName() const;
 
 private:
+    friend class ComparisonPhases;
     Comparison() = default;
 
     ComparisonOptions m_options;
