@@ -15,6 +15,7 @@
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "rankpair.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
@@ -153,12 +154,9 @@ MainWindow::MainWindow(QWidget* parent)
     right->addWidget(createComparePanel());
     auto* maps = new QSplitter(Qt::Horizontal, right);
     maps->setObjectName(QStringLiteral("mapsSplitter"));
-    m_mapA = new BlockMapView(maps);
-    m_mapB = new BlockMapView(maps);
-    connect(m_mapA, &BlockMapView::blockClicked, this,
-        [this](uint64_t address, StackId stack) { showBlock(0, address, stack); });
-    connect(m_mapB, &BlockMapView::blockClicked, this,
-        [this](uint64_t address, StackId stack) { showBlock(1, address, stack); });
+    maps->addWidget(m_mapA);
+    maps->addWidget(m_mapB);
+    connect(m_pair, &RankPair::blockClicked, this, &MainWindow::showBlock);
     right->addWidget(maps);
     right->addWidget(createFindingsPanel());
     right->setStretchFactor(0, 5);
@@ -337,7 +335,11 @@ QWidget* MainWindow::createComparePanel()
     });
     layout->addLayout(bar);
 
-    m_timelines = new TimelineView(panel);
+    // The views of ranks A and B, laid out here: timelines in this panel, block maps in a splitter below it.
+    m_pair = new RankPair(RankPair::Both, panel);
+    m_timelines = m_pair->timelines();
+    m_mapA = m_pair->blockMap(0);
+    m_mapB = m_pair->blockMap(1);
     m_texts->add([this] {
         m_timelines->setStatusTip(tr("Wheel: zoom · drag: pan · click: show an allocation's stack · double-click: "
                                      "compare the ranks at that event"));
@@ -461,7 +463,8 @@ void MainWindow::createActions()
         { TimelineView::TimeAxis, tr("&Time Since Start") },
         { TimelineView::StepAxis, tr("Profiler &Steps") },
     };
-    for (const auto& [which, text] : choices) {
+    for (const auto& [axisKind, text] : choices) {
+        const TimelineView::XAxis which = axisKind; // a structured binding cannot be captured before C++20 in clang 14
         QAction* choice = axis->addAction(text, this, [this, which] { m_timelines->setXAxis(which); });
         choice->setCheckable(true);
         choice->setData(int(which));
@@ -858,13 +861,7 @@ void MainWindow::swapRanks()
 
 void MainWindow::showRanks()
 {
-    if (!m_comparison || rankIndexOf(m_rankA) < 0) {
-        m_timelines->setTracks({}, {});
-        m_mapA->clear();
-        m_mapB->clear();
-        return;
-    }
-    DiffSheet::showPair(*m_comparison, m_rankA, m_rankB, m_timelines, m_mapA, m_mapB);
+    m_pair->showRanks(m_comparison, m_rankA, m_rankB);
 }
 
 bool MainWindow::showsStartPage() const
@@ -891,7 +888,7 @@ void MainWindow::showFinding()
         }
     }
     if (m_comparison)
-        DiffSheet::markFinding(*m_comparison, index, m_rankA, m_rankB, m_timelines, m_mapA, m_mapB);
+        m_pair->markFinding(index);
     if (index < 0)
         return;
     const int rank = m_comparison->findings()[size_t(index)].rank;
@@ -1030,8 +1027,7 @@ void MainWindow::previousFinding()
 
 bool MainWindow::isBusy() const
 {
-    return m_loader->isRunning() || m_comparisons.isBusy() || m_compareTimer->isActive() || m_timelines->isBusy()
-        || m_mapA->isBusy() || m_mapB->isBusy();
+    return m_loader->isRunning() || m_comparisons.isBusy() || m_compareTimer->isActive() || m_pair->isBusy();
 }
 
 void MainWindow::closeAll()

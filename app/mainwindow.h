@@ -28,6 +28,7 @@ class Retranslator;
 class SettingsDialog;
 class FindingsModel;
 class RankChart;
+class RankPair;
 class RankListModel;
 class SnapshotLoader;
 class StackPane;
@@ -180,6 +181,8 @@ private:
     VerdictBanner* m_banner = nullptr;
     RankChart* m_chart = nullptr;
     QTreeView* m_table = nullptr;
+    RankPair* m_pair = nullptr;
+    // The pair's views.
     TimelineView* m_timelines = nullptr;
     BlockMapView* m_mapA = nullptr;
     BlockMapView* m_mapB = nullptr;

@@ -77,7 +77,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     connect(m_language, &QComboBox::currentIndexChanged, this,
         [this] { Appearance::setLanguage(m_language->currentData().toString()); });
     connect(m_theme, &QComboBox::currentIndexChanged, this,
-        [this](int index) { Appearance::setTheme(Appearance::Theme(index)); });
+        [](int index) { Appearance::setTheme(Appearance::Theme(index)); });
     connect(m_detail, &QComboBox::currentIndexChanged, this, [this] {
         const int bands = m_detail->currentData().toInt();
         Appearance::setTimelineBands(bands);

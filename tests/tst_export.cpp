@@ -8,6 +8,7 @@
 #include "loadedfile.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "rankpair.h"
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdicttext.h"
@@ -132,16 +133,20 @@ void TestExport::views()
 // Any single view (here a timeline and a block map) renders on its own, as its context menu copies or exports it.
 void TestExport::singleViewImage()
 {
-    TimelineView timeline;
-    BlockMapView map;
-    DiffSheet::showPair(*m_comparison, 0, 1, &timeline, &map, nullptr);
+    RankPair pair(RankPair::Both, nullptr);
+    const std::unique_ptr<TimelineView> ownTimeline(pair.timelines());
+    const std::unique_ptr<BlockMapView> ownMapA(pair.blockMap(0));
+    const std::unique_ptr<BlockMapView> ownMapB(pair.blockMap(1));
+    TimelineView& timeline = *pair.timelines();
+    BlockMapView& map = *pair.blockMap(0);
+    pair.showRanks(m_comparison, 0, 1);
     timeline.resize(900, 400);
     map.resize(600, 300);
     timeline.setAttribute(Qt::WA_DontShowOnScreen);
     map.setAttribute(Qt::WA_DontShowOnScreen);
     timeline.show();
     map.show();
-    QTRY_VERIFY_WITH_TIMEOUT(!timeline.isBusy() && !map.isBusy(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!pair.isBusy(), 30000);
     const QImage plot = ImageExport::image(&timeline, 2);
     QCOMPARE(plot.size(), QSize(1800, 800));
     QVERIFY(greyDeviation(plot) > 10);

@@ -74,7 +74,6 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(
     layout->state = history->stateAt(event);
     layout->stats = layout->state.stats();
     const std::vector<StateSegment>& segments = layout->state.segments;
-    SiteTable sites(siteOptions);
     // A block recreated by undoing a free carries the free's stack, often none; the allocation live at that address
     // carries where it was allocated, which is what sites are made of.
     std::unordered_map<uint64_t, StackId> allocatedAt;
@@ -82,9 +81,11 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(
         allocatedAt.emplace(history->allocations()[i].addr, history->allocations()[i].stack);
     for (const StateBlock& b : layout->state.blocks) {
         const auto found = allocatedAt.find(b.addr);
-        const StackId stack = found != allocatedAt.end() ? found->second : b.stack;
-        layout->stacks.push_back(stack);
-        layout->fingerprints.push_back(sites.fingerprint(sites.site(history->snapshot(), stack)));
+        layout->stacks.push_back(found != allocatedAt.end() ? found->second : b.stack);
+    }
+    for (const SiteTable::StackSite& site : SiteTable::sitesOf(history->snapshot(), layout->stacks, siteOptions, false))
+        layout->fingerprints.push_back(site.fingerprint);
+    for (const StateBlock& b : layout->state.blocks) {
         auto seg = std::upper_bound(segments.begin(), segments.end(), b.addr,
             [](uint64_t addr, const StateSegment& s) { return addr < s.addr; });
         layout->blockSegment.push_back(seg == segments.begin() ? 0 : uint32_t(seg - segments.begin() - 1));

@@ -6,6 +6,7 @@
 #include "findingsmodel.h"
 #include "imageexport.h"
 #include "rankchart.h"
+#include "rankpair.h"
 #include "stackpane.h"
 #include "stacktext.h"
 #include "timelineview.h"
@@ -36,53 +37,6 @@ std::optional<DiffSheet::View> DiffSheet::parseView(const QString& name)
     return std::nullopt;
 }
 
-void DiffSheet::showPair(
-    const Comparison& c, int rankA, int rankB, TimelineView* timelines, BlockMapView* mapA, BlockMapView* mapB)
-{
-    const int a = c.rankIndex(rankA);
-    const int b = c.rankIndex(rankB);
-    const SiteOptions& site = c.options().site;
-    std::vector<TimelineTrack> tracks;
-    const auto show = [&](int index, const QString& role, BlockMapView* map) {
-        if (index < 0) {
-            if (map)
-                map->clear();
-            return;
-        }
-        const RankSummary& s = c.ranks()[size_t(index)];
-        tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event });
-        if (map)
-            map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site);
-    };
-    show(a, QStringLiteral("A"), mapA);
-    show(b, QStringLiteral("B"), mapB);
-    if (timelines)
-        timelines->setTracks(std::move(tracks), site);
-}
-
-void DiffSheet::markFinding(const Comparison& c, int finding, int rankA, int rankB, TimelineView* timelines,
-    BlockMapView* mapA, BlockMapView* mapB)
-{
-    std::optional<uint64_t> fingerprint;
-    std::vector<FindingRun> runsA, runsB;
-    if (finding >= 0 && size_t(finding) < c.findings().size()) {
-        const Finding& f = c.findings()[size_t(finding)];
-        fingerprint = c.sites().fingerprint(f.site);
-        if (f.rank == rankA)
-            runsA = f.runs;
-        else if (f.rank == rankB)
-            runsB = f.runs;
-    }
-    if (timelines)
-        timelines->setHighlightedSite(fingerprint);
-    for (auto [map, runs] : { std::pair { mapA, &runsA }, std::pair { mapB, &runsB } }) {
-        if (!map)
-            continue;
-        map->setHighlightedSite(fingerprint);
-        map->setOutlinedRuns(*runs);
-    }
-}
-
 DiffSheet::DiffSheet(View view, QWidget* parent)
     : QWidget(parent)
     , m_view(view)
@@ -99,16 +53,18 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     m_banner = new VerdictBanner(this);
     layout->addWidget(m_banner);
 
-    if (view == Diff || view == Timelines) {
-        m_timelines = new TimelineView(this);
-        layout->addWidget(m_timelines, 3);
+    if (view != Overview) {
+        m_pair = new RankPair(view == Diff ? RankPair::Both
+                : view == Timelines        ? RankPair::Timelines
+                                           : RankPair::BlockMaps,
+            this);
     }
-    if (view == Diff || view == BlockMaps) {
+    if (TimelineView* timelines = this->timelines())
+        layout->addWidget(timelines, 3);
+    if (blockMap(0)) {
         auto* maps = new QHBoxLayout;
-        m_mapA = new BlockMapView(this);
-        m_mapB = new BlockMapView(this);
-        maps->addWidget(m_mapA);
-        maps->addWidget(m_mapB);
+        maps->addWidget(blockMap(0));
+        maps->addWidget(blockMap(1));
         layout->addLayout(maps, view == Diff ? 2 : 3);
     }
     if (view == Diff) {
@@ -144,12 +100,12 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_legend->setFont(small);
     QString legend;
-    if (m_timelines)
+    if (timelines())
         legend += tr("Timelines: live allocations over the trace on one memory scale; the largest as bands coloured by "
                      "allocation site (same colour, same site on every rank), smaller ones grey. ◆ peak, red line "
                      "out of memory, dotted lines profiler steps, dashed line the comparison point; the shaded "
                      "columns and outlined bands are the selected finding's site. ");
-    if (m_mapA)
+    if (blockMap(0))
         legend += tr("Block maps: the allocator's segments at the comparison point (rows packed by size), blocks at "
                      "their offsets; the selected finding's address runs outlined and flagged. ");
     if (m_chart)
@@ -181,8 +137,10 @@ void DiffSheet::setComparison(
                       .arg(QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
     m_header->setText(header);
 
-    showPair(c, rankA, rankB, m_timelines, m_mapA, m_mapB);
-    markFinding(c, finding, rankA, rankB, m_timelines, m_mapA, m_mapB);
+    if (m_pair) {
+        m_pair->showRanks(comparison, rankA, rankB);
+        m_pair->markFinding(finding);
+    }
     if (m_findings) {
         m_findings->setComparison(comparison);
         for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
@@ -208,9 +166,19 @@ void DiffSheet::setComparison(
     }
 }
 
+TimelineView* DiffSheet::timelines() const
+{
+    return m_pair ? m_pair->timelines() : nullptr;
+}
+
+BlockMapView* DiffSheet::blockMap(int side) const
+{
+    return m_pair ? m_pair->blockMap(side) : nullptr;
+}
+
 bool DiffSheet::isBusy() const
 {
-    return (m_timelines && m_timelines->isBusy()) || (m_mapA && m_mapA->isBusy()) || (m_mapB && m_mapB->isBusy());
+    return m_pair && m_pair->isBusy();
 }
 
 bool DiffSheet::isReportPath(const QString& path)

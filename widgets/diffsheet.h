@@ -14,6 +14,7 @@ namespace RankScope {
 class BlockMapView;
 class FindingsModel;
 class RankChart;
+class RankPair;
 class StackPane;
 class TimelineView;
 class VerdictBanner;
@@ -54,30 +55,14 @@ public:
     /// Returns an empty string on success, otherwise a message naming the file and the problem.
     QString writeReport(const Comparison& comparison, const QString& path, double scale = 2.0);
 
-    /// Shows ranks A and B (either may be -1) in a timeline view and two block maps, each at its comparison point.
-    /// The main window and the sheet share it, so both draw the same.
-    static void showPair(const Comparison& comparison, int rankA, int rankB, TimelineView* timelines,
-        BlockMapView* mapA, BlockMapView* mapB);
-    /// Marks a finding (-1: none) in those views: its site lit everywhere, its runs outlined on the rank holding it.
-    static void markFinding(const Comparison& comparison, int finding, int rankA, int rankB, TimelineView* timelines,
-        BlockMapView* mapA, BlockMapView* mapB);
-
-    TimelineView* timelines() const
-    {
-        return m_timelines;
-    }
-    BlockMapView* blockMap(int side) const
-    {
-        return side == 0 ? m_mapA : m_mapB;
-    }
+    TimelineView* timelines() const;
+    BlockMapView* blockMap(int side) const;
 
 private:
     View m_view;
     QLabel* m_header = nullptr;
     VerdictBanner* m_banner = nullptr;
-    TimelineView* m_timelines = nullptr;
-    BlockMapView* m_mapA = nullptr;
-    BlockMapView* m_mapB = nullptr;
+    RankPair* m_pair = nullptr;
     FindingsModel* m_findings = nullptr;
     QTreeView* m_findingsView = nullptr;
     StackPane* m_stack = nullptr;

@@ -98,8 +98,19 @@ void StepsView::changeEvent(QEvent* event)
 
 void StepsView::rebuild()
 {
+    showSummary();
+    drawMemory();
+    drawInput();
+    fillTable();
+    for (QCustomPlot* plot : { m_memory, m_input }) {
+        ChartStyle::applyPalette(plot, palette());
+        plot->replot();
+    }
+}
+
+void StepsView::showSummary()
+{
     const std::optional<StepDivergence>& d = m_analysis.divergence;
-    // The sentence first: it is the answer.
     QString text;
     if (m_analysis.ranks.empty()) {
         text = tr("Open the training logs of a job: every rank's step reports, in one log or one log per rank.");
@@ -138,7 +149,11 @@ void StepsView::rebuild()
                   .arg(d->step);
     }
     m_summary->setText(text);
+}
 
+void StepsView::drawMemory()
+{
+    const std::optional<StepDivergence>& d = m_analysis.divergence;
     // Memory per step: one line per rank and phase; phases after the first are dashed.
     m_memory->clearGraphs();
     m_memory->clearItems();
@@ -190,7 +205,11 @@ void StepsView::rebuild()
     m_memory->rescaleAxes();
     m_memory->yAxis->setRangeLower(0);
     m_memory->yAxis->setRangeUpper(m_memory->yAxis->range().upper * 1.1);
+}
 
+void StepsView::drawInput()
+{
+    const std::optional<StepDivergence>& d = m_analysis.divergence;
     // Input size: ranks down, reports of the divergence's phase (else the first) across, coloured by tokens.
     m_input->clearPlottables();
     if (m_input->plotLayout()->hasElement(0, 1))
@@ -251,7 +270,11 @@ void StepsView::rebuild()
     m_input->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerFixed));
     qSharedPointerCast<QCPAxisTickerFixed>(m_input->yAxis->ticker())->setTickStep(1);
     qSharedPointerCast<QCPAxisTickerFixed>(m_input->yAxis->ticker())->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+}
 
+void StepsView::fillTable()
+{
+    const std::optional<StepDivergence>& d = m_analysis.divergence;
     m_table->clear();
     for (const StepAnalysis::Rank& r : m_analysis.ranks) {
         auto* item = new QTreeWidgetItem(m_table);
@@ -269,10 +292,6 @@ void StepsView::rebuild()
                 item->setForeground(column, ChartStyle::alertColor());
             }
         }
-    }
-    for (QCustomPlot* plot : { m_memory, m_input }) {
-        ChartStyle::applyPalette(plot, palette());
-        plot->replot();
     }
 }
 

@@ -46,6 +46,14 @@ protected:
 
 private:
     void rebuild();
+    /// The answer in a sentence: which rank departs first, where, and the suspected cause.
+    void showSummary();
+    /// Memory per step, one line per rank and phase.
+    void drawMemory();
+    /// Tokens per batch as a heat map, ranks down and steps across.
+    void drawInput();
+    /// Every rank's reports, highest peak and largest input.
+    void fillTable();
 
     StepLog m_log;
     StepAnalysis m_analysis;

@@ -105,16 +105,17 @@ Detail computeDetail(
     const DeviceHistoryPtr& h = axis.history;
     Detail d;
     d.lod = h->lod(first, last, columns, maxBands);
-    SiteTable sites(siteOptions);
-    for (uint32_t index : d.lod.bands) {
-        const Allocation& a = h->allocations()[index];
-        const SiteId site = sites.site(h->snapshot(), a.stack);
+    std::vector<StackId> stacks;
+    for (uint32_t index : d.lod.bands)
+        stacks.push_back(h->allocations()[index].stack);
+    const std::vector<SiteTable::StackSite> sites = SiteTable::sitesOf(h->snapshot(), stacks, siteOptions, true);
+    for (size_t i = 0; i < d.lod.bands.size(); ++i) {
         BandInfo band;
-        band.allocation = index;
-        band.size = a.size;
-        band.fingerprint = sites.fingerprint(site);
+        band.allocation = d.lod.bands[i];
+        band.size = h->allocations()[band.allocation].size;
+        band.fingerprint = sites[i].fingerprint;
         band.color = ChartStyle::siteColor(band.fingerprint);
-        band.label = QString::fromStdString(sites.label(site));
+        band.label = QString::fromStdString(sites[i].label);
         d.bands.push_back(std::move(band));
     }
     const EventIndex span = d.lod.last - d.lod.first + 1;

@@ -130,4 +130,17 @@ std::string SiteTable::label(SiteId site, int count) const
     return text;
 }
 
+std::vector<SiteTable::StackSite> SiteTable::sitesOf(
+    const Snapshot& snapshot, std::span<const StackId> stacks, const SiteOptions& options, bool withLabels)
+{
+    SiteTable sites(options);
+    std::vector<StackSite> out;
+    out.reserve(stacks.size());
+    for (StackId stack : stacks) {
+        const SiteId site = sites.site(snapshot, stack);
+        out.push_back({ sites.fingerprint(site), withLabels ? sites.label(site) : std::string() });
+    }
+    return out;
+}
+
 } // namespace RankScope

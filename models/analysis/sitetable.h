@@ -4,6 +4,7 @@
 #include "snapshot.h"
 
 #include <deque>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -62,6 +63,17 @@ public:
     /// "file:line name ← file:line name" over the first `count` frames, with file names shortened to their last
     /// component: the one-line label every view and report uses for a site.
     std::string label(SiteId site, int count = 2) const;
+
+    /// A stack's site as views show it: the fingerprint they colour by and, when asked for, its label.
+    struct StackSite
+    {
+        uint64_t fingerprint = 0;
+        std::string label;
+    };
+    /// The sites of `stacks` of one snapshot, in their order, keyed as a comparison with `options` keys them: what a
+    /// view needs to colour and name allocations that are not among a comparison's findings.
+    static std::vector<StackSite> sitesOf(
+        const Snapshot& snapshot, std::span<const StackId> stacks, const SiteOptions& options, bool withLabels);
 
     /// The official viewer's frameFilter: true for frames it hides (unwinder, interpreter and dispatcher plumbing).
     static bool isViewerNoise(std::string_view name, std::string_view filename);
