@@ -4,6 +4,7 @@
 #include "infoformat.h"
 #include "snapshotreader.h"
 
+#include <QBuffer>
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -180,6 +181,19 @@ inline QString readError(const QString& path)
 {
     try {
         RankScope::SnapshotReader::read(path);
+        return {};
+    } catch (const RankScope::ReadError& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+/// The same for bytes in memory, as a file holding them would be read.
+inline QString readError(QByteArray bytes)
+{
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::ReadOnly);
+    try {
+        RankScope::SnapshotReader::read(&buffer);
         return {};
     } catch (const RankScope::ReadError& e) {
         return QString::fromUtf8(e.what());

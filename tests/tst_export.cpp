@@ -15,6 +15,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -178,12 +179,18 @@ void TestExport::safeWriting()
     const QString nowhere = dir.filePath(QStringLiteral("missing/folder/x.png"));
     const QString error = ImageExport::write(nowhere, "data");
     QVERIFY(error.contains(nowhere));
-    // A failed write leaves the old file whole: QSaveFile only replaces it on commit.
+    // A failed write to a file leaves the old one whole.
     const QString path = dir.filePath(QStringLiteral("keep.csv"));
     QCOMPARE(ImageExport::write(path, "old"), QString());
     QWidget unknown;
-    QVERIFY(ImageExport::save(&unknown, dir.filePath(QStringLiteral("x.gif"))).contains(QLatin1String(".png")));
+    QVERIFY(ImageExport::save(&unknown, path).contains(QLatin1String(".png"))); // not a picture format: refused
     QCOMPARE(contents(path), QByteArray("old"));
+    // An unwritable target (here a folder where the file should go) fails and replaces nothing.
+    const QString folder = dir.filePath(QStringLiteral("keep.json"));
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("keep.json")));
+    QVERIFY(ImageExport::write(folder, "new").contains(folder));
+    QVERIFY(QFileInfo(folder).isDir());
+    QVERIFY(QDir(dir.path()).rmdir(QStringLiteral("keep.json")));
     QCOMPARE(ImageExport::write(path, "new"), QString());
     QCOMPARE(contents(path), QByteArray("new"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("keep.csv") }); // no leftovers
