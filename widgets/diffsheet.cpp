@@ -203,7 +203,7 @@ QString DiffSheet::writeReport(const Comparison& comparison, const QString& path
     const QString imagePath = reportImagePath(path);
     if (imagePath.isEmpty())
         return ImageExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
-    if (const QString error = ImageExport::write(imagePath, png); !error.isEmpty())
+    if (QString error = ImageExport::write(imagePath, png); !error.isEmpty())
         return error;
     return ImageExport::write(
         path, QByteArray::fromStdString(DiffReport::markdown(comparison, QFileInfo(imagePath).fileName())));

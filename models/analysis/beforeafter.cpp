@@ -12,6 +12,7 @@ std::vector<BeforeAfterSummary::Row> pairRanks(
     const std::vector<std::pair<int, int64_t>>& before, const std::vector<std::pair<int, int64_t>>& after)
 {
     std::vector<BeforeAfterSummary::Row> rows;
+    rows.reserve(before.size() + after.size());
     for (const auto& [rank, bytes] : before)
         rows.push_back({ rank, bytes, -1 });
     for (const auto& figure : after) {

@@ -177,7 +177,7 @@ void ComparisonPhases::measureRanks()
     });
     for (size_t r = 0; r < m_rankCount; ++r) {
         const RankInput& in = m_inputs[r];
-        const DeviceHistoryPtr h = histories[qsizetype(r)];
+        const DeviceHistoryPtr& h = histories[qsizetype(r)];
         m_c.m_histories.push_back(h);
         RankSummary summary;
         summary.rank = in.rank;

@@ -387,7 +387,7 @@ void PickleReader::runOpcodes()
         case TUPLE1:
         case TUPLE2:
         case TUPLE3: {
-            const size_t count = size_t(op - TUPLE1 + 1);
+            const size_t count = size_t(op - TUPLE1) + 1;
             if (m_stack.size() < count || (!m_marks.empty() && m_marks.back() > m_stack.size() - count))
                 fail("TUPLE" + std::to_string(count) + " with too few items");
             m_items.assign(m_stack.end() - ptrdiff_t(count), m_stack.end());

@@ -33,8 +33,8 @@ void SnapshotLoader::load(const QStringList& paths)
     const QList<RankName::Assigned> ranks = RankName::assign(paths);
     for (qsizetype i = 0; i < paths.size(); ++i) {
         const int index = int(m_jobs.size());
-        const QString path = paths[i];
-        const RankName::Assigned rank = ranks[i];
+        const QString& path = paths[i];
+        const RankName::Assigned& rank = ranks[i];
         Job& job = m_jobs.emplace_back();
         job.fileSize = QFileInfo(path).size();
         job.watcher = std::make_unique<QFutureWatcher<LoadedFile>>();
