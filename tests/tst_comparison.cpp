@@ -6,6 +6,7 @@
 #include "diffreport.h"
 #include "findingsmodel.h"
 #include "loadedfile.h"
+#include "parallel.h"
 #include "rankfiles.h"
 #include "testutils.h"
 #include "verdicttext.h"
@@ -222,19 +223,21 @@ void TestComparison::findingsModel()
     QCOMPARE(model.rowCount(), 0);
 }
 
-// The GUI runs compute() as a job on the global pool. With that pool down to its last thread, compute() must not
-// wait for work queued behind itself.
+// The GUI runs compute() as a job on the job pool, and compute() fans its replays out on the part pool. With both
+// pools down to one thread, compute() must not wait for work queued behind itself.
 void TestComparison::computeOnAPoolThread()
 {
     const std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/burden_8"));
-    QThreadPool* pool = QThreadPool::globalInstance();
-    const int threads = pool->maxThreadCount();
-    pool->setMaxThreadCount(1);
+    const int jobThreads = Parallel::jobPool()->maxThreadCount();
+    const int partThreads = Parallel::partPool()->maxThreadCount();
+    Parallel::jobPool()->setMaxThreadCount(1);
+    Parallel::partPool()->setMaxThreadCount(1);
     QFutureWatcher<ComparisonPtr> watcher;
     QSignalSpy done(&watcher, &QFutureWatcher<ComparisonPtr>::finished);
-    watcher.setFuture(QtConcurrent::run([&ranks] { return Comparison::compute(ranks, {}); }));
+    watcher.setFuture(QtConcurrent::run(Parallel::jobPool(), [&ranks] { return Comparison::compute(ranks, {}); }));
     const bool finished = done.wait(60000);
-    pool->setMaxThreadCount(threads);
+    Parallel::jobPool()->setMaxThreadCount(jobThreads);
+    Parallel::partPool()->setMaxThreadCount(partThreads);
     QVERIFY2(finished, "compute() on a pool thread did not finish");
     QCOMPARE(watcher.result()->verdict().kind, Verdict::BurdenImbalance);
 }

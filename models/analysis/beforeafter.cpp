@@ -16,7 +16,7 @@ std::vector<BeforeAfterSummary::Row> pairRanks(
     for (const auto& [rank, bytes] : before)
         rows.push_back({ rank, bytes, -1 });
     for (const auto& figure : after) {
-        // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+        // Not a structured binding: clang 14 cannot capture one.
         const int rank = figure.first;
         auto it = std::find_if(rows.begin(), rows.end(), [rank](const auto& row) { return row.rank == rank; });
         if (it == rows.end())
