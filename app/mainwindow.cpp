@@ -464,7 +464,7 @@ void MainWindow::createActions()
         { TimelineView::StepAxis, tr("Profiler &Steps") },
     };
     for (const auto& [axisKind, text] : choices) {
-        const TimelineView::XAxis which = axisKind; // a structured binding cannot be captured before C++20 in clang 14
+        const TimelineView::XAxis which = axisKind; // clang 14 cannot capture a structured binding
         QAction* choice = axis->addAction(text, this, [this, which] { m_timelines->setXAxis(which); });
         choice->setCheckable(true);
         choice->setData(int(which));
