@@ -2,7 +2,8 @@
 # Writes every answer the command line gives on the bundled example, every test scenario and every test log into
 # OUTDIR, one file per command, so two builds can be compared byte for byte (a refactoring must not change them):
 #   tests/tools/same_answers.sh OLD_BINARY old/ && tests/tools/same_answers.sh NEW_BINARY new/ && diff -r old new
-# Needs python3 (the scenarios are made from the real files in tests/data) and no display.
+# Needs python3 (the scenarios are made from the real files in tests/data) and no display. Run both builds on the same
+# machine in one sitting: pictures depend on the installed fonts.
 set -euo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
