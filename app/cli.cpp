@@ -253,6 +253,28 @@ struct Compared
     std::string error; // a usage error
 };
 
+// An event or step that a rank's trace does not have would compare that rank at another moment, silently: a usage
+// error that names the rank and what its trace holds. Digests keep only the peak, the snapshot and OOMs; they are
+// compared at their snapshot with a note, as documented.
+std::string pointOutsideTrace(const Comparison& c)
+{
+    const std::optional<TimelinePoint::Spec>& spec = c.options().point;
+    if (!spec || !TimelinePoint::insideTrace(spec->kind))
+        return {};
+    for (size_t i = 0; i < c.ranks().size(); ++i) {
+        const DeviceHistory& h = c.history(i);
+        if (c.ranks()[i].note.empty() || h.snapshot().digest)
+            continue;
+        const std::string rank = "rank " + std::to_string(c.ranks()[i].rank);
+        if (spec->kind == TimelinePoint::Event)
+            return "--at " + c.pointName() + ": " + rank + "'s trace has events 0 to "
+                + std::to_string(int64_t(h.eventCount()) - 1);
+        return "--at " + c.pointName() + ": " + rank + "'s trace has no "
+            + (spec->kind == TimelinePoint::StepEnd ? "end of " : "") + "ProfilerStep#" + std::to_string(spec->number);
+    }
+    return {};
+}
+
 Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options)
 {
     Compared result;
@@ -282,6 +304,9 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
         return result;
     }
     result.comparison = Comparison::compute(ranks, options);
+    result.error = pointOutsideTrace(*result.comparison);
+    if (!result.error.empty())
+        result.comparison.reset();
     return result;
 }
 

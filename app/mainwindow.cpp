@@ -62,6 +62,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <map>
+
 namespace RankScope {
 
 namespace {
@@ -415,6 +417,8 @@ void MainWindow::createActions()
     QAction* folder = file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog);
     folder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     folder->setStatusTip(tr("Open every snapshot file in a folder"));
+    m_addAction = file->addAction(tr("&Add to This Job…"), this, &MainWindow::addFilesDialog);
+    m_addAction->setStatusTip(tr("Add ranks to the open job; Open starts a new job"));
     QAction* example = file->addAction(tr("Open &Example"), this, &MainWindow::openExample);
     example->setStatusTip(tr("Open the bundled four-rank example"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -577,24 +581,33 @@ void MainWindow::updateRecent()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::openPaths(const QStringList& paths)
+QStringList MainWindow::snapshotFiles(const QStringList& paths)
 {
     // Training logs go to the step reports; everything else is read as snapshots.
     if (!paths.isEmpty() && std::all_of(paths.begin(), paths.end(), [](const QString& path) {
             return QFileInfo(path).isFile() && RankFiles::looksLikeLog(path);
         })) {
         openStepLogs(paths);
-        return;
+        return {};
     }
     const QStringList files = RankFiles::expand(paths);
     if (files.isEmpty() && !RankFiles::expandLogs(paths).isEmpty()) {
         openStepLogs(paths); // a folder of training logs
-        return;
+        return {};
     }
-    if (files.isEmpty()) {
+    if (files.isEmpty())
         statusBar()->showMessage(tr("No snapshot files found in %1").arg(paths.join(QLatin1String(", "))), 8000);
+    return files;
+}
+
+void MainWindow::openPaths(const QStringList& paths)
+{
+    const QStringList files = snapshotFiles(paths);
+    if (files.isEmpty())
         return;
-    }
+    // One job at a time: what is shown must never mix the ranks of two jobs.
+    if (m_model->rowCount() > 0)
+        clearJob();
     addRecent(paths);
     m_stack->setCurrentWidget(m_mainPage);
     // New ranks: A and B are chosen afresh once everything has loaded.
@@ -604,12 +617,39 @@ void MainWindow::openPaths(const QStringList& paths)
     updateStatus();
 }
 
+void MainWindow::addPaths(const QStringList& paths)
+{
+    if (m_model->rowCount() == 0) {
+        openPaths(paths);
+        return;
+    }
+    const QStringList files = snapshotFiles(paths);
+    if (files.isEmpty())
+        return;
+    std::map<int, QString> taken;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        if (const LoadedFile* file = m_model->file(row))
+            taken.emplace(file->rank, file->path);
+    }
+    addRecent(paths);
+    m_loader->load(files, taken);
+    updateStatus();
+}
+
 void MainWindow::openFilesDialog()
 {
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Snapshots"), QString(), tr("Memory snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"));
     if (!files.isEmpty())
         openPaths(files);
+}
+
+void MainWindow::addFilesDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add Snapshots to This Job"), QString(),
+        tr("Memory snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"));
+    if (!files.isEmpty())
+        addPaths(files);
 }
 
 void MainWindow::openFolderDialog()
@@ -1030,7 +1070,7 @@ bool MainWindow::isBusy() const
     return m_loader->isRunning() || m_comparisons.isBusy() || m_compareTimer->isActive() || m_pair->isBusy();
 }
 
-void MainWindow::closeAll()
+void MainWindow::clearJob()
 {
     // A fresh loader drops the old jobs (waiting for them to stop), so late results cannot reach the new model.
     delete m_loader;
@@ -1041,6 +1081,23 @@ void MainWindow::closeAll()
     m_model->clear();
     applyComparison(nullptr);
     m_stackPane->clear();
+    // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
+    const QString point = m_pointCombo->currentData().toString();
+    if (point.startsWith(QLatin1String("event:")) || point.startsWith(QLatin1String("step:"))) {
+        const QString text = m_pointCombo->currentText();
+        m_updating = true;
+        m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("peak"))));
+        m_updating = false;
+        statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
+                                    "own peaks again.")
+                                     .arg(text),
+            15000);
+    }
+}
+
+void MainWindow::closeAll()
+{
+    clearJob();
     m_stack->setCurrentWidget(m_start);
     updateStatus();
 }
@@ -1063,6 +1120,7 @@ void MainWindow::updateStatus()
     const bool loading = m_loader->isRunning();
     m_cancelAction->setEnabled(loading);
     m_closeAction->setEnabled(total > 0);
+    m_addAction->setEnabled(total > 0);
     m_exportMenu->setEnabled(m_comparison != nullptr);
     QString text = total == 0 ? tr("No snapshots open") : tr("%n rank(s)", nullptr, total);
     if (total > 0) {

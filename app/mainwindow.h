@@ -46,8 +46,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens files and folders (folders are searched for snapshot files); loading runs in the background.
+    /// Opens files and folders (folders are searched for snapshot files) as a new job, replacing the open one;
+    /// loading runs in the background.
     void openPaths(const QStringList& paths);
+    /// Adds files and folders to the open job; a rank another file of the job has goes to a free rank, with a note.
+    void addPaths(const QStringList& paths);
 
     /// True while the start page is shown (no files open).
     bool showsStartPage() const;
@@ -112,6 +115,7 @@ public:
 
 public slots:
     void openFilesDialog();
+    void addFilesDialog();
     void openFolderDialog();
     void openExample();
     /// Training logs with step reports, in a window of their own.
@@ -149,6 +153,10 @@ private:
     void saveSettings() const;
     void restoreSettings();
     void createActions();
+    /// Unloads the job: files, comparison, and a comparison point that only made sense for it.
+    void clearJob();
+    /// The snapshot files among `paths` (folders searched); logs go to the step reports, nothing found is said.
+    QStringList snapshotFiles(const QStringList& paths);
     void connectLoader();
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();
@@ -204,6 +212,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_closeAction = nullptr;
+    QAction* m_addAction = nullptr;
     QMenu* m_exportMenu = nullptr;
 
     ComparisonOptions m_options;

@@ -140,6 +140,16 @@ void TestCli::diff()
         QByteArray("rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,site\n"));
 
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("later"), examples })->exitCode(), 2);
+    // A moment a rank's trace does not have is refused, naming the rank and what its trace holds, never compared
+    // somewhere else in silence.
+    p = run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("event:99999"), examples });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("--at event:99999: rank 0's trace has events 0 to 5176"));
+    p = run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("step:3"), examples });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("has no ProfilerStep#3"));
+    QCOMPARE(
+        run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("event:5000"), examples })->exitCode(), 0);
     QCOMPARE(
         run({ QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("9"), examples })->exitCode(), 2);
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--depth"), QStringLiteral("0"), examples })->exitCode(), 2);

@@ -30,6 +30,7 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -55,6 +56,8 @@ private slots:
     void beforeAndAfterRuns();
     void digestsOpenLikeSnapshots();
     void closingWhileJobsRun();
+    void openReplacesTheJobAndItsPoint();
+    void addToThisJob();
 };
 
 namespace {
@@ -409,6 +412,46 @@ void TestMainWindow::digestsOpenLikeSnapshots()
     QVERIFY(w.blockMap(0)->blockCount() > 0);
     QVERIFY(w.timelines()->bandCount(0) > 0);
     saveShot(&w, "RANKSCOPE_SCREENSHOT_DIGESTS");
+}
+
+// Open starts a new job: the old ranks go, and a point picked on the old job's timeline does not silently carry over
+// (it would compare every rank of the new job at an unrelated event and could call an imbalance balanced).
+void TestMainWindow::openReplacesTheJobAndItsPoint()
+{
+    MainWindow w;
+    w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    emit w.timelines()->pointPicked(0, 500);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500", 30000);
+
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_8") });
+    QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 8); // not 4 + 8
+    QCOMPARE(w.comparison()->pointName(), std::string("peak"));
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(w.comparison()->verdict().rank, 7);
+    QCOMPARE(w.rankA(), 7);
+}
+
+// Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.
+void TestMainWindow::addToThisJob()
+{
+    MainWindow w;
+    w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    w.addPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2/rank1_memory_snapshot.pickle") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 5, 60000);
+    QCOMPARE(w.comparison()->ranks().size(), size_t(5));
+    const LoadedFile* added = w.rankModel()->file(4);
+    QVERIFY(added);
+    QCOMPARE(added->rank, 4);
+    QVERIFY2(added->note.contains(QLatin1String("its name says rank 1")), qPrintable(added->note));
+    std::vector<int> ranks;
+    for (const RankSummary& s : w.comparison()->ranks())
+        ranks.push_back(s.rank);
+    std::sort(ranks.begin(), ranks.end());
+    QCOMPARE(ranks, (std::vector<int> { 0, 1, 2, 3, 4 }));
 }
 
 // A window closed while its comparison and views are still computed in the background: the jobs finish into

@@ -1037,6 +1037,22 @@
         <source>Ctrl+,</source>
         <translation>Ctrl+,</translation>
     </message>
+    <message>
+        <source>&amp;Add to This Job…</source>
+        <translation>添加到当前任务(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add ranks to the open job; Open starts a new job</source>
+        <translation>向已打开的任务添加 rank；“打开”会开始一个新任务</translation>
+    </message>
+    <message>
+        <source>Add Snapshots to This Job</source>
+        <translation>向当前任务添加快照</translation>
+    </message>
+    <message>
+        <source>The comparison point “%1” belonged to the closed job: ranks are compared at their own peaks again.</source>
+        <translation>比较点“%1”属于已关闭的任务：现在重新在各 rank 自己的峰值处比较。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>

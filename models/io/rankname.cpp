@@ -58,20 +58,20 @@ std::optional<int> RankName::fromPath(const QString& path)
     return std::nullopt;
 }
 
-QList<RankName::Assigned> RankName::assign(const QStringList& paths)
+QList<RankName::Assigned> RankName::assign(const QStringList& paths, const std::map<int, QString>& taken)
 {
     QList<Assigned> ranks(paths.size());
-    std::map<int, qsizetype> owner; // rank → the file that has it
+    std::map<int, QString> owner = taken; // rank → the file that has it
     // Names first: a rank in a name is stronger than a position in the list.
     for (qsizetype i = 0; i < paths.size(); ++i) {
         if (auto rank = fromPath(paths[i])) {
-            auto [it, inserted] = owner.emplace(*rank, i);
+            auto [it, inserted] = owner.emplace(*rank, paths[i]);
             if (inserted) {
                 ranks[i] = { *rank, true, -1, {} };
                 continue;
             }
             ranks[i].clash = *rank;
-            ranks[i].clashWith = paths[it->second];
+            ranks[i].clashWith = it->second;
         }
         ranks[i].rank = -1;
     }
@@ -85,7 +85,7 @@ QList<RankName::Assigned> RankName::assign(const QStringList& paths)
                 ++next;
             rank = next;
         }
-        owner.emplace(rank, i);
+        owner.emplace(rank, paths[i]);
         ranks[i].rank = rank;
     }
     return ranks;

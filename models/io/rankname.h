@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <optional>
 
 namespace RankScope {
@@ -32,8 +33,9 @@ public:
     static std::optional<int> fromPath(const QString& path);
     /// Ranks for a list of files: from the name where it carries one, else the file's position in the list. Every
     /// file gets a rank of its own: a name that claims a rank already taken, or a position that is, gets the
-    /// lowest free one (and a note saying so).
-    static QList<Assigned> assign(const QStringList& paths);
+    /// lowest free one (and a note saying so). `taken` holds the ranks files already open in the job have (rank →
+    /// file), when files are added to it.
+    static QList<Assigned> assign(const QStringList& paths, const std::map<int, QString>& taken = {});
 };
 
 } // namespace RankScope

@@ -28,9 +28,9 @@ SnapshotLoader::~SnapshotLoader()
         job.watcher->waitForFinished();
 }
 
-void SnapshotLoader::load(const QStringList& paths)
+void SnapshotLoader::load(const QStringList& paths, const std::map<int, QString>& taken)
 {
-    const QList<RankName::Assigned> ranks = RankName::assign(paths);
+    const QList<RankName::Assigned> ranks = RankName::assign(paths, taken);
     for (qsizetype i = 0; i < paths.size(); ++i) {
         const int index = int(m_jobs.size());
         const QString& path = paths[i];

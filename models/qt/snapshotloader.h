@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -24,8 +25,9 @@ public:
     ~SnapshotLoader() override;
 
     /// Starts loading; files get indices in the order given, after any files started earlier. Ranks come from the
-    /// file names, else from the position in `paths`.
-    void load(const QStringList& paths);
+    /// file names, else from the position in `paths`; never one of `taken` (rank → file), the ranks of files already
+    /// in the job.
+    void load(const QStringList& paths, const std::map<int, QString>& taken = {});
     void cancel(int index);
     void cancelAll();
     int count() const
