@@ -53,6 +53,7 @@ class TestComparison : public QObject
 private slots:
     void scenarios_data();
     void scenarios();
+    void siteKeysSurviveRelocation();
     void runsMergeAdjacentBlocks();
     void abBaseline();
     void siteKeys();
@@ -67,7 +68,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 10);
+    QCOMPARE(names.size(), 15);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -83,8 +84,24 @@ void TestComparison::scenarios()
     const ComparisonPtr c = Comparison::compute(ranks, {});
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
+    // Only the kinds of finding the edit makes: a relocated rank must not turn shared code into "only on rank".
+    if (expected.contains("finding_kinds")) {
+        const std::vector<std::string> kinds = expected["finding_kinds"];
+        for (const Finding& f : c->findings())
+            QVERIFY2(std::find(kinds.begin(), kinds.end(), Finding::kindName(f.kind)) != kinds.end(),
+                qPrintable(QStringLiteral("rank %1: %2 at %3")
+                               .arg(f.rank)
+                               .arg(QLatin1String(Finding::kindName(f.kind)),
+                                   QString::fromStdString(c->sites().label(f.site)))));
+    }
     if (expected["kind"] == "balanced") {
-        QVERIFY(c->findings().empty()); // identical ranks cancel everywhere
+        if (!expected.contains("findings_rank")) {
+            QVERIFY(c->findings().empty()); // identical ranks cancel everywhere
+            return;
+        }
+        QVERIFY(!c->findings().empty());
+        for (const Finding& f : c->findings())
+            QCOMPARE(f.rank, expected["findings_rank"].get<int>());
         return;
     }
     QCOMPARE(v.rank, expected["rank"].get<int>());
@@ -109,6 +126,28 @@ void TestComparison::scenarios()
         QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
     QVERIFY(
         VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
+}
+
+// Site keys compare code, not where a rank's copy of it lives; files that differ stay apart.
+void TestComparison::siteKeysSurviveRelocation()
+{
+    const auto key = [](const char* file, const char* root) { return SiteTable::fileKey(file, root); };
+    QCOMPARE(key("/home/u/proj/a/train.py", "/home/u/proj/"), key("/workspace/proj/a/train.py", "/workspace/proj/"));
+    QVERIFY(key("/home/u/proj/a/train.py", "/home/u/proj/") != key("/home/u/proj/b/train.py", "/home/u/proj/"));
+    // The script in scripts/, the package beside it: both relative to the tree they share.
+    QCOMPARE(key("/home/u/proj/src/model.py", "/home/u/proj/scripts/"),
+        key("/workspace/proj/src/model.py", "/workspace/proj/scripts/"));
+    // Windows next to Linux, and a drive letter typed in either case.
+    QCOMPARE(key("D:\\Dev\\proj\\x.py", "d:/dev/proj/"), key("/home/u/proj/x.py", "/home/u/proj/"));
+    QCOMPARE(key("D:\\Dev\\proj\\x.py", "d:/dev/proj/"), key("d:\\dev\\proj\\x.py", "d:/dev/proj/"));
+    // Installed packages and the standard library, whatever the virtualenv or interpreter.
+    QCOMPARE(key("/opt/venv/lib/python3.10/site-packages/torch/nn/modules/module.py", "/workspace/"),
+        key("D:\\Dev\\proj\\.venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py", "d:/dev/proj/"));
+    QCOMPARE(key("/usr/lib/python3.10/dist-packages/numpy/core.py", "/"), key("/x/site-packages/numpy/core.py", "/"));
+    QCOMPARE(
+        key("/usr/lib/python3.10/json/decoder.py", "/a/"), key("/opt/conda/lib/python3.10/json/decoder.py", "/b/"));
+    // Linux paths keep their case: Train.py and train.py are two files there.
+    QVERIFY(key("/p/Train.py", "/p/") != key("/p/train.py", "/p/"));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()

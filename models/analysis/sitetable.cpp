@@ -2,6 +2,8 @@
 #include "sitetable.h"
 
 #include <array>
+#include <cctype>
+#include <optional>
 
 namespace RankScope {
 
@@ -38,6 +40,56 @@ std::string_view baseName(std::string_view path)
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+// A path as the key compares it: '/' separators, and Windows paths (a drive letter or a backslash) in lower case,
+// since Windows keeps whatever case was typed on the command line ("D:\" on one rank, "d:\" on another).
+std::string normalisedPath(std::string_view path)
+{
+    const bool windows = path.find('\\') != std::string_view::npos
+        || (path.size() > 1 && path[1] == ':' && std::isalpha(static_cast<unsigned char>(path[0])));
+    std::string p(path);
+    if (windows) {
+        for (char& c : p)
+            c = c == '\\' ? '/' : char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return p;
+}
+
+std::string_view directoryOf(std::string_view path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash + 1);
+}
+
+// The longest common directory of two directories (each ending in '/').
+std::string_view commonDirectory(std::string_view a, std::string_view b)
+{
+    size_t n = 0;
+    while (n < a.size() && n < b.size() && a[n] == b[n])
+        ++n;
+    return directoryOf(a.substr(0, n));
+}
+
+// An address inside a name ("<built-in method matmul of type object at 0x7f3a…>") differs in every process.
+std::string withoutAddresses(std::string_view name)
+{
+    std::string out;
+    size_t i = 0;
+    while (i < name.size()) {
+        const size_t at = name.find("0x", i);
+        if (at == std::string_view::npos) {
+            out.append(name.substr(i));
+            break;
+        }
+        size_t end = at + 2;
+        while (end < name.size() && std::isxdigit(static_cast<unsigned char>(name[end])))
+            ++end;
+        out.append(name.substr(i, at - i));
+        out.append(end - at > 6 ? "0x?" : name.substr(at, end - at)); // short hex numbers are part of the name
+        i = end;
+    }
+    return out;
+}
+
 } // namespace
 
 SiteTable::SiteTable(SiteOptions options)
@@ -71,6 +123,45 @@ const std::string* SiteTable::intern(std::string_view text)
     return stored;
 }
 
+std::string SiteTable::codeRoot(const Snapshot& snapshot)
+{
+    // Module-level frames of the user's own files are the entry script (and packages that allocate on import): their
+    // common directory is where this rank's copy of the code lives. Without any, all the user's files decide.
+    std::optional<std::string> modules;
+    std::optional<std::string> files;
+    for (size_t id = 0; id < snapshot.frames.size(); ++id) {
+        const Frame& f = snapshot.frames.frame(FrameId(id));
+        const std::string_view name = snapshot.strings.view(f.name);
+        const std::string_view file = snapshot.strings.view(f.filename);
+        if (isLibraryFrame(name, file, f.line))
+            continue;
+        const std::string dir(directoryOf(normalisedPath(file)));
+        std::optional<std::string>& root = name == "<module>" ? modules : files;
+        root = root ? std::string(commonDirectory(*root, dir)) : dir;
+    }
+    return modules.value_or(files.value_or(std::string()));
+}
+
+std::string SiteTable::fileKey(std::string_view file, std::string_view root)
+{
+    const std::string path = normalisedPath(file);
+    // Installed packages and the standard library: whatever the virtualenv or interpreter prefix of the rank.
+    for (std::string_view marker : { "/site-packages/", "/dist-packages/" }) {
+        if (const size_t at = path.rfind(marker); at != std::string::npos)
+            return "package:" + path.substr(at + marker.size());
+    }
+    if (const size_t at = path.rfind("/lib/python"); at != std::string::npos) {
+        if (const size_t slash = path.find('/', at + 11); slash != std::string::npos)
+            return "stdlib:" + path.substr(slash + 1);
+    }
+    // The user's code: relative to where the rank's entry script and this file meet, so that the same tree checked
+    // out elsewhere gives the same key, while a/train.py and b/train.py of one tree stay apart.
+    if (path.empty() || path[0] == '<' || root.empty())
+        return path;
+    const std::string_view common = commonDirectory(root, directoryOf(path));
+    return common.size() > 1 ? "code:" + path.substr(common.size()) : path;
+}
+
 SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 {
     std::vector<SiteId>& cache = m_cache[&snapshot];
@@ -78,6 +169,9 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
         cache.resize(snapshot.stacks.size(), 0);
     if (cache[stack] != 0)
         return cache[stack] - 1;
+    auto [root, rootIsNew] = m_roots.try_emplace(&snapshot);
+    if (rootIsNew)
+        root->second = codeRoot(snapshot);
 
     std::vector<SiteFrame> kept;
     std::string key;
@@ -90,8 +184,14 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
         if (m_options.myCodeOnly && isLibraryFrame(name, file, f.line))
             continue;
         kept.push_back({ intern(file), intern(name), f.line });
-        // The key spells the frames out, so equal code on different ranks meets in one site.
-        key.append(file).append(1, '\0').append(std::to_string(f.line)).append(1, '\0').append(name).append(1, '\n');
+        // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
+        // copy of it lives.
+        key.append(fileKey(file, root->second))
+            .append(1, '\0')
+            .append(std::to_string(f.line))
+            .append(1, '\0')
+            .append(withoutAddresses(name))
+            .append(1, '\n');
         if (m_options.depth > 0 && int(kept.size()) >= m_options.depth)
             break;
     }

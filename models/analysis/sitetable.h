@@ -25,7 +25,10 @@ struct SiteOptions
 
 /// Where an allocation was made, as a key that is the same on every rank for the same code: the stack after the
 /// official viewer's frame filter (and optionally the "my code" filter and a depth limit), compared by file, line
-/// and function text, never by address. Stacks of every rank are mapped into one table, so sites are plain ids.
+/// and function text, never by address. Files are compared where they sit in the code, not where a rank's copy of it
+/// lives (another checkout, a container, another virtualenv, Windows next to Linux); addresses inside function names
+/// are ignored. Labels keep the frames' real text. Stacks of every rank are mapped into one table, so sites are plain
+/// ids.
 class SiteTable
 {
 public:
@@ -80,6 +83,13 @@ public:
     /// True for frames outside the user's own code.
     static bool isLibraryFrame(std::string_view name, std::string_view filename, int64_t line);
 
+    /// The directory a rank's own code lives in, as site keys see it: the common directory of its entry script's
+    /// module-level frames (else of all its own files), normalised.
+    static std::string codeRoot(const Snapshot& snapshot);
+    /// How a frame's file enters a site key: installed packages and the standard library by their path inside the
+    /// package or library folder, the user's code relative to where it meets `root`, Windows paths in lower case.
+    static std::string fileKey(std::string_view file, std::string_view root);
+
 private:
     const std::string* intern(std::string_view text);
 
@@ -91,6 +101,8 @@ private:
     std::unordered_map<std::string, SiteId> m_siteIndex;
     // Per snapshot: StackId → SiteId + 1 (0 = not yet computed).
     std::unordered_map<const Snapshot*, std::vector<SiteId>> m_cache;
+    // Per snapshot: codeRoot().
+    std::unordered_map<const Snapshot*, std::string> m_roots;
 };
 
 } // namespace RankScope

@@ -17,6 +17,16 @@ rank<r>_memory_snapshot.pickle files plus scenario.expect (JSON) with the verdic
                   copies of kk (segments only, no trace), compared at the snapshot; the last rank gets one extra
                   segment of 4 GiB of evaluation outputs at its own site, or eight extra 1 GiB blocks with no stack
                   (the site every block of that file has)
+
+Field scenarios: the same code at other paths, as real jobs run it (magma27 is a Windows snapshot):
+  relocated_input_4     ranks 0-1 from /home/user/proj and its .venv, ranks 2-3 from a container (/workspace/proj,
+                        /opt/venv/lib/python3.10/site-packages); the last rank's busiest site 3x larger
+  relocated_balanced_4  two checkouts (/home/alice/proj, /srv/bob/work/proj) and a built-in method whose name
+                        carries a per-process address: the control, no finding at all
+  windows_linux_burden_4  ranks 0 and 2 on Windows, 1 and 3 on Linux; the last rank gathers evaluation outputs
+  drive_case_balanced_4 ranks 1 and 3 typed the path as d:\dev\... (Windows keeps the case typed): the control
+  two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
+                        another file, so its sites are only on that rank, while its total stays balanced
 """
 import json
 import os
@@ -81,6 +91,40 @@ def add_segments(snapshot, count, size, frames):
         })
 
 
+WINDOWS_CODE = 'D:\\Dev\\assignment2-systems\\'
+WINDOWS_PACKAGES = WINDOWS_CODE + '.venv\\Lib\\site-packages\\'
+
+
+def relocate(snapshot, code, packages, sep='/', rename=None, files=None):
+    """Rewrites every frame as if the rank ran from another checkout and virtualenv (each frame dict once)."""
+    seen = set()
+
+    def fix(frames):
+        for f in frames:
+            if id(f) in seen:
+                continue
+            seen.add(id(f))
+            name = f['filename']
+            if files and name in files:
+                name = files[name]
+            if name.startswith(WINDOWS_PACKAGES):
+                name = packages + name[len(WINDOWS_PACKAGES):].replace('\\', sep)
+            elif name.startswith(WINDOWS_CODE):
+                name = code + name[len(WINDOWS_CODE):].replace('\\', sep)
+            f['filename'] = name
+            if rename:
+                f['name'] = rename(f)
+
+    for trace in snapshot['device_traces']:
+        for e in trace:
+            fix(e.get('frames', []))
+    for seg in snapshot['segments']:
+        fix(seg.get('frames', []))
+        for block in seg['blocks']:
+            fix(block.get('frames', []))
+    return snapshot
+
+
 def write(outdir, name, snapshots, expected):
     folder = os.path.join(outdir, name)
     os.makedirs(folder, exist_ok=True)
@@ -116,6 +160,8 @@ def main():
                                           'compile_context': 'N/A', 'user_metadata': ''})
     write(outdir, 'oom_outside_4', ranks, {'kind': 'outside_allocator', 'rank': 3})
 
+    field_scenarios(outdir, magma)
+
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
                    {'name': 'evaluate', 'filename': '/workspace/train.py', 'line': 301},
@@ -129,6 +175,46 @@ def main():
     write(outdir, 'snapshot_more_4', ranks, {'kind': 'input_imbalance', 'rank': 3, 'point': 'snapshot',
                                              'finding_kind': 'more_on_rank', 'site': '',
                                              'excess_bytes': 8192 * MiB})
+
+
+def field_scenarios(outdir, magma):
+    home = ('/home/user/proj/', '/home/user/proj/.venv/lib/python3.10/site-packages/')
+    container = ('/workspace/proj/', '/opt/venv/lib/python3.10/site-packages/')
+    ranks = copies(magma, 4)
+    site = scale_top_site(ranks[-1], 3.0)
+    for r, (code, packages) in enumerate([home, home, container, container]):
+        relocate(ranks[r], code, packages)
+    write(outdir, 'relocated_input_4', ranks, {'kind': 'input_imbalance', 'rank': 3, 'finding_kind': 'larger_on_rank',
+                                               'site': site, 'finding_kinds': ['larger_on_rank']})
+
+    def address(rank):
+        # As CPython names a built-in method: with the address of its type object, different in every process.
+        return lambda f: (f'<built-in method einsum of type object at 0x7f{rank:02x}3c9a1e40>'
+                          if f['name'] == 'einsum' and f['filename'].endswith('functional.py') else f['name'])
+    ranks = copies(magma, 4)
+    for r, code in enumerate(['/home/alice/proj/', '/home/alice/proj/', '/srv/bob/work/proj/', '/srv/bob/work/proj/']):
+        relocate(ranks[r], code, code + 'venv/lib/python3.11/site-packages/', rename=address(r))
+    write(outdir, 'relocated_balanced_4', ranks, {'kind': 'balanced'})
+
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[-1])
+    for r in (1, 3):
+        relocate(ranks[r], *home)
+    write(outdir, 'windows_linux_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3,
+                                                    'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+                                                    'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+
+    ranks = copies(magma, 4)
+    for r in (1, 3):
+        relocate(ranks[r], WINDOWS_CODE.lower(), WINDOWS_PACKAGES.lower(), sep='\\')
+    write(outdir, 'drive_case_balanced_4', ranks, {'kind': 'balanced'})
+
+    ranks = copies(magma, 4)
+    model = WINDOWS_CODE + 'cs336-basics\\cs336_basics\\model.py'
+    relocate(ranks[-1], WINDOWS_CODE, WINDOWS_PACKAGES, sep='\\',
+             files={model: WINDOWS_CODE + 'vendored\\cs336_basics\\model.py'})
+    # The same bytes at other sites: balanced, and every finding says that rank 3 allocates where no one else does.
+    write(outdir, 'two_trees_4', ranks, {'kind': 'balanced', 'findings_rank': 3, 'finding_kinds': ['only_on_rank']})
 
 
 if __name__ == '__main__':
