@@ -8,6 +8,7 @@
 #include "loadedfile.h"
 #include "parallel.h"
 #include "rankfiles.h"
+#include "stacktext.h"
 #include "testutils.h"
 #include "verdicttext.h"
 
@@ -54,6 +55,7 @@ private slots:
     void scenarios_data();
     void scenarios();
     void siteKeysSurviveRelocation();
+    void sharedSiteIsNotOnlyOnRank();
     void runsMergeAdjacentBlocks();
     void abBaseline();
     void siteKeys();
@@ -68,7 +70,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 15);
+    QCOMPARE(names.size(), 16);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -120,6 +122,8 @@ void TestComparison::scenarios()
     QCOMPARE(QString::fromStdString(innermostName(*c, top)), QString::fromStdString(expected["site"]));
     if (expected.contains("excess_bytes"))
         QCOMPARE(top.excessBytes, expected["excess_bytes"].get<int64_t>());
+    if (expected.contains("ranks_with_site"))
+        QCOMPARE(top.ranksWithSite, expected["ranks_with_site"].get<int>());
     // The finding explains the rank's excess; nothing else stands out on any rank.
     QVERIFY(top.excessBytes * 10 >= v.excessBytes * 9);
     for (size_t i = 1; i < c->findings().size(); ++i)
@@ -148,6 +152,32 @@ void TestComparison::siteKeysSurviveRelocation()
         key("/usr/lib/python3.10/json/decoder.py", "/a/"), key("/opt/conda/lib/python3.10/json/decoder.py", "/b/"));
     // Linux paths keep their case: Train.py and train.py are two files there.
     QVERIFY(key("/p/Train.py", "/p/") != key("/p/train.py", "/p/"));
+}
+
+// Site counts 4/4/0/0: both ranks get "more", the words say how many ranks allocate there, and the verdict says the
+// memory is at sites most ranks do not reach, not at sites no other rank reaches.
+void TestComparison::sharedSiteIsNotOnlyOnRank()
+{
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/shared_burden_4")), {});
+    QCOMPARE(c->findings().size(), size_t(2));
+    for (const Finding& f : c->findings()) {
+        QCOMPARE(f.kind, Finding::MoreOnRank);
+        QCOMPARE(f.ranksWithSite, 2);
+        QCOMPARE(f.baselineCount, int64_t(0));
+    }
+    const Verdict& v = c->verdict();
+    QCOMPARE(v.onlyBytes, int64_t(0));
+    QCOMPARE(v.absentBytes, int64_t(1) << 30);
+    const QString explanation = VerdictText::explanation(v, VerdictText::English);
+    QVERIFY2(
+        explanation.contains(QLatin1String("100% of its extra memory is at sites not shared with most of the other "
+                                           "ranks (0.0% at sites no other rank reaches)")),
+        qPrintable(explanation));
+    // (No translator is installed here, so the plural stays in its source form.)
+    QVERIFY(StackText::describeFinding(*c, 0, 2).header.contains(QLatin1String(" (1 other rank")));
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
+    QCOMPARE(j["findings"][0]["ranks_with_site"].get<int>(), 2);
+    QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("more_on_rank"));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()

@@ -95,5 +95,12 @@
             <numerusform>Rank %1 holds %2 in %n allocations at this site.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> (%n other rank(s) allocate here too)</source>
+        <translation>
+            <numerusform> (%n other rank allocates here too)</numerusform>
+            <numerusform> (%n other ranks allocate here too)</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -1741,10 +1741,6 @@
         <translation>负载不均：%5，rank %1 比%4多占用 %2（%3）；其多出的显存中有 %6 位于其他 rank 都不会执行到的分配位置。主要分配位置：%7。</translation>
     </message>
     <message>
-        <source>Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites every rank reaches, with larger or more tensors there. Top sites: %7.</source>
-        <translation>输入不均：%5，rank %1 比%4多占用 %2（%3）；其中 %6 位于每个 rank 都会执行到的分配位置，只是这里的张量更大或更多。主要分配位置：%7。</translation>
-    </message>
-    <message>
         <source>Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), a second CUDA context from a rank touching another rank&apos;s device (call torch.cuda.set_device(local_rank) before any CUDA work), and NCCL buffers (NCCL_BUFFSIZE).</source>
         <translation>查找不由 PyTorch 管理的显存：同一 GPU 上的其他进程（nvidia-smi）、某个 rank 访问了其他 rank 的设备而产生的第二个 CUDA 上下文（在任何 CUDA 操作之前调用 torch.cuda.set_device(local_rank)），以及 NCCL 缓冲区（NCCL_BUFFSIZE）。</translation>
     </message>
@@ -1755,6 +1751,18 @@
     <message>
         <source>Rank %1 gets more or longer samples than the others: use DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank gets the same amount of padding.</source>
         <translation>Rank %1 拿到的样本比其他 rank 更多或更长：使用 DistributedSampler(drop_last=True) 并调用 sampler.set_epoch(epoch)，或按 token 数组批并轮流分发，让每个 rank 的填充量相同。</translation>
+    </message>
+    <message>
+        <source>most of the other ranks</source>
+        <translation>大多数其他 rank</translation>
+    </message>
+    <message>
+        <source>Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites shared with %7, with larger or more tensors there. Top sites: %8.</source>
+        <translation>输入不均：%5，rank %1 比%4多占用 %2（%3）；其中 %6 位于与%7共有的分配位置，只是这里的张量更大或更多。主要分配位置：%8。</translation>
+    </message>
+    <message>
+        <source>Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at sites not shared with %7 (%8 at sites no other rank reaches). Top sites: %9.</source>
+        <translation>负载不均：%5，rank %1 比%4多占用 %2（%3）；其多出的显存中有 %6 位于%7不会执行到的分配位置（其中 %8 位于其他 rank 都不会执行到的位置）。主要分配位置：%9。</translation>
     </message>
 </context>
 <context>
@@ -1798,6 +1806,12 @@
         <source>Rank %1 holds %2 in %n allocation(s) at this site.</source>
         <translation>
             <numerusform>Rank %1 在此分配位置有 %n 个分配，共 %2。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n other rank(s) allocate here too)</source>
+        <translation>
+            <numerusform>（另有 %n 个 rank 也在此分配）</numerusform>
         </translation>
     </message>
 </context>

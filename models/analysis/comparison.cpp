@@ -260,9 +260,11 @@ void ComparisonPhases::findExcess()
             f.excessBytes = b[r] - baseBytes;
             f.rankCount = n[r];
             f.baselineCount = baseCount;
-            f.kind = baseCount == 0 ? Finding::OnlyOnRank
-                : n[r] > baseCount  ? Finding::MoreOnRank
-                                    : Finding::LargerOnRank;
+            f.ranksWithSite = int(std::count_if(n, n + m_rankCount, [](int64_t count) { return count > 0; }));
+            // "Only on this rank" means what it says: with counts 2/1/0/0 the first two ranks share the site.
+            f.kind = baseCount == 0 && f.ranksWithSite <= 1 ? Finding::OnlyOnRank
+                : n[r] > baseCount                          ? Finding::MoreOnRank
+                                                            : Finding::LargerOnRank;
             placeBlocks(f, r, chosenBlocks(f, r));
             m_c.m_findings.push_back(std::move(f));
         }
@@ -373,11 +375,14 @@ void ComparisonPhases::decideImbalance(const RankSummary& o)
     for (const Finding& f : m_c.m_findings) {
         if (f.rank != o.rank)
             continue;
-        (f.kind == Finding::OnlyOnRank ? v.onlyBytes : v.sharedBytes) += f.excessBytes;
+        (f.kind == Finding::OnlyOnRank ? v.onlyBytes
+                : f.baselineCount == 0 ? v.absentBytes
+                                       : v.sharedBytes) += f.excessBytes;
         if (v.topSites.size() < 3)
             v.topSites.push_back({ m_c.m_sites.label(f.site), f.excessBytes, int(f.kind) });
     }
-    v.kind = v.onlyBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
+    // Work the baseline does not do at all is a burden, whether one rank or several do it.
+    v.kind = v.onlyBytes + v.absentBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
 }

@@ -68,8 +68,8 @@ struct Finding
 {
     enum Kind
     {
-        OnlyOnRank, ///< the baseline has nothing at this site
-        MoreOnRank, ///< more allocations at this site than the baseline
+        OnlyOnRank, ///< no other compared rank allocates at this site
+        MoreOnRank, ///< more allocations at this site than the baseline (which may have none while other ranks do)
         LargerOnRank, ///< as many allocations, larger
     };
     int rank = 0;
@@ -80,6 +80,8 @@ struct Finding
     int64_t baselineBytes = 0;
     int64_t rankCount = 0;
     int64_t baselineCount = 0;
+    /// How many of the compared ranks, this one included, hold allocations at this site.
+    int ranksWithSite = 1;
     /// One allocation stack of the rank's snapshot at this site, for showing the unfiltered stack.
     StackId stack = EmptyStack;
     /// The rank's extra blocks: all of the site's for only/larger, the most recently allocated ones for more.
@@ -113,7 +115,8 @@ struct Verdict
     std::string point;
     double thresholdPercent = 0;
     int64_t onlyBytes = 0; ///< the outlier's excess at sites no other rank reaches
-    int64_t sharedBytes = 0; ///< the outlier's excess at sites every rank reaches
+    int64_t absentBytes = 0; ///< at sites its baseline does not reach but another rank does
+    int64_t sharedBytes = 0; ///< at sites its baseline reaches
     struct TopSite
     {
         std::string label;

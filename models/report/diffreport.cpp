@@ -144,6 +144,7 @@ std::string json(const Comparison& c)
             { "baseline_bytes", f.baselineBytes },
             { "rank_count", f.rankCount },
             { "baseline_count", f.baselineCount },
+            { "ranks_with_site", f.ranksWithSite },
             { "site", c.sites().label(f.site) },
             { "frames", std::move(frames) },
             { "runs", std::move(runs) },

@@ -69,6 +69,10 @@ Description describeFinding(const Comparison& c, size_t finding, int otherRank)
                    .arg(f.rank)
                    .arg(VerdictText::findingKind(f.kind, VerdictText::Translated), Formatting::bytes(f.excessBytes),
                        Formatting::bytes(f.rankBytes), Formatting::bytes(f.baselineBytes));
+    if (f.kind != Finding::OnlyOnRank && f.baselineCount == 0) {
+        const int others = f.ranksWithSite - 1;
+        d.header += QCoreApplication::translate("StackText", " (%n other rank(s) allocate here too)", nullptr, others);
+    }
     d.frames = lines(siteFrames(c.sites(), f.site));
     if (const int index = c.rankIndex(f.rank); index >= 0)
         d.allFrames = lines(stackFrames(c.history(size_t(index)).snapshot(), f.stack, false));

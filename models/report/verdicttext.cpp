@@ -84,16 +84,32 @@ QString VerdictText::explanation(const Verdict& v, Language language)
         sites += QString::fromStdString(site.label) + QLatin1String(" (+") + bytes(site.excessBytes)
             + QLatin1String(", ") + findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');
     }
-    const bool burden = v.kind == Verdict::BurdenImbalance;
-    const QString share = percent(burden ? v.onlyBytes : v.sharedBytes, v.onlyBytes + v.sharedBytes);
-    const char* source = burden
-        ? QT_TR_NOOP("Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at "
-                     "sites no other rank reaches. Top sites: %7.")
-        : QT_TR_NOOP("Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites every rank "
-                     "reaches, with larger or more tensors there. Top sites: %7.");
-    return say(source, language)
-        .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
-            against(v, language), at(v, language), share, sites);
+    const int64_t total = v.onlyBytes + v.absentBytes + v.sharedBytes;
+    const QString head = QString::number(v.rank);
+    const QString excess = bytes(v.excessBytes);
+    const QString relative = percent(v.excessBytes, v.baselineBytes);
+    // Who a shared site is shared with: the baseline rank, or (the median having allocations there) most others.
+    const QString sharers = v.baselineRank >= 0
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1"), language).arg(v.baselineRank)
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "most of the other ranks"), language);
+    if (v.kind == Verdict::InputImbalance) {
+        return say(QT_TR_NOOP("Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites shared "
+                              "with %7, with larger or more tensors there. Top sites: %8."),
+            language)
+            .arg(head, excess, relative, against(v, language), at(v, language), percent(v.sharedBytes, total), sharers,
+                sites);
+    }
+    if (v.absentBytes == 0) {
+        return say(QT_TR_NOOP("Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory "
+                              "is at sites no other rank reaches. Top sites: %7."),
+            language)
+            .arg(head, excess, relative, against(v, language), at(v, language), percent(v.onlyBytes, total), sites);
+    }
+    return say(QT_TR_NOOP("Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is "
+                          "at sites not shared with %7 (%8 at sites no other rank reaches). Top sites: %9."),
+        language)
+        .arg(head, excess, relative, against(v, language), at(v, language), percent(v.onlyBytes + v.absentBytes, total),
+            sharers, percent(v.onlyBytes, total), sites);
 }
 
 QString VerdictText::findingKind(Finding::Kind kind, Language language)

@@ -25,6 +25,7 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
                         carries a per-process address: the control, no finding at all
   windows_linux_burden_4  ranks 0 and 2 on Windows, 1 and 3 on Linux; the last rank gathers evaluation outputs
   drive_case_balanced_4 ranks 1 and 3 typed the path as d:\dev\... (Windows keeps the case typed): the control
+  shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
 """
@@ -208,6 +209,14 @@ def field_scenarios(outdir, magma):
     for r in (1, 3):
         relocate(ranks[r], WINDOWS_CODE.lower(), WINDOWS_PACKAGES.lower(), sep='\\')
     write(outdir, 'drive_case_balanced_4', ranks, {'kind': 'balanced'})
+
+    # Two ranks evaluate (site counts 4/4/0/0): a burden, but not "only on this rank" for either of them.
+    ranks = copies(magma, 4)
+    for r in (0, 1):
+        make_examples.add_evaluation_burden(ranks[r])
+    write(outdir, 'shared_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 0, 'finding_kind': 'more_on_rank',
+                                             'site': 'gather_predictions', 'excess_bytes': 1 << 30,
+                                             'finding_kinds': ['more_on_rank'], 'ranks_with_site': 2})
 
     ranks = copies(magma, 4)
     model = WINDOWS_CODE + 'cs336-basics\\cs336_basics\\model.py'
