@@ -109,9 +109,28 @@ bool SiteTable::isViewerNoise(std::string_view name, std::string_view filename)
 bool SiteTable::isLibraryFrame(std::string_view name, std::string_view filename, int64_t line)
 {
     (void)name;
-    // C++ frames carry a bare file name (or none) and line 0; Python frames an absolute path.
-    const bool python = line > 0 && filename.find_first_of("/\\") != std::string_view::npos;
-    return !python || containsAny(filename, libraryPaths);
+    // C++ frames carry a bare file name (or none) and line 0; Python frames an absolute path. With
+    // stacks="all" on an interpreter built with debug info, CPython's own C frames carry a path and a line too
+    // (Modules/_functoolsmodule.c:259): C and C++ sources are never the user's Python.
+    const bool python = line > 0 && filename.find_first_of("/\\") != std::string_view::npos
+        && !isNativeSource(filename);
+    return !python || containsAny(filename, libraryPaths) || isCompiledCode(filename);
+}
+
+bool SiteTable::isNativeSource(std::string_view filename)
+{
+    const size_t dot = filename.rfind('.');
+    if (dot == std::string_view::npos)
+        return false;
+    const std::string_view ext = filename.substr(dot + 1);
+    return ext == "c" || ext == "h" || ext == "cc" || ext == "cpp" || ext == "cxx" || ext == "hpp" || ext == "cu"
+        || ext == "cuh";
+}
+
+bool SiteTable::isCompiledCode(std::string_view filename)
+{
+    // torch.compile's generated wrappers and kernels: hashed file names under the Inductor cache.
+    return filename.find("torchinductor") != std::string_view::npos;
 }
 
 const std::string* SiteTable::intern(std::string_view text)
@@ -224,8 +243,11 @@ std::string SiteTable::label(SiteId site, int count) const
     for (int i = 0; i < count && size_t(i) < shown.size(); ++i) {
         if (i > 0)
             text += " \xe2\x86\x90 "; // ←
-        text += std::string(baseName(*shown[size_t(i)]->filename)) + ":" + std::to_string(shown[size_t(i)]->line) + " "
-            + *shown[size_t(i)]->name;
+        const SiteFrame& f = *shown[size_t(i)];
+        text += std::string(baseName(*f.filename)) + ":" + std::to_string(f.line) + " " + *f.name;
+        // A hashed Inductor file name says nothing about which model code it was compiled from.
+        if (isCompiledCode(*f.filename))
+            text += " (compiled code)";
     }
     return text;
 }

@@ -80,8 +80,13 @@ public:
 
     /// The official viewer's frameFilter: true for frames it hides (unwinder, interpreter and dispatcher plumbing).
     static bool isViewerNoise(std::string_view name, std::string_view filename);
-    /// True for frames outside the user's own code.
+    /// True for frames outside the user's own code: C and C++ (CPython's own sources included), installed packages,
+    /// the standard library, code torch.compile generated.
     static bool isLibraryFrame(std::string_view name, std::string_view filename, int64_t line);
+    /// A C, C++ or CUDA source file, by its extension.
+    static bool isNativeSource(std::string_view filename);
+    /// Code torch.compile generated (Inductor's cache of hashed file names).
+    static bool isCompiledCode(std::string_view filename);
 
     /// The directory a rank's own code lives in, as site keys see it: the common directory of its entry script's
     /// module-level frames (else of all its own files), normalised.

@@ -25,6 +25,8 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
                         carries a per-process address: the control, no finding at all
   windows_linux_burden_4  ranks 0 and 2 on Windows, 1 and 3 on Linux; the last rank gathers evaluation outputs
   drive_case_balanced_4 ranks 1 and 3 typed the path as d:\dev\... (Windows keeps the case typed): the control
+  native_frames_burden_4  every stack starts with CPython C frames (paths and lines, as stacks="all" records them)
+                        and an Inductor-generated frame; the last rank gathers evaluation outputs
   shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
@@ -209,6 +211,25 @@ def field_scenarios(outdir, magma):
     for r in (1, 3):
         relocate(ranks[r], WINDOWS_CODE.lower(), WINDOWS_PACKAGES.lower(), sep='\\')
     write(outdir, 'drive_case_balanced_4', ranks, {'kind': 'balanced'})
+
+    # stacks="all" on a CPython built with debug info, under torch.compile: every stack starts with CPython's own C
+    # frames (with paths and lines) and an Inductor-generated frame; the label must still lead with the user's code.
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[-1])
+    native = [{'name': 'partial_vectorcall', 'filename': '/usr/src/python3.11/Modules/_functoolsmodule.c', 'line': 259},
+              {'name': 'slot_tp_call', 'filename': 'Objects/typeobject.c', 'line': 7494},
+              {'name': 'call', 'filename': '/tmp/torchinductor_user/cx/cxqz7k2mhbq3vwl4.py', 'line': 412}]
+    for s in ranks:
+        seen = set()
+        for e in s['device_traces'][0]:
+            frames = e.get('frames')
+            if frames and id(frames) not in seen:
+                seen.add(id(frames))
+                frames[:0] = [dict(f) for f in native]
+    write(outdir, 'native_frames_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3,
+                                                    'finding_kind': 'only_on_rank', 'excess_bytes': 1 << 30,
+                                                    'label': 'metrics.py:88 gather_predictions',
+                                                    'finding_kinds': ['only_on_rank']})
 
     # Two ranks evaluate (site counts 4/4/0/0): a burden, but not "only on this rank" for either of them.
     ranks = copies(magma, 4)
