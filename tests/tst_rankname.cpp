@@ -37,6 +37,9 @@ void TestRankName::fromPath_data()
     QTest::newRow("no rank") << QStringLiteral("memory_snapshot.pickle") << -1;
     QTest::newRow("iteration only") << QStringLiteral("iteration_12/snapshot.pickle") << -1;
     QTest::newRow("word containing rank") << QStringLiteral("frank2.pickle") << -1;
+    // A local rank is the rank inside one node: not a global rank.
+    QTest::newRow("local_rank") << QStringLiteral("local_rank_2_memory_snapshot.pickle") << -1;
+    QTest::newRow("localrank") << QStringLiteral("node1/localrank3.pickle") << -1;
 }
 
 void TestRankName::fromPath()
@@ -57,6 +60,15 @@ void TestRankName::assignFallsBackToOrder()
     QCOMPARE(ranks[1].rank, 7);
     QVERIFY(ranks[1].fromName);
     QCOMPARE(ranks[2].rank, 2);
+
+    // A local rank never collides with a global one: the file keeps its place among the files, with a note.
+    const QList<RankName::Assigned> local = RankName::assign({ QStringLiteral("rank0_memory_snapshot.pickle"),
+        QStringLiteral("rank1_memory_snapshot.pickle"), QStringLiteral("local_rank_0_memory_snapshot.pickle") });
+    QCOMPARE(local[2].rank, 2);
+    QVERIFY(!local[2].fromName);
+    QCOMPARE(local[2].localRank, 0);
+    QVERIFY2(local[2].note().contains(QLatin1String("local rank 0")), qPrintable(local[2].note()));
+    QVERIFY(local[0].note().isEmpty());
 }
 
 void TestRankName::folderScan()

@@ -64,6 +64,10 @@
         <source>its name says rank %1, like %2; compared as rank %3</source>
         <translation>文件名表明是 rank %1，与 %2 重复；按 rank %3 参与比较</translation>
     </message>
+    <message>
+        <source>its name gives local rank %1, which is not a global rank without the node; compared as rank %2, its place among the files</source>
+        <translation>文件名给出的是本地 rank %1；没有节点信息时它不是全局 rank，按其在文件中的顺序作为 rank %2 比较</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::BeforeAfterView</name>

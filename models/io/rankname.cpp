@@ -12,12 +12,22 @@ namespace RankScope {
 
 namespace {
 
+// "local_rank_2", "localrank2", "local-rank.2": the rank inside one node, which says nothing about the global rank.
+const QRegularExpression& localRankPattern()
+{
+    static const QRegularExpression re(QStringLiteral("(?:^|[^a-z0-9])local[-_.]?rank[-_.]?(\\d+)(?:$|[^0-9])"),
+        QRegularExpression::CaseInsensitiveOption);
+    return re;
+}
+
 std::optional<int> fromComponent(QString name)
 {
     // Strip every extension (.pickle.gz, .json, .pkl …) but keep dotted stems like "rank.3" intact enough.
     static const QRegularExpression extensions(
         QStringLiteral("(\\.(pickle|pkl|pck|json|gz|gzip|pt|bin))+$"), QRegularExpression::CaseInsensitiveOption);
     name.remove(extensions);
+    if (localRankPattern().match(name).hasMatch())
+        return std::nullopt;
     static const QRegularExpression patterns[] = {
         QRegularExpression(
             QStringLiteral("(?:^|[^a-z0-9])rank[-_.]?(\\d+)(?:$|[^0-9])"), QRegularExpression::CaseInsensitiveOption),
@@ -58,6 +68,12 @@ std::optional<int> RankName::fromPath(const QString& path)
     return std::nullopt;
 }
 
+std::optional<int> RankName::localRankFromPath(const QString& path)
+{
+    const QRegularExpressionMatch match = localRankPattern().match(QFileInfo(path).fileName());
+    return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
+}
+
 QList<RankName::Assigned> RankName::assign(const QStringList& paths, const std::map<int, QString>& taken)
 {
     QList<Assigned> ranks(paths.size());
@@ -87,12 +103,20 @@ QList<RankName::Assigned> RankName::assign(const QStringList& paths, const std::
         }
         owner.emplace(rank, paths[i]);
         ranks[i].rank = rank;
+        if (const auto local = localRankFromPath(paths[i]))
+            ranks[i].localRank = *local;
     }
     return ranks;
 }
 
 QString RankName::Assigned::note() const
 {
+    if (localRank >= 0)
+        return QCoreApplication::translate("RankName",
+            "its name gives local rank %1, which is not a global rank without the node; compared as rank %2, its place "
+            "among the files")
+            .arg(localRank)
+            .arg(rank);
     if (clash < 0)
         return {};
     return QCoreApplication::translate("RankName", "its name says rank %1, like %2; compared as rank %3")

@@ -25,12 +25,17 @@ public:
         int clash = -1;
         /// The file that has the rank this one claimed.
         QString clashWith;
+        /// The local rank (the rank inside one node) the name gives, else -1: never taken for a global rank.
+        int localRank = -1;
 
         /// For the user, when the name's rank could not be used; empty otherwise.
         QString note() const;
     };
 
+    /// The global rank a file or folder name gives; never a local rank (`local_rank_2_…`).
     static std::optional<int> fromPath(const QString& path);
+    /// The local rank a file name gives, if it gives one.
+    static std::optional<int> localRankFromPath(const QString& path);
     /// Ranks for a list of files: from the name where it carries one, else the file's position in the list. Every
     /// file gets a rank of its own: a name that claims a rank already taken, or a position that is, gets the
     /// lowest free one (and a note saying so). `taken` holds the ranks files already open in the job have (rank →
