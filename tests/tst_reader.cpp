@@ -6,6 +6,9 @@
 #include <QDir>
 #include <QTest>
 
+#include <set>
+#include <tuple>
+
 using namespace RankScope;
 using namespace TestUtils;
 
@@ -50,7 +53,7 @@ void TestReader::variants_data()
     const QString dir = QStringLiteral(RANKSCOPE_VARIANTS_DIR);
     RANKSCOPE_REQUIRE_FIXTURE(dir);
     const QStringList files = QDir(dir).entryList(QDir::Files, QDir::Name);
-    QCOMPARE(files.size(), 70); // 10 files × 7 forms
+    QCOMPARE(files.size(), 90); // 10 files × 9 forms
     for (const QString& f : files) {
         const QString stem = f.section(QLatin1Char('.'), 0, 0);
         QTest::newRow(qPrintable(f)) << dir + QLatin1Char('/') + f << stem + QStringLiteral(".pickle");
@@ -68,6 +71,17 @@ void TestReader::variants()
     QCOMPARE(result.format,
         path.contains(QLatin1String(".json")) ? SnapshotReader::Format::Json : SnapshotReader::Format::Pickle);
     QCOMPARE(QString::fromStdString(figures(result.snapshot).dump()), QString::fromStdString(expected.dump()));
+    // Every frame's text survives the form: protocols 0 and 1 escape backslashes and non-Latin-1 text in their lines.
+    const SnapshotPtr reference = SnapshotReader::read(dataDir() + QLatin1Char('/') + original).snapshot;
+    const auto frameTexts = [](const Snapshot& s) {
+        std::set<std::tuple<std::string, std::string, int64_t>> texts;
+        for (size_t id = 0; id < s.frames.size(); ++id) {
+            const Frame& f = s.frames.frame(FrameId(id));
+            texts.emplace(s.strings.view(f.filename), s.strings.view(f.name), f.line);
+        }
+        return texts;
+    };
+    QVERIFY(frameTexts(*result.snapshot) == frameTexts(*reference));
 }
 
 void TestReader::framesAreInterned()

@@ -2,7 +2,11 @@
 #include "picklereader.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 namespace RankScope {
 
@@ -38,6 +42,14 @@ enum Op : uint8_t
     LONG_BINGET = 'j',
     BINPUT = 'q',
     LONG_BINPUT = 'r',
+    // Protocols 0 and 1: the same plain data, written as text lines.
+    INT = 'I',
+    LONG = 'L',
+    STRING = 'S',
+    UNICODE = 'V',
+    FLOAT = 'F',
+    GET = 'g',
+    PUT = 'p',
     PROTO = 0x80,
     TUPLE1 = 0x85,
     TUPLE2 = 0x86,
@@ -97,23 +109,124 @@ const char* refusedOpcodeName(uint8_t op)
         return "FROZENSET";
     case '2':
         return "DUP";
-    case 'I':
-        return "INT";
-    case 'L':
-        return "LONG";
-    case 'S':
-        return "STRING";
-    case 'V':
-        return "UNICODE";
-    case 'F':
-        return "FLOAT";
-    case 'g':
-        return "GET";
-    case 'p':
-        return "PUT";
     default:
         return nullptr;
     }
+}
+
+void appendUtf8(std::string& out, uint32_t c)
+{
+    if (c >= 0xd800 && c <= 0xdfff)
+        c = 0xfffd; // a lone surrogate has no UTF-8 form: shown as the replacement character
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xc0 | (c >> 6));
+        out += char(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        out += char(0xe0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    } else {
+        out += char(0xf0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3f));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    }
+}
+
+std::optional<uint32_t> hexValue(std::string_view digits)
+{
+    uint32_t v = 0;
+    for (char ch : digits) {
+        const int d = ch >= '0' && ch <= '9' ? ch - '0'
+            : ch >= 'a' && ch <= 'f'         ? ch - 'a' + 10
+            : ch >= 'A' && ch <= 'F'         ? ch - 'A' + 10
+                                             : -1;
+        if (d < 0)
+            return std::nullopt;
+        v = v * 16 + uint32_t(d);
+    }
+    return v;
+}
+
+// UNICODE's text: raw-unicode-escape, Latin-1 bytes with \uXXXX and \UXXXXXXXX for everything else.
+std::optional<std::string> rawUnicodeEscape(std::string_view text)
+{
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char ch = static_cast<unsigned char>(text[i]);
+        const size_t digits = ch == '\\' && i + 1 < text.size() ? (text[i + 1] == 'u' ? 4
+                                      : text[i + 1] == 'U'                            ? 8
+                                                                                      : 0)
+                                                                : 0;
+        if (digits && i + 2 + digits <= text.size()) {
+            const auto c = hexValue(text.substr(i + 2, digits));
+            if (!c || *c > 0x10ffff)
+                return std::nullopt;
+            appendUtf8(out, *c);
+            i += 1 + digits;
+        } else {
+            appendUtf8(out, ch);
+        }
+    }
+    return out;
+}
+
+// STRING's text: a quoted Python 2 string literal with backslash escapes; its bytes read as Latin-1, as CPython's
+// default encoding for old pickles would have it.
+std::optional<std::string> quotedString(std::string_view text)
+{
+    if (text.size() < 2 || (text.front() != '\'' && text.front() != '"') || text.back() != text.front())
+        return std::nullopt;
+    text = text.substr(1, text.size() - 2);
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        uint32_t c = static_cast<unsigned char>(text[i]);
+        if (c == '\\' && i + 1 < text.size()) {
+            const char e = text[++i];
+            switch (e) {
+            case 'n':
+                c = '\n';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'x': {
+                const auto v = i + 2 < text.size() ? hexValue(text.substr(i + 1, 2)) : std::nullopt;
+                if (!v)
+                    return std::nullopt;
+                c = *v;
+                i += 2;
+                break;
+            }
+            default:
+                if (e >= '0' && e <= '7') {
+                    c = 0;
+                    size_t n = 0;
+                    for (; n < 3 && i + n < text.size() && text[i + n] >= '0' && text[i + n] <= '7'; ++n)
+                        c = c * 8 + uint32_t(text[i + n] - '0');
+                    i += n - 1;
+                } else {
+                    c = static_cast<unsigned char>(e); // \\, \', \"
+                }
+            }
+        }
+        appendUtf8(out, c & 0xff);
+    }
+    return out;
+}
+
+std::optional<int64_t> decimal(std::string_view text)
+{
+    int64_t v = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
 }
 
 std::string hexByte(uint8_t b)
@@ -305,6 +418,23 @@ void PickleReader::runOpcodes()
             fail(std::string("the file ends inside ") + what + " (truncated?)");
     };
     auto push = [&](const BuilderValue& v) { m_stack.push_back(v); };
+    // Protocols 0 and 1 write numbers, strings and memo indices as text ending in a newline.
+    auto line = [&](const char* what) -> std::string_view {
+        for (uint64_t n = 0;; ++n) {
+            need(n + 1, what);
+            if (p[n] == '\n') {
+                const std::string_view text(reinterpret_cast<const char*>(p), size_t(n));
+                p += n + 1;
+                return text;
+            }
+        }
+    };
+    auto index = [&](const char* what) -> uint64_t {
+        const auto v = decimal(line(what));
+        if (!v || *v < 0)
+            fail(std::string(what) + " without a valid memo index");
+        return uint64_t(*v);
+    };
     auto top = [&]() -> BuilderValue& {
         if (m_stack.empty())
             fail("stack underflow");
@@ -333,8 +463,8 @@ void PickleReader::runOpcodes()
         case PROTO: {
             need(1, "PROTO");
             const uint8_t version = *p++;
-            if (version < 2 || version > 5)
-                fail("pickle protocol " + std::to_string(version) + " is not supported (2 to 5 are)");
+            if (version > 5)
+                fail("pickle protocol " + std::to_string(version) + " is not supported (0 to 5 are)");
             break;
         }
         case FRAME:
@@ -561,6 +691,67 @@ void PickleReader::runOpcodes()
         }
         case NONE:
             push(BuilderValue {});
+            break;
+        case INT: {
+            const std::string_view text = line("INT");
+            if (text == "00" || text == "01") { // protocol 0's booleans
+                BuilderValue v = BuilderValue::integer(text == "01");
+                v.kind = BuilderValue::Bool;
+                push(v);
+                break;
+            }
+            const auto v = decimal(text);
+            if (!v)
+                fail("INT with a malformed number");
+            push(BuilderValue::integer(*v));
+            break;
+        }
+        case LONG: {
+            std::string_view text = line("LONG");
+            if (!text.empty() && text.back() == 'L')
+                text.remove_suffix(1);
+            if (const auto v = decimal(text)) {
+                push(BuilderValue::integer(*v));
+            } else {
+                // Addresses above 2^63 are kept as their bit pattern, as LONG1 does.
+                uint64_t u = 0;
+                const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), u);
+                if (error != std::errc() || end != text.data() + text.size())
+                    fail("LONG with a number that does not fit in 64 bits");
+                push(BuilderValue::integer(int64_t(u)));
+            }
+            break;
+        }
+        case FLOAT: {
+            const std::string text(line("FLOAT"));
+            char* end = nullptr;
+            BuilderValue v;
+            v.kind = BuilderValue::Float;
+            v.f = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size())
+                fail("FLOAT with a malformed number");
+            push(v);
+            break;
+        }
+        case STRING: {
+            const auto text = quotedString(line("STRING"));
+            if (!text)
+                fail("STRING that is not a quoted string");
+            push(m_builder.string(*text));
+            break;
+        }
+        case UNICODE: {
+            const auto text = rawUnicodeEscape(line("UNICODE"));
+            if (!text)
+                fail("UNICODE with a malformed escape");
+            push(m_builder.string(*text));
+            break;
+        }
+        case PUT:
+            memoPut(index("PUT"));
+            break;
+        case GET:
+            push(memoGet(index("GET")));
             break;
         default:
             if (const char* name = refusedOpcodeName(op))

@@ -8,9 +8,10 @@
 
 namespace RankScope {
 
-/// A safe pickle virtual machine for protocols 2 to 5. It understands only the data opcodes that snapshot writers
-/// use (dicts, lists, tuples, strings, numbers, memo) and refuses every opcode that would import, construct or run
-/// anything, naming it and its byte offset. Decoded values go straight into a SnapshotBuilder.
+/// A safe pickle virtual machine for protocols 0 to 5. It understands only the data opcodes that snapshot writers
+/// use (dicts, lists, tuples, strings, numbers, memo; as text lines in protocols 0 and 1) and refuses every opcode that
+/// would import, construct or run anything, naming it and its byte offset. Decoded values go straight into a
+/// SnapshotBuilder.
 class PickleReader
 {
 public:

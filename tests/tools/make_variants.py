@@ -4,7 +4,7 @@
 Usage: make_variants.py OUTDIR FILE...
 
 For each FILE (one of the project's own test snapshots, so loading it with pickle is safe) it writes:
-  NAME.p2.pickle, NAME.p3.pickle, NAME.p5.pickle   pickle protocols 2, 3 and 5
+  NAME.p0.pickle … NAME.p5.pickle                 pickle protocols 0, 1 (text opcodes), 2, 3 and 5
   NAME.pickle.gz                                  the original bytes, gzip-compressed
   NAME.gz.dat                                     the same gzip under a misleading extension
   NAME.json, NAME.json.gz                         JSON (tuples become arrays), plain and gzip-compressed
@@ -25,7 +25,7 @@ def main():
         with open(path, 'rb') as f:
             raw = f.read()
         data = pickle.loads(raw)
-        for protocol in (2, 3, 5):
+        for protocol in (0, 1, 2, 3, 5):
             with open(os.path.join(outdir, f'{stem}.p{protocol}.pickle'), 'wb') as f:
                 pickle.dump(data, f, protocol=protocol)
         packed = gzip.compress(raw, mtime=0)
