@@ -23,6 +23,7 @@ private slots:
     void framesAreInterned();
     void blocksKeepTheirStacks();
     void annotationsAndSettings();
+    void jsonLoneSurrogates();
 };
 
 void TestReader::realFiles_data()
@@ -170,6 +171,27 @@ void TestReader::annotationsAndSettings()
     QVERIFY(settings.count("roundup_power2_divisions.1"));
     QVERIFY(a->segments[0].isExpandable);
     QVERIFY(a->hasDeviceTraces);
+}
+
+// Python's json.dump writes a file name that is not UTF-8 with a lone surrogate escape; CPython reads it back, and so
+// must we: as U+FFFD, while a proper pair stays its character and an escaped backslash before "u" stays text.
+void TestReader::jsonLoneSurrogates()
+{
+    QTemporaryDir dir;
+    const QByteArray json =
+        R"({"segments": [], "device_traces": [[{"action": "alloc", "addr": 1, "size": 512, "stream": 0,
+        "frames": [{"filename": "/data/caf\udce9/train.py", "line": 3, "name": "pair \ud83d\ude00 high \ud83d end"},
+                   {"filename": "C:\\udcff\\x.py", "line": 4, "name": "g"}]}]]})";
+    const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("s.json"), json)).snapshot;
+    std::set<std::string> texts;
+    for (size_t id = 0; id < s->frames.size(); ++id) {
+        const Frame& f = s->frames.frame(FrameId(id));
+        texts.emplace(s->strings.view(f.filename));
+        texts.emplace(s->strings.view(f.name));
+    }
+    QVERIFY(texts.count("/data/caf\xef\xbf\xbd/train.py"));
+    QVERIFY(texts.count("pair \xf0\x9f\x98\x80 high \xef\xbf\xbd end"));
+    QVERIFY(texts.count("C:\\udcff\\x.py"));
 }
 
 QTEST_GUILESS_MAIN(TestReader)

@@ -3,45 +3,115 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <istream>
+#include <optional>
 #include <streambuf>
+#include <vector>
 
 namespace RankScope {
 
 namespace {
 
-// Feeds the InputStream window to std::istream without copying; each refill reports progress.
+// Feeds the InputStream window to std::istream, without copying unless a string holds a lone UTF-16 surrogate
+// escape. Python's json.dump writes one for a file name that is not valid UTF-8 (os.fsdecode's surrogateescape);
+// JSON parsers refuse it, CPython reads it, so it becomes U+FFFD here (the escape has the same length, so byte offsets
+// in messages stay true). Each refill reports progress.
 class WindowBuffer : public std::streambuf
 {
 public:
     explicit WindowBuffer(InputStream& in)
         : m_in(in)
     {
-        setWindow();
+        expose();
     }
     uint64_t offset() const
     {
-        return m_in.offsetOf(reinterpret_cast<const uint8_t*>(gptr()));
+        return m_in.offsetOf(m_from) + uint64_t(gptr() - eback());
     }
 
 protected:
     int_type underflow() override
     {
-        m_in.cur = m_in.end;
+        m_in.cur = m_shown;
         m_in.reportProgress();
-        if (!m_in.refill(1))
+        // One byte more than is held back, so the window moves on; at the end, whatever is held back is shown.
+        m_atEnd = !m_in.refill(size_t(m_in.end - m_in.cur) + 1);
+        expose();
+        if (gptr() == egptr())
             return traits_type::eof();
-        setWindow();
         return traits_type::to_int_type(*gptr());
     }
 
 private:
-    void setWindow()
+    // An escape is at most 12 bytes (a surrogate pair); until the end, that many are held back so none is cut.
+    static constexpr ptrdiff_t lookahead = 11;
+
+    static std::optional<uint32_t> hex4(const uint8_t* p)
     {
-        auto* b = reinterpret_cast<char*>(const_cast<uint8_t*>(m_in.cur));
-        setg(b, b, b + (m_in.end - m_in.cur));
+        uint32_t v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const uint8_t c = p[k];
+            const int d = c >= '0' && c <= '9' ? c - '0'
+                : c >= 'a' && c <= 'f'         ? c - 'a' + 10
+                : c >= 'A' && c <= 'F'         ? c - 'A' + 10
+                                               : -1;
+            if (d < 0)
+                return std::nullopt;
+            v = v * 16 + uint32_t(d);
+        }
+        return v;
     }
+
+    void expose()
+    {
+        m_from = m_in.cur;
+        const uint8_t* end = m_in.end;
+        const uint8_t* to = m_atEnd || end - m_from <= lookahead ? (m_atEnd ? end : m_from) : end - lookahead;
+        std::vector<ptrdiff_t> lone; // offsets of the hex digits of lone surrogate escapes
+        for (const uint8_t* p = m_from; p < to; ++p) {
+            if (!m_escape) {
+                m_escape = *p == '\\';
+                continue;
+            }
+            m_escape = false;
+            if (*p != 'u' || end - p < 5)
+                continue;
+            const std::optional<uint32_t> v = hex4(p + 1);
+            if (!v)
+                continue;
+            const uint8_t* next = p + 5;
+            if (*v >= 0xd800 && *v <= 0xdbff && end - next >= 6 && next[0] == '\\' && next[1] == 'u') {
+                if (const auto low = hex4(next + 2); low && *low >= 0xdc00 && *low <= 0xdfff) {
+                    p = next + 5; // a whole pair: nothing to change
+                    to = std::max(to, p + 1);
+                    continue;
+                }
+            }
+            if (*v >= 0xd800 && *v <= 0xdfff)
+                lone.push_back(p + 1 - m_from);
+            p += 4;
+            to = std::max(to, p + 1);
+        }
+        m_shown = to;
+        auto* raw = reinterpret_cast<char*>(const_cast<uint8_t*>(m_from));
+        if (lone.empty()) {
+            setg(raw, raw, raw + (to - m_from));
+            return;
+        }
+        m_copy.assign(raw, raw + (to - m_from));
+        for (ptrdiff_t at : lone)
+            std::memcpy(m_copy.data() + at, "fffd", 4);
+        setg(m_copy.data(), m_copy.data(), m_copy.data() + m_copy.size());
+    }
+
     InputStream& m_in;
+    const uint8_t* m_from = nullptr; ///< where the shown bytes start in the input window
+    const uint8_t* m_shown = nullptr; ///< the first byte not shown yet
+    bool m_escape = false; ///< the last byte shown was a backslash that starts an escape
+    bool m_atEnd = false;
+    std::vector<char> m_copy;
 };
 
 class Handler : public nlohmann::json_sax<nlohmann::json>
