@@ -119,12 +119,23 @@ void TestExport::views()
     } else if (suffix == QLatin1String("svg")) {
         QXmlStreamReader xml(bytes);
         int elements = 0;
+        int fonts = 0;
         while (!xml.atEnd()) {
-            if (xml.readNext() == QXmlStreamReader::StartElement)
-                ++elements;
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            ++elements;
+            // Browsers know no "Sans Serif": every font names real faces and ends in a generic family.
+            const QString family = xml.attributes().value(QLatin1String("font-family")).toString();
+            if (family.isEmpty())
+                continue;
+            ++fonts;
+            QVERIFY2(family.endsWith(QLatin1String(", sans-serif")) || family.endsWith(QLatin1String(", monospace")),
+                qPrintable(family));
+            QVERIFY(!family.contains(QLatin1String("Sans Serif")));
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(elements > 100); // drawn as vectors, not one embedded picture
+        QVERIFY(fonts > 0);
     } else {
         QVERIFY(bytes.startsWith("%PDF"));
         QVERIFY(bytes.trimmed().endsWith("%%EOF"));

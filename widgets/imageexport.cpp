@@ -9,11 +9,13 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -77,6 +79,43 @@ QImage image(QWidget* widget, double scale)
     return image;
 }
 
+namespace {
+
+// QSvgGenerator names fonts by the family asked for, often Qt's alias "Sans Serif", which browsers do not know: they
+// fall back to a serif face with gaps between the glyphs. Each family becomes the face that was really used, common
+// sans faces after it, and the generic family last.
+QByteArray withFontFallbacks(const QByteArray& svg)
+{
+    static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(svg);
+    QString out;
+    qsizetype from = 0;
+    for (QRegularExpressionMatchIterator it = family.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QFontInfo used { QFont(m.captured(1)) };
+        QStringList families { used.family() };
+        // fontconfig does not always call a monospaced face fixed-pitch (Noto Sans Mono): its name tells too.
+        const bool mono = used.fixedPitch() || used.family().contains(QLatin1String("Mono"), Qt::CaseInsensitive)
+            || used.family().contains(QLatin1String("Courier"), Qt::CaseInsensitive);
+        const QStringList fallbacks = mono ? QStringList { QStringLiteral("DejaVu Sans Mono"),
+            QStringLiteral("Noto Sans Mono"), QStringLiteral("Liberation Mono"), QStringLiteral("Consolas") }
+                                           : QStringList { QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans"),
+                                                 QStringLiteral("Liberation Sans"), QStringLiteral("Arial") };
+        for (const QString& f : fallbacks) {
+            if (!families.contains(f))
+                families.append(f);
+        }
+        out += QStringView(text).mid(from, m.capturedStart() - from);
+        out += QStringLiteral("font-family=\"'") + families.join(QStringLiteral("', '")) + QStringLiteral("', ")
+            + (mono ? QStringLiteral("monospace") : QStringLiteral("sans-serif")) + QLatin1Char('"');
+        from = m.capturedEnd();
+    }
+    out += QStringView(text).mid(from);
+    return out.toUtf8();
+}
+
+} // namespace
+
 QByteArray encode(QWidget* widget, Format format, double scale)
 {
     QByteArray bytes;
@@ -92,8 +131,12 @@ QByteArray encode(QWidget* widget, Format format, double scale)
         svg.setSize(widget->size());
         svg.setViewBox(QRect(QPoint(), widget->size()));
         svg.setTitle(widget->windowTitle().isEmpty() ? QStringLiteral("RankScope") : widget->windowTitle());
-        QPainter painter(&svg);
-        renderInto(widget, painter);
+        {
+            QPainter painter(&svg);
+            renderInto(widget, painter);
+        }
+        buffer.close();
+        bytes = withFontFallbacks(bytes);
         break;
     }
     case Pdf: {
