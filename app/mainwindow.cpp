@@ -8,6 +8,7 @@
 #include "diffsheet.h"
 #include "exportdialog.h"
 #include "findingsmodel.h"
+#include "findingsview.h"
 #include "formatting.h"
 #include "imageexport.h"
 #include "profilerstep.h"
@@ -377,17 +378,15 @@ QWidget* MainWindow::createFindingsPanel()
     m_findingsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_findingsView = new QTreeView(panel);
     m_findingsView->setModel(m_findingsProxy);
-    m_findingsView->setRootIsDecorated(false);
+    FindingsView::setUp(m_findingsView);
     m_findingsView->setUniformRowHeights(true);
     m_findingsView->setSortingEnabled(true);
     m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
-    m_findingsView->setAlternatingRowColors(true);
     m_texts->add([this] {
         m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
         m_filter->setAccessibleName(tr("Filter findings"));
         m_findingsView->setAccessibleName(tr("Findings"));
     });
-    m_findingsView->header()->setStretchLastSection(true);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFinding);
     layout->addWidget(m_findingsView, 1);
 
@@ -804,8 +803,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         return;
     }
     m_banner->setVerdict(m_comparison->verdict());
-    for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
-        m_findingsView->resizeColumnToContents(column);
+    FindingsView::fitColumns(m_findingsView);
     for (int column = 0; column < RankListModel::NUM_COLUMNS - 1; ++column)
         m_table->resizeColumnToContents(column);
     chooseDefaultRanks();

@@ -28,6 +28,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -94,6 +95,20 @@ void TestMainWindow::exampleShowsTheAnswer()
     w.openExample();
     QVERIFY(!w.showsStartPage());
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+
+    // Which line of code comes first: the site is the leftmost column and, on a full-HD screen, the widest one.
+    w.resize(1920, 1080);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    QHeaderView* header = w.findingsView()->header();
+    QCOMPARE(header->logicalIndex(0), int(FindingsModel::SiteColumn));
+    for (int column = 0; column < FindingsModel::NUM_COLUMNS; ++column) {
+        if (column != FindingsModel::SiteColumn)
+            QVERIFY2(header->sectionSize(FindingsModel::SiteColumn) > header->sectionSize(column),
+                qPrintable(QStringLiteral("column %1 is %2 px, the site %3 px")
+                               .arg(column)
+                               .arg(header->sectionSize(column))
+                               .arg(header->sectionSize(FindingsModel::SiteColumn))));
+    }
 
     // The verdict, the outlier and the top finding with its stack, without another click.
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);

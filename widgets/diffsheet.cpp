@@ -4,6 +4,7 @@
 #include "blockmapview.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
+#include "findingsview.h"
 #include "imageexport.h"
 #include "rankchart.h"
 #include "rankpair.h"
@@ -72,9 +73,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_findings = new FindingsModel(this);
         m_findingsView = new QTreeView(this);
         m_findingsView->setModel(m_findings);
-        m_findingsView->setRootIsDecorated(false);
-        m_findingsView->setAlternatingRowColors(true);
-        m_findingsView->header()->setStretchLastSection(true);
+        FindingsView::setUp(m_findingsView);
         m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         bottom->addWidget(m_findingsView, 3);
@@ -143,8 +142,7 @@ void DiffSheet::setComparison(
     }
     if (m_findings) {
         m_findings->setComparison(comparison);
-        for (int column = 0; column < FindingsModel::NUM_COLUMNS - 1; ++column)
-            m_findingsView->resizeColumnToContents(column);
+        FindingsView::fitColumns(m_findingsView);
         if (finding >= 0 && finding < m_findings->rowCount())
             m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
     }

@@ -14,6 +14,7 @@ class FindingsModel : public TranslatedTableModel
 public:
     enum Columns
     {
+        SiteColumn, ///< first: which line of code is what a user looks for
         RankColumn,
         KindColumn,
         ExcessColumn,
@@ -22,7 +23,6 @@ public:
         CountColumn,
         BaselineCountColumn,
         RunsColumn,
-        SiteColumn,
         NUM_COLUMNS
     };
     enum Roles
