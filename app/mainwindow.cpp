@@ -111,6 +111,17 @@ MainWindow::MainWindow(QWidget* parent)
     left->setObjectName(QStringLiteral("ranksSplitter"));
     m_chart = new RankChart(left);
     m_chart->setModel(m_model);
+    // A bar picks its rank: as A, or with Shift as B; the other side keeps its rank unless it is the same one.
+    connect(m_chart, &RankChart::rankClicked, this, [this](int rank, Qt::KeyboardModifiers modifiers) {
+        if (rankIndexOf(rank) < 0)
+            return;
+        if (modifiers & Qt::ShiftModifier) {
+            if (rank != m_rankB)
+                setRanks(rank == m_rankA ? m_rankB : m_rankA, rank);
+        } else if (rank != m_rankA) {
+            setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
+        }
+    });
     m_table = new QTreeView(left);
     m_table->setModel(m_proxy);
     m_table->setRootIsDecorated(false);
@@ -387,7 +398,18 @@ QWidget* MainWindow::createFindingsPanel()
         m_filter->setAccessibleName(tr("Filter findings"));
         m_findingsView->setAccessibleName(tr("Findings"));
     });
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showFinding);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
+        const int index = selectedFinding();
+        if (index >= 0) {
+            const int rank = m_comparison->findings()[size_t(index)].rank;
+            if (rank != m_rankA && rank != m_rankB) {
+                setRanks(rank, m_rankB); // shows the finding, now on A
+                return;
+            }
+        }
+        showFinding();
+    });
     layout->addWidget(m_findingsView, 1);
 
     m_stackPane = new StackPane(splitter);
@@ -918,13 +940,6 @@ int MainWindow::selectedFinding() const
 void MainWindow::showFinding()
 {
     const int index = selectedFinding();
-    if (index >= 0) {
-        const int rank = m_comparison->findings()[size_t(index)].rank;
-        if (rank != m_rankA && rank != m_rankB) {
-            setRanks(rank, m_rankB); // shows the finding again, now on A
-            return;
-        }
-    }
     if (m_comparison)
         m_pair->markFinding(index);
     if (index < 0)

@@ -8,6 +8,7 @@
 #include "findingsmodel.h"
 #include "mainwindow.h"
 #include "parallel.h"
+#include "rankchart.h"
 #include "ranklistmodel.h"
 #include "rankname.h"
 #include "settingsdialog.h"
@@ -190,6 +191,20 @@ void TestMainWindow::swapAndRankSelection()
     // The finding is on rank 0, now B: its runs are outlined there.
     QCOMPARE(w.blockMap(1)->visibleOutlinedRuns(), int(w.comparison()->findings()[0].runs.size()));
     QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
+
+    // A rank's bar: a click makes it A, Shift+click makes it B.
+    RankChart* chart = w.findChild<RankChart*>();
+    QVERIFY(chart);
+    const QPoint bar3 = chart->barCenter(3);
+    QVERIFY(!bar3.isNull());
+    QCOMPARE(chart->rankAt(bar3), 3);
+    QTest::mouseClick(chart->plot(), Qt::LeftButton, Qt::NoModifier, bar3);
+    QCOMPARE(w.rankA(), 3);
+    QTest::mouseClick(chart->plot(), Qt::LeftButton, Qt::ShiftModifier, chart->barCenter(1));
+    QCOMPARE(w.rankA(), 3);
+    QCOMPARE(w.rankB(), 1); // the user's choice holds, though the selected finding is on rank 0
+    w.setRanks(b, a); // as the swap left them
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
 
     // Selecting a rank in the table makes it A; B stays.
     QTreeView* table = w.rankTable();

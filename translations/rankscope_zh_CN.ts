@@ -1072,10 +1072,6 @@
         <translation>各 rank 的显存</translation>
     </message>
     <message>
-        <source>Per rank: the peak of live allocations during the trace (light), what was allocated when the snapshot was taken (dark), and the rank with the highest peak (outlined)</source>
-        <translation>每个 rank：追踪期间存活分配的峰值（浅色）、快照时已分配的显存（深色），以及峰值最高的 rank（描边）</translation>
-    </message>
-    <message>
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
@@ -1094,6 +1090,16 @@
     <message>
         <source>Rank</source>
         <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Per rank: the peak of live allocations during the trace (light), what was allocated when the snapshot was taken (dark), and the rank with the highest peak (outlined). Click a bar to show that rank as A, Shift+click as B.</source>
+        <translation>每个 rank：追踪期间存活分配的峰值（浅色）、快照时已分配的显存（深色），以及峰值最高的 rank（描边）。点击柱子将该 rank 显示为 A，按住 Shift 点击则显示为 B。</translation>
+    </message>
+    <message>
+        <source>Rank %1: peak %2, %3 at the snapshot.
+Click: show it as A. Shift+click: as B.</source>
+        <translation>Rank %1：峰值 %2，快照时 %3。
+点击：显示为 A。Shift+点击：显示为 B。</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,9 @@
 #include "ranklistmodel.h"
 #include "retranslator.h"
 
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,10 +50,18 @@ RankChart::RankChart(QWidget* parent)
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     ChartStyle::applyPalette(m_plot, palette());
+    m_plot->installEventFilter(this);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton)
+            return;
+        if (const int rank = rankAt(event->pos()); rank >= 0)
+            emit rankClicked(rank, event->modifiers());
+    });
     (new Retranslator(this))->add([this] {
         setAccessibleName(tr("Memory per rank"));
-        m_plot->setToolTip(tr("Per rank: the peak of live allocations during the trace (light), what was allocated "
-                              "when the snapshot was taken (dark), and the rank with the highest peak (outlined)"));
+        m_overview = tr("Per rank: the peak of live allocations during the trace (light), what was allocated when the "
+                        "snapshot was taken (dark), and the rank with the highest peak (outlined). Click a bar to show "
+                        "that rank as A, Shift+click as B.");
         m_peak->setName(tr("Peak"));
         m_allocated->setName(tr("At snapshot"));
         m_outlier->setName(tr("Highest"));
@@ -70,6 +81,48 @@ void RankChart::changeEvent(QEvent* event)
     }
 }
 
+bool RankChart::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const double key = std::round(m_plot->xAxis->pixelToCoord(help->pos().x()));
+        const int rank = rankAt(help->pos());
+        QToolTip::showText(help->globalPos(), rank >= 0 ? barText(int(key)) : m_overview, m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+int RankChart::rankAt(const QPoint& pos) const
+{
+    if (!m_plot->axisRect()->rect().contains(pos))
+        return -1;
+    const double key = m_plot->xAxis->pixelToCoord(pos.x());
+    const double nearest = std::round(key);
+    if (std::abs(key - nearest) > m_peak->width() / 2 || nearest < 0 || nearest >= double(m_ranks.size()))
+        return -1;
+    return m_ranks[size_t(nearest)];
+}
+
+QPoint RankChart::barCenter(int rank) const
+{
+    const auto it = std::find(m_ranks.begin(), m_ranks.end(), rank);
+    if (it == m_ranks.end())
+        return {};
+    const double key = double(it - m_ranks.begin());
+    const double peak = m_peak->data()->at(int(it - m_ranks.begin()))->value;
+    return QPoint(int(m_plot->xAxis->coordToPixel(key)), int(m_plot->yAxis->coordToPixel(peak / 2)));
+}
+
+QString RankChart::barText(int key) const
+{
+    const auto peak = int64_t(m_peak->data()->at(key)->value);
+    const auto allocated = int64_t(m_allocated->data()->at(key)->value);
+    return tr("Rank %1: peak %2, %3 at the snapshot.\nClick: show it as A. Shift+click: as B.")
+        .arg(m_ranks[size_t(key)])
+        .arg(Formatting::bytes(peak), Formatting::bytes(allocated));
+}
+
 void RankChart::setModel(QAbstractItemModel* model)
 {
     if (m_model)
@@ -87,6 +140,7 @@ void RankChart::rebuild()
 {
     QVector<double> keys, peak, allocated;
     QStringList labels;
+    m_ranks.clear();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const int rows = m_model ? m_model->rowCount() : 0;
     double maxPeak = -1;
@@ -100,6 +154,7 @@ void RankChart::rebuild()
         peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
         allocated.append(m_model->index(row, RankListModel::AllocatedColumn).data(RankListModel::SortRole).toDouble());
         labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
+        m_ranks.push_back(m_model->index(row, RankListModel::RankColumn).data().toInt());
         if (peak.back() > maxPeak) {
             maxPeak = peak.back();
             outlierKey = key;

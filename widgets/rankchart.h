@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QCustomPlot;
 class QCPBars;
 class QAbstractItemModel;
@@ -10,7 +12,8 @@ class QAbstractItemModel;
 namespace RankScope {
 
 /// Bars of each rank's peak and of what it held at the snapshot, on one scale, so a rank that holds more stands out
-/// at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel.
+/// at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel. A bar's
+/// tooltip gives that rank's figures; a click picks the rank.
 class RankChart : public QWidget
 {
     Q_OBJECT
@@ -21,18 +24,30 @@ public:
     {
         return m_plot;
     }
+    /// The rank whose bar is at `pos` (plot coordinates), or -1.
+    int rankAt(const QPoint& pos) const;
+    /// Where the bar of `rank` is, in plot coordinates (for tests and tooltips); a null point when it has none.
+    QPoint barCenter(int rank) const;
+
+signals:
+    /// A bar was clicked: the rank, and the keyboard modifiers (Shift picks rank B in the window).
+    void rankClicked(int rank, Qt::KeyboardModifiers modifiers);
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();
+    QString barText(int key) const;
 
     QAbstractItemModel* m_model = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPBars* m_peak = nullptr;
     QCPBars* m_allocated = nullptr;
     QCPBars* m_outlier = nullptr;
+    std::vector<int> m_ranks; ///< the rank of each bar, by key
+    QString m_overview; ///< the tooltip away from the bars
 };
 
 } // namespace RankScope
