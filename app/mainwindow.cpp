@@ -23,6 +23,7 @@
 #include "stackpane.h"
 #include "stacktext.h"
 #include "startpage.h"
+#include "steplog.h"
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -39,6 +40,7 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -612,13 +614,40 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
         return {};
     }
     const QStringList files = RankFiles::expand(paths);
-    if (files.isEmpty() && !RankFiles::expandLogs(paths).isEmpty()) {
+    if (files.isEmpty() && holdsStepReports(RankFiles::expandLogs(paths))) {
         openStepLogs(paths); // a folder of training logs
         return {};
     }
-    if (files.isEmpty())
-        statusBar()->showMessage(tr("No snapshot files found in %1").arg(paths.join(QLatin1String(", "))), 8000);
+    if (files.isEmpty()) {
+        // Said in a dialog, not only the status bar: the user picked that folder and expects to see something.
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Nothing to Open"),
+            tr("No memory snapshots or step reports in %1.")
+                .arg(QDir::toNativeSeparators(paths.join(QLatin1String(", ")))),
+            QMessageBox::Ok, this);
+        box->setInformativeText(tr("RankScope opens PyTorch memory snapshots (.pickle, .pkl, .json, optionally .gz; "
+                                   "folders are searched) and training logs with step report lines."));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     return files;
+}
+
+bool MainWindow::holdsStepReports(const QStringList& logs)
+{
+    // A look at the start of each file is enough to tell a training log from a readme; the step reports window
+    // reads them whole.
+    for (const QString& path : logs) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QString head = QString::fromUtf8(file.read(1 << 20));
+        StepReport report;
+        for (QStringView line : QStringView(head).split(QLatin1Char('\n'))) {
+            if (StepLog::parseLine(line, 0, report))
+                return true;
+        }
+    }
+    return false;
 }
 
 void MainWindow::openPaths(const QStringList& paths)

@@ -157,6 +157,8 @@ private:
     void clearJob();
     /// The snapshot files among `paths` (folders searched); logs go to the step reports, nothing found is said.
     QStringList snapshotFiles(const QStringList& paths);
+    /// True when one of `logs` has a step report line near its start.
+    static bool holdsStepReports(const QStringList& logs);
     void connectLoader();
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();

@@ -24,6 +24,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -31,6 +32,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -60,6 +62,7 @@ private slots:
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
+    void nothingToOpen();
 };
 
 namespace {
@@ -482,6 +485,27 @@ void TestMainWindow::addToThisJob()
         ranks.push_back(s.rank);
     std::sort(ranks.begin(), ranks.end());
     QCOMPARE(ranks, (std::vector<int> { 0, 1, 2, 3, 4 }));
+}
+
+// A folder with neither snapshots nor step reports (a readme, or nothing) says so in a dialog, and opens no window.
+void TestMainWindow::nothingToOpen()
+{
+    QTemporaryDir dir;
+    QFile readme(dir.filePath(QStringLiteral("readme.txt")));
+    QVERIFY(readme.open(QIODevice::WriteOnly));
+    readme.write("Snapshots will be copied here after the run.\n");
+    readme.close();
+    MainWindow w;
+    w.show();
+    const int windows = QApplication::topLevelWidgets().size();
+    w.openPaths({ dir.path() });
+    auto* box = w.findChild<QMessageBox*>();
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    QVERIFY2(box->text().contains(QLatin1String("No memory snapshots or step reports")), qPrintable(box->text()));
+    QVERIFY(w.showsStartPage());
+    QCOMPARE(QApplication::topLevelWidgets().size(), windows + 1); // the box, no step reports window
+    box->close();
 }
 
 // A window closed while its comparison and views are still computed in the background: the jobs finish into

@@ -792,10 +792,6 @@
         <translation>清除最近记录</translation>
     </message>
     <message>
-        <source>No snapshot files found in %1</source>
-        <translation>在 %1 中没有找到快照文件</translation>
-    </message>
-    <message>
         <source>Open Snapshots</source>
         <translation>打开快照</translation>
     </message>
@@ -1056,6 +1052,18 @@
     <message>
         <source>The comparison point “%1” belonged to the closed job: ranks are compared at their own peaks again.</source>
         <translation>比较点“%1”属于已关闭的任务：现在重新在各 rank 自己的峰值处比较。</translation>
+    </message>
+    <message>
+        <source>Nothing to Open</source>
+        <translation>没有可打开的内容</translation>
+    </message>
+    <message>
+        <source>No memory snapshots or step reports in %1.</source>
+        <translation>%1 中没有显存快照，也没有步骤报告。</translation>
+    </message>
+    <message>
+        <source>RankScope opens PyTorch memory snapshots (.pickle, .pkl, .json, optionally .gz; folders are searched) and training logs with step report lines.</source>
+        <translation>RankScope 可打开 PyTorch 显存快照（.pickle、.pkl、.json，可为 .gz 压缩；会搜索文件夹）以及含步骤报告行的训练日志。</translation>
     </message>
 </context>
 <context>
