@@ -37,6 +37,7 @@ private slots:
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
+    void countLabelsReadAsNumbers();
 };
 
 namespace {
@@ -332,6 +333,17 @@ void TestWidgets::crispAtDevicePixelRatio()
     QVERIFY2(blurred < plotDetail / 4, qPrintable(QStringLiteral("%1 vs %2").arg(blurred).arg(plotDetail)));
     qInfo("2x2 cells with detail at 2x: timeline %.3f, block map %.3f; timeline from a 1x buffer %.3f", plotDetail,
         mapDetail, blurred);
+}
+
+// Event and step axes read "1.6 M", not "1.6·10⁶".
+void TestWidgets::countLabelsReadAsNumbers()
+{
+    QCOMPARE(CountTicker::label(1600000), QStringLiteral("1.6 M"));
+    QCOMPARE(CountTicker::label(250000), QStringLiteral("250 k"));
+    QCOMPARE(CountTicker::label(12000), QStringLiteral("12 k"));
+    QCOMPARE(CountTicker::label(5000), QStringLiteral("5000"));
+    QCOMPARE(CountTicker::label(0), QStringLiteral("0"));
+    QCOMPARE(CountTicker::label(2.5e9), QStringLiteral("2.5 G"));
 }
 
 QTEST_MAIN(TestWidgets)

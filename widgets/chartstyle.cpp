@@ -4,6 +4,7 @@
 #include "formatting.h"
 
 #include <array>
+#include <cmath>
 
 namespace RankScope {
 
@@ -25,6 +26,28 @@ double BytesTicker::getTickStep(const QCPRange& range)
 QString BytesTicker::getTickLabel(double tick, const QLocale&, QChar, int)
 {
     return Formatting::bytes(int64_t(tick));
+}
+
+QString CountTicker::label(double value)
+{
+    const double magnitude = std::abs(value);
+    // Returns a QString: an auto-typed QStringBuilder would outlive the temporaries it refers to.
+    const auto scaled = [&](double unit, const char* suffix) -> QString {
+        // Up to three significant digits, no trailing zeros: 1.6 M, 12 k, 250 k.
+        return QString::number(value / unit, 'g', 3) + QLatin1Char(' ') + QLatin1String(suffix);
+    };
+    if (magnitude >= 1e9)
+        return scaled(1e9, "G");
+    if (magnitude >= 1e6)
+        return scaled(1e6, "M");
+    if (magnitude >= 1e4)
+        return scaled(1e3, "k");
+    return QString::number(value, 'g', 6);
+}
+
+QString CountTicker::getTickLabel(double tick, const QLocale&, QChar, int)
+{
+    return label(tick);
 }
 
 namespace ChartStyle {

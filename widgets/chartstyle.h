@@ -19,6 +19,16 @@ protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
 };
 
+/// Count axis ticks (events, steps) labelled "250 k", "1.6 M" rather than "1.6·10⁶".
+class CountTicker : public QCPAxisTicker
+{
+public:
+    static QString label(double value);
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
 /// Colours shared by every view, so that one thing looks the same everywhere.
 namespace ChartStyle {
 /// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in

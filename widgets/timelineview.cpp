@@ -543,6 +543,8 @@ void TimelineView::rebuildLayout()
         QCPAxis* x = view->rect->axis(QCPAxis::atBottom);
         QCPAxis* y = view->rect->axis(QCPAxis::atLeft);
         y->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+        if (m_xAxis != TimeAxis)
+            x->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
         y->setRange(0, maxPeak * 1.12);
         const bool last = i + 1 == m_tracks.size();
         x->setTickLabels(last);
