@@ -381,9 +381,18 @@ QWidget* MainWindow::createFindingsPanel()
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(200);
     connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-    connect(m_filterTimer, &QTimer::timeout, this, [this] { m_findingsProxy->setFilterFixedString(m_filter->text()); });
+    connect(m_filterTimer, &QTimer::timeout, this, [this] {
+        m_findingsProxy->setFilterFixedString(m_filter->text());
+        updateNoMatch();
+    });
     bar->addWidget(m_filter, 1);
     layout->addLayout(bar);
+    // An empty table after filtering says why, so it is not taken for "no finding at all".
+    m_noMatch = new QLabel(panel);
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
+    m_noMatch->hide();
+    layout->addWidget(m_noMatch);
 
     m_findingsProxy->setSourceModel(m_findings);
     m_findingsProxy->setSortRole(FindingsModel::SortRole);
@@ -841,11 +850,26 @@ void MainWindow::compareRanks()
     updateStatus();
 }
 
+QString MainWindow::noMatchText() const
+{
+    return m_noMatch->isVisibleTo(m_noMatch->parentWidget()) ? m_noMatch->text() : QString();
+}
+
+void MainWindow::updateNoMatch()
+{
+    const bool none = m_findingsProxy->rowCount() == 0 && m_findings->rowCount() > 0;
+    m_noMatch->setVisible(none);
+    if (none)
+        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
+                               .arg(m_filter->text()));
+}
+
 void MainWindow::applyComparison(ComparisonPtr comparison)
 {
     m_comparison = std::move(comparison);
     m_model->setComparison(m_comparison);
     m_findings->setComparison(m_comparison);
+    updateNoMatch();
     if (!m_comparison) {
         m_banner->hide();
         m_rankA = m_rankB = -1;

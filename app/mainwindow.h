@@ -90,6 +90,12 @@ public:
     {
         return m_stackPane;
     }
+    QLineEdit* findingsFilter() const
+    {
+        return m_filter;
+    }
+    /// What the findings table says when the filter leaves nothing; empty while it shows findings.
+    QString noMatchText() const;
     VerdictBanner* banner() const
     {
         return m_banner;
@@ -162,6 +168,8 @@ private:
     void connectLoader();
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();
+    /// Says so when the filter leaves no finding of a comparison that has some.
+    void updateNoMatch();
     void showContextMenu(const QPoint& pos);
     void scheduleComparison();
     void compareRanks();
@@ -198,6 +206,7 @@ private:
     BlockMapView* m_mapB = nullptr;
     QTreeView* m_findingsView = nullptr;
     QLineEdit* m_filter = nullptr;
+    QLabel* m_noMatch = nullptr;
     QTimer* m_filterTimer = nullptr;
     StackPane* m_stackPane = nullptr;
     QComboBox* m_pointCombo = nullptr;

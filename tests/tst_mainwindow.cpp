@@ -114,6 +114,17 @@ void TestMainWindow::exampleShowsTheAnswer()
                                .arg(header->sectionSize(FindingsModel::SiteColumn))));
     }
 
+    // A filter that matches nothing says so; cleared, the findings are back and the note goes.
+    QVERIFY(w.noMatchText().isEmpty());
+    w.findingsFilter()->setText(QStringLiteral("no-such-site"));
+    QTRY_COMPARE(w.findingsView()->model()->rowCount(), 0);
+    QVERIFY2(
+        w.noMatchText().contains(QStringLiteral("No finding matches “no-such-site”")), qPrintable(w.noMatchText()));
+    w.findingsFilter()->clear();
+    QTRY_VERIFY(w.findingsView()->model()->rowCount() > 0);
+    QVERIFY(w.noMatchText().isEmpty());
+    w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
+
     // The verdict, the outlier and the top finding with its stack, without another click.
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
     QCOMPARE(w.comparison()->verdict().rank, 0);

@@ -1065,6 +1065,10 @@
         <source>RankScope opens PyTorch memory snapshots (.pickle, .pkl, .json, optionally .gz; folders are searched) and training logs with step report lines.</source>
         <translation>RankScope 可打开 PyTorch 显存快照（.pickle、.pkl、.json，可为 .gz 压缩；会搜索文件夹）以及含步骤报告行的训练日志。</translation>
     </message>
+    <message>
+        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
