@@ -56,6 +56,7 @@ private slots:
     void scenarios();
     void siteKeysSurviveRelocation();
     void sharedSiteIsNotOnlyOnRank();
+    void oneRankHasNothingToCompare();
     void runsMergeAdjacentBlocks();
     void abBaseline();
     void siteKeys();
@@ -183,6 +184,18 @@ void TestComparison::sharedSiteIsNotOnlyOnRank()
     const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
     QCOMPARE(j["findings"][0]["ranks_with_site"].get<int>(), 2);
     QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("more_on_rank"));
+}
+
+// One file alone: no baseline, so no excess and no "balanced" verdict that reads like a comparison.
+void TestComparison::oneRankHasNothingToCompare()
+{
+    std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/burden_2"));
+    ranks.resize(1);
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    QCOMPARE(c->ranks().front().excessBytes, int64_t(0));
+    QVERIFY(c->findings().empty());
+    QCOMPARE(
+        VerdictText::title(c->verdict(), VerdictText::English), QStringLiteral("One rank: nothing to compare it with"));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()

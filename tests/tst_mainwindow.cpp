@@ -114,6 +114,12 @@ void TestMainWindow::exampleShowsTheAnswer()
                                .arg(header->sectionSize(FindingsModel::SiteColumn))));
     }
 
+    // One set of figures: the table's fragmentation is the block map's, at the same point.
+    const std::optional<DeviceStats> shown = w.blockMap(0)->stats();
+    QVERIFY(shown);
+    const RankSummary& summaryA = w.comparison()->ranks()[size_t(w.comparison()->rankIndex(w.rankA()))];
+    QCOMPARE(summaryA.fragmentation, shown->fragmentation);
+
     // A filter that matches nothing says so; cleared, the findings are back and the note goes.
     QVERIFY(w.noMatchText().isEmpty());
     w.findingsFilter()->setText(QStringLiteral("no-such-site"));

@@ -268,10 +268,6 @@
         <source>Block maps: the allocator&apos;s segments at the comparison point (rows packed by size), blocks at their offsets; the selected finding&apos;s address runs outlined and flagged. </source>
         <translation>内存块图：比较点时分配器的内存段（按大小排成行），内存块画在各自的偏移处；所选差异项的连续地址区间已描边并标旗。</translation>
     </message>
-    <message>
-        <source>Bars: each rank&apos;s peak during the trace (light) and what it held at the snapshot (dark); the highest peak outlined.</source>
-        <translation>柱状图：每个 rank 在追踪期间的峰值（浅色）和快照时占用的显存（深色）；最高峰值已描边。</translation>
-    </message>
     <message numerus="yes">
         <source>&lt;b&gt;RankScope&lt;/b&gt; · %n rank(s) compared at &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>
@@ -297,6 +293,10 @@
     <message>
         <source>%1: use a .html or .md file name for a report</source>
         <translation>%1：报告文件名请使用 .html 或 .md</translation>
+    </message>
+    <message>
+        <source>Bars: each rank&apos;s peak during the trace (light) and what it holds at the comparison point (dark); the highest peak outlined.</source>
+        <translation>柱状图：每个 rank 在追踪期间的峰值（浅色）和在比较点处占用的显存（深色）；最高峰值已描边。</translation>
     </message>
 </context>
 <context>
@@ -1088,10 +1088,6 @@
         <translation>峰值</translation>
     </message>
     <message>
-        <source>At snapshot</source>
-        <translation>快照时</translation>
-    </message>
-    <message>
         <source>Highest</source>
         <translation>最高</translation>
     </message>
@@ -1104,13 +1100,17 @@
         <translation>Rank</translation>
     </message>
     <message>
-        <source>Per rank: the peak of live allocations during the trace (light), what was allocated when the snapshot was taken (dark), and the rank with the highest peak (outlined). Click a bar to show that rank as A, Shift+click as B.</source>
-        <translation>每个 rank：追踪期间存活分配的峰值（浅色）、快照时已分配的显存（深色），以及峰值最高的 rank（描边）。点击柱子将该 rank 显示为 A，按住 Shift 点击则显示为 B。</translation>
+        <source>Per rank: the peak of live allocations during the trace (light), what it holds at the comparison point (dark), and the rank with the highest peak (outlined). Click a bar to show that rank as A, Shift+click as B.</source>
+        <translation>每个 rank：追踪期间存活分配的峰值（浅色）、在比较点处占用的显存（深色），以及峰值最高的 rank（描边）。点击柱子将该 rank 显示为 A，按住 Shift 点击则显示为 B。</translation>
     </message>
     <message>
-        <source>Rank %1: peak %2, %3 at the snapshot.
+        <source>At point</source>
+        <translation>比较点处</translation>
+    </message>
+    <message>
+        <source>Rank %1: peak %2, %3 at the comparison point.
 Click: show it as A. Shift+click: as B.</source>
-        <translation>Rank %1：峰值 %2，快照时 %3。
+        <translation>Rank %1：峰值 %2，比较点处 %3。
 点击：显示为 A。Shift+点击：显示为 B。</translation>
     </message>
 </context>
@@ -1785,6 +1785,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at sites not shared with %7 (%8 at sites no other rank reaches). Top sites: %9.</source>
         <translation>负载不均：%5，rank %1 比%4多占用 %2（%3）；其多出的显存中有 %6 位于%7不会执行到的分配位置（其中 %8 位于其他 rank 都不会执行到的位置）。主要分配位置：%9。</translation>
+    </message>
+    <message>
+        <source>One rank: nothing to compare it with</source>
+        <translation>只有一个 rank：没有可比较的对象</translation>
     </message>
 </context>
 <context>

@@ -204,6 +204,11 @@ void BlockMapView::resizeEvent(QResizeEvent* event)
     repack();
 }
 
+std::optional<DeviceStats> BlockMapView::stats() const
+{
+    return m_layout ? std::optional<DeviceStats>(m_layout->stats) : std::nullopt;
+}
+
 int BlockMapView::blockCount() const
 {
     return m_layout ? int(m_layout->state.blocks.size()) : 0;

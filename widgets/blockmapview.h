@@ -45,6 +45,8 @@ public:
     /// Blocks of the highlighted site in the shown state (for tests and the stack pane).
     int highlightedBlockCount() const;
     int blockCount() const;
+    /// The allocator's figures at the shown moment (the header's), or none before the state is in.
+    std::optional<DeviceStats> stats() const;
     int segmentCount() const;
     bool isBusy() const
     {

@@ -108,8 +108,8 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         legend += tr("Block maps: the allocator's segments at the comparison point (rows packed by size), blocks at "
                      "their offsets; the selected finding's address runs outlined and flagged. ");
     if (m_chart)
-        legend += tr("Bars: each rank's peak during the trace (light) and what it held at the snapshot (dark); the "
-                     "highest peak outlined.");
+        legend += tr("Bars: each rank's peak during the trace (light) and what it holds at the comparison point "
+                     "(dark); the highest peak outlined.");
     m_legend->setText(legend);
     layout->addWidget(m_legend);
 }

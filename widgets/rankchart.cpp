@@ -59,11 +59,11 @@ RankChart::RankChart(QWidget* parent)
     });
     (new Retranslator(this))->add([this] {
         setAccessibleName(tr("Memory per rank"));
-        m_overview = tr("Per rank: the peak of live allocations during the trace (light), what was allocated when the "
-                        "snapshot was taken (dark), and the rank with the highest peak (outlined). Click a bar to show "
+        m_overview = tr("Per rank: the peak of live allocations during the trace (light), what it holds at the "
+                        "comparison point (dark), and the rank with the highest peak (outlined). Click a bar to show "
                         "that rank as A, Shift+click as B.");
         m_peak->setName(tr("Peak"));
-        m_allocated->setName(tr("At snapshot"));
+        m_allocated->setName(tr("At point"));
         m_outlier->setName(tr("Highest"));
         m_plot->yAxis->setLabel(tr("Memory"));
         m_plot->xAxis->setLabel(tr("Rank"));
@@ -118,7 +118,7 @@ QString RankChart::barText(int key) const
 {
     const auto peak = int64_t(m_peak->data()->at(key)->value);
     const auto allocated = int64_t(m_allocated->data()->at(key)->value);
-    return tr("Rank %1: peak %2, %3 at the snapshot.\nClick: show it as A. Shift+click: as B.")
+    return tr("Rank %1: peak %2, %3 at the comparison point.\nClick: show it as A. Shift+click: as B.")
         .arg(m_ranks[size_t(key)])
         .arg(Formatting::bytes(peak), Formatting::bytes(allocated));
 }
@@ -152,7 +152,9 @@ void RankChart::rebuild()
         const double key = keys.size();
         keys.append(key);
         peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
-        allocated.append(m_model->index(row, RankListModel::AllocatedColumn).data(RankListModel::SortRole).toDouble());
+        // What the rank holds at the comparison point: the table's "At point", the same figure under the same word.
+        const QVariant atPoint = m_model->index(row, RankListModel::AtPointColumn).data(RankListModel::SortRole);
+        allocated.append(atPoint.isValid() ? std::max(atPoint.toDouble(), 0.0) : 0.0);
         labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
         m_ranks.push_back(m_model->index(row, RankListModel::RankColumn).data().toInt());
         if (peak.back() > maxPeak) {

@@ -11,9 +11,9 @@ class QAbstractItemModel;
 
 namespace RankScope {
 
-/// Bars of each rank's peak and of what it held at the snapshot, on one scale, so a rank that holds more stands out
-/// at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel. A bar's
-/// tooltip gives that rank's figures; a click picks the rank.
+/// Bars of each rank's peak and of what it holds at the comparison point, on one scale, so a rank that holds more
+/// stands out at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel.
+/// A bar's tooltip gives that rank's figures; a click picks the rank.
 class RankChart : public QWidget
 {
     Q_OBJECT

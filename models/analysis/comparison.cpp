@@ -157,7 +157,7 @@ private:
     const size_t m_rankCount;
     std::vector<std::vector<Live>> m_live; // per rank, sorted by site
     const int m_baselineIndex; // -1: the median of the other ranks
-    std::vector<std::optional<std::vector<StateSegment>>> m_segments; // per rank, at its point, made when needed
+    std::vector<std::vector<StateSegment>> m_segments; // per rank, at its point
 };
 
 int ComparisonPhases::baselineIndex() const
@@ -171,13 +171,27 @@ int ComparisonPhases::baselineIndex() const
 
 void ComparisonPhases::measureRanks()
 {
-    // Replays are independent per rank: run them on every core.
-    const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount), [this](qsizetype r) {
-        return DeviceHistory::build(m_inputs[r].snapshot, DeviceHistory::mainDevice(*m_inputs[r].snapshot));
+    // Each rank at its point: the replay and the allocator's state there are independent per rank, so every core
+    // takes ranks.
+    struct Measured
+    {
+        DeviceHistoryPtr history;
+        std::optional<TimelinePoint> point; ///< unset: the rank has no such point
+        AllocatorState state; ///< at the point, or at the snapshot when it has none
+    };
+    const TimelinePoint::Spec snapshotSpec { TimelinePoint::Snapshot, 0 };
+    const QList<Measured> measured = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+        Measured m;
+        m.history = DeviceHistory::build(m_inputs[r].snapshot, DeviceHistory::mainDevice(*m_inputs[r].snapshot));
+        const TimelinePoint::Spec ownPeak { m.history->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
+            0 };
+        m.point = m.history->point(m_c.m_options.point.value_or(ownPeak));
+        m.state = m.history->stateAt(m.point.value_or(*m.history->point(snapshotSpec)).event);
+        return m;
     });
     for (size_t r = 0; r < m_rankCount; ++r) {
         const RankInput& in = m_inputs[r];
-        const DeviceHistoryPtr& h = histories[qsizetype(r)];
+        const DeviceHistoryPtr& h = measured[qsizetype(r)].history;
         m_c.m_histories.push_back(h);
         RankSummary summary;
         summary.rank = in.rank;
@@ -186,10 +200,10 @@ void ComparisonPhases::measureRanks()
         const TimelinePoint::Spec defaultSpec { h->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
             0 };
         const TimelinePoint::Spec spec = m_c.m_options.point.value_or(defaultSpec);
-        if (auto point = h->point(spec)) {
+        if (const std::optional<TimelinePoint>& point = measured[qsizetype(r)].point) {
             summary.point = *point;
         } else {
-            summary.point = *h->point({ TimelinePoint::Snapshot, 0 });
+            summary.point = *h->point(snapshotSpec);
             summary.note = in.snapshot->digest && TimelinePoint::insideTrace(spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
                 : "has no " + m_c.pointName() + " point; compared at its snapshot";
@@ -203,7 +217,9 @@ void ComparisonPhases::measureRanks()
         summary.peakAllocatedBytes = h->peakBytes();
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
-        summary.fragmentation = h->stateAt(EventIndex(h->eventCount()) - 1).stats().fragmentation;
+        // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
+        summary.fragmentation = measured[qsizetype(r)].state.stats().fragmentation;
+        m_segments.push_back(measured[qsizetype(r)].state.segments);
         summary.oomEvents = int64_t(h->ooms().size());
         summary.traceIncomplete = h->traceIncomplete();
         m_c.m_ranks.push_back(summary);
@@ -213,7 +229,6 @@ void ComparisonPhases::measureRanks()
             m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
         std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
     }
-    m_segments.resize(m_rankCount);
 }
 
 void ComparisonPhases::totalSites()
@@ -294,9 +309,7 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
         chosen.erase(chosen.begin(),
             chosen.end() - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
     }
-    if (!m_segments[r])
-        m_segments[r] = h.segmentsAt(m_c.m_ranks[r].point.event);
-    const std::vector<StateSegment>& segs = *m_segments[r];
+    const std::vector<StateSegment>& segs = m_segments[r];
     for (uint32_t i : chosen) {
         const Allocation& a = h.allocations()[i];
         auto seg = std::upper_bound(
@@ -329,7 +342,7 @@ void ComparisonPhases::totalRanks()
         totals.push_back(s.bytesAtPoint);
     std::vector<int64_t> sortedTotals = totals;
     std::sort(sortedTotals.begin(), sortedTotals.end());
-    for (size_t r = 0; r < m_rankCount; ++r) {
+    for (size_t r = 0; r < m_rankCount && m_rankCount > 1; ++r) { // one rank alone has no baseline and no excess
         const int64_t base =
             m_baselineIndex >= 0 ? totals[size_t(m_baselineIndex)] : medianWithout(sortedTotals, totals[r]);
         m_c.m_ranks[r].excessBytes = totals[r] - base;

@@ -46,7 +46,7 @@ struct RankSummary
     int64_t reservedAtPoint = 0;
     /// bytesAtPoint minus the baseline (median of the other ranks, or the baseline rank).
     int64_t excessBytes = 0;
-    /// Of the final snapshot: 1 - largest free block / free bytes inside segments.
+    /// At the comparison point, as the block maps show it: 1 - largest free block / free bytes inside segments.
     double fragmentation = 0;
     int64_t oomEvents = 0;
     bool traceIncomplete = false;

@@ -39,6 +39,8 @@ QString against(const Verdict& v, VerdictText::Language language)
 
 QString VerdictText::title(const Verdict& v, Language language)
 {
+    if (v.rankCount < 2)
+        return say(QT_TR_NOOP("One rank: nothing to compare it with"), language);
     switch (v.kind) {
     case Verdict::Balanced:
         return say(QT_TR_NOOP("Balanced: no rank holds notably more than the others"), language);
