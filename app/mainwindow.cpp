@@ -622,7 +622,7 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
         openStepLogs(paths);
         return {};
     }
-    const QStringList files = RankFiles::expand(paths);
+    QStringList files = RankFiles::expand(paths);
     if (files.isEmpty() && holdsStepReports(RankFiles::expandLogs(paths))) {
         openStepLogs(paths); // a folder of training logs
         return {};

@@ -163,7 +163,7 @@ std::string SiteTable::codeRoot(const Snapshot& snapshot)
 
 std::string SiteTable::fileKey(std::string_view file, std::string_view root)
 {
-    const std::string path = normalisedPath(file);
+    std::string path = normalisedPath(file);
     // Installed packages and the standard library: whatever the virtualenv or interpreter prefix of the rank.
     for (std::string_view marker : { "/site-packages/", "/dist-packages/" }) {
         if (const size_t at = path.rfind(marker); at != std::string::npos)
