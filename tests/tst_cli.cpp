@@ -270,7 +270,7 @@ void TestCli::reportWithoutDisplay()
     const QString html = dir.filePath(QStringLiteral("report.html"));
     QCOMPARE(run({ QStringLiteral("report"), QStringLiteral("--out"), html, examples })->exitCode(), 0);
     const QString page = contents(html);
-    QVERIFY(page.contains(QLatin1String("burden_imbalance")));
+    QVERIFY(page.contains(QLatin1String("Burden imbalance on rank 0")));
     QVERIFY(page.contains(QLatin1String("gather_predictions")));
     QVERIFY(page.contains(QLatin1String("data:image/png;base64,")));
 
@@ -324,7 +324,7 @@ void TestCli::digests()
     QCOMPARE(run({ QStringLiteral("report"), QStringLiteral("--out"), html, out })->exitCode(), 0);
     QFile page(html);
     QVERIFY(page.open(QIODevice::ReadOnly));
-    QVERIFY(page.readAll().contains("burden_imbalance"));
+    QVERIFY(page.readAll().contains("Burden imbalance on rank 0"));
     const QString png = dir.filePath(QStringLiteral("diff.png"));
     QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--out"), png, out })->exitCode(), 0);
     QVERIFY(!QImage(png).isNull());

@@ -170,13 +170,17 @@ void TestExport::singleViewImage()
 void TestExport::reports()
 {
     const std::string html = DiffReport::html(*m_comparison, QByteArray("png"));
-    QVERIFY(html.find("burden_imbalance") != std::string::npos);
+    QVERIFY(html.find("Burden imbalance on rank 0") != std::string::npos);
     QVERIFY(html.find("gather_predictions") != std::string::npos); // the top site
+    // In the window's words: no JSON identifiers, no "(s)".
+    for (const char* identifier : { "burden_imbalance", "only_on_rank", "allocation(s)", "run(s)" })
+        QVERIFY2(html.find(identifier) == std::string::npos, identifier);
+    QVERIFY(html.find("only on this rank") != std::string::npos);
     QVERIFY(html.find("data:image/png;base64,cG5n") != std::string::npos);
     QVERIFY(html.find(VerdictText::remedy(m_comparison->verdict(), VerdictText::English).toStdString().substr(0, 20))
         != std::string::npos);
     const std::string md = DiffReport::markdown(*m_comparison, QStringLiteral("diff.png"));
-    QVERIFY(md.find("**Verdict: burden_imbalance (rank 0, +1 GiB)**") != std::string::npos);
+    QVERIFY(md.find("**Burden imbalance on rank 0: it does work the others do not (+1 GiB)**") != std::string::npos);
     QVERIFY(md.find("![The diff of the two ranks](diff.png)") != std::string::npos);
     QVERIFY(md.find("gather_predictions") != std::string::npos);
     QCOMPARE(DiffSheet::reportImagePath(QStringLiteral("/tmp/r/report.md")), QStringLiteral("/tmp/r/report.png"));

@@ -32,15 +32,16 @@ std::string pad(std::string s, size_t width, bool right = false)
     return right ? std::string(width - chars, ' ') + s : s + std::string(width - chars, ' ');
 }
 
-// The verdict's words are English in every output of this file, whatever the user's language.
-std::string explanation(const Verdict& v)
+// The verdict's words are English in every output of this file, whatever the user's language: with the JSON's
+// identifiers for the CLI and JSON, in plain words for the reports.
+std::string explanation(const Verdict& v, VerdictText::Language language = VerdictText::English)
 {
-    return VerdictText::explanation(v, VerdictText::English).toStdString();
+    return VerdictText::explanation(v, language).toStdString();
 }
 
-std::string remedy(const Verdict& v)
+std::string remedy(const Verdict& v, VerdictText::Language language = VerdictText::English)
 {
-    return VerdictText::remedy(v, VerdictText::English).toStdString();
+    return VerdictText::remedy(v, language).toStdString();
 }
 
 std::string csvField(const std::string& s)
@@ -210,13 +211,19 @@ std::string title(const Comparison& c)
     return "RankScope: " + std::to_string(c.ranks().size()) + " ranks compared at " + c.pointName();
 }
 
+// Reports are read by people: the window's words in English, not the JSON's identifiers.
 std::string verdictLine(const Comparison& c)
 {
     const Verdict& v = c.verdict();
-    std::string line = std::string("Verdict: ") + Verdict::kindName(v.kind);
-    if (v.rank >= 0)
-        line += " (rank " + std::to_string(v.rank) + ", " + (v.excessBytes > 0 ? "+" : "") + bytes(v.excessBytes) + ")";
+    std::string line = VerdictText::title(v, VerdictText::Plain).toStdString();
+    if (v.rank >= 0 && v.excessBytes > 0 && v.kind != Verdict::Balanced)
+        line += " (+" + bytes(v.excessBytes) + ")";
     return line;
+}
+
+std::string counted(int64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
@@ -230,15 +237,16 @@ std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
 std::string findingTitle(const Comparison& c, size_t i)
 {
     const Finding& f = c.findings()[i];
-    return std::to_string(i + 1) + ". Rank " + std::to_string(f.rank) + ", " + Finding::kindName(f.kind) + ", +"
-        + bytes(f.excessBytes) + ": " + c.sites().label(f.site);
+    return std::to_string(i + 1) + ". Rank " + std::to_string(f.rank) + ", "
+        + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes) + ": "
+        + c.sites().label(f.site);
 }
 
 std::string findingFigures(const Finding& f)
 {
-    return bytes(f.rankBytes) + " in " + std::to_string(f.rankCount) + " allocation(s) on rank "
+    return bytes(f.rankBytes) + " in " + counted(f.rankCount, "allocation", "allocations") + " on rank "
         + std::to_string(f.rank) + ", against " + bytes(f.baselineBytes) + " in " + std::to_string(f.baselineCount)
-        + " on the baseline; " + std::to_string(f.runs.size()) + " contiguous run(s).";
+        + " on the baseline; " + counted(int64_t(f.runs.size()), "contiguous run", "contiguous runs") + ".";
 }
 
 } // namespace
@@ -255,8 +263,8 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
           "pre{background:#f6f6f6;padding:.5em;overflow-x:auto}img{max-width:100%;border:1px solid #ccc}\n"
           "</style>\n</head>\n<body>\n<h1>"
         + htmlEscape(title(c)) + "</h1>\n<div class=\"verdict\">\n<h2>" + htmlEscape(verdictLine(c)) + "</h2>\n<p>"
-        + htmlEscape(explanation(v)) + "</p>\n";
-    if (const std::string r = remedy(v); !r.empty())
+        + htmlEscape(explanation(v, VerdictText::Plain)) + "</p>\n";
+    if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "<p><b>What to change:</b> " + htmlEscape(r) + "</p>\n";
     out += "</div>\n<h2>Ranks</h2>\n<table>\n<tr>";
     for (const std::string& h : rankHeader())
@@ -289,8 +297,9 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
 std::string markdown(const Comparison& c, const QString& image, int maxFindings)
 {
     const Verdict& v = c.verdict();
-    std::string out = "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + explanation(v) + "\n\n";
-    if (const std::string r = remedy(v); !r.empty())
+    std::string out =
+        "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + explanation(v, VerdictText::Plain) + "\n\n";
+    if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "**What to change:** " + r + "\n\n";
     const auto cell = [](std::string text) {
         for (size_t p = text.find('|'); p != std::string::npos; p = text.find('|', p + 2))

@@ -120,11 +120,11 @@ QString VerdictText::findingKind(Finding::Kind kind, Language language)
         return QString::fromLatin1(Finding::kindName(kind));
     switch (kind) {
     case Finding::OnlyOnRank:
-        return tr("only on this rank");
+        return say(QT_TR_NOOP("only on this rank"), language);
     case Finding::MoreOnRank:
-        return tr("more allocations");
+        return say(QT_TR_NOOP("more allocations"), language);
     case Finding::LargerOnRank:
-        return tr("larger allocations");
+        return say(QT_TR_NOOP("larger allocations"), language);
     }
     return {};
 }

@@ -17,14 +17,15 @@ class VerdictText
 public:
     enum Language
     {
-        English,
+        English, ///< for the CLI and JSON: finding kinds by their JSON names, so scripts can match them
+        Plain, ///< English words throughout, for reports people read
         Translated, ///< through the installed translators
     };
     /// One line: kind and rank ("Burden imbalance on rank 0: it does work the others do not").
     static QString title(const Verdict& verdict, Language language);
     /// How much more the outlier holds than its baseline, where, and its top sites.
     static QString explanation(const Verdict& verdict, Language language);
-    /// A finding's kind: its JSON name in English ("only_on_rank"), a phrase when translated ("only on this rank").
+    /// A finding's kind: its JSON name in English ("only_on_rank"), a phrase otherwise ("only on this rank").
     static QString findingKind(Finding::Kind kind, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
