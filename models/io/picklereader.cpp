@@ -320,8 +320,18 @@ const BuilderValue& PickleReader::memoGet(uint64_t index) const
         const uint32_t slot = m_memo[index];
         if (slot < m_memoValues.size())
             return m_memoValues[slot];
-        if (slot == traceEntryMemo)
-            fail("a trace entry dict is referenced twice (memo index " + std::to_string(index) + ")");
+        if (slot == traceEntryMemo) {
+            // A script that kept a reference to an entry (snapshot["last"] = entry) makes a second reference. Its
+            // fields went into the trace already; wherever the copy lands it is a dict whose contents are ignored.
+            // (Placed in a trace list a second time, the builder says so.)
+            static const BuilderValue seenEntry = [] {
+                BuilderValue v;
+                v.kind = BuilderValue::Dict;
+                v.ctx = SchemaContext::Ignore;
+                return v;
+            }();
+            return seenEntry;
+        }
     }
     if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end())
         return it->second;
