@@ -112,8 +112,8 @@ bool SiteTable::isLibraryFrame(std::string_view name, std::string_view filename,
     // C++ frames carry a bare file name (or none) and line 0; Python frames an absolute path. With
     // stacks="all" on an interpreter built with debug info, CPython's own C frames carry a path and a line too
     // (Modules/_functoolsmodule.c:259): C and C++ sources are never the user's Python.
-    const bool python = line > 0 && filename.find_first_of("/\\") != std::string_view::npos
-        && !isNativeSource(filename);
+    const bool python =
+        line > 0 && filename.find_first_of("/\\") != std::string_view::npos && !isNativeSource(filename);
     return !python || containsAny(filename, libraryPaths) || isCompiledCode(filename);
 }
 
@@ -183,14 +183,15 @@ std::string SiteTable::fileKey(std::string_view file, std::string_view root)
 
 SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 {
-    std::vector<SiteId>& cache = m_cache[&snapshot];
+    auto [known, isNew] = m_perSnapshot.try_emplace(&snapshot);
+    PerSnapshot& per = known->second;
+    if (isNew)
+        per.root = codeRoot(snapshot);
+    std::vector<SiteId>& cache = per.sites;
     if (cache.size() < snapshot.stacks.size())
         cache.resize(snapshot.stacks.size(), 0);
     if (cache[stack] != 0)
         return cache[stack] - 1;
-    auto [root, rootIsNew] = m_roots.try_emplace(&snapshot);
-    if (rootIsNew)
-        root->second = codeRoot(snapshot);
 
     std::vector<SiteFrame> kept;
     std::string key;
@@ -205,7 +206,7 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
         kept.push_back({ intern(file), intern(name), f.line });
         // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
         // copy of it lives.
-        key.append(fileKey(file, root->second))
+        key.append(fileKey(file, per.root))
             .append(1, '\0')
             .append(std::to_string(f.line))
             .append(1, '\0')

@@ -104,10 +104,12 @@ private:
     std::vector<std::vector<SiteFrame>> m_sites;
     std::vector<uint64_t> m_fingerprints;
     std::unordered_map<std::string, SiteId> m_siteIndex;
-    // Per snapshot: StackId → SiteId + 1 (0 = not yet computed).
-    std::unordered_map<const Snapshot*, std::vector<SiteId>> m_cache;
-    // Per snapshot: codeRoot().
-    std::unordered_map<const Snapshot*, std::string> m_roots;
+    struct PerSnapshot
+    {
+        std::vector<SiteId> sites; ///< StackId → SiteId + 1 (0 = not yet computed)
+        std::string root; ///< codeRoot()
+    };
+    std::unordered_map<const Snapshot*, PerSnapshot> m_perSnapshot;
 };
 
 } // namespace RankScope
