@@ -176,35 +176,34 @@ void ComparisonPhases::measureRanks()
     struct Measured
     {
         DeviceHistoryPtr history;
-        std::optional<TimelinePoint> point; ///< unset: the rank has no such point
-        AllocatorState state; ///< at the point, or at the snapshot when it has none
+        TimelinePoint::Spec spec; ///< the point asked for: the option, else the rank's own peak (snapshot: no trace)
+        TimelinePoint point; ///< that point, or the snapshot when the rank has no such point
+        bool found = false;
+        AllocatorState state; ///< at `point`
     };
-    const TimelinePoint::Spec snapshotSpec { TimelinePoint::Snapshot, 0 };
-    const QList<Measured> measured = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+    QList<Measured> measured = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
         Measured m;
         m.history = DeviceHistory::build(m_inputs[r].snapshot, DeviceHistory::mainDevice(*m_inputs[r].snapshot));
-        const TimelinePoint::Spec ownPeak { m.history->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
-            0 };
-        m.point = m.history->point(m_c.m_options.point.value_or(ownPeak));
-        m.state = m.history->stateAt(m.point.value_or(*m.history->point(snapshotSpec)).event);
+        m.spec = m_c.m_options.point.value_or(
+            TimelinePoint::Spec { m.history->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot, 0 });
+        const std::optional<TimelinePoint> point = m.history->point(m.spec);
+        m.found = point.has_value();
+        m.point = point ? *point : *m.history->point({ TimelinePoint::Snapshot, 0 });
+        m.state = m.history->stateAt(m.point.event);
         return m;
     });
     for (size_t r = 0; r < m_rankCount; ++r) {
         const RankInput& in = m_inputs[r];
-        const DeviceHistoryPtr& h = measured[qsizetype(r)].history;
+        Measured& m = measured[qsizetype(r)];
+        const DeviceHistoryPtr& h = m.history;
         m_c.m_histories.push_back(h);
         RankSummary summary;
         summary.rank = in.rank;
         summary.path = in.path;
         summary.device = h->device();
-        const TimelinePoint::Spec defaultSpec { h->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot,
-            0 };
-        const TimelinePoint::Spec spec = m_c.m_options.point.value_or(defaultSpec);
-        if (const std::optional<TimelinePoint>& point = measured[qsizetype(r)].point) {
-            summary.point = *point;
-        } else {
-            summary.point = *h->point(snapshotSpec);
-            summary.note = in.snapshot->digest && TimelinePoint::insideTrace(spec.kind)
+        summary.point = m.point;
+        if (!m.found) {
+            summary.note = in.snapshot->digest && TimelinePoint::insideTrace(m.spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
                 : "has no " + m_c.pointName() + " point; compared at its snapshot";
         }
@@ -218,8 +217,8 @@ void ComparisonPhases::measureRanks()
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
-        summary.fragmentation = measured[qsizetype(r)].state.stats().fragmentation;
-        m_segments.push_back(measured[qsizetype(r)].state.segments);
+        summary.fragmentation = m.state.stats().fragmentation;
+        m_segments.push_back(std::move(m.state.segments));
         summary.oomEvents = int64_t(h->ooms().size());
         summary.traceIncomplete = h->traceIncomplete();
         m_c.m_ranks.push_back(summary);
