@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jsonreader.h"
 
+#include "hexdigits.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -50,18 +52,7 @@ private:
 
     static std::optional<uint32_t> hex4(const uint8_t* p)
     {
-        uint32_t v = 0;
-        for (int k = 0; k < 4; ++k) {
-            const uint8_t c = p[k];
-            const int d = c >= '0' && c <= '9' ? c - '0'
-                : c >= 'a' && c <= 'f'         ? c - 'a' + 10
-                : c >= 'A' && c <= 'F'         ? c - 'A' + 10
-                                               : -1;
-            if (d < 0)
-                return std::nullopt;
-            v = v * 16 + uint32_t(d);
-        }
-        return v;
+        return hexDigits(std::string_view(reinterpret_cast<const char*>(p), 4));
     }
 
     void expose()

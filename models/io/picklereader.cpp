@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "picklereader.h"
 
+#include "hexdigits.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -135,21 +137,6 @@ void appendUtf8(std::string& out, uint32_t c)
     }
 }
 
-std::optional<uint32_t> hexValue(std::string_view digits)
-{
-    uint32_t v = 0;
-    for (char ch : digits) {
-        const int d = ch >= '0' && ch <= '9' ? ch - '0'
-            : ch >= 'a' && ch <= 'f'         ? ch - 'a' + 10
-            : ch >= 'A' && ch <= 'F'         ? ch - 'A' + 10
-                                             : -1;
-        if (d < 0)
-            return std::nullopt;
-        v = v * 16 + uint32_t(d);
-    }
-    return v;
-}
-
 // UNICODE's text: raw-unicode-escape, Latin-1 bytes with \uXXXX and \UXXXXXXXX for everything else.
 std::optional<std::string> rawUnicodeEscape(std::string_view text)
 {
@@ -161,7 +148,7 @@ std::optional<std::string> rawUnicodeEscape(std::string_view text)
                                                                                       : 0)
                                                                 : 0;
         if (digits && i + 2 + digits <= text.size()) {
-            const auto c = hexValue(text.substr(i + 2, digits));
+            const auto c = hexDigits(text.substr(i + 2, digits));
             if (!c || *c > 0x10ffff)
                 return std::nullopt;
             appendUtf8(out, *c);
@@ -196,7 +183,7 @@ std::optional<std::string> quotedString(std::string_view text)
                 c = '\t';
                 break;
             case 'x': {
-                const auto v = i + 2 < text.size() ? hexValue(text.substr(i + 1, 2)) : std::nullopt;
+                const auto v = i + 2 < text.size() ? hexDigits(text.substr(i + 1, 2)) : std::nullopt;
                 if (!v)
                     return std::nullopt;
                 c = *v;
