@@ -12,6 +12,21 @@
 using namespace RankScope;
 using namespace TestUtils;
 
+namespace {
+
+// Every frame of a snapshot as text: file, function, line.
+std::set<std::tuple<std::string, std::string, int64_t>> frameTexts(const Snapshot& s)
+{
+    std::set<std::tuple<std::string, std::string, int64_t>> texts;
+    for (size_t id = 0; id < s.frames.size(); ++id) {
+        const Frame& f = s.frames.frame(FrameId(id));
+        texts.emplace(s.strings.view(f.filename), s.strings.view(f.name), f.line);
+    }
+    return texts;
+}
+
+} // namespace
+
 class TestReader : public QObject
 {
     Q_OBJECT
@@ -74,14 +89,6 @@ void TestReader::variants()
     QCOMPARE(QString::fromStdString(figures(result.snapshot).dump()), QString::fromStdString(expected.dump()));
     // Every frame's text survives the form: protocols 0 and 1 escape backslashes and non-Latin-1 text in their lines.
     const SnapshotPtr reference = SnapshotReader::read(dataDir() + QLatin1Char('/') + original).snapshot;
-    const auto frameTexts = [](const Snapshot& s) {
-        std::set<std::tuple<std::string, std::string, int64_t>> texts;
-        for (size_t id = 0; id < s.frames.size(); ++id) {
-            const Frame& f = s.frames.frame(FrameId(id));
-            texts.emplace(s.strings.view(f.filename), s.strings.view(f.name), f.line);
-        }
-        return texts;
-    };
     QVERIFY(frameTexts(*result.snapshot) == frameTexts(*reference));
 }
 
@@ -183,15 +190,9 @@ void TestReader::jsonLoneSurrogates()
         "frames": [{"filename": "/data/caf\udce9/train.py", "line": 3, "name": "pair \ud83d\ude00 high \ud83d end"},
                    {"filename": "C:\\udcff\\x.py", "line": 4, "name": "g"}]}]]})";
     const SnapshotPtr s = SnapshotReader::read(writeFile(dir, QStringLiteral("s.json"), json)).snapshot;
-    std::set<std::string> texts;
-    for (size_t id = 0; id < s->frames.size(); ++id) {
-        const Frame& f = s->frames.frame(FrameId(id));
-        texts.emplace(s->strings.view(f.filename));
-        texts.emplace(s->strings.view(f.name));
-    }
-    QVERIFY(texts.count("/data/caf\xef\xbf\xbd/train.py"));
-    QVERIFY(texts.count("pair \xf0\x9f\x98\x80 high \xef\xbf\xbd end"));
-    QVERIFY(texts.count("C:\\udcff\\x.py"));
+    const auto texts = frameTexts(*s);
+    QVERIFY(texts.count({ "/data/caf\xef\xbf\xbd/train.py", "pair \xf0\x9f\x98\x80 high \xef\xbf\xbd end", 3 }));
+    QVERIFY(texts.count({ "C:\\udcff\\x.py", "g", 4 }));
 }
 
 QTEST_GUILESS_MAIN(TestReader)
