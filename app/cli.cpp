@@ -36,7 +36,9 @@ const char* const usage = "Usage:\n"
                           "  rankscope [FILE|FOLDER...]             open the snapshots in the desktop app\n"
                           "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
-                          "                 [--depth N] [--json|--csv] [--fail-on-imbalance] FILE|FOLDER...\n"
+                          "                 [--depth N] [--device N] [--step N] [--json|--csv]\n"
+                          "                 [--fail-on-imbalance]\n"
+                          "                 FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
                           "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
                           "                                         a run before a fix against the run after it:\n"
@@ -64,6 +66,10 @@ const char* const usage = "Usage:\n"
                           "diff: POINT is peak (default: each rank at its own peak), snapshot, oom, event:<i>,\n"
                           "step:<N> or step:<N>:end. The baseline is the median of the other ranks, or one rank.\n"
                           "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
+                          "Every GPU of every rank is compared (--device N: only cuda:N of each rank); memory a\n"
+                          "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
+                          "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
+                          "is compared one step at a time: the latest, or --step N.\n"
                           "--fail-on-imbalance exits with 3 unless the verdict is balanced (or, with --before and\n"
                           "--after, unless the run after is fixed).\n"
                           "\n"
@@ -214,10 +220,16 @@ void addComparisonOptions(CommandLine& cl)
     cl.add(names("threshold"), "How far above its baseline a rank must be to count, in percent (default 2).", "PCT");
     cl.add(names("my-code"), "Keep only your own frames in the site key.");
     cl.add(names("depth"), "Keep the first N frames in the site key.", "N");
+    cl.add(
+        names("device"), "Compare cuda:N of every rank (default: every device, the one that matters most first).", "N");
+    cl.add(names("step"),
+        "In a folder of several training steps (iteration_<N>/ …), compare the snapshots of step N (default: the "
+        "latest).",
+        "N");
 }
 
 // Returns what is wrong with the comparison options given, or "".
-std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& options)
+std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& options, std::optional<int64_t>& step)
 {
     options.site.myCodeOnly = cl.isSet("my-code");
     bool ok = false;
@@ -240,6 +252,16 @@ std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& opti
         options.site.depth = cl.value("depth").toInt(&ok);
         if (!ok || options.site.depth < 1)
             return "--depth needs a number of frames, 1 or more";
+    }
+    if (cl.isSet("device")) {
+        options.device = cl.value("device").toInt(&ok);
+        if (!ok || *options.device < 0 || *options.device > 65535)
+            return "--device needs a device number, such as 0";
+    }
+    if (cl.isSet("step")) {
+        step = cl.value("step").toLongLong(&ok);
+        if (!ok || *step < 0)
+            return "--step needs a step number, such as 20";
     }
     return {};
 }
@@ -275,14 +297,36 @@ std::string pointOutsideTrace(const Comparison& c)
     return {};
 }
 
-Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options)
+// Snapshots of several training steps are one comparison per step: the step asked for, else the latest, said on
+// stderr so the output is never taken for the whole folder.
+std::string chooseStep(QStringList& paths, std::optional<int64_t> step)
+{
+    const RankFiles::Step chosen = RankFiles::chooseStep(paths, step);
+    std::string list;
+    for (int64_t s : chosen.steps)
+        list += (list.empty() ? "" : ", ") + std::to_string(s);
+    if (chosen.steps.empty())
+        return step ? "--step " + std::to_string(*step) + ": the files are not of several training steps" : "";
+    if (chosen.files.isEmpty())
+        return "--step " + std::to_string(*step) + ": the files hold steps " + list;
+    print(stderr,
+        "note: the files hold snapshots of steps " + list + "; comparing step " + std::to_string(chosen.chosen)
+            + (step ? "" : " (the latest; --step N for another)") + "\n");
+    paths = chosen.files;
+    return {};
+}
+
+Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options, std::optional<int64_t> step)
 {
     Compared result;
-    const QStringList paths = RankFiles::expand(givenPaths);
+    QStringList paths = RankFiles::expand(givenPaths);
     if (paths.isEmpty()) {
         result.error = "no snapshot files given";
         return result;
     }
+    result.error = chooseStep(paths, step);
+    if (!result.error.empty())
+        return result;
     std::vector<RankInput> ranks;
     result.files = LoadedFile::loadAll(paths);
     for (const LoadedFile& file : result.files) {
@@ -325,7 +369,8 @@ int diff(const QStringList& args)
     if (const auto code = cl.parse(args))
         return *code;
     ComparisonOptions options;
-    if (const std::string error = readComparisonOptions(cl, options); !error.empty())
+    std::optional<int64_t> step;
+    if (const std::string error = readComparisonOptions(cl, options, step); !error.empty())
         return cl.fail(error);
     if (cl.isSet("json") && cl.isSet("csv"))
         return cl.fail("--json and --csv exclude each other");
@@ -340,8 +385,8 @@ int diff(const QStringList& args)
             return fail("--before and --after go together, with no other files");
         if (format == Csv)
             return fail("--csv compares one run; use --json or text with --before and --after");
-        const Compared was = loadAndCompare(before, options);
-        const Compared is = loadAndCompare(after, options);
+        const Compared was = loadAndCompare(before, options, step);
+        const Compared is = loadAndCompare(after, options, step);
         for (const Compared* run : { &was, &is }) {
             if (!run->error.empty())
                 return fail((run == &was ? "--before: " : "--after: ") + run->error);
@@ -354,7 +399,7 @@ int diff(const QStringList& args)
             return 1;
         return failOnImbalance && !result.fixed ? 3 : 0;
     }
-    const Compared compared = loadAndCompare(paths, options);
+    const Compared compared = loadAndCompare(paths, options, step);
     if (!compared.error.empty())
         return fail(compared.error);
     if (!compared.comparison)
@@ -528,8 +573,9 @@ int runWriting(CommandLine& cl, const char* command, const QStringList& args,
     if (const auto code = cl.parse(args))
         return *code;
     ComparisonOptions options;
+    std::optional<int64_t> step;
     OutputOptions o;
-    for (const std::string& error : { readComparisonOptions(cl, options), readOutputOptions(cl, o) }) {
+    for (const std::string& error : { readComparisonOptions(cl, options, step), readOutputOptions(cl, o) }) {
         if (!error.empty())
             return cl.fail(error);
     }
@@ -541,7 +587,7 @@ int runWriting(CommandLine& cl, const char* command, const QStringList& args,
         print(stderr, prefix + o.out.toStdString() + ": " + bad + "\n");
         return 2;
     }
-    const Compared compared = loadAndCompare(paths, options);
+    const Compared compared = loadAndCompare(paths, options, step);
     if (!compared.error.empty())
         return cl.fail(compared.error);
     if (!compared.comparison)

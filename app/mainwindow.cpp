@@ -285,6 +285,17 @@ QWidget* MainWindow::createComparePanel()
     QLabel* pointLabel = label(m_pointCombo);
     QLabel* aLabel = label(m_aCombo);
     QLabel* bLabel = label(m_bCombo);
+    m_stepCombo = new QComboBox(panel);
+    connect(m_stepCombo, &QComboBox::activated, this, [this](int index) {
+        const QVariant step = m_stepCombo->itemData(index);
+        if (step.isValid())
+            openPaths(m_jobPaths, step.toLongLong());
+    });
+    m_stepLabel = label(m_stepCombo);
+    bar->addWidget(m_stepLabel);
+    bar->addWidget(m_stepCombo);
+    m_stepLabel->hide();
+    m_stepCombo->hide();
     bar->addWidget(pointLabel);
     bar->addWidget(m_pointCombo);
     bar->addSpacing(12);
@@ -331,6 +342,10 @@ QWidget* MainWindow::createComparePanel()
         swap->setToolTip(tr("Swap ranks A and B"));
         swap->setAccessibleName(tr("Swap A and B"));
         pointLabel->setText(tr("&Point:"));
+        m_stepLabel->setText(tr("&Step:"));
+        m_stepCombo->setToolTip(tr("The folder holds snapshots of several training steps (such as iteration_10/, "
+                                   "iteration_20/): the ranks of this one are compared"));
+        m_stepCombo->setAccessibleName(tr("Training step"));
         aLabel->setText(tr("&A:"));
         bLabel->setText(tr("&B:"));
         m_baselineCombo->setItemText(0, tr("median of the others"));
@@ -659,9 +674,10 @@ bool MainWindow::holdsStepReports(const QStringList& logs)
     return false;
 }
 
-void MainWindow::openPaths(const QStringList& paths)
+void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step)
 {
-    const QStringList files = snapshotFiles(paths);
+    const RankFiles::Step chosen = RankFiles::chooseStep(snapshotFiles(paths), step);
+    const QStringList& files = chosen.files;
     if (files.isEmpty())
         return;
     // One job at a time: what is shown must never mix the ranks of two jobs.
@@ -671,6 +687,14 @@ void MainWindow::openPaths(const QStringList& paths)
     m_stack->setCurrentWidget(m_mainPage);
     // New ranks: A and B are chosen afresh once everything has loaded.
     m_rankA = m_rankB = -1;
+    // A folder of several steps: one step's ranks, the others one choice away.
+    m_jobPaths = paths;
+    m_stepCombo->clear();
+    for (int64_t s : chosen.steps)
+        m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
+    m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(chosen.chosen))));
+    m_stepLabel->setVisible(!chosen.steps.empty());
+    m_stepCombo->setVisible(!chosen.steps.empty());
     m_loader->load(files);
     m_table->setColumnWidth(RankListModel::FileColumn, 200);
     updateStatus();

@@ -48,7 +48,8 @@ public:
 
     /// Opens files and folders (folders are searched for snapshot files) as a new job, replacing the open one;
     /// loading runs in the background.
-    void openPaths(const QStringList& paths);
+    /// Opens files and folders as a new job; of a folder of several training steps, `step` (default: the latest).
+    void openPaths(const QStringList& paths, std::optional<int64_t> step = std::nullopt);
     /// Adds files and folders to the open job; a rank another file of the job has goes to a free rank, with a note.
     void addPaths(const QStringList& paths);
 
@@ -210,6 +211,11 @@ private:
     QTimer* m_filterTimer = nullptr;
     StackPane* m_stackPane = nullptr;
     QComboBox* m_pointCombo = nullptr;
+    /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
+    QComboBox* m_stepCombo = nullptr;
+    QLabel* m_stepLabel = nullptr;
+    /// What the user opened, to open another of its steps.
+    QStringList m_jobPaths;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
     QComboBox* m_baselineCombo = nullptr;

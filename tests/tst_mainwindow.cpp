@@ -62,6 +62,7 @@ private slots:
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
+    void stepFoldersAreSteps();
     void nothingToOpen();
 };
 
@@ -502,6 +503,37 @@ void TestMainWindow::addToThisJob()
         ranks.push_back(s.rank);
     std::sort(ranks.begin(), ranks.end());
     QCOMPARE(ranks, (std::vector<int> { 0, 1, 2, 3, 4 }));
+}
+
+// A folder of several training steps (torchtitan's iteration_<N>/) opens the latest step's ranks, never ranks made of
+// steps, and the step box opens another step.
+void TestMainWindow::stepFoldersAreSteps()
+{
+    MainWindow w;
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/steps_burden_3") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 3, 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 3);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(w.comparison()->verdict().rank, 2);
+    QComboBox* steps = nullptr;
+    for (QComboBox* box : w.findChildren<QComboBox*>()) {
+        if (box->accessibleName() == QLatin1String("Training step"))
+            steps = box;
+    }
+    QVERIFY(steps);
+    QVERIFY(!steps->isHidden());
+    QCOMPARE(steps->count(), 2);
+    QCOMPARE(steps->currentText(), QStringLiteral("20"));
+    emit steps->activated(steps->findText(QStringLiteral("10")));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 3, 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 3);
+    QCOMPARE(steps->currentText(), QStringLiteral("10"));
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::Balanced);
+
+    // A job of one step has no step box.
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
+    QVERIFY(steps->isHidden());
 }
 
 // A folder with neither snapshots nor step reports (a readme, or nothing) says so in a dialog, and opens no window.

@@ -464,6 +464,10 @@
         <source>Where the memory was allocated: the innermost frames of your own code</source>
         <translation>内存在何处分配：你自己代码中最内层的栈帧</translation>
     </message>
+    <message>
+        <source>%1 · cuda:%2</source>
+        <translation>%1 · cuda:%2</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::MainWindow</name>
@@ -1068,6 +1072,18 @@
     <message>
         <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
         <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
+    </message>
+    <message>
+        <source>&amp;Step:</source>
+        <translation>步骤(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>The folder holds snapshots of several training steps (such as iteration_10/, iteration_20/): the ranks of this one are compared</source>
+        <translation>该文件夹包含多个训练步骤的快照（例如 iteration_10/、iteration_20/）：比较的是此步骤的各个 rank</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练步骤</translation>
     </message>
 </context>
 <context>
@@ -1789,6 +1805,26 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>One rank: nothing to compare it with</source>
         <translation>只有一个 rank：没有可比较的对象</translation>
+    </message>
+    <message>
+        <source>On cuda:%1: </source>
+        <translation>在 cuda:%1 上：</translation>
+    </message>
+    <message>
+        <source>Other ranks&apos; memory on the GPU of rank %1 (cuda:%2)</source>
+        <translation>其他 rank 的内存占用了 rank %1 的 GPU（cuda:%2）</translation>
+    </message>
+    <message>
+        <source>Ranks %1 hold %2 on cuda:%3, the GPU rank %4 trains on (%5 of what rank %4 holds there itself): memory that rank %4&apos;s own file cannot show. Top sites: %6.</source>
+        <translation>rank %1 在 cuda:%3（rank %4 训练所用的 GPU）上占用了 %2（相当于 rank %4 自身在该 GPU 上占用量的 %5）：这部分内存在 rank %4 自己的文件中看不到。主要位置：%6。</translation>
+    </message>
+    <message>
+        <source>on another rank&apos;s GPU</source>
+        <translation>在其他 rank 的 GPU 上</translation>
+    </message>
+    <message>
+        <source>Ranks %1 allocate on another rank&apos;s GPU: call torch.cuda.set_device(local_rank) before any CUDA work, pass map_location= to torch.load (the rank&apos;s own device, or &quot;cpu&quot;), and give device= when creating tensors.</source>
+        <translation>rank %1 在其他 rank 的 GPU 上分配内存：在任何 CUDA 操作之前调用 torch.cuda.set_device(local_rank)，给 torch.load 传入 map_location=（该 rank 自己的设备，或 &quot;cpu&quot;），并在创建张量时指定 device=。</translation>
     </message>
 </context>
 <context>

@@ -83,6 +83,9 @@ void VerdictBanner::showVerdict()
     case Verdict::OutsideAllocator:
         colour = QColor(0xaf, 0x7a, 0xa1);
         break;
+    case Verdict::StrayDevice:
+        colour = QColor(0x4e, 0x79, 0xa7);
+        break;
     }
     // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
     QPalette p = palette();

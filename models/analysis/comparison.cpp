@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 namespace RankScope {
@@ -45,6 +49,8 @@ const char* Finding::kindName(Kind kind)
         return "more_on_rank";
     case LargerOnRank:
         return "larger_on_rank";
+    case ForeignDevice:
+        return "foreign_device";
     }
     return "";
 }
@@ -60,6 +66,8 @@ const char* Verdict::kindName(Kind kind)
         return "input_imbalance";
     case OutsideAllocator:
         return "outside_allocator";
+    case StrayDevice:
+        return "stray_device";
     }
     return "";
 }
@@ -122,15 +130,17 @@ std::string Comparison::pointName() const
 class ComparisonPhases
 {
 public:
-    ComparisonPhases(Comparison& c, const std::vector<RankInput>& inputs)
+    ComparisonPhases(Comparison& c, const std::vector<RankInput>& inputs, std::vector<int> devices)
         : m_c(c)
         , m_inputs(inputs)
         , m_rankCount(inputs.size())
+        , m_devices(std::move(devices))
         , m_live(inputs.size())
         , m_baselineIndex(baselineIndex())
     { }
 
     void measureRanks();
+    void measureForeign();
     void totalSites();
     void findExcess();
     void totalRanks();
@@ -151,11 +161,14 @@ private:
     void placeBlocks(Finding& f, size_t rankIndex, const std::vector<uint32_t>& chosen);
     void decideImbalance(const RankSummary& outlier);
     bool decideOutsideAllocator();
+    void decideStray();
 
     Comparison& m_c;
     const std::vector<RankInput>& m_inputs;
     const size_t m_rankCount;
+    const std::vector<int> m_devices; // per rank, the device compared
     std::vector<std::vector<Live>> m_live; // per rank, sorted by site
+    std::vector<Finding> m_foreign; // allocations on other ranks' GPUs
     const int m_baselineIndex; // -1: the median of the other ranks
     std::vector<std::vector<StateSegment>> m_segments; // per rank, at its point
 };
@@ -183,7 +196,7 @@ void ComparisonPhases::measureRanks()
     };
     QList<Measured> measured = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
         Measured m;
-        m.history = DeviceHistory::build(m_inputs[r].snapshot, DeviceHistory::mainDevice(*m_inputs[r].snapshot));
+        m.history = DeviceHistory::build(m_inputs[r].snapshot, m_devices[size_t(r)]);
         m.spec = m_c.m_options.point.value_or(
             TimelinePoint::Spec { m.history->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot, 0 });
         const std::optional<TimelinePoint> point = m.history->point(m.spec);
@@ -209,9 +222,10 @@ void ComparisonPhases::measureRanks()
         }
         summary.sourceEvent = summary.point.event;
         if (const std::optional<DigestInfo>& digest = in.snapshot->digest) {
-            summary.sourceEvent = summary.point.kind == TimelinePoint::Peak ? digest->sourcePeakEvent
-                : summary.point.kind == TimelinePoint::Oom                  ? digest->sourceOomEvent
-                                                                            : digest->sourceEvents - 1;
+            const DigestInfo::DeviceSource source = digest->sourceOf(summary.device);
+            summary.sourceEvent = summary.point.kind == TimelinePoint::Peak ? source.peakEvent
+                : summary.point.kind == TimelinePoint::Oom                  ? source.oomEvent
+                                                                            : source.events - 1;
         }
         summary.peakAllocatedBytes = h->peakBytes();
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
@@ -227,6 +241,41 @@ void ComparisonPhases::measureRanks()
         for (uint32_t i : h->liveSet(summary.point.event))
             m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
         std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
+    }
+}
+
+void ComparisonPhases::measureForeign()
+{
+    // What a rank holds on another rank's GPU, at the most it holds there: all of it is memory that GPU's owner
+    // does not see in its own file.
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const RankInput& in = m_inputs[r];
+        for (int device : m_c.m_roles.ranks[r].foreign) {
+            const DeviceHistoryPtr h = DeviceHistory::build(in.snapshot, device);
+            std::unordered_map<SiteId, Finding> bySite;
+            for (uint32_t i : h->liveSet(h->peakEvent())) {
+                const Allocation& a = h->allocations()[i];
+                const SiteId site = m_c.m_sites.site(*in.snapshot, a.stack);
+                Finding& f = bySite[site];
+                if (f.rankCount == 0) {
+                    f.rank = in.rank;
+                    f.device = device;
+                    f.kind = Finding::ForeignDevice;
+                    f.site = site;
+                    f.stack = a.stack;
+                }
+                f.rankBytes += a.size;
+                f.excessBytes += a.size;
+                ++f.rankCount;
+                f.blocks.push_back({ a.addr, a.size, 0 });
+            }
+            for (auto& [site, f] : bySite) {
+                std::sort(f.blocks.begin(), f.blocks.end(),
+                    [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
+                f.runs = f.blocks;
+                m_foreign.push_back(std::move(f));
+            }
+        }
     }
 }
 
@@ -268,6 +317,7 @@ void ComparisonPhases::findExcess()
                 continue;
             Finding f;
             f.rank = m_inputs[r].rank;
+            f.device = m_devices[r];
             f.site = s;
             f.rankBytes = b[r];
             f.baselineBytes = baseBytes;
@@ -283,6 +333,9 @@ void ComparisonPhases::findExcess()
             m_c.m_findings.push_back(std::move(f));
         }
     }
+    std::sort(m_foreign.begin(), m_foreign.end(),
+        [](const Finding& a, const Finding& b) { return std::tie(a.rank, a.site) < std::tie(b.rank, b.site); });
+    std::move(m_foreign.begin(), m_foreign.end(), std::back_inserter(m_c.m_findings));
     std::stable_sort(m_c.m_findings.begin(), m_c.m_findings.end(),
         [](const Finding& a, const Finding& b) { return a.excessBytes > b.excessBytes; });
 }
@@ -379,13 +432,14 @@ void ComparisonPhases::decideVerdict()
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
     }
+    decideStray();
 }
 
 void ComparisonPhases::decideImbalance(const RankSummary& o)
 {
     Verdict& v = m_c.m_verdict;
     for (const Finding& f : m_c.m_findings) {
-        if (f.rank != o.rank)
+        if (f.rank != o.rank || f.kind == Finding::ForeignDevice)
             continue;
         (f.kind == Finding::OnlyOnRank ? v.onlyBytes
                 : f.baselineCount == 0 ? v.absentBytes
@@ -397,6 +451,7 @@ void ComparisonPhases::decideImbalance(const RankSummary& o)
     v.kind = v.onlyBytes + v.absentBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
+    v.device = m_c.namesDevices() ? o.device : -1;
 }
 
 bool ComparisonPhases::decideOutsideAllocator()
@@ -419,21 +474,126 @@ bool ComparisonPhases::decideOutsideAllocator()
     v.oomRequestedBytes = oom.requestedBytes;
     v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
+    v.device = m_c.namesDevices() ? s.device : -1;
     return true;
 }
+
+void ComparisonPhases::decideStray()
+{
+    // Other ranks' memory on one rank's GPU: the culprits' own files hold the allocations and their stacks, which
+    // the GPU's owner cannot see. It decides the verdict when it is beyond the threshold on that GPU and the owner
+    // ran out of memory, or nothing on any rank's own device stands out more.
+    std::map<int, int64_t> strayBytes; // device → bytes
+    for (const Finding& f : m_c.m_findings) {
+        if (f.kind == Finding::ForeignDevice)
+            strayBytes[f.device] += f.excessBytes;
+    }
+    Verdict& v = m_c.m_verdict;
+    for (const auto& [device, bytes] : strayBytes) {
+        // The victim: the owner that ran out of memory, else the one holding the most.
+        const RankSummary* victim = nullptr;
+        for (size_t r : m_c.m_roles.owners(device)) {
+            const RankSummary& s = m_c.m_ranks[r];
+            if (!victim || std::tie(s.oomEvents, s.bytesAtPoint) > std::tie(victim->oomEvents, victim->bytesAtPoint))
+                victim = &s;
+        }
+        if (!victim)
+            continue;
+        const bool beyond =
+            double(bytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(victim->bytesAtPoint, 1));
+        const bool imbalance = v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance;
+        const bool decides = victim->oomEvents > 0 || !imbalance || bytes > v.excessBytes;
+        if (!beyond || !decides || (v.kind == Verdict::StrayDevice && bytes <= v.excessBytes))
+            continue;
+        v.kind = Verdict::StrayDevice;
+        v.rank = victim->rank;
+        v.device = device;
+        v.excessBytes = bytes;
+        v.baselineBytes = victim->bytesAtPoint;
+        v.culpritRanks.clear();
+        v.topSites.clear();
+        // One line per site, over every culprit: the same torch.load on three ranks is one cause.
+        std::map<SiteId, int64_t> bySite;
+        for (const Finding& f : m_c.m_findings) {
+            if (f.kind != Finding::ForeignDevice || f.device != device)
+                continue;
+            if (std::find(v.culpritRanks.begin(), v.culpritRanks.end(), f.rank) == v.culpritRanks.end())
+                v.culpritRanks.push_back(f.rank);
+            bySite[f.site] += f.excessBytes;
+        }
+        std::vector<std::pair<int64_t, SiteId>> sites;
+        for (const auto& [site, siteBytes] : bySite)
+            sites.push_back({ siteBytes, site });
+        std::sort(sites.begin(), sites.end(), std::greater<>());
+        for (size_t i = 0; i < sites.size() && i < 3; ++i)
+            v.topSites.push_back({ m_c.m_sites.label(sites[i].second), sites[i].first, int(Finding::ForeignDevice) });
+        std::sort(v.culpritRanks.begin(), v.culpritRanks.end());
+    }
+}
+
+namespace {
+
+// How much a device's verdict matters: an imbalance by its excess, then running out of memory, then the device
+// holding the most.
+std::pair<int, int64_t> severity(const Comparison& c)
+{
+    const Verdict& v = c.verdict();
+    switch (v.kind) {
+    case Verdict::BurdenImbalance:
+    case Verdict::InputImbalance:
+    case Verdict::StrayDevice:
+        return { 2, v.excessBytes };
+    case Verdict::OutsideAllocator:
+        return { 1, v.oomRequestedBytes };
+    case Verdict::Balanced:
+        break;
+    }
+    int64_t total = 0;
+    for (const RankSummary& r : c.ranks())
+        total += r.bytesAtPoint;
+    return { 0, total };
+}
+
+} // namespace
 
 std::shared_ptr<const Comparison> Comparison::compute(
     const std::vector<RankInput>& inputs, const ComparisonOptions& options)
 {
-    std::shared_ptr<Comparison> c(new Comparison);
-    c->m_options = options;
-    c->m_sites = SiteTable(options.site);
-    ComparisonPhases phases(*c, inputs);
-    phases.measureRanks();
-    phases.totalSites();
-    phases.findExcess();
-    phases.totalRanks();
-    phases.decideVerdict();
+    std::vector<SnapshotPtr> snapshots;
+    for (const RankInput& in : inputs)
+        snapshots.push_back(in.snapshot);
+    const DeviceRoles roles = DeviceRoles::decide(snapshots);
+    const std::vector<int> compared = options.device ? std::vector<int> { *options.device } : roles.comparedDevices();
+    std::vector<std::shared_ptr<Comparison>> all;
+    for (int slot : compared) {
+        std::shared_ptr<Comparison> c(new Comparison);
+        c->m_options = options;
+        c->m_sites = SiteTable(options.site);
+        c->m_roles = roles;
+        std::vector<int> devices;
+        for (const DeviceRoles::Rank& rank : roles.ranks)
+            devices.push_back(slot >= 0 ? slot : rank.main);
+        ComparisonPhases phases(*c, inputs, std::move(devices));
+        phases.measureRanks();
+        if (slot < 0)
+            phases.measureForeign();
+        phases.totalSites();
+        phases.findExcess();
+        phases.totalRanks();
+        phases.decideVerdict();
+        all.push_back(std::move(c));
+    }
+    if (all.size() == 1)
+        return all.front();
+    const auto primary = std::max_element(
+        all.begin(), all.end(), [](const auto& a, const auto& b) { return severity(*a) < severity(*b); });
+    std::shared_ptr<Comparison> c = *primary;
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Verdict& v = all[i]->m_verdict;
+        c->m_devices.push_back({ compared[i], v.kind, v.rank, v.excessBytes, all[i]->m_findings.size() });
+        if (all[i] != c)
+            c->m_otherDevices.push_back(all[i]);
+    }
     return c;
 }
 

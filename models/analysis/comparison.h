@@ -2,6 +2,7 @@
 #pragma once
 
 #include "devicehistory.h"
+#include "deviceroles.h"
 #include "sitetable.h"
 
 #include <QString>
@@ -30,6 +31,8 @@ struct ComparisonOptions
     /// A rank is an outlier when it holds more than this percentage above the baseline.
     double thresholdPercent = 2.0;
     SiteOptions site;
+    /// Compare this device of every rank; unset: every device (see DeviceRoles), the one that matters most first.
+    std::optional<int> device;
 };
 
 /// A rank's figures at its comparison point.
@@ -71,8 +74,11 @@ struct Finding
         OnlyOnRank, ///< no other compared rank allocates at this site
         MoreOnRank, ///< more allocations at this site than the baseline (which may have none while other ranks do)
         LargerOnRank, ///< as many allocations, larger
+        ForeignDevice, ///< on another rank's GPU (shared device numbering): all of it is extra
     };
     int rank = 0;
+    /// The device the allocations are on.
+    int device = 0;
     Kind kind = OnlyOnRank;
     SiteId site = 0;
     int64_t excessBytes = 0;
@@ -101,9 +107,14 @@ struct Verdict
         BurdenImbalance, ///< the outlier does work the others do not
         InputImbalance, ///< the outlier's tensors are larger or more numerous at shared sites
         OutsideAllocator, ///< allocations agree; the memory is held outside PyTorch's allocator
+        StrayDevice, ///< other ranks' allocations sit on this rank's GPU
     };
     Kind kind = Balanced;
     int rank = -1;
+    /// The device the verdict is about; -1 when every rank uses one device and it goes without saying.
+    int device = -1;
+    /// For StrayDevice: the ranks whose allocations sit on `device`.
+    std::vector<int> culpritRanks;
     int64_t excessBytes = 0;
     /// The figures VerdictText words the explanation and remedy from. The outlier is the rank holding the most beyond
     /// its baseline (for OutsideAllocator it may differ from `rank`, the rank that ran out of memory).
@@ -131,9 +142,20 @@ struct Verdict
     static const char* kindName(Kind kind);
 };
 
+/// The verdict of one device compared across ranks, when ranks use several.
+struct DeviceVerdict
+{
+    int device = 0;
+    Verdict::Kind kind = Verdict::Balanced;
+    int rank = -1;
+    int64_t excessBytes = 0;
+    size_t findings = 0;
+};
+
 /// Compares the ranks of one job at a point in time: matches live allocations by site (never by address), reports
 /// per site what a rank holds beyond the median of the others (or a chosen baseline rank), and gives a verdict.
-/// Immutable once computed.
+/// Every device is compared: where ranks use several, this is the one that matters most, and otherDevices() the
+/// rest. Immutable once computed.
 class Comparison
 {
 public:
@@ -182,6 +204,26 @@ public:
     }
     /// "peak", "snapshot", "oom", "event:<i>", "step:<N>" or "step:<N>:end", as the point was asked for.
     std::string pointName() const;
+    /// Which device of each rank's file is whose.
+    const DeviceRoles& deviceRoles() const
+    {
+        return m_roles;
+    }
+    /// Whether texts must name devices (some rank uses several, or ranks train on different device numbers).
+    bool namesDevices() const
+    {
+        return m_roles.namesDevices() || m_options.device.has_value();
+    }
+    /// Every device compared on its own, this one included, in device order; empty when only one was.
+    const std::vector<DeviceVerdict>& devices() const
+    {
+        return m_devices;
+    }
+    /// The comparisons of the other devices in devices().
+    const std::vector<std::shared_ptr<const Comparison>>& otherDevices() const
+    {
+        return m_otherDevices;
+    }
 
 private:
     friend class ComparisonPhases;
@@ -196,6 +238,9 @@ private:
     std::vector<int64_t> m_siteCount;
     Verdict m_verdict;
     SiteTable m_sites;
+    DeviceRoles m_roles;
+    std::vector<DeviceVerdict> m_devices;
+    std::vector<std::shared_ptr<const Comparison>> m_otherDevices;
 };
 
 using ComparisonPtr = std::shared_ptr<const Comparison>;

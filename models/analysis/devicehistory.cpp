@@ -96,13 +96,16 @@ DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int devic
     return summary;
 }
 
-// The viewer picks the longest trace too; with CUDA_VISIBLE_DEVICES every rank is device 0 anyway.
+// The viewer picks the longest trace too; with CUDA_VISIBLE_DEVICES every rank is device 0 anyway. The comparison
+// decides per rank with DeviceRoles; this is for a file shown on its own.
 int DeviceHistory::mainDevice(const Snapshot& s)
 {
     int best = 0;
     size_t bestEvents = 0;
     int64_t bestReserved = -1;
     for (int d = 0; d < s.deviceCount(); ++d) {
+        if (d == s.hostDevice())
+            continue; // a profile's host memory is not a GPU
         const size_t events = size_t(d) < s.deviceTraces.size() ? s.deviceTraces[size_t(d)].size() : 0;
         int64_t reserved = 0;
         for (const Segment& seg : s.segments)

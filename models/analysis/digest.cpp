@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -357,11 +358,11 @@ std::vector<TraceEntry> reducedTrace(const DeviceHistory& h, Digest::Figures& fi
     return out;
 }
 
-void writeSegments(PickleWriter& w, const Snapshot& s, int device, Digest::Figures& figures)
+void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& devices, Digest::Figures& figures)
 {
     w.beginList();
     for (const Segment& seg : s.segments) {
-        if (seg.device != device)
+        if (!std::binary_search(devices.begin(), devices.end(), int(seg.device)))
             continue;
         w.beginDict();
         const std::pair<const char*, int64_t> fields[] = { { "device", seg.device },
@@ -450,30 +451,46 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     Figures figures;
     const int device = DeviceHistory::mainDevice(snapshot);
     figures.device = device;
-    // Not owned: the history lives only inside this call.
-    const DeviceHistoryPtr history = DeviceHistory::build(SnapshotPtr(SnapshotPtr(), &snapshot), device);
-    figures.sourceEvents = history->eventCount();
-    const std::vector<TraceEntry> trace = reducedTrace(*history, figures);
+    // Every GPU, as the comparison looks at every one; host memory of a profile is never compared, so not kept.
+    std::vector<int> devices = snapshot.gpuDevices();
+    if (std::find(devices.begin(), devices.end(), device) == devices.end())
+        devices.push_back(device);
+    std::sort(devices.begin(), devices.end());
+    struct Kept
+    {
+        DeviceHistoryPtr history;
+        std::vector<TraceEntry> trace;
+    };
+    std::map<int, Kept> kept;
+    for (int d : devices) {
+        // Not owned: the history lives only inside this call.
+        Kept& k = kept[d];
+        k.history = DeviceHistory::build(SnapshotPtr(SnapshotPtr(), &snapshot), d);
+        k.trace = reducedTrace(*k.history, figures);
+        figures.sourceEvents += k.history->eventCount();
+    }
 
     PickleWriter w(snapshot);
     w.beginDict();
     w.text("segments");
-    writeSegments(w, snapshot, device, figures);
+    writeSegments(w, snapshot, devices, figures);
     w.text("device_traces");
     w.beginList();
-    for (int d = 0; d < device; ++d) {
-        w.beginList();
-        w.endList();
+    for (int d = 0; d <= devices.back(); ++d) {
+        if (auto it = kept.find(d); it != kept.end()) {
+            writeTrace(w, snapshot, it->second.trace);
+        } else {
+            w.beginList();
+            w.endList();
+        }
         w.item();
     }
-    writeTrace(w, snapshot, trace);
-    w.item();
     w.endList();
 
     w.text("external_annotations");
     w.beginList();
     for (const Annotation& a : snapshot.annotations) {
-        if (a.device != device)
+        if (!kept.count(int(a.device)))
             continue;
         w.beginDict();
         w.text("stage");
@@ -489,12 +506,19 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
 
     w.text("rankscope_digest");
     w.beginDict();
+    const auto oomEvent = [](const DeviceHistory& h) { return h.ooms().empty() ? -1 : int64_t(h.ooms().back().event); };
+    const DeviceHistory& main = *kept[device].history;
     const std::pair<const char*, int64_t> fields[] = { { "version", version }, { "rank", source.rank },
-        { "device", device }, { "source_bytes", source.fileBytes }, { "source_events", int64_t(figures.sourceEvents) },
-        { "source_peak_event", history->peakEvent() },
-        { "source_oom_event", history->ooms().empty() ? -1 : int64_t(history->ooms().back().event) } };
+        { "device", device }, { "source_bytes", source.fileBytes }, { "source_events", int64_t(main.eventCount()) },
+        { "source_peak_event", main.peakEvent() }, { "source_oom_event", oomEvent(main) } };
     for (const auto& [key, value] : fields)
         w.field(key, value);
+    for (const auto& [d, k] : kept) {
+        const std::string prefix = "device_" + std::to_string(d) + "_";
+        w.field((prefix + "source_events").c_str(), int64_t(k.history->eventCount()));
+        w.field((prefix + "source_peak_event").c_str(), k.history->peakEvent());
+        w.field((prefix + "source_oom_event").c_str(), oomEvent(*k.history));
+    }
     w.text("source");
     w.text(source.fileName);
     w.endDict();

@@ -14,8 +14,8 @@ namespace RankScope {
 /// figures, findings and verdict as the full file at its peak, its snapshot and its last OOM, so a job too big for
 /// one machine is digested where its files are and compared anywhere.
 ///
-/// It holds the compared device's final segments and blocks, every segment, OOM and snapshot event, and of the
-/// allocations only those live at one of those points (with their stacks). What the digest leaves out is one
+/// It holds, for every GPU of the file, the final segments and blocks, every segment, OOM and snapshot event, and of
+/// the allocations only those live at one of those points (with their stacks). What the digest leaves out is one
 /// "left out" allocation resized at two moments per column of the timeline (its lowest and highest), so the curve
 /// keeps its shape at that resolution without ever rising above the original or changing its peak. Points inside
 /// the trace (event:<i>, step:<N>) are not kept; DeviceHistory::point() has none for a digest.
@@ -41,13 +41,13 @@ public:
         int64_t bytes = 0; ///< of the written file
     };
 
-    static constexpr int version = 1;
+    static constexpr int version = 2;
     /// Timeline columns kept (about two screens wide).
     static constexpr int columns = 4096;
     /// The frame of the stand-in allocation that carries the curve of what was left out.
     static constexpr const char* leftOutName = "(allocations this digest leaves out)";
 
-    /// The digest of `snapshot`'s main device as gzip-compressed pickle bytes. `figures` receives what it kept.
+    /// The digest of `snapshot`'s GPUs as gzip-compressed pickle bytes. `figures` receives what it kept.
     static std::string make(const Snapshot& snapshot, const Source& source, Figures* figures = nullptr);
     /// Writes make()'s bytes to `path` (replacing it through a temporary file); throws std::runtime_error with
     /// the reason when the file cannot be written.

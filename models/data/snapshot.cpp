@@ -54,6 +54,7 @@ constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
     "snapshot",
     "oom",
     "rankscope_digest",
+    "category",
 };
 
 } // namespace
@@ -141,6 +142,30 @@ int Snapshot::deviceCount() const
     for (const Segment& segment : segments)
         count = std::max(count, segment.device + 1);
     return int(count);
+}
+
+DigestInfo::DeviceSource DigestInfo::sourceOf(int64_t d) const
+{
+    for (const DeviceSource& source : devices) {
+        if (source.device == d)
+            return source;
+    }
+    return { d, sourceEvents, sourcePeakEvent, sourceOomEvent };
+}
+
+std::vector<int> Snapshot::gpuDevices() const
+{
+    std::vector<char> used(size_t(deviceCount()), 0);
+    for (size_t d = 0; d < deviceTraces.size(); ++d)
+        used[d] = !deviceTraces[d].empty();
+    for (const Segment& segment : segments)
+        used[size_t(segment.device)] = 1;
+    std::vector<int> devices;
+    for (size_t d = 0; d < used.size(); ++d) {
+        if (used[d] && int(d) != hostDevice())
+            devices.push_back(int(d));
+    }
+    return devices;
 }
 
 } // namespace RankScope

@@ -75,6 +75,7 @@ enum : StringId
     K_snapshot,
     K_oom,
     K_rankscope_digest,
+    K_category,
     K_Count
 };
 }
@@ -257,6 +258,7 @@ struct DigestInfo
     int64_t version = 0;
     /// The rank the digest was made for, -1 when unknown.
     int64_t rank = -1;
+    /// The source's main device (its figures are the scalar fields below; version 1 digests keep only that one).
     int64_t device = 0;
     /// The source file's name (no folder), size and trace length.
     StringId source = EmptyString;
@@ -265,6 +267,17 @@ struct DigestInfo
     /// The source's peak and last OOM as event indices of the source (-1: before the trace, or no OOM).
     int64_t sourcePeakEvent = -1;
     int64_t sourceOomEvent = -1;
+    /// The same three figures for each GPU the digest keeps (version 2: every GPU of the source).
+    struct DeviceSource
+    {
+        int64_t device = 0;
+        int64_t events = 0;
+        int64_t peakEvent = -1;
+        int64_t oomEvent = -1;
+    };
+    std::vector<DeviceSource> devices;
+    /// The figures of `device` in the source; the scalar fields when the digest does not list it.
+    DeviceSource sourceOf(int64_t device) const;
 };
 
 /// A parsed snapshot file: plain data, immutable once the reader hands it out.
@@ -287,6 +300,9 @@ struct Snapshot
     bool hasDeviceTraces = false;
     /// Set when the file is a digest rather than a full snapshot.
     std::optional<DigestInfo> digest;
+    /// Whether trace entries carry a `category`: the file was made from a profile (`_profile_to_snapshot`), whose
+    /// last device trace is host memory.
+    bool profilerDerived = false;
 
     int64_t stream(const TraceEntry& e) const
     {
@@ -302,6 +318,13 @@ struct Snapshot
     }
     /// Devices 0 … max(len(device_traces), max segment device + 1) - 1.
     int deviceCount() const;
+    /// The device index that stands for host memory in a profiler-derived file, -1 in every other file.
+    int hostDevice() const
+    {
+        return profilerDerived && !deviceTraces.empty() ? int(deviceTraces.size()) - 1 : -1;
+    }
+    /// The GPUs with any allocation, trace event or segment, in order (host memory is never one).
+    std::vector<int> gpuDevices() const;
     /// Whether `address` is a digest's stand-in for the allocations it left out (never a real block).
     bool isLeftOut(uint64_t address) const
     {

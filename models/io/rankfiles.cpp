@@ -66,4 +66,32 @@ QStringList RankFiles::expandMatching(const QStringList& filesOrFolders, bool (*
     return files;
 }
 
+RankFiles::Step RankFiles::chooseStep(const QStringList& files, std::optional<int64_t> step)
+{
+    Step result;
+    std::vector<std::optional<int64_t>> steps;
+    for (const QString& file : files)
+        steps.push_back(RankName::stepFromPath(file));
+    for (const auto& s : steps) {
+        if (!s) { // a file of no step: the files are not a series of steps
+            result.files = files;
+            return result;
+        }
+        result.steps.push_back(*s);
+    }
+    std::sort(result.steps.begin(), result.steps.end());
+    result.steps.erase(std::unique(result.steps.begin(), result.steps.end()), result.steps.end());
+    if (result.steps.size() < 2) {
+        result.steps.clear();
+        result.files = files;
+        return result;
+    }
+    result.chosen = step.value_or(result.steps.back());
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        if (*steps[size_t(i)] == result.chosen)
+            result.files.append(files[i]);
+    }
+    return result;
+}
+
 } // namespace RankScope

@@ -74,6 +74,25 @@ std::optional<int> RankName::localRankFromPath(const QString& path)
     return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
 }
 
+std::optional<int64_t> RankName::stepFromPath(const QString& path)
+{
+    const QFileInfo info(path);
+    static const QRegularExpression file(
+        QStringLiteral("^snapshot_(\\d+)_\\d+(\\.[a-z]+)*$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression folder(QStringLiteral("^(?:iteration|iter|step|global_step)[-_]?(\\d+)(?:_exit)?$"),
+        QRegularExpression::CaseInsensitiveOption);
+    QRegularExpressionMatch match = file.match(info.fileName());
+    QDir dir = info.dir();
+    for (int level = 0; level < 2 && !match.hasMatch(); ++level) {
+        match = folder.match(dir.dirName());
+        if (!dir.cdUp())
+            break;
+    }
+    bool ok = false;
+    const int64_t step = match.hasMatch() ? match.captured(1).toLongLong(&ok) : 0;
+    return ok ? std::optional<int64_t>(step) : std::nullopt;
+}
+
 QList<RankName::Assigned> RankName::assign(const QStringList& paths, const std::map<int, QString>& taken)
 {
     QList<Assigned> ranks(paths.size());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "snapshotbuilder.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace RankScope {
@@ -473,6 +474,9 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
     case K_frames:
         e.stack = stackOf(value);
         break;
+    case K_category:
+        m_snapshot->profilerDerived = true;
+        break;
     default:
         break;
     }
@@ -549,6 +553,28 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
         if (value.kind == BuilderValue::String)
             d.source = value.a;
         return;
+    }
+    // Version 2 lists every GPU's figures as device_<d>_<field>.
+    int64_t device = 0;
+    const std::string_view prefix = "device_";
+    if (name.starts_with(prefix) && name.size() > prefix.size()) {
+        const std::string_view rest = name.substr(prefix.size());
+        const size_t underscore = rest.find('_');
+        const auto [end, ec] = std::from_chars(rest.data(), rest.data() + std::min(underscore, rest.size()), device);
+        if (ec == std::errc() && underscore != std::string_view::npos && end == rest.data() + underscore) {
+            const std::string_view what = rest.substr(underscore + 1);
+            auto it = std::find_if(d.devices.begin(), d.devices.end(),
+                [&](const DigestInfo::DeviceSource& s) { return s.device == device; });
+            if (it == d.devices.end())
+                it = d.devices.insert(d.devices.end(), DigestInfo::DeviceSource { device, 0, -1, -1 });
+            int64_t* deviceField = what == "source_events" ? &it->events
+                : what == "source_peak_event"              ? &it->peakEvent
+                : what == "source_oom_event"               ? &it->oomEvent
+                                                           : nullptr;
+            if (deviceField)
+                *deviceField = intOf(value, "rankscope_digest field");
+            return;
+        }
     }
     int64_t* field = name == "version" ? &d.version
         : name == "rank"               ? &d.rank

@@ -113,6 +113,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         // Sizes and kinds are formatted; counts, ranks and the site read the same as they sort.
         switch (column) {
+        case RankColumn:
+            // Where ranks use several GPUs (or each its own number), which one the allocations are on.
+            if (m_comparison->namesDevices())
+                return tr("%1 · cuda:%2").arg(f.rank).arg(f.device);
+            return f.rank;
         case KindColumn:
             return VerdictText::findingKind(f.kind, VerdictText::Translated);
         case ExcessColumn:

@@ -54,6 +54,30 @@ std::string csvField(const std::string& s)
     return quoted + "\"";
 }
 
+nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
+{
+    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+    for (const auto& frame : c.sites().frames(f.site))
+        frames.push_back({ { "filename", *frame.filename }, { "line", frame.line }, { "name", *frame.name } });
+    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    for (const FindingRun& run : f.runs)
+        runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    return {
+        { "rank", f.rank },
+        { "device", f.device },
+        { "kind", Finding::kindName(f.kind) },
+        { "excess_bytes", f.excessBytes },
+        { "rank_bytes", f.rankBytes },
+        { "baseline_bytes", f.baselineBytes },
+        { "rank_count", f.rankCount },
+        { "baseline_count", f.baselineCount },
+        { "ranks_with_site", f.ranksWithSite },
+        { "site", c.sites().label(f.site) },
+        { "frames", std::move(frames) },
+        { "runs", std::move(runs) },
+    };
+}
+
 } // namespace
 
 std::string text(const Comparison& c, int maxFindings)
@@ -66,14 +90,28 @@ std::string text(const Comparison& c, int maxFindings)
     if (const std::string r = remedy(v); !r.empty())
         out += "  What to change: " + r + "\n";
 
+    const bool devices = c.namesDevices();
+    if (!c.devices().empty()) {
+        out += "\nDevices (each compared across ranks on its own; this report is cuda:"
+            + std::to_string(c.ranks().front().device) + "):\n";
+        for (const DeviceVerdict& d : c.devices()) {
+            out += "  cuda:" + std::to_string(d.device) + "  " + Verdict::kindName(d.kind);
+            if (d.kind != Verdict::Balanced && d.rank >= 0)
+                out += " (rank " + std::to_string(d.rank) + ", +" + bytes(d.excessBytes) + ")";
+            out += "  " + std::to_string(d.findings) + " finding(s)\n";
+        }
+    }
+
     out += "\nRanks at " + c.pointName() + ":\n";
-    out += "  " + pad("rank", 6) + pad("event", 10, true) + pad("at point", 12, true) + pad("excess", 12, true)
-        + pad("peak", 12, true) + pad("reserved", 12, true) + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
+    out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
+        + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
+        + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
     for (const RankSummary& r : c.ranks()) {
         char frag[16];
         std::snprintf(frag, sizeof frag, "%.0f%%", r.fragmentation * 100);
-        out += "  " + pad(std::to_string(r.rank), 6) + pad(std::to_string(r.sourceEvent), 10, true)
-            + pad(bytes(r.bytesAtPoint), 12, true)
+        out += "  " + pad(std::to_string(r.rank), 6)
+            + (devices ? pad("cuda:" + std::to_string(r.device), 8) : std::string())
+            + pad(std::to_string(r.sourceEvent), 10, true) + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
             + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true) + pad(frag, 7, true)
             + pad(std::to_string(r.oomEvents), 6, true) + "  " + r.path.toStdString()
@@ -88,10 +126,10 @@ std::string text(const Comparison& c, int maxFindings)
             out += "  … " + std::to_string(findings.size() - size_t(maxFindings)) + " more (use --json for all)\n";
             break;
         }
-        out += "  rank " + std::to_string(f.rank) + "  " + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes)
-            + "  (" + bytes(f.rankBytes) + " in " + std::to_string(f.rankCount) + " allocations; baseline "
-            + bytes(f.baselineBytes) + " in " + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size())
-            + " run(s)\n";
+        out += "  rank " + std::to_string(f.rank) + (devices ? " cuda:" + std::to_string(f.device) : std::string())
+            + "  " + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes) + "  (" + bytes(f.rankBytes) + " in "
+            + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
+            + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)\n";
         const auto& frames = c.sites().frames(f.site);
         if (frames.empty())
             out += "      <no stack recorded>\n";
@@ -129,36 +167,36 @@ std::string json(const Comparison& c)
             rank["note"] = r.note;
         out["ranks"].push_back(std::move(rank));
     }
+    // Every device's findings, the verdict's device first: each carries its device.
     out["findings"] = nlohmann::ordered_json::array();
-    for (const Finding& f : c.findings()) {
-        nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-        for (const auto& frame : c.sites().frames(f.site))
-            frames.push_back({ { "filename", *frame.filename }, { "line", frame.line }, { "name", *frame.name } });
-        nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-        for (const FindingRun& run : f.runs)
-            runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
-        out["findings"].push_back({
-            { "rank", f.rank },
-            { "kind", Finding::kindName(f.kind) },
-            { "excess_bytes", f.excessBytes },
-            { "rank_bytes", f.rankBytes },
-            { "baseline_bytes", f.baselineBytes },
-            { "rank_count", f.rankCount },
-            { "baseline_count", f.baselineCount },
-            { "ranks_with_site", f.ranksWithSite },
-            { "site", c.sites().label(f.site) },
-            { "frames", std::move(frames) },
-            { "runs", std::move(runs) },
-        });
+    std::vector<const Comparison*> compared = { &c };
+    for (const auto& other : c.otherDevices())
+        compared.push_back(other.get());
+    for (const Comparison* d : compared) {
+        for (const Finding& f : d->findings())
+            out["findings"].push_back(findingJson(*d, f));
     }
     const Verdict& v = c.verdict();
     out["verdict"] = {
         { "kind", Verdict::kindName(v.kind) },
         { "rank", v.rank },
+        { "device",
+            v.device >= 0           ? v.device
+                : c.ranks().empty() ? 0
+                                    : c.ranks().front().device },
         { "excess_bytes", v.excessBytes },
-        { "explanation", explanation(v) },
-        { "remedy", remedy(v) },
     };
+    if (v.kind == Verdict::StrayDevice)
+        out["verdict"]["culprit_ranks"] = v.culpritRanks;
+    out["verdict"]["explanation"] = explanation(v);
+    out["verdict"]["remedy"] = remedy(v);
+    if (!c.devices().empty()) {
+        out["devices"] = nlohmann::ordered_json::array();
+        for (const DeviceVerdict& d : c.devices()) {
+            out["devices"].push_back({ { "device", d.device }, { "kind", Verdict::kindName(d.kind) },
+                { "rank", d.rank }, { "excess_bytes", d.excessBytes }, { "findings", d.findings } });
+        }
+    }
     return out.dump(2) + "\n";
 }
 

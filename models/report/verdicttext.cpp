@@ -3,6 +3,8 @@
 
 #include "formatting.h"
 
+#include <QStringList>
+
 namespace RankScope {
 
 namespace {
@@ -35,6 +37,21 @@ QString against(const Verdict& v, VerdictText::Language language)
         : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "the median of the other ranks"), language);
 }
 
+QString ranks(const std::vector<int>& list)
+{
+    QStringList parts;
+    for (int r : list)
+        parts << QString::number(r);
+    return parts.join(QLatin1String(", "));
+}
+
+// Where ranks use several devices, which one the verdict is about.
+QString onDevice(const Verdict& v, VerdictText::Language language)
+{
+    return v.device < 0 ? QString()
+                        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "On cuda:%1: "), language).arg(v.device);
+}
+
 } // namespace
 
 QString VerdictText::title(const Verdict& v, Language language)
@@ -51,11 +68,21 @@ QString VerdictText::title(const Verdict& v, Language language)
             .arg(v.rank);
     case Verdict::OutsideAllocator:
         return say(QT_TR_NOOP("Rank %1 runs out of memory held outside PyTorch's allocator"), language).arg(v.rank);
+    case Verdict::StrayDevice:
+        return say(QT_TR_NOOP("Other ranks' memory on the GPU of rank %1 (cuda:%2)"), language)
+            .arg(v.rank)
+            .arg(v.device);
     }
     return {};
 }
 
 QString VerdictText::explanation(const Verdict& v, Language language)
+{
+    return v.kind == Verdict::StrayDevice || v.rankCount < 2 ? explain(v, language)
+                                                             : onDevice(v, language) + explain(v, language);
+}
+
+QString VerdictText::explain(const Verdict& v, Language language)
 {
     using Formatting::bytes;
     if (v.rankCount < 2)
@@ -77,6 +104,7 @@ QString VerdictText::explanation(const Verdict& v, Language language)
     }
     case Verdict::BurdenImbalance:
     case Verdict::InputImbalance:
+    case Verdict::StrayDevice:
         break;
     }
     QString sites;
@@ -85,6 +113,13 @@ QString VerdictText::explanation(const Verdict& v, Language language)
             sites += QLatin1String("; ");
         sites += QString::fromStdString(site.label) + QLatin1String(" (+") + bytes(site.excessBytes)
             + QLatin1String(", ") + findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');
+    }
+    if (v.kind == Verdict::StrayDevice) {
+        return say(QT_TR_NOOP("Ranks %1 hold %2 on cuda:%3, the GPU rank %4 trains on (%5 of what rank %4 holds there "
+                              "itself): memory that rank %4's own file cannot show. Top sites: %6."),
+            language)
+            .arg(ranks(v.culpritRanks), bytes(v.excessBytes), QString::number(v.device), QString::number(v.rank),
+                percent(v.excessBytes, v.baselineBytes), sites);
     }
     const int64_t total = v.onlyBytes + v.absentBytes + v.sharedBytes;
     const QString head = QString::number(v.rank);
@@ -125,6 +160,8 @@ QString VerdictText::findingKind(Finding::Kind kind, Language language)
         return say(QT_TR_NOOP("more allocations"), language);
     case Finding::LargerOnRank:
         return say(QT_TR_NOOP("larger allocations"), language);
+    case Finding::ForeignDevice:
+        return say(QT_TR_NOOP("on another rank's GPU"), language);
     }
     return {};
 }
@@ -153,6 +190,12 @@ QString VerdictText::remedy(const Verdict& v, Language language)
                               "padding."),
             language)
             .arg(v.rank);
+    case Verdict::StrayDevice:
+        return say(QT_TR_NOOP("Ranks %1 allocate on another rank's GPU: call torch.cuda.set_device(local_rank) before "
+                              "any CUDA work, pass map_location= to torch.load (the rank's own device, or \"cpu\"), "
+                              "and give device= when creating tensors."),
+            language)
+            .arg(ranks(v.culpritRanks));
     }
     return {};
 }

@@ -29,6 +29,9 @@ public:
     static QString findingKind(Finding::Kind kind, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
+
+private:
+    static QString explain(const Verdict& verdict, Language language);
 };
 
 } // namespace RankScope

@@ -30,6 +30,25 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
   shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
+
+Devices, as PyTorch numbers them per process:
+  multi_gpu_burden_4    each rank drives three GPUs (cuda:0-2, copies of magma27); the last rank gathers evaluation
+                        outputs on cuda:2 only
+  multi_gpu_balanced_4  the control: three GPUs per rank, nothing else
+  gpu0_load_4           no CUDA_VISIBLE_DEVICES: rank r trains on cuda:r; ranks 1-3 each torch.load a 1.5 GiB
+                        checkpoint without map_location, onto cuda:0, and rank 0 runs out of memory there
+  shared_numbering_balanced_4 / shared_numbering_oom_4
+                        the controls: rank r on cuda:r and nothing on another rank's GPU; the second one's rank 0 runs
+                        out of memory with nothing of the others on its GPU (outside the allocator, not stray)
+  steps_burden_3        torchtitan's layout, memory_snapshot/iteration_<N>/rank<R>_memory_snapshot.pickle, steps 10
+                        and 20 of three ranks; at step 20 (the latest) rank 2 gathers evaluation outputs
+  steps_balanced_latest_3  the control: rank 1 gathered at step 10, the latest step (20) is balanced
+  fsdp_steps_input_2    FSDP's snapshot_<step>_<local_rank>.pickle, steps 1 and 2; rank 1's busiest site 3x larger
+                        at step 2
+  profiler_host_balanced_4 / profiler_host_burden_4
+                        profiler-derived files (trace entries carry `category`, the last device list is host memory
+                        and the longest); rank 1 holds 4 GiB more host memory, which is never compared as a GPU's; in
+                        the second, the last rank also gathers evaluation outputs on the GPU
 """
 import json
 import os
@@ -164,6 +183,8 @@ def main():
     write(outdir, 'oom_outside_4', ranks, {'kind': 'outside_allocator', 'rank': 3})
 
     field_scenarios(outdir, magma)
+    device_scenarios(outdir, magma)
+    step_scenarios(outdir, magma)
 
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
@@ -245,6 +266,165 @@ def field_scenarios(outdir, magma):
              files={model: WINDOWS_CODE + 'vendored\\cs336_basics\\model.py'})
     # The same bytes at other sites: balanced, and every finding says that rank 3 allocates where no one else does.
     write(outdir, 'two_trees_4', ranks, {'kind': 'balanced', 'findings_rank': 3, 'finding_kinds': ['only_on_rank']})
+
+
+def shift_addresses(snapshot, delta):
+    for seg in snapshot['segments']:
+        seg['address'] += delta
+        for block in seg['blocks']:
+            if 'address' in block:
+                block['address'] += delta
+    for trace in snapshot['device_traces']:
+        for e in trace:
+            if 'addr' in e and e['action'] not in ('oom', 'snapshot'):
+                e['addr'] += delta
+
+
+def on_devices(parts):
+    """One process's snapshot from single-device ones: part d becomes cuda:d (None: nothing on that device)."""
+    merged = {'segments': [], 'device_traces': [], 'allocator_settings': {}}
+    for d, part in enumerate(parts):
+        if part is None:
+            merged['device_traces'].append([])
+            continue
+        shift_addresses(part, d << 40)
+        for seg in part['segments']:
+            seg['device'] = d
+        merged['segments'] += part['segments']
+        merged['device_traces'].append(part['device_traces'][0])
+        merged['allocator_settings'] = part.get('allocator_settings', {})
+    return merged
+
+
+def checkpoint_load(snapshot, device_part, size):
+    """torch.load without map_location: the checkpoint's tensors land on cuda:0, where they were saved from, and stay
+    (the model keeps them). Frames in the file's own style: its script and its torch."""
+    trace = snapshot['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': '_load', 'filename': WINDOWS_PACKAGES + 'torch\\serialization.py', 'line': 2078},
+              {'name': 'load', 'filename': WINDOWS_PACKAGES + 'torch\\serialization.py', 'line': 1521},
+              {'name': 'load_checkpoint', 'filename': outer['filename'], 'line': 41},
+              outer]
+    t0 = trace[0].get('time_us', 0) - 1000
+    base = (1 << 44) + (snapshot['device_traces'][0][0]['addr'] & ~((1 << 36) - 1))
+    pieces = 3
+    piece = size // pieces
+    device_part['device_traces'][0] = [
+        {'action': 'segment_alloc', 'addr': base, 'size': size, 'stream': 0, 'time_us': t0, 'frames': frames,
+         'compile_context': 'N/A', 'user_metadata': ''}] + [
+        {'action': 'alloc', 'addr': base + i * piece, 'size': piece, 'stream': 0, 'time_us': t0 + i + 1,
+         'frames': frames, 'compile_context': 'N/A', 'user_metadata': ''} for i in range(pieces)]
+    device_part['segments'] = [{
+        'device': 0, 'address': base, 'total_size': size, 'allocated_size': size, 'active_size': size,
+        'requested_size': size, 'stream': 0, 'segment_type': 'large', 'segment_pool_id': (0, 0),
+        'is_expandable': False, 'frames': frames,
+        'blocks': [{'address': base + i * piece, 'size': piece, 'requested_size': piece, 'state': 'active_allocated',
+                    'frames': frames} for i in range(pieces)]}]
+
+
+def add_oom(snapshot):
+    trace = snapshot['device_traces'][0]
+    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': 2048 * MiB, 'stream': 0,
+                  'time_us': trace[-1]['time_us'] + 10, 'compile_context': 'N/A', 'user_metadata': ''})
+
+
+def profiler_derived(snapshot, extra_host):
+    """As _profile_to_snapshot writes a profile: entries carry a category, and one more device list holds host memory
+    (here the GPU trace replayed twice at host addresses, so it is the longest; `extra_host` bytes stay live)."""
+    gpu = snapshot['device_traces'][0]
+    host = []
+    for round_ in range(2):
+        for e in gpu:
+            h = dict(e)
+            h['addr'] = e['addr'] + (round_ + 1) * (1 << 46)
+            host.append(h)
+    for i in range(extra_host // (512 * MiB)):
+        host.append({'action': 'alloc', 'addr': (3 << 46) + i * 512 * MiB, 'size': 512 * MiB, 'stream': 0,
+                     'time_us': gpu[-1].get('time_us', 0) + i, 'frames': gpu[-1].get('frames', [])})
+    for e in gpu + host:
+        e['category'] = 'activation' if e['action'] == 'alloc' else 'unknown'
+    snapshot['device_traces'].append(host)
+    return snapshot
+
+
+def device_scenarios(outdir, magma):
+    def gpus(rank, burden=False):
+        parts = [make_examples.shifted(pickle.loads(magma), rank) for _ in range(3)]
+        if burden:
+            make_examples.add_evaluation_burden(parts[2])
+        return on_devices(parts)
+    ranks = [gpus(r, burden=(r == 3)) for r in range(4)]
+    write(outdir, 'multi_gpu_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3, 'device': 2,
+                                                'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+                                                'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+    write(outdir, 'multi_gpu_balanced_4', [gpus(r) for r in range(4)], {'kind': 'balanced'})
+
+    def shared(rank, load=False, oom=False):
+        own = make_examples.shifted(pickle.loads(magma), rank)
+        if oom:
+            add_oom(own)
+        parts = [None] * rank + [own]
+        if load:
+            parts[0] = {'segments': [], 'device_traces': [[]]}
+            checkpoint_load(own, parts[0], 1536 * MiB)
+        return on_devices(parts)
+    ranks = [shared(r, load=(r > 0), oom=(r == 0)) for r in range(4)]
+    write(outdir, 'gpu0_load_4', ranks, {'kind': 'stray_device', 'rank': 0, 'device': 0, 'culprit_ranks': [1, 2, 3],
+                                         'finding_rank': 1, 'finding_kind': 'foreign_device', 'site': '_load',
+                                         'label': 'benchmarking_script.py:41 load_checkpoint',
+                                         'excess_bytes': 1536 * MiB, 'finding_kinds': ['foreign_device']})
+    write(outdir, 'shared_numbering_balanced_4', [shared(r) for r in range(4)], {'kind': 'balanced'})
+    write(outdir, 'shared_numbering_oom_4', [shared(r, oom=(r == 0)) for r in range(4)],
+          {'kind': 'outside_allocator', 'rank': 0, 'device': 0})
+
+    ranks = copies(magma, 4)
+    write(outdir, 'profiler_host_balanced_4',
+          [profiler_derived(s, 4096 * MiB if r == 1 else 0) for r, s in enumerate(ranks)], {'kind': 'balanced'})
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[-1])
+    write(outdir, 'profiler_host_burden_4',
+          [profiler_derived(s, 4096 * MiB if r == 1 else 0) for r, s in enumerate(ranks)],
+          {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+           'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+
+
+def write_files(outdir, name, files, expected):
+    """Like write(), with each rank's file at its own relative path."""
+    folder = os.path.join(outdir, name)
+    for relative, s in files.items():
+        path = os.path.join(folder, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as f:
+            pickle.dump(s, f, protocol=4)
+    with open(os.path.join(folder, 'scenario.expect'), 'w') as f:
+        json.dump(expected, f, indent=2)
+
+
+def step_scenarios(outdir, magma):
+    def titan(burdened):
+        files = {}
+        for step in (10, 20):
+            ranks = copies(magma, 3)
+            if step in burdened:
+                make_examples.add_evaluation_burden(ranks[burdened[step]])
+            for r, s in enumerate(ranks):
+                files[f'memory_snapshot/iteration_{step}/rank{r}_memory_snapshot.pickle'] = s
+        return files
+    write_files(outdir, 'steps_burden_3', titan({20: 2}),
+                {'kind': 'burden_imbalance', 'rank': 2, 'step': 20, 'finding_kind': 'only_on_rank',
+                 'site': 'gather_predictions', 'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+    write_files(outdir, 'steps_balanced_latest_3', titan({10: 1}), {'kind': 'balanced', 'step': 20})
+    files = {}
+    site = None
+    for step in (1, 2):
+        ranks = copies(magma, 2)
+        if step == 2:
+            site = scale_top_site(ranks[1], 3.0)
+        for r, s in enumerate(ranks):
+            files[f'snapshot_{step}_{r}.pickle'] = s
+    write_files(outdir, 'fsdp_steps_input_2', files, {'kind': 'input_imbalance', 'rank': 1, 'step': 2,
+                                                      'finding_kind': 'larger_on_rank', 'site': site,
+                                                      'finding_kinds': ['larger_on_rank']})
 
 
 if __name__ == '__main__':
