@@ -63,8 +63,10 @@ const char* const usage = "Usage:\n"
                           "optionally gzip-compressed. Folders are searched for snapshot files. Ranks come from\n"
                           "the file names (rank3_..., memory_trace_3, ...) or else the order given.\n"
                           "\n"
-                          "diff: POINT is peak (default: each rank at its own peak), snapshot, oom, event:<i>,\n"
-                          "step:<N> or step:<N>:end. The baseline is the median of the other ranks, or one rank.\n"
+                          "diff: POINT is aligned (default: the rank with the highest peak there, every other rank\n"
+                          "at the same moment of its own trace), peak (each rank at its own peak), snapshot, oom,\n"
+                          "event:<i>, step:<N> or step:<N>:end. The baseline is the median of the other ranks, or\n"
+                          "one rank.\n"
                           "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
                           "Every GPU of every rank is compared (--device N: only cuda:N of each rank); memory a\n"
                           "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
@@ -212,8 +214,9 @@ int info(const QStringList& args)
 void addComparisonOptions(CommandLine& cl)
 {
     cl.add(names("at"),
-        "Where each rank is compared: peak (default: each rank at its own peak), snapshot, oom, event:<i>, step:<N> "
-        "or step:<N>:end.",
+        "Where each rank is compared: aligned (default: the rank with the highest peak there, every other rank at the "
+        "same moment of its own trace), peak (each rank at its own peak), snapshot, oom, event:<i>, step:<N> or "
+        "step:<N>:end.",
         "POINT");
     cl.add(names("baseline"), "Compare each rank with the median of the others (default) or with one rank.",
         "median|RANK");
@@ -233,10 +236,10 @@ std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& opti
 {
     options.site.myCodeOnly = cl.isSet("my-code");
     bool ok = false;
-    if (cl.isSet("at")) {
+    if (cl.isSet("at") && cl.value("at") != QLatin1String("aligned")) {
         options.point = TimelinePoint::parse(cl.value("at").toStdString());
         if (!options.point)
-            return "--at needs peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end";
+            return "--at needs aligned, peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end";
     }
     if (cl.isSet("baseline") && cl.value("baseline") != QLatin1String("median")) {
         options.baselineRank = cl.value("baseline").toInt(&ok);

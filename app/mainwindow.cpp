@@ -844,9 +844,9 @@ void MainWindow::scheduleComparison()
 
 void MainWindow::readOptions()
 {
+    // "aligned" (the default, also before the first comparison) parses to no point: the comparison aligns the ranks
+    // where their traces allow it, else takes each at its own peak.
     m_options.point = TimelinePoint::parse(m_pointCombo->currentData().toString().toStdString());
-    if (m_options.point && m_options.point->kind == TimelinePoint::Peak)
-        m_options.point.reset(); // each rank at its own peak, or its snapshot when it has no trace
     m_options.baselineRank = m_baselineCombo->currentIndex() == 1 ? m_rankB : -1;
     m_options.thresholdPercent = m_threshold->value();
     m_options.site.myCodeOnly = m_myCode->isChecked();
@@ -948,9 +948,14 @@ void MainWindow::fillRankCombos()
 void MainWindow::fillPointCombo()
 {
     m_updating = true;
-    const QString current = QString::fromStdString(m_comparison->pointName());
+    const QString current =
+        m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
     m_pointCombo->clear();
-    m_pointCombo->addItem(tr("Each rank's peak"), QStringLiteral("peak"));
+    m_pointCombo->addItem(m_comparison->alignedTo() >= 0
+            ? tr("Aligned: rank %1's peak, the same moment on every rank").arg(m_comparison->alignedTo())
+            : tr("Aligned where the traces allow (each rank's peak here)"),
+        QStringLiteral("aligned"));
+    m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
     m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
     bool anyOom = false;
     for (size_t i = 0; i < m_comparison->ranks().size(); ++i)
@@ -1176,7 +1181,7 @@ void MainWindow::clearJob()
     if (point.startsWith(QLatin1String("event:")) || point.startsWith(QLatin1String("step:"))) {
         const QString text = m_pointCombo->currentText();
         m_updating = true;
-        m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("peak"))));
+        m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("aligned"))));
         m_updating = false;
         statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
                                     "own peaks again.")

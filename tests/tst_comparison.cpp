@@ -58,6 +58,7 @@ private slots:
     void scenarios_data();
     void scenarios();
     void siteKeysSurviveRelocation();
+    void alignedByDefault();
     void sharedSiteIsNotOnlyOnRank();
     void oneRankHasNothingToCompare();
     void runsMergeAdjacentBlocks();
@@ -74,7 +75,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 27);
+    QCOMPARE(names.size(), 28);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -157,6 +158,44 @@ void TestComparison::scenarios()
         QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
     QVERIFY(
         VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
+}
+
+// By default the rank with the highest peak is compared there and every other rank at the same moment of its trace; at
+// their own peaks the ranks of phase_burden_4 are in different phases and the buffer hides among phase differences.
+// Files of unrelated programs never align.
+void TestComparison::alignedByDefault()
+{
+    const std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/phase_burden_4"));
+    const ComparisonPtr aligned = Comparison::compute(ranks, {});
+    QCOMPARE(aligned->pointName(), std::string("aligned"));
+    QCOMPARE(aligned->alignedTo(), 3);
+    const EventIndex top = aligned->ranks()[3].point.event;
+    QCOMPARE(top, aligned->history(3).peakEvent());
+    for (size_t r = 0; r < 3; ++r) {
+        QCOMPARE(aligned->ranks()[r].point.event, top - 2); // the buffer's segment_alloc and alloc are rank 3's own
+        QVERIFY(aligned->ranks()[r].note.empty());
+    }
+    QCOMPARE(aligned->verdict().kind, Verdict::BurdenImbalance);
+    QCOMPARE(aligned->findings().size(), size_t(1));
+
+    ComparisonOptions atPeak;
+    atPeak.point = TimelinePoint::Spec { TimelinePoint::Peak, 0 };
+    const ComparisonPtr peaks = Comparison::compute(ranks, atPeak);
+    QCOMPARE(peaks->pointName(), std::string("peak"));
+    QCOMPARE(peaks->alignedTo(), -1);
+    QVERIFY(peaks->findings().size() > 1); // phase differences, as each rank at its own peak sees them
+
+    std::vector<RankInput> unrelated;
+    for (const QString& name : { QStringLiteral("magma27_memory_snapshot.pickle"),
+             QStringLiteral("jog_my_snapshot.pickle"), QStringLiteral("cranberrii_memory_snapshot.pickle") }) {
+        const LoadedFile f =
+            LoadedFile::load(TestUtils::dataDir() + QLatin1Char('/') + name, int(unrelated.size()), false);
+        QVERIFY(f.ok());
+        unrelated.push_back({ int(unrelated.size()), f.path, f.snapshot });
+    }
+    const ComparisonPtr apart = Comparison::compute(unrelated, {});
+    QCOMPARE(apart->alignedTo(), -1);
+    QCOMPARE(apart->pointName(), std::string("peak"));
 }
 
 // Site keys compare code, not where a rank's copy of it lives; files that differ stay apart.
@@ -289,7 +328,8 @@ void TestComparison::reportFormats()
 {
     const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/burden_2")), {});
     const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
-    QCOMPARE(QString::fromStdString(j["at"]), QStringLiteral("peak"));
+    QCOMPARE(QString::fromStdString(j["at"]), QStringLiteral("aligned"));
+    QCOMPARE(j["aligned_to"].get<int>(), 1);
     QCOMPARE(j["ranks"].size(), size_t(2));
     QCOMPARE(j["ranks"][1]["bytes_at_point"].get<int64_t>() - j["ranks"][0]["bytes_at_point"].get<int64_t>(),
         int64_t(1) << 30);

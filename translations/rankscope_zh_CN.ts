@@ -818,10 +818,6 @@
         <translation>Rank %1</translation>
     </message>
     <message>
-        <source>Each rank&apos;s peak</source>
-        <translation>各 rank 的峰值</translation>
-    </message>
-    <message>
         <source>Snapshot (end of trace)</source>
         <translation>快照（追踪结束时）</translation>
     </message>
@@ -1084,6 +1080,18 @@
     <message>
         <source>Training step</source>
         <translation>训练步骤</translation>
+    </message>
+    <message>
+        <source>Aligned: rank %1&apos;s peak, the same moment on every rank</source>
+        <translation>对齐：rank %1 的峰值，其他 rank 取同一时刻</translation>
+    </message>
+    <message>
+        <source>Aligned where the traces allow (each rank&apos;s peak here)</source>
+        <translation>在轨迹允许时对齐（此处为各 rank 的峰值）</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s own peak</source>
+        <translation>各 rank 自己的峰值</translation>
     </message>
 </context>
 <context>
@@ -1825,6 +1833,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Ranks %1 allocate on another rank&apos;s GPU: call torch.cuda.set_device(local_rank) before any CUDA work, pass map_location= to torch.load (the rank&apos;s own device, or &quot;cpu&quot;), and give device= when creating tensors.</source>
         <translation>rank %1 在其他 rank 的 GPU 上分配内存：在任何 CUDA 操作之前调用 torch.cuda.set_device(local_rank)，给 torch.load 传入 map_location=（该 rank 自己的设备，或 &quot;cpu&quot;），并在创建张量时指定 device=。</translation>
+    </message>
+    <message>
+        <source>at the highest peak (every rank at the same moment of its trace)</source>
+        <translation>在最高峰值处（每个 rank 取其轨迹中的同一时刻）</translation>
     </message>
 </context>
 <context>

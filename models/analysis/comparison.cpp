@@ -2,6 +2,7 @@
 #include "comparison.h"
 
 #include "parallel.h"
+#include "tracealignment.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,7 +106,7 @@ int Comparison::rankIndex(int rank) const
 std::string Comparison::pointName() const
 {
     if (!m_options.point)
-        return "peak";
+        return m_alignedTo >= 0 ? "aligned" : "peak";
     const TimelinePoint::Spec& p = *m_options.point;
     switch (p.kind) {
     case TimelinePoint::Peak:
@@ -154,6 +155,15 @@ private:
         uint32_t allocation;
     };
 
+    // Where each rank is looked at.
+    struct Chosen
+    {
+        TimelinePoint::Spec spec; ///< the point asked for: the option, else the rank's own peak (snapshot: no trace)
+        TimelinePoint point; ///< that point, the aligned moment, or the snapshot when the rank has no such point
+        bool found = false;
+        std::string note;
+    };
+    std::vector<Chosen> choosePoints();
     int baselineIndex() const;
     // The rank's blocks behind a finding: for "more", the extra ones are taken to be the latest allocated.
     std::vector<uint32_t> chosenBlocks(const Finding& f, size_t rankIndex) const;
@@ -182,41 +192,75 @@ int ComparisonPhases::baselineIndex() const
     return -1;
 }
 
+std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
+{
+    const std::vector<DeviceHistoryPtr>& histories = m_c.m_histories;
+    std::vector<Chosen> chosen(m_rankCount);
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        Chosen& c = chosen[r];
+        const DeviceHistory& h = *histories[r];
+        c.spec = m_c.m_options.point.value_or(
+            TimelinePoint::Spec { h.eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot, 0 });
+        const std::optional<TimelinePoint> point = h.point(c.spec);
+        c.found = point.has_value();
+        c.point = point ? *point : *h.point({ TimelinePoint::Snapshot, 0 });
+    }
+    // By default the rank with the highest peak is looked at there, and every other rank at the same moment of its
+    // own trace: at their own peaks, ranks may be in different phases (a buffer kept from half-way moves one rank's
+    // peak into another phase), and the diff would compare optimizer state with activations.
+    const bool alignable = !m_c.m_options.point && m_rankCount > 1
+        && std::all_of(histories.begin(), histories.end(),
+            [](const DeviceHistoryPtr& h) { return h->eventCount() > 0 && !h->snapshot().digest; });
+    if (!alignable)
+        return chosen;
+    size_t top = 0;
+    for (size_t r = 1; r < m_rankCount; ++r) {
+        if (histories[r]->peakBytes() > histories[top]->peakBytes())
+            top = r;
+    }
+    const TraceAlignment alignment(histories, m_c.m_options.site);
+    const QList<std::optional<EventIndex>> aligned = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+        return size_t(r) == top ? std::optional<EventIndex>(histories[top]->peakEvent())
+                                : alignment.align(top, histories[top]->peakEvent(), size_t(r));
+    });
+    // Files of unrelated programs align nowhere: then each is simply at its own peak.
+    if (std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); }) < 2)
+        return chosen;
+    m_c.m_alignedTo = m_inputs[top].rank;
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        if (r == top)
+            continue;
+        if (const std::optional<EventIndex>& e = aligned[qsizetype(r)]) {
+            chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
+        } else {
+            chosen[r].note = "could not be aligned with rank " + std::to_string(m_inputs[top].rank)
+                + "'s peak (its trace runs other code there); compared at its own peak";
+        }
+    }
+    return chosen;
+}
+
 void ComparisonPhases::measureRanks()
 {
-    // Each rank at its point: the replay and the allocator's state there are independent per rank, so every core
-    // takes ranks.
-    struct Measured
-    {
-        DeviceHistoryPtr history;
-        TimelinePoint::Spec spec; ///< the point asked for: the option, else the rank's own peak (snapshot: no trace)
-        TimelinePoint point; ///< that point, or the snapshot when the rank has no such point
-        bool found = false;
-        AllocatorState state; ///< at `point`
-    };
-    QList<Measured> measured = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
-        Measured m;
-        m.history = DeviceHistory::build(m_inputs[r].snapshot, m_devices[size_t(r)]);
-        m.spec = m_c.m_options.point.value_or(
-            TimelinePoint::Spec { m.history->eventCount() > 0 ? TimelinePoint::Peak : TimelinePoint::Snapshot, 0 });
-        const std::optional<TimelinePoint> point = m.history->point(m.spec);
-        m.found = point.has_value();
-        m.point = point ? *point : *m.history->point({ TimelinePoint::Snapshot, 0 });
-        m.state = m.history->stateAt(m.point.event);
-        return m;
-    });
+    // Each rank's history and its state at its point: independent per rank, so every core takes ranks.
+    const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount),
+        [&](qsizetype r) { return DeviceHistory::build(m_inputs[size_t(r)].snapshot, m_devices[size_t(r)]); });
+    m_c.m_histories.assign(histories.begin(), histories.end());
+    const std::vector<Chosen> chosen = choosePoints();
+    QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount),
+        [&](qsizetype r) { return m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event); });
     for (size_t r = 0; r < m_rankCount; ++r) {
         const RankInput& in = m_inputs[r];
-        Measured& m = measured[qsizetype(r)];
-        const DeviceHistoryPtr& h = m.history;
-        m_c.m_histories.push_back(h);
+        const Chosen& c = chosen[r];
+        const DeviceHistoryPtr& h = m_c.m_histories[r];
         RankSummary summary;
         summary.rank = in.rank;
         summary.path = in.path;
         summary.device = h->device();
-        summary.point = m.point;
-        if (!m.found) {
-            summary.note = in.snapshot->digest && TimelinePoint::insideTrace(m.spec.kind)
+        summary.point = c.point;
+        summary.note = c.note;
+        if (!c.found) {
+            summary.note = in.snapshot->digest && TimelinePoint::insideTrace(c.spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
                 : "has no " + m_c.pointName() + " point; compared at its snapshot";
         }
@@ -231,8 +275,9 @@ void ComparisonPhases::measureRanks()
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
-        summary.fragmentation = m.state.stats().fragmentation;
-        m_segments.push_back(std::move(m.state.segments));
+        AllocatorState& state = states[qsizetype(r)];
+        summary.fragmentation = state.stats().fragmentation;
+        m_segments.push_back(std::move(state.segments));
         summary.oomEvents = int64_t(h->ooms().size());
         summary.traceIncomplete = h->traceIncomplete();
         m_c.m_ranks.push_back(summary);

@@ -24,7 +24,8 @@ struct RankInput
 /// How ranks are compared.
 struct ComparisonOptions
 {
-    /// Where each rank is looked at; unset: each rank at its own peak, or at its snapshot when it has no trace.
+    /// Where each rank is looked at; unset: the rank with the highest peak there and every other rank at the same
+    /// moment of its own trace (TraceAlignment), else each at its own peak, or at its snapshot when it has no trace.
     std::optional<TimelinePoint::Spec> point;
     /// Compare against this rank (A/B); -1: against the median of the other ranks.
     int baselineRank = -1;
@@ -202,8 +203,15 @@ public:
         const size_t i = size_t(site) * m_ranks.size() + rankIndex;
         return { m_siteBytes[i], m_siteCount[i] };
     }
-    /// "peak", "snapshot", "oom", "event:<i>", "step:<N>" or "step:<N>:end", as the point was asked for.
+    /// "aligned" (the default where traces align), "peak", "snapshot", "oom", "event:<i>", "step:<N>" or
+    /// "step:<N>:end", as the point was asked for.
     std::string pointName() const;
+    /// The rank whose peak the others were aligned with (the one with the highest peak), -1 when each rank is at its
+    /// own point.
+    int alignedTo() const
+    {
+        return m_alignedTo;
+    }
     /// Which device of each rank's file is whose.
     const DeviceRoles& deviceRoles() const
     {
@@ -241,6 +249,7 @@ private:
     DeviceRoles m_roles;
     std::vector<DeviceVerdict> m_devices;
     std::vector<std::shared_ptr<const Comparison>> m_otherDevices;
+    int m_alignedTo = -1;
 };
 
 using ComparisonPtr = std::shared_ptr<const Comparison>;

@@ -102,7 +102,9 @@ std::string text(const Comparison& c, int maxFindings)
         }
     }
 
-    out += "\nRanks at " + c.pointName() + ":\n";
+    out += c.alignedTo() >= 0 ? "\nRanks at aligned moments (rank " + std::to_string(c.alignedTo())
+            + "'s peak, every other rank at the same moment of its trace):\n"
+                              : "\nRanks at " + c.pointName() + ":\n";
     out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
         + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
         + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
@@ -145,6 +147,8 @@ std::string json(const Comparison& c)
 {
     nlohmann::ordered_json out;
     out["at"] = c.pointName();
+    if (c.alignedTo() >= 0)
+        out["aligned_to"] = c.alignedTo();
     out["baseline"] = c.options().baselineRank >= 0 ? nlohmann::ordered_json(c.options().baselineRank)
                                                     : nlohmann::ordered_json("median");
     out["threshold_percent"] = c.options().thresholdPercent;

@@ -25,6 +25,10 @@ QString percent(int64_t part, int64_t whole)
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
 QString at(const Verdict& v, VerdictText::Language language)
 {
+    if (v.point == "aligned")
+        return say(QT_TRANSLATE_NOOP(
+                       "RankScope::VerdictText", "at the highest peak (every rank at the same moment of its trace)"),
+            language);
     return v.point == "peak"
         ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at its peak"), language)
         : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.point));

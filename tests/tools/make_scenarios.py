@@ -40,6 +40,9 @@ Devices, as PyTorch numbers them per process:
   shared_numbering_balanced_4 / shared_numbering_oom_4
                         the controls: rank r on cuda:r and nothing on another rank's GPU; the second one's rank 0 runs
                         out of memory with nothing of the others on its GPU (outside the allocator, not stray)
+  phase_burden_4        the last rank also allocates a 1 GiB buffer half-way through the backward pass and keeps it:
+                        its own peak moves from the end of the forward pass into the backward pass, so at their own
+                        peaks the ranks are in different phases; aligned, the buffer is the only difference
   steps_burden_3        torchtitan's layout, memory_snapshot/iteration_<N>/rank<R>_memory_snapshot.pickle, steps 10
                         and 20 of three ranks; at step 20 (the latest) rank 2 gathers evaluation outputs
   steps_balanced_latest_3  the control: rank 1 gathered at step 10, the latest step (20) is balanced
@@ -185,6 +188,12 @@ def main():
     field_scenarios(outdir, magma)
     device_scenarios(outdir, magma)
     step_scenarios(outdir, magma)
+
+    ranks = copies(magma, 4)
+    keep_buffer(ranks[-1], 1500, 1024 * MiB)
+    write(outdir, 'phase_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank',
+                                            'site': 'allocate_cache', 'excess_bytes': 1024 * MiB,
+                                            'finding_kinds': ['only_on_rank']})
 
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
@@ -386,6 +395,22 @@ def device_scenarios(outdir, magma):
           [profiler_derived(s, 4096 * MiB if r == 1 else 0) for r, s in enumerate(ranks)],
           {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
            'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+
+
+def keep_buffer(snapshot, at, size):
+    """A buffer the rank allocates after event `at` of its trace and keeps to the end (in the final segments too)."""
+    trace = snapshot['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': 'allocate_cache', 'filename': outer['filename'].rsplit('\\', 1)[0] + '\\cache.py', 'line': 57},
+              {'name': 'backward_hook', 'filename': outer['filename'], 'line': 188}, outer]
+    add_segments(snapshot, 1, size, frames)
+    address = snapshot['segments'][-1]['address']
+    t = trace[at].get('time_us', 0)
+    trace[at + 1:at + 1] = [
+        {'action': 'segment_alloc', 'addr': address, 'size': size, 'stream': 0, 'time_us': t, 'frames': frames,
+         'compile_context': 'N/A', 'user_metadata': ''},
+        {'action': 'alloc', 'addr': address, 'size': size, 'stream': 0, 'time_us': t, 'frames': frames,
+         'compile_context': 'N/A', 'user_metadata': ''}]
 
 
 def write_files(outdir, name, files, expected):

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "devicehistory.h"
+#include "sitetable.h"
+
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace RankScope {
+
+/// Finds the same moment of the same code in the traces of different ranks. Ranks run the same code, so they
+/// allocate at the same sites in the same order; extra work on one rank inserts allocations at its own sites and
+/// leaves the others' order alone. An event is placed by its site and by how many allocations at that site follow
+/// it to the end of the trace, since every rank dumps its snapshot at the same point of the code while the start
+/// of a trace that wrapped its ring buffer differs per rank. A moment is placed by the latest allocation before it at
+/// a site the other rank has (a peak reached by extra work is placed where that work began), and each place is
+/// checked against the allocations just before it, so traces of unrelated programs are never aligned.
+class TraceAlignment
+{
+public:
+    TraceAlignment(const std::vector<DeviceHistoryPtr>& histories, const SiteOptions& options);
+
+    /// The event of rank `to` at the moment event `event` of rank `from` is at (indices into the histories), or
+    /// nullopt when the traces do not run the same code around it.
+    std::optional<EventIndex> align(size_t from, EventIndex event, size_t to) const;
+
+private:
+    static constexpr SiteId NoSite = ~SiteId(0);
+    SiteId siteOf(size_t rank, const TraceEntry& e) const;
+    // The sites of up to `count` allocations before `event` of a rank, sorted.
+    std::vector<SiteId> sitesBefore(size_t rank, EventIndex event, size_t count) const;
+    // The event of rank `to` that is the same allocation as alloc event `q` of rank `from`, if it passes the check.
+    std::optional<EventIndex> sameAllocation(size_t from, EventIndex q, size_t to) const;
+
+    const std::vector<DeviceHistoryPtr>& m_histories;
+    std::vector<std::vector<SiteId>> m_stackSites; // per rank: StackId → site, NoSite for stacks that never allocate
+    // Per rank and site: the events that allocate there, in order.
+    std::vector<std::unordered_map<SiteId, std::vector<uint32_t>>> m_positions;
+};
+
+} // namespace RankScope
