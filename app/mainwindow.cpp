@@ -513,6 +513,7 @@ void MainWindow::createActions()
         { TimelineView::EventAxis, tr("Trace &Events") },
         { TimelineView::TimeAxis, tr("&Time Since Start") },
         { TimelineView::StepAxis, tr("Profiler &Steps") },
+        { TimelineView::AlignedAxis, tr("&Aligned with Rank A") },
     };
     for (const auto& [axisKind, text] : choices) {
         const TimelineView::XAxis which = axisKind; // clang 14 cannot capture a structured binding
@@ -522,7 +523,8 @@ void MainWindow::createActions()
         axes->addAction(choice);
     }
     axis->setStatusTip(tr("What the timelines' x axis counts: trace events, seconds since each rank's first "
-                          "event, or profiler steps lined up across ranks"));
+                          "event, profiler steps lined up across ranks, or rank A's events with rank B at the same "
+                          "moments"));
     connect(axis, &QMenu::aboutToShow, this, [this, axis] {
         for (QAction* choice : axis->actions()) {
             const auto which = TimelineView::XAxis(choice->data().toInt());

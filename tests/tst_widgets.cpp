@@ -33,6 +33,7 @@ private slots:
     void verdictBanner();
     void rankChartMarksTheOutlier();
     void timelineAxesAndHover();
+    void alignedAxisLinesUpTheSameCode();
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
@@ -145,6 +146,47 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+}
+
+// On the aligned axis, rank B's events sit at the same moment of rank A's trace: in phase_burden_4, rank 3 has two
+// events of its own (the buffer), so after them rank 0's event e is drawn where rank 3's e + 2 is.
+void TestWidgets::alignedAxisLinesUpTheSameCode()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/phase_burden_4/");
+    const LoadedFile a = LoadedFile::load(folder + QStringLiteral("rank3_memory_snapshot.pickle"), 3, true);
+    const LoadedFile b = LoadedFile::load(folder + QStringLiteral("rank0_memory_snapshot.pickle"), 0, true);
+    QVERIFY(a.ok() && b.ok());
+    const DeviceHistoryPtr ha = DeviceHistory::build(a.snapshot, 0);
+    const DeviceHistoryPtr hb = DeviceHistory::build(b.snapshot, 0);
+    TimelineView view;
+    view.resize(800, 400);
+    view.setTracks({ { 3, QStringLiteral("A"), ha, ha->peakEvent() }, { 0, QStringLiteral("B"), hb, 0 } }, {});
+    QVERIFY(view.alignmentAvailable());
+    view.setXAxis(TimelineView::AlignedAxis);
+    QCOMPARE(view.xAxis(), TimelineView::AlignedAxis);
+    // The buffer's segment_alloc and alloc: rank 3's events from there on are rank 0's plus two.
+    const auto events = ha->events();
+    const EventIndex buffer = EventIndex(std::find_if(events.begin(), events.end(), [](const TraceEntry& e) {
+        return e.action() == TraceAction::SegmentAlloc && e.size == int64_t(1) << 30;
+    }) - events.begin());
+    QVERIFY(buffer > 1000 && buffer < EventIndex(events.size()));
+    for (EventIndex e : { EventIndex(200), EventIndex(1000), buffer - 1, buffer, buffer + 40, EventIndex(4000) }) {
+        const EventIndex inA = e < buffer ? e : e + 2;
+        QVERIFY2(std::abs(view.keyOf(1, e) - double(inA)) <= 2.0,
+            qPrintable(QStringLiteral("event %1 at %2, expected %3").arg(e).arg(view.keyOf(1, e)).arg(inA)));
+    }
+    QCOMPARE(view.eventAt(0, view.keyOf(0, 1000)), EventIndex(1000));
+
+    // Unrelated programs do not align: the axis is not offered and the view stays on events.
+    const LoadedFile other =
+        LoadedFile::load(TestUtils::dataDir() + QStringLiteral("/jog_my_snapshot.pickle"), 1, false);
+    QVERIFY(other.ok());
+    view.setTracks(
+        { { 3, QStringLiteral("A"), ha, 0 }, { 1, QStringLiteral("B"), DeviceHistory::build(other.snapshot, 0), 0 } },
+        {});
+    QVERIFY(!view.alignmentAvailable());
+    QCOMPARE(view.xAxis(), TimelineView::EventAxis);
 }
 
 void TestWidgets::timelineAxesAndHover()

@@ -748,10 +748,6 @@
         <translation>Profiler 步(&amp;S)</translation>
     </message>
     <message>
-        <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, or profiler steps lined up across ranks</source>
-        <translation>时间线 x 轴的计量方式：追踪事件、自各 rank 第一个事件起的秒数，或在各 rank 间对齐的 Profiler 步</translation>
-    </message>
-    <message>
         <source>&amp;Compare</source>
         <translation>比较(&amp;C)</translation>
     </message>
@@ -1092,6 +1088,14 @@
     <message>
         <source>Each rank&apos;s own peak</source>
         <translation>各 rank 自己的峰值</translation>
+    </message>
+    <message>
+        <source>&amp;Aligned with Rank A</source>
+        <translation>与 rank A 对齐(&amp;A)</translation>
+    </message>
+    <message>
+        <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, profiler steps lined up across ranks, or rank A&apos;s events with rank B at the same moments</source>
+        <translation>时间线的 x 轴表示什么：轨迹事件、自各 rank 第一个事件起的秒数、跨 rank 对齐的 profiler 步骤，或 rank A 的事件（rank B 取同一时刻）</translation>
     </message>
 </context>
 <context>
@@ -1711,6 +1715,14 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>
             <numerusform> — 峰值 %1，摘要（源文件 %n 个事件）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Trace event of rank %1; the others at the same moment of their traces</source>
+        <translation>rank %1 的轨迹事件；其他 rank 取其轨迹中的同一时刻</translation>
+    </message>
+    <message>
+        <source>X Axis: Aligned with Rank %1</source>
+        <translation>X 轴：与 rank %1 对齐</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "profilerstep.h"
 #include "retranslator.h"
 #include "stacktext.h"
+#include "tracealignment.h"
 
 #include <QMenu>
 #include <QTimer>
@@ -46,6 +47,8 @@ struct AxisMap
     /// Step axis: the event after which each profiler step starts, then the last event; and the first step's number.
     std::vector<EventIndex> stepBounds;
     int64_t firstStep = 0;
+    /// Aligned axis: (event of the top track, event of this one) pairs, increasing in both; none for the top track.
+    std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>> aligned;
 
     static std::vector<std::pair<EventIndex, int64_t>> steps(const DeviceHistory& h)
     {
@@ -58,9 +61,11 @@ struct AxisMap
         return steps;
     }
 
-    AxisMap(TimelineView::XAxis a, DeviceHistoryPtr h)
+    AxisMap(TimelineView::XAxis a, DeviceHistoryPtr h,
+        std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>> anchors = {})
         : axis(a)
         , history(std::move(h))
+        , aligned(std::move(anchors))
     {
         if (axis != TimelineView::StepAxis)
             return;
@@ -80,6 +85,8 @@ struct AxisMap
         const DeviceHistory& h = *history;
         if (axis == TimelineView::EventAxis || (axis == TimelineView::StepAxis && stepBounds.empty()))
             return double(event);
+        if (axis == TimelineView::AlignedAxis)
+            return alignedKey(event);
         if (axis == TimelineView::StepAxis) {
             // Step i spans its start to the next step's start: x = first step + i + the fraction of the way through.
             const auto it = std::upper_bound(stepBounds.begin(), stepBounds.end(), event);
@@ -96,6 +103,23 @@ struct AxisMap
             return 0;
         const int64_t t0 = h.timeUs(0);
         return double(h.timeUs(std::clamp<EventIndex>(event, 0, n - 1)) - t0) / 1e6;
+    }
+
+    // Between two anchors, events are spread evenly; before the first and after the last they keep their spacing.
+    double alignedKey(EventIndex event) const
+    {
+        if (!aligned || aligned->empty())
+            return double(event);
+        const auto& v = *aligned;
+        const auto next = std::upper_bound(
+            v.begin(), v.end(), event, [](EventIndex e, const auto& anchor) { return e < anchor.second; });
+        if (next == v.begin())
+            return double(v.front().first + (event - v.front().second));
+        const auto& [topPrev, ownPrev] = *std::prev(next);
+        if (next == v.end())
+            return double(topPrev + (event - ownPrev));
+        return double(topPrev)
+            + double(event - ownPrev) * double(next->first - topPrev) / double(next->second - ownPrev);
     }
 };
 
@@ -409,6 +433,8 @@ void TimelineView::setTracks(std::vector<TimelineTrack> tracks, const SiteOption
 {
     m_tracks = std::move(tracks);
     m_site = site;
+    m_alignmentDone = false;
+    m_alignment.clear();
     m_xAxis = available(m_preferredAxis) ? m_preferredAxis : EventAxis;
     rebuildLayout();
 }
@@ -426,9 +452,37 @@ bool TimelineView::stepsAvailable() const
     });
 }
 
+bool TimelineView::alignmentAvailable() const
+{
+    const std::vector<Anchors>& anchors = alignment();
+    return anchors.size() > 1
+        && std::all_of(anchors.begin() + 1, anchors.end(), [](const Anchors& a) { return a && a->size() >= 2; });
+}
+
+const std::vector<TimelineView::Anchors>& TimelineView::alignment() const
+{
+    if (m_alignmentDone)
+        return m_alignment;
+    m_alignmentDone = true;
+    m_alignment.assign(m_tracks.size(), nullptr);
+    if (m_tracks.size() < 2)
+        return m_alignment;
+    std::vector<DeviceHistoryPtr> histories;
+    for (const TimelineTrack& t : m_tracks)
+        histories.push_back(t.history);
+    // 512 moments: finer than any plot is wide, and a few milliseconds even on million-event traces.
+    const TraceAlignment alignment(histories, m_site);
+    for (size_t i = 1; i < m_tracks.size(); ++i) {
+        std::vector<std::pair<EventIndex, EventIndex>> anchors = alignment.anchors(0, i, 512);
+        m_alignment[i] = std::make_shared<const std::vector<std::pair<EventIndex, EventIndex>>>(std::move(anchors));
+    }
+    return m_alignment;
+}
+
 bool TimelineView::available(XAxis axis) const
 {
-    return axis == EventAxis || (axis == TimeAxis && timeAvailable()) || (axis == StepAxis && stepsAvailable());
+    return axis == EventAxis || (axis == TimeAxis && timeAvailable()) || (axis == StepAxis && stepsAvailable())
+        || (axis == AlignedAxis && alignmentAvailable());
 }
 
 void TimelineView::setMaxBands(int bands)
@@ -523,7 +577,8 @@ void TimelineView::rebuildLayout()
     titleFont.setBold(true);
     for (size_t i = 0; i < m_tracks.size(); ++i) {
         const TimelineTrack& t = m_tracks[i];
-        auto view = std::make_unique<Track>(AxisMap(m_xAxis, t.history));
+        auto view =
+            std::make_unique<Track>(AxisMap(m_xAxis, t.history, m_xAxis == AlignedAxis ? alignment()[i] : Anchors()));
         QString title = t.role.isEmpty() ? tr("Rank %1").arg(t.rank) : tr("Rank %1 (%2)").arg(t.rank).arg(t.role);
         if (const std::optional<DigestInfo>& digest = t.history->snapshot().digest) {
             // A digest's own events are a sample; the count that means something is the source's.
@@ -551,7 +606,9 @@ void TimelineView::rebuildLayout()
         if (last)
             x->setLabel(m_xAxis == EventAxis ? tr("Trace event")
                     : m_xAxis == TimeAxis    ? tr("Seconds since the rank's first event")
-                                             : tr("Profiler step (ProfilerStep#N), aligned across ranks"));
+                    : m_xAxis == StepAxis    ? tr("Profiler step (ProfilerStep#N), aligned across ranks")
+                                          : tr("Trace event of rank %1; the others at the same moment of their traces")
+                                                .arg(m_tracks.front().rank));
         m_plot->plotLayout()->addElement(int(2 * i), 0, view->title);
         m_plot->plotLayout()->addElement(int(2 * i + 1), 0, view->rect);
         view->bands = new TimelineBands(x, y, this, int(i));
@@ -831,6 +888,12 @@ void TimelineView::showContextMenu(const QPoint& pos)
     steps->setCheckable(true);
     steps->setChecked(m_xAxis == StepAxis);
     steps->setEnabled(stepsAvailable());
+    QAction* aligned =
+        menu.addAction(tr("X Axis: Aligned with Rank %1").arg(m_tracks.empty() ? 0 : m_tracks.front().rank), this,
+            [this] { setXAxis(AlignedAxis); });
+    aligned->setCheckable(true);
+    aligned->setChecked(m_xAxis == AlignedAxis);
+    aligned->setEnabled(alignmentAvailable());
     menu.addSeparator();
     ImageExport::addImageActions(&menu, this);
     menu.exec(m_plot->mapToGlobal(pos));

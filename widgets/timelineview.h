@@ -47,6 +47,9 @@ public:
         TimeAxis,
         /// Profiler steps (ProfilerStep#N scopes), each step stretched to one unit so steps line up across ranks.
         StepAxis,
+        /// The top rank's trace events; every other rank's events are placed at the same moment of that trace
+        /// (TraceAlignment), so the same code lines up event for event.
+        AlignedAxis,
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
@@ -76,6 +79,8 @@ public:
     bool timeAvailable() const;
     /// True when every track recorded profiler steps, so the step axis can be used.
     bool stepsAvailable() const;
+    /// True when there are several tracks and every other one aligns with the top one.
+    bool alignmentAvailable() const;
     bool available(XAxis axis) const;
 
     /// Level of detail: how many of the largest allocations get a band of their own (the rest are one grey band).
@@ -134,6 +139,9 @@ private:
     QString tooltipAt(int track, const QPointF& pos) const;
     std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
+    // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
+    using Anchors = std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>>;
+    const std::vector<Anchors>& alignment() const;
 
     QCustomPlot* m_plot;
     QTimer* m_detailTimer;
@@ -147,6 +155,8 @@ private:
     JobTracker m_jobs { this };
     bool m_syncing = false;
     QPoint m_pressPos;
+    mutable std::vector<Anchors> m_alignment;
+    mutable bool m_alignmentDone = false;
 };
 
 } // namespace RankScope

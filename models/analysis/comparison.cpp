@@ -567,6 +567,7 @@ void ComparisonPhases::decideStray()
             bySite[f.site] += f.excessBytes;
         }
         std::vector<std::pair<int64_t, SiteId>> sites;
+        sites.reserve(bySite.size());
         for (const auto& [site, siteBytes] : bySite)
             sites.push_back({ siteBytes, site });
         std::sort(sites.begin(), sites.end(), std::greater<>());
@@ -605,6 +606,7 @@ std::shared_ptr<const Comparison> Comparison::compute(
     const std::vector<RankInput>& inputs, const ComparisonOptions& options)
 {
     std::vector<SnapshotPtr> snapshots;
+    snapshots.reserve(inputs.size());
     for (const RankInput& in : inputs)
         snapshots.push_back(in.snapshot);
     const DeviceRoles roles = DeviceRoles::decide(snapshots);

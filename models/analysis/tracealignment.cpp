@@ -76,6 +76,26 @@ std::optional<EventIndex> TraceAlignment::sameAllocation(size_t from, EventIndex
 
 std::optional<EventIndex> TraceAlignment::align(size_t from, EventIndex event, size_t to) const
 {
+    const auto placed = place(from, event, to);
+    return placed ? std::optional<EventIndex>(placed->second) : std::nullopt;
+}
+
+std::vector<std::pair<EventIndex, EventIndex>> TraceAlignment::anchors(size_t from, size_t to, size_t count) const
+{
+    std::vector<std::pair<EventIndex, EventIndex>> result;
+    const EventIndex n = EventIndex(m_histories[from]->eventCount());
+    for (size_t k = 1; k <= count && n > 0; ++k) {
+        const auto placed = place(from, EventIndex((n - 1) * int64_t(k) / int64_t(count)), to);
+        // Only moments that keep both orders: an allocation found out of order would fold the axis back.
+        if (placed
+            && (result.empty() || (placed->first > result.back().first && placed->second > result.back().second)))
+            result.push_back(*placed);
+    }
+    return result;
+}
+
+std::optional<std::pair<EventIndex, EventIndex>> TraceAlignment::place(size_t from, EventIndex event, size_t to) const
+{
     const std::span<const TraceEntry> a = m_histories[from]->events();
     if (event < 0 || a.empty() || m_histories[to]->events().empty())
         return std::nullopt;
@@ -87,7 +107,7 @@ std::optional<EventIndex> TraceAlignment::align(size_t from, EventIndex event, s
             continue;
         ++tried;
         if (const std::optional<EventIndex> match = sameAllocation(from, q, to))
-            return match;
+            return std::pair { q, *match };
     }
     return std::nullopt;
 }

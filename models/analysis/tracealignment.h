@@ -25,6 +25,9 @@ public:
     /// The event of rank `to` at the moment event `event` of rank `from` is at (indices into the histories), or
     /// nullopt when the traces do not run the same code around it.
     std::optional<EventIndex> align(size_t from, EventIndex event, size_t to) const;
+    /// About `count` moments spread over rank `from`'s trace and where they are in rank `to`'s, both in increasing
+    /// order: what maps one trace onto the other, for drawing them on one axis.
+    std::vector<std::pair<EventIndex, EventIndex>> anchors(size_t from, size_t to, size_t count) const;
 
 private:
     static constexpr SiteId NoSite = ~SiteId(0);
@@ -33,6 +36,8 @@ private:
     std::vector<SiteId> sitesBefore(size_t rank, EventIndex event, size_t count) const;
     // The event of rank `to` that is the same allocation as alloc event `q` of rank `from`, if it passes the check.
     std::optional<EventIndex> sameAllocation(size_t from, EventIndex q, size_t to) const;
+    // The allocation of `from` at or before `event` that `to` has too, and its event there.
+    std::optional<std::pair<EventIndex, EventIndex>> place(size_t from, EventIndex event, size_t to) const;
 
     const std::vector<DeviceHistoryPtr>& m_histories;
     std::vector<std::vector<SiteId>> m_stackSites; // per rank: StackId → site, NoSite for stacks that never allocate
