@@ -191,6 +191,10 @@ private:
         text("filename");
         string(f.filename);
         field("line", f.line);
+        if (f.original != EmptyString) {
+            text("fx_original_trace");
+            string(f.original);
+        }
         m_out.push_back('u');
         m_frameMemo.emplace(id, memo);
     }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "sitetable.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
+#include <tuple>
 
 namespace RankScope {
 
@@ -88,6 +90,31 @@ std::string withoutAddresses(std::string_view name)
         i = end;
     }
     return out;
+}
+
+// The frames of a Python traceback ("  File \"x.py\", line 54, in forward\n    code\n"), innermost first, as
+// (file, line, function).
+std::vector<std::tuple<std::string_view, int64_t, std::string_view>> tracebackFrames(std::string_view text)
+{
+    std::vector<std::tuple<std::string_view, int64_t, std::string_view>> frames;
+    size_t at = 0;
+    while ((at = text.find("File \"", at)) != std::string_view::npos) {
+        const size_t fileStart = at + 6;
+        const size_t fileEnd = text.find("\", line ", fileStart);
+        const size_t lineEnd = fileEnd == std::string_view::npos ? fileEnd : text.find(", in ", fileEnd + 8);
+        const size_t nameEnd = lineEnd == std::string_view::npos ? lineEnd : text.find_first_of("\r\n", lineEnd + 5);
+        if (lineEnd == std::string_view::npos)
+            break;
+        int64_t line = 0;
+        for (char c : text.substr(fileEnd + 8, lineEnd - fileEnd - 8))
+            line = std::isdigit(static_cast<unsigned char>(c)) ? line * 10 + (c - '0') : line;
+        frames.emplace_back(text.substr(fileStart, fileEnd - fileStart), line,
+            text.substr(
+                lineEnd + 5, nameEnd == std::string_view::npos ? std::string_view::npos : nameEnd - lineEnd - 5));
+        at = lineEnd;
+    }
+    std::reverse(frames.begin(), frames.end());
+    return frames;
 }
 
 } // namespace
@@ -195,24 +222,34 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 
     std::vector<SiteFrame> kept;
     std::string key;
-    for (FrameId id : snapshot.stacks.frames(stack)) {
-        const Frame& f = snapshot.frames.frame(id);
-        const std::string_view name = snapshot.strings.view(f.name);
-        const std::string_view file = snapshot.strings.view(f.filename);
-        if (isViewerNoise(name, file))
-            continue;
-        if (m_options.myCodeOnly && isLibraryFrame(name, file, f.line))
-            continue;
-        kept.push_back({ intern(file), intern(name), f.line });
+    const auto keep = [&](std::string_view file, int64_t line, std::string_view name) {
+        if (isViewerNoise(name, file) || (m_options.myCodeOnly && isLibraryFrame(name, file, line)))
+            return true;
+        kept.push_back({ intern(file), intern(name), line });
         // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
         // copy of it lives.
         key.append(fileKey(file, per.root))
             .append(1, '\0')
-            .append(std::to_string(f.line))
+            .append(std::to_string(line))
             .append(1, '\0')
             .append(withoutAddresses(name))
             .append(1, '\n');
-        if (m_options.depth > 0 && int(kept.size()) >= m_options.depth)
+        return m_options.depth <= 0 || int(kept.size()) < m_options.depth;
+    };
+    bool more = true;
+    for (FrameId id : snapshot.stacks.frames(stack)) {
+        const Frame& f = snapshot.frames.frame(id);
+        if (f.original != EmptyString) {
+            // Compiled code with the model source it came from: that source is the site, not a hashed file name
+            // that differs with every cache folder.
+            for (const auto& [file, line, name] : tracebackFrames(snapshot.strings.view(f.original))) {
+                if (!(more = keep(file, line, name)))
+                    break;
+            }
+        } else {
+            more = keep(snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
+        }
+        if (!more)
             break;
     }
     auto [it, inserted] = m_siteIndex.try_emplace(std::move(key), SiteId(m_sites.size()));

@@ -55,6 +55,7 @@ constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
     "oom",
     "rankscope_digest",
     "category",
+    "fx_original_trace",
 };
 
 } // namespace

@@ -76,6 +76,7 @@ enum : StringId
     K_oom,
     K_rankscope_digest,
     K_category,
+    K_fx_original_trace,
     K_Count
 };
 }
@@ -105,12 +106,15 @@ private:
     std::unordered_map<std::string_view, StringId> m_index;
 };
 
-/// One stack frame as PyTorch writes it: {'name', 'filename', 'line'}.
+/// One stack frame as PyTorch writes it: {'name', 'filename', 'line'}, and for a frame in code torch.compile
+/// generated, the model source it was compiled from when the snapshot carries it (`fx_original_trace`, a Python
+/// traceback of the FX node, written with `augment_with_fx_traces=True`).
 struct Frame
 {
     StringId name = EmptyString;
     StringId filename = EmptyString;
     int64_t line = 0;
+    StringId original = EmptyString;
     bool operator==(const Frame&) const = default;
 };
 
@@ -133,7 +137,8 @@ private:
     {
         size_t operator()(const Frame& f) const
         {
-            return (size_t(f.name) * 0x9E3779B97F4A7C15ull) ^ (size_t(f.filename) << 1) ^ size_t(f.line);
+            return (size_t(f.name) * 0x9E3779B97F4A7C15ull) ^ (size_t(f.filename) << 1) ^ size_t(f.line)
+                ^ (size_t(f.original) << 17);
         }
     };
     std::vector<Frame> m_frames;

@@ -328,6 +328,8 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
             frame.frame.filename = value.a;
         else if (k == K_line)
             frame.frame.line = intOf(value, "line");
+        else if (k == K_fx_original_trace && value.kind == BuilderValue::String)
+            frame.frame.original = value.a;
         return;
     }
     case C::TraceEntry:

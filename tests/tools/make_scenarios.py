@@ -27,6 +27,11 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
   drive_case_balanced_4 ranks 1 and 3 typed the path as d:\dev\... (Windows keeps the case typed): the control
   native_frames_burden_4  every stack starts with CPython C frames (paths and lines, as stacks="all" records them)
                         and an Inductor-generated frame; the last rank gathers evaluation outputs
+  compiled_input_4      torch.compile'd model: the innermost model frame of every stack is an Inductor-generated one
+                        (a hashed file in /tmp/torchinductor_alice/ on ranks 0-1, another hash in
+                        /tmp/torchinductor_bob/ on ranks 2-3) carrying the model source it came from
+                        (fx_original_trace, as augment_with_fx_traces=True writes it); the last rank's busiest site 3x
+  compiled_balanced_4   the control: the same, nothing else
   shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
@@ -260,6 +265,36 @@ def field_scenarios(outdir, magma):
                                                     'finding_kind': 'only_on_rank', 'excess_bytes': 1 << 30,
                                                     'label': 'metrics.py:88 gather_predictions',
                                                     'finding_kinds': ['only_on_rank']})
+
+    def compiled(rank_snapshots):
+        for r, s in enumerate(rank_snapshots):
+            folder, name = (('alice', 'cxqz7k2mhbq3vwl4'), ('alice', 'cxqz7k2mhbq3vwl4'), ('bob', 'c4fwa3nlyr7gzq2d'),
+                            ('bob', 'c4fwa3nlyr7gzq2d'))[r]
+            seen = set()
+            for e in s['device_traces'][0]:
+                frames = e.get('frames')
+                if not frames or id(frames) in seen:
+                    continue
+                seen.add(id(frames))
+                inner = next((i for i, f in enumerate(frames) if f['filename'].endswith('model.py')), None)
+                if inner is None:
+                    continue
+                f = frames[inner]
+                # The FX node's stack_trace: the model code inside the compiled region, outermost first.
+                trace = f'  File "{f["filename"]}", line {f["line"]}, in {f["name"]}\n    x = self.layer(x)\n'
+                # The frames inside the compiled graph are gone; the generated code's frame stands for them.
+                frames[:inner + 1] = [{'name': 'call', 'filename': f'/tmp/torchinductor_{folder}/{name[:2]}/{name}.py',
+                             'line': 412, 'fx_node_op': 'call_function', 'fx_node_name': 'mm_default',
+                             'fx_node_target': 'aten.mm.default', 'fx_original_trace': trace}]
+        return rank_snapshots
+    ranks = copies(magma, 4)
+    scale_top_site(ranks[-1], 3.0)
+    # The site is the model line the compiled code came from, not the hashed file or the caller.
+    write(outdir, 'compiled_input_4', compiled(ranks), {'kind': 'input_imbalance', 'rank': 3,
+                                                        'finding_kind': 'larger_on_rank', 'site': 'forward',
+                                                        'label': 'model.py:39 forward',
+                                                        'finding_kinds': ['larger_on_rank']})
+    write(outdir, 'compiled_balanced_4', compiled(copies(magma, 4)), {'kind': 'balanced'})
 
     # Two ranks evaluate (site counts 4/4/0/0): a burden, but not "only on this rank" for either of them.
     ranks = copies(magma, 4)
