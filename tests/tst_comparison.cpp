@@ -75,7 +75,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 30);
+    QCOMPARE(names.size(), 35);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -94,6 +94,13 @@ void TestComparison::scenarios()
     for (const RankInput& r : ranks)
         QVERIFY(rankNumbers.insert(r.rank).second);
     QCOMPARE(ranks.back().rank, int(ranks.size()) - 1);
+    if (expected.contains("notes")) {
+        // Local ranks are not global ranks: each such file says so, and keeps its place among the files.
+        int notes = 0;
+        for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::expand({ folder })))
+            notes += f.note.contains(QLatin1String("local rank")) ? 1 : 0;
+        QCOMPARE(notes, expected["notes"].get<int>());
+    }
     const ComparisonPtr c = Comparison::compute(ranks, {});
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));

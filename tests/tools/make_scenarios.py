@@ -32,6 +32,14 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
                         /tmp/torchinductor_bob/ on ranks 2-3) carrying the model source it came from
                         (fx_original_trace, as augment_with_fx_traces=True writes it); the last rank's busiest site 3x
   compiled_balanced_4   the control: the same, nothing else
+  relocated_one_burden_4  only rank 2 runs from a container; the last rank gathers evaluation outputs
+  native_frames_balanced_4  the control for native_frames_burden_4: C frames on every rank, nothing else
+  counts_2_1_0_0_4      rank 0 gathers evaluation outputs in four pieces, rank 1 in two, ranks 2-3 never
+                        (allocation counts 4/2/0/0 at that site): more_on_rank on ranks 0 and 1, never only_on_rank
+  local_ranks_4         two nodes' files named by local rank (node0/local_rank_0_…, node1/local_rank_1_…): ranks in
+                        the files' order, with a note each; the last file's rank gathers evaluation outputs
+  phase_balanced_4      the control for phase_burden_4: every rank keeps the same buffer from half-way, so every
+                        peak moves into the backward pass alike
   shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
@@ -199,6 +207,10 @@ def main():
     write(outdir, 'phase_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank',
                                             'site': 'allocate_cache', 'excess_bytes': 1024 * MiB,
                                             'finding_kinds': ['only_on_rank']})
+    ranks = copies(magma, 4)
+    for s in ranks:
+        keep_buffer(s, 1500, 1024 * MiB)
+    write(outdir, 'phase_balanced_4', ranks, {'kind': 'balanced'})
 
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
@@ -247,6 +259,33 @@ def field_scenarios(outdir, magma):
         relocate(ranks[r], WINDOWS_CODE.lower(), WINDOWS_PACKAGES.lower(), sep='\\')
     write(outdir, 'drive_case_balanced_4', ranks, {'kind': 'balanced'})
 
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[-1])
+    relocate(ranks[2], *container)
+    write(outdir, 'relocated_one_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3,
+                                                    'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+                                                    'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+
+    ranks = copies(magma, 4)
+    for r in (0, 1):
+        make_examples.add_evaluation_burden(ranks[r])
+    # Rank 1 gathers half as much: two of its four pieces are never allocated.
+    trace = ranks[1]['device_traces'][0]
+    pieces = sorted({e['addr'] for e in trace if e['action'] == 'alloc' and e.get('frames')
+                     and e['frames'][0]['name'] == 'gather_predictions'})
+    trace[:] = [e for e in trace if not (e['action'] in ('alloc', 'free_requested', 'free_completed')
+                                         and e.get('addr') in pieces[2:])]
+    write(outdir, 'counts_2_1_0_0_4', ranks, {'kind': 'burden_imbalance', 'rank': 0, 'finding_kind': 'more_on_rank',
+                                              'site': 'gather_predictions', 'excess_bytes': 1 << 30,
+                                              'finding_kinds': ['more_on_rank'], 'ranks_with_site': 2})
+
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[-1])
+    write_files(outdir, 'local_ranks_4', {f'node{r // 2}/local_rank_{r % 2}_memory_snapshot.pickle': s
+                                          for r, s in enumerate(ranks)},
+                {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+                 'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank'], 'notes': 4})
+
     # stacks="all" on a CPython built with debug info, under torch.compile: every stack starts with CPython's own C
     # frames (with paths and lines) and an Inductor-generated frame; the label must still lead with the user's code.
     ranks = copies(magma, 4)
@@ -254,17 +293,22 @@ def field_scenarios(outdir, magma):
     native = [{'name': 'partial_vectorcall', 'filename': '/usr/src/python3.11/Modules/_functoolsmodule.c', 'line': 259},
               {'name': 'slot_tp_call', 'filename': 'Objects/typeobject.c', 'line': 7494},
               {'name': 'call', 'filename': '/tmp/torchinductor_user/cx/cxqz7k2mhbq3vwl4.py', 'line': 412}]
-    for s in ranks:
-        seen = set()
-        for e in s['device_traces'][0]:
-            frames = e.get('frames')
-            if frames and id(frames) not in seen:
-                seen.add(id(frames))
-                frames[:0] = [dict(f) for f in native]
-    write(outdir, 'native_frames_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 3,
-                                                    'finding_kind': 'only_on_rank', 'excess_bytes': 1 << 30,
-                                                    'label': 'metrics.py:88 gather_predictions',
-                                                    'finding_kinds': ['only_on_rank']})
+
+    def with_native(rank_snapshots):
+        for s in rank_snapshots:
+            seen = set()
+            for e in s['device_traces'][0]:
+                frames = e.get('frames')
+                if frames and id(frames) not in seen:
+                    seen.add(id(frames))
+                    frames[:0] = [dict(f) for f in native]
+        return rank_snapshots
+    write(outdir, 'native_frames_burden_4', with_native(ranks), {'kind': 'burden_imbalance', 'rank': 3,
+                                                                 'finding_kind': 'only_on_rank',
+                                                                 'excess_bytes': 1 << 30,
+                                                                 'label': 'metrics.py:88 gather_predictions',
+                                                                 'finding_kinds': ['only_on_rank']})
+    write(outdir, 'native_frames_balanced_4', with_native(copies(magma, 4)), {'kind': 'balanced'})
 
     def compiled(rank_snapshots):
         for r, s in enumerate(rank_snapshots):
