@@ -298,6 +298,10 @@
         <source>Bars: each rank&apos;s peak during the trace (light) and what it holds at the comparison point (dark); the highest peak outlined.</source>
         <translation>柱状图：每个 rank 在追踪期间的峰值（浅色）和在比较点处占用的显存（深色）；最高峰值已描边。</translation>
     </message>
+    <message>
+        <source>aligned moments (rank %1&apos;s peak)</source>
+        <translation>对齐的时刻（rank %1 的峰值）</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ExportDialog</name>

@@ -123,8 +123,10 @@ void DiffSheet::setComparison(
         const int index = c.rankIndex(rank);
         return index < 0 ? QString() : QFileInfo(c.ranks()[size_t(index)].path).fileName();
     };
+    const QString point = c.alignedTo() >= 0 ? tr("aligned moments (rank %1's peak)").arg(c.alignedTo())
+                                             : QString::fromStdString(c.pointName());
     QString header = tr("<b>RankScope</b> · %n rank(s) compared at <b>%1</b>", nullptr, int(c.ranks().size()))
-                         .arg(QString::fromStdString(c.pointName()).toHtmlEscaped());
+                         .arg(point.toHtmlEscaped());
     if (m_view != Overview && rankA >= 0) {
         header += tr(" · A: rank %1 (%2)").arg(rankA).arg(file(rankA).toHtmlEscaped());
         if (rankB >= 0)

@@ -80,6 +80,11 @@ nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
 
 } // namespace
 
+std::string pointWords(const Comparison& c)
+{
+    return c.alignedTo() >= 0 ? "aligned moments (rank " + std::to_string(c.alignedTo()) + "'s peak)" : c.pointName();
+}
+
 std::string text(const Comparison& c, int maxFindings)
 {
     const Verdict& v = c.verdict();
@@ -102,9 +107,8 @@ std::string text(const Comparison& c, int maxFindings)
         }
     }
 
-    out += c.alignedTo() >= 0 ? "\nRanks at aligned moments (rank " + std::to_string(c.alignedTo())
-            + "'s peak, every other rank at the same moment of its trace):\n"
-                              : "\nRanks at " + c.pointName() + ":\n";
+    out += "\nRanks at " + pointWords(c)
+        + (c.alignedTo() >= 0 ? ", every other rank at the same moment of its trace" : "") + ":\n";
     out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
         + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
         + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
@@ -224,6 +228,12 @@ struct ReportRow
     std::vector<std::string> cells;
 };
 
+// The rank as reports name it: with its device where ranks use several or differ in device numbers.
+std::string rankName(const Comparison& c, int rank, int device)
+{
+    return std::to_string(rank) + (c.namesDevices() ? " (cuda:" + std::to_string(device) + ")" : std::string());
+}
+
 std::vector<std::string> rankHeader()
 {
     return { "Rank", "File", "Peak", "At point", "Excess", "Reserved at point", "Fragmentation", "OOMs", "Trace" };
@@ -236,7 +246,7 @@ std::vector<ReportRow> rankRows(const Comparison& c)
         char fragmentation[32];
         std::snprintf(fragmentation, sizeof fragmentation, "%.1f%%", r.fragmentation * 100);
         rows.push_back(
-            { { std::to_string(r.rank), QFileInfo(r.path).fileName().toStdString(), bytes(r.peakAllocatedBytes),
+            { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(), bytes(r.peakAllocatedBytes),
                 bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), bytes(r.reservedAtPoint),
                 fragmentation, std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } });
     }
@@ -250,7 +260,7 @@ std::string htmlEscape(const std::string& text)
 
 std::string title(const Comparison& c)
 {
-    return "RankScope: " + std::to_string(c.ranks().size()) + " ranks compared at " + c.pointName();
+    return "RankScope: " + std::to_string(c.ranks().size()) + " ranks compared at " + pointWords(c);
 }
 
 // Reports are read by people: the window's words in English, not the JSON's identifiers.
@@ -279,7 +289,7 @@ std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
 std::string findingTitle(const Comparison& c, size_t i)
 {
     const Finding& f = c.findings()[i];
-    return std::to_string(i + 1) + ". Rank " + std::to_string(f.rank) + ", "
+    return std::to_string(i + 1) + ". Rank " + rankName(c, f.rank, f.device) + ", "
         + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes) + ": "
         + c.sites().label(f.site);
 }

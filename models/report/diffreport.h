@@ -14,6 +14,8 @@ namespace RankScope {
 /// findings largest first, frames innermost first) and CSV of `rankscope diff`, and the reports for bug trackers.
 namespace DiffReport {
 std::string text(const Comparison& comparison, int maxFindings = 10);
+/// Where the ranks were compared, in words: "aligned moments (rank 3's peak)", else the point's name ("peak").
+std::string pointWords(const Comparison& comparison);
 std::string json(const Comparison& comparison);
 std::string csv(const Comparison& comparison);
 /// A self-contained HTML page: verdict, explanation and remedy, the ranks' figures, the top findings with their
