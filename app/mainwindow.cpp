@@ -332,8 +332,10 @@ QWidget* MainWindow::createComparePanel()
     bar->addWidget(m_depth);
     bar->addStretch(1);
     m_texts->add([=, this] {
-        m_pointCombo->setToolTip(tr("Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler "
-                                    "step or an event picked on the timeline (double-click it)"));
+        m_pointCombo->setToolTip(tr("Where each rank is looked at. Aligned (the default): the rank with the highest "
+                                    "peak there, every other rank at the same moment of its own trace; or each rank "
+                                    "at its own peak, its snapshot, its OOM, a profiler step or an event picked on the "
+                                    "timeline (double-click it)"));
         m_pointCombo->setAccessibleName(tr("Comparison point"));
         m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
         m_aCombo->setAccessibleName(tr("Rank A"));
@@ -953,9 +955,10 @@ void MainWindow::fillPointCombo()
     const QString current =
         m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
     m_pointCombo->clear();
+    // Short: the bar is narrow. The status line and the tooltip say the rest.
     m_pointCombo->addItem(m_comparison->alignedTo() >= 0
-            ? tr("Aligned: rank %1's peak, the same moment on every rank").arg(m_comparison->alignedTo())
-            : tr("Aligned where the traces allow (each rank's peak here)"),
+            ? tr("Aligned at rank %1's peak").arg(m_comparison->alignedTo())
+            : tr("Aligned (not possible: own peaks)"),
         QStringLiteral("aligned"));
     m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
     m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));

@@ -496,10 +496,6 @@
         <translation>rank B 的内存块图</translation>
     </message>
     <message>
-        <source>Where each rank is looked at: its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
-        <translation>在哪个时刻查看每个 rank：各自的峰值、快照、OOM、某个 Profiler 步，或在时间线上选中的事件（双击时间线）</translation>
-    </message>
-    <message>
         <source>Comparison point</source>
         <translation>比较点</translation>
     </message>
@@ -1082,14 +1078,6 @@
         <translation>训练步骤</translation>
     </message>
     <message>
-        <source>Aligned: rank %1&apos;s peak, the same moment on every rank</source>
-        <translation>对齐：rank %1 的峰值，其他 rank 取同一时刻</translation>
-    </message>
-    <message>
-        <source>Aligned where the traces allow (each rank&apos;s peak here)</source>
-        <translation>在轨迹允许时对齐（此处为各 rank 的峰值）</translation>
-    </message>
-    <message>
         <source>Each rank&apos;s own peak</source>
         <translation>各 rank 自己的峰值</translation>
     </message>
@@ -1100,6 +1088,18 @@
     <message>
         <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, profiler steps lined up across ranks, or rank A&apos;s events with rank B at the same moments</source>
         <translation>时间线的 x 轴表示什么：轨迹事件、自各 rank 第一个事件起的秒数、跨 rank 对齐的 profiler 步骤，或 rank A 的事件（rank B 取同一时刻）</translation>
+    </message>
+    <message>
+        <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
+        <translation>每个 rank 在何处比较。对齐（默认）：峰值最高的 rank 取其峰值，其他 rank 取其轨迹中的同一时刻；或各 rank 自己的峰值、快照、OOM、某个 profiler 步骤，或在时间线上选取的事件（双击）</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s peak</source>
+        <translation>对齐到 rank %1 的峰值</translation>
+    </message>
+    <message>
+        <source>Aligned (not possible: own peaks)</source>
+        <translation>对齐（无法对齐：各自峰值）</translation>
     </message>
 </context>
 <context>
