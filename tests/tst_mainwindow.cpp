@@ -4,6 +4,7 @@
 #include "beforeafterview.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
+#include "chartstyle.h"
 #include "digest.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
@@ -240,8 +241,10 @@ void TestMainWindow::swapAndRankSelection()
     QCOMPARE(w.timelines()->tracks()[0].rank, 2);
 
     // A double click on the timeline compares every rank at that event.
-    emit w.timelines()->pointPicked(0, 500);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500", 30000);
+    const EventIndex picked = w.comparison()->ranks()[0].point.event;
+    emit w.timelines()->pointPicked(0, picked);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
+    const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
     QCOMPARE(w.comparison()->ranks()[0].point.event, EventIndex(500));
     QCOMPARE(w.timelines()->tracks()[0].point, EventIndex(500));
 }
@@ -325,6 +328,18 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     w.show();
     w.openExample();
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    // A point picked on the timeline: its entry in the point box is worded in each language too.
+    const EventIndex picked = w.comparison()->ranks()[0].point.event;
+    emit w.timelines()->pointPicked(0, picked);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
+    const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
+    QComboBox* point = nullptr;
+    for (QComboBox* box : w.findChildren<QComboBox*>()) {
+        if (box->accessibleName() == QLatin1String("Comparison point"))
+            point = box;
+    }
+    QVERIFY(point);
+    QCOMPARE(point->currentText(), pickedText);
     const QStringList english { QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Compare"),
         QStringLiteral("&Help") };
     QCOMPARE(menuTitles(w), english);
@@ -349,6 +364,17 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     QTRY_COMPARE(xAxisLabel(w), QStringLiteral("追踪事件"));
     QVERIFY2(w.statusText().startsWith(QStringLiteral("4 个 rank")), qPrintable(w.statusText()));
     QCOMPARE(settings.windowTitle(), QStringLiteral("设置"));
+    QCOMPARE(point->currentText(), QStringLiteral("事件 %1（在时间线上选取）").arg(picked));
+    // Nothing in the comparison bar is narrower than its text needs (the depth box's "全部", the point box).
+    const auto unclipped = [&w] {
+        for (QWidget* box : w.findChildren<QWidget*>()) {
+            if ((qobject_cast<QComboBox*>(box) || qobject_cast<QAbstractSpinBox*>(box)) && box->isVisible()
+                && box->width() < box->minimumSizeHint().width())
+                return false;
+        }
+        return true;
+    };
+    QTRY_VERIFY(unclipped());
     // RANKSCOPE_SCREENSHOT_ZH=FILE saves the window in Chinese as the README shows it.
     if (const QString path = qEnvironmentVariable("RANKSCOPE_SCREENSHOT_ZH"); !path.isEmpty()) {
         settings.hide();
@@ -368,6 +394,13 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     // English plurals come from the English catalogue: "4 ranks", not "4 rank(s)".
     QVERIFY2(w.statusText().startsWith(QStringLiteral("4 ranks ·")), qPrintable(w.statusText()));
     QCOMPARE(settings.windowTitle(), QStringLiteral("Settings"));
+    // Back in English, every entry of the point box is English again.
+    QCOMPARE(point->currentText(), pickedText);
+    for (int i = 0; i < point->count(); ++i) {
+        const QString text = point->itemText(i);
+        QVERIFY2(
+            std::none_of(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0x3000; }), qPrintable(text));
+    }
     Appearance::setLanguage(QString());
 }
 
@@ -395,6 +428,17 @@ void TestMainWindow::themeAndDetailApplyAtOnce()
     QVERIFY(mapCorner() < 60);
     // Axis text in the light text colour, not black on black.
     QVERIFY(plot->axisRects().first()->axis(QCPAxis::atLeft)->tickLabelColor().lightness() > 180);
+    // The rank chart's bars and the step marks stand out from the dark background (3:1 for marks, 4.5:1 for text).
+    const QColor base = w.palette().color(QPalette::Base);
+    QVERIFY(ChartStyle::contrast(ChartStyle::peakBarColor(w.palette()), base) >= 3.0);
+    QVERIFY(ChartStyle::contrast(ChartStyle::pointBarColor(w.palette()), base) >= 3.0);
+    QVERIFY(ChartStyle::contrast(ChartStyle::annotationColor(w.palette()), base) >= 4.5);
+    for (auto* chartPlot : w.findChildren<QCustomPlot*>()) {
+        for (int i = 0; i < chartPlot->plottableCount(); ++i) {
+            if (auto* bars = qobject_cast<QCPBars*>(chartPlot->plottable(i)); bars && bars->brush() != Qt::NoBrush)
+                QVERIFY(ChartStyle::contrast(bars->brush().color(), base) >= 3.0);
+        }
+    }
 
     settings.themeBox()->setCurrentIndex(Appearance::SystemTheme);
     QTRY_VERIFY(plotCorner() > 200);
@@ -479,8 +523,10 @@ void TestMainWindow::openReplacesTheJobAndItsPoint()
     MainWindow w;
     w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
-    emit w.timelines()->pointPicked(0, 500);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500", 30000);
+    const EventIndex picked = w.comparison()->ranks()[0].point.event;
+    emit w.timelines()->pointPicked(0, picked);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
+    const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
 
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_8") });
     QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")));

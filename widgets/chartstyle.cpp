@@ -75,6 +75,52 @@ QColor summarizedColor()
     return QColor(0xba, 0xb0, 0xac);
 }
 
+namespace {
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+// A mix of two colours, `share` of the first.
+QColor mixed(const QColor& a, const QColor& b, double share)
+{
+    return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
+        float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
+}
+
+double luminance(const QColor& c)
+{
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+} // namespace
+
+QColor peakBarColor(const QPalette& palette)
+{
+    // Opaque tints, so the bar reads the same over grid lines; on a dark base a lighter blue than the at-point bar.
+    return isDark(palette) ? QColor(0x8c, 0xb1, 0xd9)
+                           : mixed(QColor(0x4e, 0x79, 0xa7), palette.color(QPalette::Base), 0.4);
+}
+
+QColor pointBarColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x5b, 0x8d, 0xc4) : QColor(0x4e, 0x79, 0xa7);
+}
+
+QColor annotationColor(const QPalette& palette)
+{
+    return mixed(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.75);
+}
+
+double contrast(const QColor& a, const QColor& b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 void applyPalette(QCustomPlot* plot, const QPalette& palette)
 {
     const QColor text = palette.color(QPalette::Text);

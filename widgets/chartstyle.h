@@ -41,6 +41,14 @@ QColor alertColor();
 QColor accentColor(const QPalette& palette);
 /// Allocations too small to get a band of their own.
 QColor summarizedColor();
+/// The rank chart's bars: a rank's peak (wide, light on a light background, lighter than the at-point bar on a dark
+/// one) and what it holds at the comparison point, each readable against `palette`'s base.
+QColor peakBarColor(const QPalette& palette);
+QColor pointBarColor(const QPalette& palette);
+/// Marks drawn over plots that are not data (step boundaries and their names): the text colour, a little softened.
+QColor annotationColor(const QPalette& palette);
+/// WCAG contrast ratio of two colours (1 to 21).
+double contrast(const QColor& a, const QColor& b);
 /// Background, axes, grid, labels and legend of a plot in the widget palette's colours, so plots follow a light or
 /// dark theme. Call again when the palette changes.
 void applyPalette(QCustomPlot* plot, const QPalette& palette);

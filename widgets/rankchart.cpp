@@ -30,11 +30,11 @@ RankChart::RankChart(QWidget* parent)
     ImageExport::addImageMenu(m_plot, this);
     m_peak = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_peak->setPen(Qt::NoPen);
-    m_peak->setBrush(QColor(0x4e, 0x79, 0xa7, 90));
+    m_peak->setBrush(ChartStyle::peakBarColor(palette()));
     m_peak->setWidth(0.7);
     m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_allocated->setPen(Qt::NoPen);
-    m_allocated->setBrush(QColor(0x4e, 0x79, 0xa7));
+    m_allocated->setBrush(ChartStyle::pointBarColor(palette()));
     m_allocated->setWidth(0.45);
     m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_outlier->setPen(QPen(ChartStyle::alertColor(), 2));
@@ -77,6 +77,8 @@ void RankChart::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
         ChartStyle::applyPalette(m_plot, palette());
+        m_peak->setBrush(ChartStyle::peakBarColor(palette()));
+        m_allocated->setBrush(ChartStyle::pointBarColor(palette()));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }

@@ -358,14 +358,16 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
 
     // Steps (record_function scopes such as ProfilerStep#N), labelled where there is room.
     double lastLabel = -1e9;
-    painter->setPen(QPen(QColor(0x88, 0x88, 0x88), 1, Qt::DotLine));
+    const QColor annotation = ChartStyle::annotationColor(m_view->palette());
     for (const AnnotationSpan& span : h.annotations()) {
         if (!span.hasStart)
             continue;
         const double px = x(span.startEvent);
         if (px < area.left() || px > area.right())
             continue;
+        painter->setPen(QPen(annotation, 1, Qt::DotLine));
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
+        painter->setPen(annotation);
         const std::string_view raw = h.snapshot().strings.view(span.name);
         const QString name = QString::fromUtf8(raw.data(), qsizetype(raw.size()));
         if (px - lastLabel > metrics.horizontalAdvance(name) + 8) {
