@@ -161,8 +161,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     left->addWidget(m_chart);
     left->addWidget(m_table);
-    left->setStretchFactor(0, 1);
-    left->setStretchFactor(1, 2);
+    left->setStretchFactor(0, 2);
+    left->setStretchFactor(1, 3);
 
     // Right: A and B side by side over time and in memory, then the findings.
     auto* right = new QSplitter(Qt::Vertical);
@@ -177,15 +177,21 @@ MainWindow::MainWindow(QWidget* parent)
     right->addWidget(createFindingsPanel());
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
-    right->setStretchFactor(2, 4);
+    right->setStretchFactor(2, 3);
+    // The selected finding's or allocation's stack, under the ranks, where the left column has room at any size; the
+    // findings keep the width of the right one for their sites.
+    m_stackPane = new StackPane(left);
+    left->addWidget(m_stackPane);
+    left->setStretchFactor(2, 2);
 
     auto* body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
     body->addWidget(left);
     body->addWidget(right);
-    body->setStretchFactor(0, 2);
-    body->setStretchFactor(1, 5);
-    body->setSizes({ 480, 960 });
+    // Extra width goes to the comparison: the ranks' chart and table hold little however wide they are.
+    body->setStretchFactor(0, 0);
+    body->setStretchFactor(1, 1);
+    body->setSizes({ 400, 1000 });
     m_mainPage = new QWidget(m_stack);
     auto* page = new QVBoxLayout(m_mainPage);
     page->setContentsMargins(0, 0, 0, 0);
@@ -304,14 +310,18 @@ QWidget* MainWindow::createComparePanel()
     bar->addWidget(swap);
     bar->addWidget(bLabel);
     bar->addWidget(m_bCombo);
-    bar->addSpacing(12);
+    bar->addStretch(1);
+    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays
+    // short enough for a 1280-pixel screen.
+    m_optionsRow = new QHBoxLayout;
+    QHBoxLayout* options = m_optionsRow;
     m_baselineCombo = new QComboBox(panel);
     m_baselineCombo->addItem(QString());
     m_baselineCombo->addItem(QString());
     connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &MainWindow::scheduleComparison);
     QLabel* baselineLabel = label(m_baselineCombo);
-    bar->addWidget(baselineLabel);
-    bar->addWidget(m_baselineCombo);
+    options->addWidget(baselineLabel);
+    options->addWidget(m_baselineCombo);
     m_threshold = new QDoubleSpinBox(panel);
     m_threshold->setRange(0, 1000);
     m_threshold->setDecimals(1);
@@ -319,18 +329,17 @@ QWidget* MainWindow::createComparePanel()
     m_threshold->setValue(m_options.thresholdPercent);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
     QLabel* thresholdLabel = label(m_threshold);
-    bar->addWidget(thresholdLabel);
-    bar->addWidget(m_threshold);
+    options->addWidget(thresholdLabel);
+    options->addWidget(m_threshold);
     m_myCode = new QCheckBox(panel);
     connect(m_myCode, &QCheckBox::toggled, this, &MainWindow::scheduleComparison);
-    bar->addWidget(m_myCode);
+    options->addWidget(m_myCode);
     m_depth = new QSpinBox(panel);
     m_depth->setRange(0, 64);
     connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
     QLabel* depthLabel = label(m_depth);
-    bar->addWidget(depthLabel);
-    bar->addWidget(m_depth);
-    bar->addStretch(1);
+    options->addWidget(depthLabel);
+    options->addWidget(m_depth);
     m_texts->add([=, this] {
         m_pointCombo->setToolTip(tr("Where each rank is looked at. Aligned (the default): the rank with the highest "
                                     "peak there, every other rank at the same moment of its own trace; or each rank "
@@ -366,7 +375,12 @@ QWidget* MainWindow::createComparePanel()
         m_depth->setAccessibleName(tr("Stack depth"));
         depthLabel->setText(tr("&Depth:"));
     });
-    layout->addLayout(bar);
+    // The point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would take
+    // goes to the timelines (a 1280×720 screen has none to spare).
+    auto* corner = new QWidget;
+    bar->setContentsMargins(8, 0, 4, 0);
+    corner->setLayout(bar);
+    menuBar()->setCornerWidget(corner, Qt::TopRightCorner);
 
     // The views of ranks A and B, laid out here: timelines in this panel, block maps in a splitter below it.
     m_pair = new RankPair(RankPair::Both, panel);
@@ -385,9 +399,7 @@ QWidget* MainWindow::createComparePanel()
 
 QWidget* MainWindow::createFindingsPanel()
 {
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->setObjectName(QStringLiteral("findingsSplitter"));
-    auto* panel = new QWidget(splitter);
+    auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(4, 0, 0, 0);
     layout->setSpacing(2);
@@ -403,6 +415,8 @@ QWidget* MainWindow::createFindingsPanel()
         updateNoMatch();
     });
     bar->addWidget(m_filter, 1);
+    bar->addSpacing(8);
+    bar->addLayout(m_optionsRow);
     layout->addLayout(bar);
     // An empty table after filtering says why, so it is not taken for "no finding at all".
     m_noMatch = new QLabel(panel);
@@ -440,13 +454,7 @@ QWidget* MainWindow::createFindingsPanel()
     });
     layout->addWidget(m_findingsView, 1);
 
-    m_stackPane = new StackPane(splitter);
-    splitter->addWidget(panel);
-    splitter->addWidget(m_stackPane);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setSizes({ 560, 400 });
-    return splitter;
+    return panel;
 }
 
 void MainWindow::createActions()

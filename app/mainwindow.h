@@ -9,6 +9,7 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -211,6 +212,8 @@ private:
     QTimer* m_filterTimer = nullptr;
     StackPane* m_stackPane = nullptr;
     QComboBox* m_pointCombo = nullptr;
+    /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
+    QHBoxLayout* m_optionsRow = nullptr;
     /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
     QComboBox* m_stepCombo = nullptr;
     QLabel* m_stepLabel = nullptr;

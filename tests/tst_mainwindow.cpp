@@ -65,6 +65,8 @@ private slots:
     void addToThisJob();
     void stepFoldersAreSteps();
     void nothingToOpen();
+    void layoutAtScreenSizes_data();
+    void layoutAtScreenSizes();
 };
 
 namespace {
@@ -585,6 +587,55 @@ void TestMainWindow::stepFoldersAreSteps()
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
     QVERIFY(steps->isHidden());
+}
+
+void TestMainWindow::layoutAtScreenSizes_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::newRow("3840x2160") << QSize(3840, 2160);
+}
+
+// The window fits each screen, the timelines get their room first (each plot at least 140 px high), the block maps
+// and the findings stay usable, and no box is narrower than its text.
+void TestMainWindow::layoutAtScreenSizes()
+{
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    QApplication::processEvents();
+    const auto why = [&w] {
+        QString text =
+            QStringLiteral("window minimum %1x%2;").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height());
+        for (QWidget* child : w.findChildren<QWidget*>()) {
+            const QSize min = child->minimumSizeHint().expandedTo(child->minimumSize());
+            if (child->isVisible() && (min.width() > 500 || min.height() > 300))
+                text += QStringLiteral(" %1(%2) %3x%4;")
+                            .arg(QLatin1String(child->metaObject()->className()), child->objectName())
+                            .arg(min.width())
+                            .arg(min.height());
+        }
+        return text;
+    };
+    QVERIFY2(w.size() == size, qPrintable(why()));
+    const QList<QCPAxisRect*> rects = w.timelines()->findChild<QCustomPlot*>()->axisRects();
+    QCOMPARE(rects.size(), 2);
+    for (QCPAxisRect* rect : rects)
+        QVERIFY2(rect->height() >= TimelineView::MinimumTrackHeight, qPrintable(QString::number(rect->height())));
+    for (int i = 0; i < 2; ++i)
+        QVERIFY(w.blockMap(i)->height() >= 90);
+    QVERIFY(w.findingsView()->height() >= 3 * w.findingsView()->fontMetrics().height());
+    for (QWidget* box : w.findChildren<QWidget*>()) {
+        if ((qobject_cast<QComboBox*>(box) || qobject_cast<QAbstractSpinBox*>(box)) && box->isVisible())
+            QVERIFY2(box->width() >= box->minimumSizeHint().width(), qPrintable(box->accessibleName()));
+    }
+    // On a large screen the extra room goes to the comparison, not to the ranks' table.
+    if (size.width() >= 3840)
+        QVERIFY(w.timelines()->width() > w.width() / 2);
 }
 
 // A folder with neither snapshots nor step reports (a readme, or nothing) says so in a dialog, and opens no window.

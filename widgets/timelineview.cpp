@@ -561,6 +561,10 @@ void TimelineView::rebuildLayout()
 {
     m_jobs.cancel(); // results of the old layout must not land on the new one
     m_views.clear();
+    // The timelines come first in the window: each track's plot at least MinimumTrackHeight high, and the axis
+    // under the last one.
+    const int line = fontMetrics().height();
+    setMinimumHeight(m_tracks.empty() ? 180 : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3);
     m_plot->clearPlottables();
     m_plot->plotLayout()->clear();
     m_plot->plotLayout()->setRowSpacing(0);
@@ -592,7 +596,8 @@ void TimelineView::rebuildLayout()
         }
         view->title = new QCPTextElement(m_plot, title, titleFont);
         view->title->setLayer(QStringLiteral("axes"));
-        view->title->setMargins(QMargins(0, 2, 0, 0));
+        view->title->setMargins(QMargins(6, 2, 0, 0));
+        view->title->setTextColor(palette().color(QPalette::Text)); // in the inset, applyPalette does not reach it
         view->rect = new QCPAxisRect(m_plot);
         view->rect->setRangeDrag(Qt::Horizontal);
         view->rect->setRangeZoom(Qt::Horizontal);
@@ -605,14 +610,21 @@ void TimelineView::rebuildLayout()
         y->setRange(0, maxPeak * 1.12);
         const bool last = i + 1 == m_tracks.size();
         x->setTickLabels(last);
+        // Height goes to the data: above each plot only room for the top tick label, and below every plot but the
+        // last (which carries the x axis) only the ticks.
+        const int line = fontMetrics().height();
+        view->rect->setAutoMargins(last ? QCP::msLeft | QCP::msRight | QCP::msBottom : QCP::msLeft | QCP::msRight);
+        view->rect->setMargins(QMargins(0, line / 2 + 2, 0, last ? 0 : 6));
         if (last)
             x->setLabel(m_xAxis == EventAxis ? tr("Trace event")
                     : m_xAxis == TimeAxis    ? tr("Seconds since the rank's first event")
                     : m_xAxis == StepAxis    ? tr("Profiler step (ProfilerStep#N), aligned across ranks")
                                           : tr("Trace event of rank %1; the others at the same moment of their traces")
                                                 .arg(m_tracks.front().rank));
-        m_plot->plotLayout()->addElement(int(2 * i), 0, view->title);
-        m_plot->plotLayout()->addElement(int(2 * i + 1), 0, view->rect);
+        // The title sits inside the plot's top left, over the headroom above the highest peak, so that the height
+        // of a title row goes to the data.
+        m_plot->plotLayout()->addElement(int(i), 0, view->rect);
+        view->rect->insetLayout()->addElement(view->title, Qt::AlignTop | Qt::AlignLeft);
         view->bands = new TimelineBands(x, y, this, int(i));
         QCPAxisRect* rect = view->rect;
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
@@ -626,8 +638,6 @@ void TimelineView::rebuildLayout()
         m_views[i]->rect->axis(QCPAxis::atBottom)->setRange(range);
         m_syncing = false;
     }
-    for (int row = 0; row < m_plot->plotLayout()->rowCount(); row += 2)
-        m_plot->plotLayout()->setRowStretchFactor(row, 0.01);
     ChartStyle::applyPalette(m_plot, palette());
     m_plot->replot();
     requestDetail();

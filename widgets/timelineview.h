@@ -91,6 +91,8 @@ public:
         return m_maxBands;
     }
     static constexpr int DefaultBands = 48;
+    /// The least height a track's plot gets, at any window size.
+    static constexpr int MinimumTrackHeight = 140;
 
     void zoomIn();
     void zoomOut();
