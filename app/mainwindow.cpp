@@ -17,6 +17,7 @@
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankpair.h"
+#include "ranktableview.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
@@ -127,7 +128,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_table = new QTreeView(left);
     m_table->setModel(m_proxy);
     m_table->setRootIsDecorated(false);
-    m_table->setUniformRowHeights(true);
+    // A failed file's reason, or a note, is a second line under its name.
+    m_table->setUniformRowHeights(false);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(RankListModel::RankColumn, Qt::AscendingOrder);
     m_table->setAlternatingRowColors(true);
@@ -226,6 +228,12 @@ MainWindow::~MainWindow()
     saveSettings();
 }
 
+namespace {
+// Splitter sizes of this layout (the stack under the ranks, the options with the findings): sizes saved for the
+// earlier one would squeeze it.
+const QString SplitterKey = QStringLiteral("window/layout2/");
+} // namespace
+
 void MainWindow::saveSettings() const
 {
     QSettings settings;
@@ -233,7 +241,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     for (const QSplitter* splitter : findChildren<QSplitter*>()) {
         if (!splitter->objectName().isEmpty())
-            settings.setValue(QStringLiteral("window/") + splitter->objectName(), splitter->saveState());
+            settings.setValue(SplitterKey + splitter->objectName(), splitter->saveState());
     }
     settings.setValue(QStringLiteral("compare/baseline"), m_baselineCombo->currentIndex());
     settings.setValue(QStringLiteral("compare/threshold"), m_threshold->value());
@@ -248,7 +256,7 @@ void MainWindow::restoreSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     for (QSplitter* splitter : findChildren<QSplitter*>()) {
-        const QVariant state = settings.value(QStringLiteral("window/") + splitter->objectName());
+        const QVariant state = settings.value(SplitterKey + splitter->objectName());
         if (!splitter->objectName().isEmpty() && state.isValid())
             splitter->restoreState(state.toByteArray());
     }
@@ -708,7 +716,6 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_stepLabel->setVisible(!chosen.steps.empty());
     m_stepCombo->setVisible(!chosen.steps.empty());
     m_loader->load(files);
-    m_table->setColumnWidth(RankListModel::FileColumn, 200);
     updateStatus();
 }
 
@@ -915,8 +922,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     }
     m_banner->setVerdict(m_comparison->verdict());
     FindingsView::fitColumns(m_findingsView);
-    for (int column = 0; column < RankListModel::NUM_COLUMNS - 1; ++column)
-        m_table->resizeColumnToContents(column);
+    RankTableView::fitColumns(m_table);
     chooseDefaultRanks();
     fillRankCombos();
     fillPointCombo();
@@ -1215,8 +1221,7 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
     m_model->setLoaded(index, file);
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-    for (int column = 0; column < RankListModel::NUM_COLUMNS - 1; ++column)
-        m_table->resizeColumnToContents(column);
+    RankTableView::fitColumns(m_table);
     updateStatus();
 }
 

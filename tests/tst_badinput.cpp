@@ -239,7 +239,7 @@ void TestBadInput::table()
         for (int row = 0; row < w.rankModel()->rowCount(); ++row)
             shown = shown
                 || QRegularExpression(message)
-                       .match(w.rankModel()->index(row, RankListModel::StatusColumn).data().toString())
+                       .match(w.rankModel()->index(row, RankListModel::FileColumn).data().toString())
                        .hasMatch();
         QVERIFY(shown);
     }

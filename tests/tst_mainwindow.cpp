@@ -271,6 +271,21 @@ void TestMainWindow::goodAndCorruptFile()
     const QString error =
         w.rankModel()->index(1, RankListModel::StatusColumn).data(RankListModel::ErrorRole).toString();
     QVERIFY2(error.contains(QLatin1String("truncated")) || error.contains(QLatin1String("end of")), qPrintable(error));
+    // Status where the eye is: the status column right after the file's name, and the reason as a second line of
+    // the failed row, under its name.
+    QTreeView* table = w.rankTable();
+    QCOMPARE(table->header()->visualIndex(RankListModel::StatusColumn),
+        table->header()->visualIndex(RankListModel::FileColumn) + 1);
+    int failedRow = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        if (table->model()->index(row, RankListModel::StatusColumn).data().toString() == QLatin1String("Failed"))
+            failedRow = row;
+    }
+    QVERIFY(failedRow >= 0);
+    const QString file = table->model()->index(failedRow, RankListModel::FileColumn).data().toString();
+    QVERIFY2(file.startsWith(QLatin1String("rank2.pickle\nFailed: ")), qPrintable(file));
+    QVERIFY(table->visualRect(table->model()->index(failedRow, RankListModel::FileColumn)).height()
+        > table->visualRect(table->model()->index(1 - failedRow, RankListModel::FileColumn)).height());
     // The good rank works: its timeline and block map are shown.
     QCOMPARE(w.rankA(), 1);
     QCOMPARE(w.timelines()->tracks().size(), size_t(1));

@@ -1280,6 +1280,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>⚠ The trace frees memory it never saw allocated: recording started late or its ring buffer wrapped, so allocations from before it are missing and the peak can be higher (%1)</source>
+        <translation>⚠ 轨迹释放了它从未记录分配的内存：记录开始得晚或环形缓冲区已回绕，因此缺少此前的分配，峰值可能更高（%1）</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::SettingsDialog</name>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diffsheet.h"
 
+#include "ranktableview.h"
+
 #include "blockmapview.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
@@ -161,8 +163,7 @@ void DiffSheet::setComparison(
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
         m_rankTable->setModel(ranks);
-        for (int column = 0; column < ranks->columnCount(); ++column)
-            m_rankTable->resizeColumnToContents(column);
+        RankTableView::fitColumns(m_rankTable);
     }
 }
 

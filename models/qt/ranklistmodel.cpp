@@ -102,18 +102,25 @@ QVariant RankListModel::displayData(const Row& row, int column) const
     switch (column) {
     case RankColumn:
         return f.rank;
-    case FileColumn:
-        return QFileInfo(f.path).fileName();
+    case FileColumn: {
+        // What went wrong, or what to know, right under the name: never off screen in a far column.
+        const QString name = QFileInfo(f.path).fileName();
+        if (!row.loading && !f.ok() && !f.cancelled)
+            return QString(name + QLatin1Char('\n') + tr("Failed: %1").arg(f.error));
+        if (!row.loading && !f.note.isEmpty())
+            return QString(name + QLatin1Char('\n') + QStringLiteral("⚠ ") + f.note);
+        return name;
+    }
     case StatusColumn:
         if (row.loading)
             return tr("Loading… %1%").arg(row.progress / 10);
         if (!f.ok())
-            return f.cancelled ? tr("Cancelled") : tr("Failed: %1").arg(f.error);
+            return f.cancelled ? tr("Cancelled") : tr("Failed");
         {
             const QString format = f.format == SnapshotReader::Format::Json
                 ? (f.gzip ? tr("JSON, gzip") : tr("JSON"))
                 : (f.gzip ? tr("pickle, gzip") : tr("pickle"));
-            return f.note.isEmpty() ? format : QString(format + QStringLiteral(" · ⚠ ") + f.note);
+            return f.note.isEmpty() ? format : QString(format + QStringLiteral(" ⚠"));
         }
     default:
         break;
@@ -213,8 +220,15 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
         // The verdict's rank stands out in a warm tint that reads on light and dark palettes alike.
         return row.outlier ? QVariant(QColor(225, 87, 89, 60)) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == FileColumn && !row.loading && (!row.file.ok() || !row.file.note.isEmpty()))
+            return tr("%1: %2").arg(row.file.path, row.file.ok() ? row.file.note : row.file.error);
         if (index.column() == FileColumn)
             return row.file.path;
+        if ((index.column() == PeakColumn || index.column() == TraceColumn) && row.file.ok()
+            && row.total.traceIncomplete)
+            return tr("⚠ The trace frees memory it never saw allocated: recording started late or its ring buffer "
+                      "wrapped, so allocations from before it are missing and the peak can be higher (%1)")
+                .arg(Formatting::bytesExact(row.total.peakAllocatedBytes));
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
             return tr("%1: %2").arg(row.file.path, row.file.error);
         if (index.column() == StatusColumn && !row.loading && !row.file.note.isEmpty())

@@ -22,7 +22,10 @@ public:
     enum Columns
     {
         RankColumn,
+        /// The file's name, with a failed file's reason or a note as a second line.
         FileColumn,
+        /// Progress and cancel while loading, then the format, "Failed" or "Cancelled": where the eye is.
+        StatusColumn,
         PeakColumn,
         /// Bytes at the comparison point, from the latest comparison.
         AtPointColumn,
@@ -35,8 +38,6 @@ public:
         TraceColumn,
         SegmentsColumn,
         TraceEntriesColumn,
-        /// Last, so a long error message does not push the figures apart.
-        StatusColumn,
         NUM_COLUMNS
     };
     enum Roles

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+class QTreeView;
+
+namespace RankScope {
+
+/// How a table of ranks (RankListModel, or a proxy over it) fits its columns, in the window and on exported pages
+/// alike: the figures at the width of their contents, the file at the width of its name, so that a failed file's
+/// reason (a second line under the name) is elided there rather than pushing the figures out of sight.
+namespace RankTableView {
+void fitColumns(QTreeView* view);
+} // namespace RankTableView
+
+} // namespace RankScope
