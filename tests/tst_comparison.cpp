@@ -253,7 +253,7 @@ void TestComparison::sharedSiteIsNotOnlyOnRank()
     QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("more_on_rank"));
 }
 
-// One file alone: no baseline, so no excess and no "balanced" verdict that reads like a comparison.
+// One file alone: no baseline, so no excess and no "balanced" verdict that reads like a comparison, but a summary.
 void TestComparison::oneRankHasNothingToCompare()
 {
     std::vector<RankInput> ranks = loadRanks(scenarioDir() + QStringLiteral("/burden_2"));
@@ -263,6 +263,14 @@ void TestComparison::oneRankHasNothingToCompare()
     QVERIFY(c->findings().empty());
     QCOMPARE(
         VerdictText::title(c->verdict(), VerdictText::English), QStringLiteral("One rank: nothing to compare it with"));
+    // A summary instead: what it holds at its peak and its largest sites, the same figures as its row.
+    const Verdict& v = c->verdict();
+    QCOMPARE(v.heldBytes, c->ranks().front().bytesAtPoint);
+    QCOMPARE(v.topSites.size(), size_t(3));
+    QVERIFY(v.topSites[0].excessBytes >= v.topSites[1].excessBytes);
+    const QString words = VerdictText::explanation(v, VerdictText::English);
+    QVERIFY2(words.contains(QString::fromStdString(v.topSites[0].label)), qPrintable(words));
+    QVERIFY(QString::fromStdString(DiffReport::text(*c)).startsWith(QLatin1String("Verdict: none (one rank")));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()

@@ -1862,6 +1862,10 @@ Click: show it as A. Shift+click: as B.</source>
         <source>at the highest peak (every rank at the same moment of its trace)</source>
         <translation>在最高峰值处（每个 rank 取其轨迹中的同一时刻）</translation>
     </message>
+    <message>
+        <source>Only one rank: rank %1 holds %2 %3, the most at %4. Open the other ranks&apos; snapshots with it to compare them.</source>
+        <translation>只有一个 rank：rank %1 %3占用 %2，占用最多的位置：%4。请同时打开其他 rank 的快照以进行比较。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

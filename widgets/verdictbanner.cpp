@@ -87,6 +87,8 @@ void VerdictBanner::showVerdict()
         colour = QColor(0x4e, 0x79, 0xa7);
         break;
     }
+    if (v.rankCount < 2)
+        colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news
     // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
     QPalette p = palette();
     p.setColor(QPalette::Window, colour.lighter(175));

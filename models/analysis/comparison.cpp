@@ -172,6 +172,7 @@ private:
     void decideImbalance(const RankSummary& outlier);
     bool decideOutsideAllocator();
     void decideStray();
+    void summarizeOneRank();
 
     Comparison& m_c;
     const std::vector<RankInput>& m_inputs;
@@ -456,6 +457,8 @@ void ComparisonPhases::decideVerdict()
     v.baselineRank = m_baselineIndex >= 0 ? m_c.m_options.baselineRank : -1;
     if (m_rankCount < 2) {
         v.kind = Verdict::Balanced;
+        if (m_rankCount == 1)
+            summarizeOneRank();
         return;
     }
     size_t outlier = 0;
@@ -521,6 +524,24 @@ bool ComparisonPhases::decideOutsideAllocator()
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
     v.device = m_c.namesDevices() ? s.device : -1;
     return true;
+}
+
+void ComparisonPhases::summarizeOneRank()
+{
+    // Nothing to compare with: what the rank holds and where, so one file still answers "what is on this GPU?".
+    Verdict& v = m_c.m_verdict;
+    const RankSummary& r = m_c.m_ranks.front();
+    v.rank = r.rank;
+    v.heldBytes = r.bytesAtPoint;
+    std::vector<std::pair<int64_t, SiteId>> sites;
+    for (SiteId s = 0; s < m_c.m_sites.size(); ++s) {
+        if (m_c.m_siteBytes[s] > 0)
+            sites.push_back({ m_c.m_siteBytes[s], s });
+    }
+    const size_t top = std::min<size_t>(3, sites.size());
+    std::partial_sort(sites.begin(), sites.begin() + ptrdiff_t(top), sites.end(), std::greater<>());
+    for (size_t i = 0; i < top; ++i)
+        v.topSites.push_back({ m_c.m_sites.label(sites[i].second), sites[i].first, int(Finding::OnlyOnRank) });
 }
 
 void ComparisonPhases::decideStray()

@@ -139,6 +139,8 @@ struct Verdict
     int64_t oomRequestedBytes = 0;
     int64_t oomReservedBytes = 0;
     int64_t oomDeviceFreeBytes = 0;
+    /// A single rank (nothing to compare it with): what it holds at its point; topSites are its largest sites.
+    int64_t heldBytes = 0;
 
     static const char* kindName(Kind kind);
 };

@@ -88,7 +88,8 @@ std::string pointWords(const Comparison& c)
 std::string text(const Comparison& c, int maxFindings)
 {
     const Verdict& v = c.verdict();
-    std::string out = "Verdict: " + std::string(Verdict::kindName(v.kind));
+    std::string out = v.rankCount < 2 ? std::string("Verdict: none (one rank, nothing to compare it with)")
+                                      : "Verdict: " + std::string(Verdict::kindName(v.kind));
     if (v.rank >= 0 && v.kind != Verdict::Balanced)
         out += " (rank " + std::to_string(v.rank) + ", +" + bytes(v.excessBytes) + ")";
     out += "\n  " + explanation(v) + "\n";

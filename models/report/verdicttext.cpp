@@ -89,8 +89,21 @@ QString VerdictText::explanation(const Verdict& v, Language language)
 QString VerdictText::explain(const Verdict& v, Language language)
 {
     using Formatting::bytes;
-    if (v.rankCount < 2)
+    if (v.rankCount < 2 && v.topSites.empty())
         return say(QT_TR_NOOP("Only one rank: nothing to compare it with."), language);
+    if (v.rankCount < 2) {
+        QString sites;
+        for (const Verdict::TopSite& site : v.topSites) {
+            if (!sites.isEmpty())
+                sites += QLatin1String("; ");
+            sites +=
+                QString::fromStdString(site.label) + QLatin1String(" (") + bytes(site.excessBytes) + QLatin1Char(')');
+        }
+        return say(QT_TR_NOOP("Only one rank: rank %1 holds %2 %3, the most at %4. Open the other ranks' snapshots "
+                              "with it to compare them."),
+            language)
+            .arg(QString::number(v.rank), bytes(v.heldBytes), at(v, language), sites);
+    }
     switch (v.kind) {
     case Verdict::OutsideAllocator:
         return say(QT_TR_NOOP("Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 "
