@@ -47,6 +47,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -422,9 +423,13 @@ QWidget* MainWindow::createFindingsPanel()
         m_findingsProxy->setFilterFixedString(m_filter->text());
         updateNoMatch();
     });
+    m_filter->installEventFilter(this);
     bar->addWidget(m_filter, 1);
     bar->addSpacing(8);
     bar->addLayout(m_optionsRow);
+    // A spin box's keys go to the line edit inside it.
+    for (QWidget* field : { static_cast<QWidget*>(m_threshold), static_cast<QWidget*>(m_depth) })
+        field->findChild<QLineEdit*>()->installEventFilter(this);
     layout->addLayout(bar);
     // An empty table after filtering says why, so it is not taken for "no finding at all".
     m_noMatch = new QLabel(panel);
@@ -459,6 +464,11 @@ QWidget* MainWindow::createFindingsPanel()
             }
         }
         showFinding();
+    });
+    // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
+    connect(m_findingsView, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
+        if (index.row() == m_findingsView->currentIndex().row())
+            showFinding();
     });
     layout->addWidget(m_findingsView, 1);
 
@@ -592,6 +602,33 @@ void MainWindow::openSettings()
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // Text fields and spin boxes claim some of the window's shortcuts for themselves (on X11 a line edit takes Ctrl+E
+    // for "end of line"), so Export and friends would do nothing while the filter has focus. The window's own
+    // shortcuts win there, except the editing keys every field needs.
+    if (event->type() != QEvent::ShortcutOverride)
+        return QMainWindow::eventFilter(watched, event);
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
+        return false;
+    for (QKeySequence::StandardKey editing : { QKeySequence::Copy, QKeySequence::Cut, QKeySequence::Paste,
+             QKeySequence::Undo, QKeySequence::Redo, QKeySequence::SelectAll, QKeySequence::MoveToNextWord,
+             QKeySequence::MoveToPreviousWord, QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord,
+             QKeySequence::DeleteStartOfWord, QKeySequence::DeleteEndOfWord }) {
+        if (key->matches(editing))
+            return false;
+    }
+    const QKeySequence pressed(key->keyCombination());
+    for (const QAction* action : findChildren<QAction*>()) {
+        if (action->isEnabled() && action->shortcuts().contains(pressed)) {
+            event->ignore(); // not taken by the field: the shortcut map gets it
+            return true;
+        }
+    }
+    return false;
 }
 
 void MainWindow::changeEvent(QEvent* event)

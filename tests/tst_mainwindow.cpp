@@ -28,10 +28,12 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -39,6 +41,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -64,6 +67,8 @@ private slots:
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
     void stepFoldersAreSteps();
+    void optionsAndClicksKeepEachOther();
+    void fieldsLeaveTheWindowsShortcuts();
     void nothingToOpen();
     void layoutAtScreenSizes_data();
     void layoutAtScreenSizes();
@@ -602,6 +607,96 @@ void TestMainWindow::stepFoldersAreSteps()
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
     QVERIFY(steps->isHidden());
+}
+
+// Choosing one thing does not undo another: a baseline chosen after a swap keeps the swapped ranks; clicking the
+// selected finding again after an allocation's stack was shown brings the finding's stack back.
+void TestMainWindow::optionsAndClicksKeepEachOther()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    const int a = w.rankA();
+    const int b = w.rankB();
+    w.swapRanks();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+    QComboBox* baseline = nullptr;
+    for (QComboBox* box : w.findChildren<QComboBox*>()) {
+        if (box->accessibleName() == QLatin1String("Baseline"))
+            baseline = box;
+    }
+    QVERIFY(baseline);
+    baseline->setCurrentIndex(1); // rank B
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->options().baselineRank == a, 30000);
+    QCOMPARE(w.rankA(), b);
+    QCOMPARE(w.rankB(), a);
+    baseline->setCurrentIndex(0);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->options().baselineRank == -1, 30000);
+    QCOMPARE(w.rankA(), b);
+
+    // An allocation's stack, then the selected finding clicked again: its stack is back.
+    QTreeView* findings = w.findingsView();
+    QTRY_VERIFY(findings->model()->rowCount() > 0);
+    findings->setCurrentIndex(findings->model()->index(0, 0));
+    const QString findingStack = w.stackPane()->text();
+    emit w.timelines()->allocationClicked(0, 0);
+    QTRY_VERIFY(w.stackPane()->text() != findingStack);
+    const QRect row = findings->visualRect(findings->model()->index(0, 0));
+    QTest::mouseClick(findings->viewport(), Qt::LeftButton, {}, row.center());
+    QTRY_COMPARE(w.stackPane()->text(), findingStack);
+
+    // The window's shortcuts work from the filter and from a spin box: Ctrl+E opens the export dialog.
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    for (const QString& name : { QStringLiteral("Filter findings"), QStringLiteral("Outlier threshold") }) {
+        QWidget* field = nullptr;
+        for (QWidget* child : w.findChildren<QWidget*>()) {
+            if (child->accessibleName() == name)
+                field = child;
+        }
+        QVERIFY(field);
+        if (auto* spin = qobject_cast<QAbstractSpinBox*>(field))
+            field = spin->findChild<QLineEdit*>();
+        QApplication::setActiveWindow(&w); // again: the dialog of the field before took it
+        field->setFocus();
+        QTRY_VERIFY(field->hasFocus());
+        bool opened = false;
+        QTimer::singleShot(300, &w, [&opened] {
+            if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+                opened = true;
+                dialog->reject();
+            }
+        });
+        QTest::keyClick(field, Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY2(opened, qPrintable(name));
+    }
+}
+
+// Where the platform binds Ctrl+E to "end of line" (X11), a text field would claim the shortcut; the window keeps
+// it (the field does not accept the shortcut override), while editing keys stay the field's.
+void TestMainWindow::fieldsLeaveTheWindowsShortcuts()
+{
+    MainWindow w;
+    w.show();
+    w.openExample();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    QLineEdit* filter = nullptr;
+    for (QLineEdit* edit : w.findChildren<QLineEdit*>()) {
+        if (edit->accessibleName() == QLatin1String("Filter findings"))
+            filter = edit;
+    }
+    QVERIFY(filter);
+    const auto claimed = [filter](int key, Qt::KeyboardModifiers modifiers) {
+        QKeyEvent override(QEvent::ShortcutOverride, key, modifiers);
+        override.ignore();
+        QCoreApplication::sendEvent(filter, &override);
+        return override.isAccepted();
+    };
+    QVERIFY(!claimed(Qt::Key_E, Qt::ControlModifier));
+    filter->setText(QStringLiteral("metrics"));
+    QVERIFY(claimed(Qt::Key_A, Qt::ControlModifier)); // select all stays the field's
 }
 
 void TestMainWindow::layoutAtScreenSizes_data()
