@@ -16,8 +16,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QXmlStreamReader>
 
 #include <cmath>
@@ -104,6 +106,15 @@ void TestExport::views()
     sheet.setComparison(m_comparison, a, b, 0, &m_ranks);
     const QSize size(1200, 760);
     QVERIFY(sheet.prepare(size));
+    // A picture cannot scroll: no scroll bar is drawn, and tables and text end on whole lines.
+    for (const QScrollBar* bar : sheet.findChildren<QScrollBar*>())
+        QVERIFY2(!bar->isVisible(), bar->parentWidget()->metaObject()->className());
+    for (const QTreeView* table : sheet.findChildren<QTreeView*>()) {
+        if (!table->isVisible() || !table->model() || table->model()->rowCount() == 0)
+            continue;
+        const int rows = table->viewport()->height() / table->sizeHintForRow(0);
+        QCOMPARE(table->viewport()->height(), rows * table->sizeHintForRow(0));
+    }
     if (view == QLatin1String("diff") || view == QLatin1String("blockmaps")) // the finding is marked
         QCOMPARE(sheet.blockMap(0)->visibleOutlinedRuns(), int(m_comparison->findings()[0].runs.size()));
     if (view == QLatin1String("diff") || view == QLatin1String("timelines"))

@@ -80,7 +80,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         bottom->addWidget(m_findingsView, 3);
         m_stack = new StackPane(this);
-        m_stack->setButtonsVisible(false);
+        m_stack->setForPicture();
         bottom->addWidget(m_stack, 2);
         layout->addLayout(bottom, 2);
     }
@@ -222,6 +222,18 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         QCoreApplication::sendPostedEvents();
     } while ((isBusy() || clock.elapsed() < 50) && clock.elapsed() < timeoutMs);
+    // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.
+    for (QTreeView* table : { m_findingsView, m_rankTable }) {
+        if (!table || !table->model() || table->model()->rowCount() == 0)
+            continue;
+        const int row = table->sizeHintForRow(0);
+        const int chrome = table->height() - table->viewport()->height(); // frame and header
+        table->setFixedHeight(chrome + std::max(1, (table->height() - chrome) / std::max(row, 1)) * row);
+    }
+    if (m_stack)
+        m_stack->fitWholeLines();
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QCoreApplication::sendPostedEvents();
     return !isBusy();
 }
 

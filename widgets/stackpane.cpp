@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace RankScope {
 
 StackPane::StackPane(QWidget* parent)
@@ -79,10 +81,23 @@ void StackPane::setShowAllFrames(bool all)
     m_full->setChecked(all);
 }
 
-void StackPane::setButtonsVisible(bool visible)
+void StackPane::setForPicture()
 {
-    m_full->setVisible(visible);
-    m_copy->setVisible(visible);
+    m_full->setVisible(false);
+    m_copy->setVisible(false);
+    m_text->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_text->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+}
+
+void StackPane::fitWholeLines()
+{
+    const int line = m_text->fontMetrics().lineSpacing();
+    // The frame, and the document's margin above the first line (the last line needs none below it).
+    const int chrome = m_text->height() - m_text->viewport()->height() + int(m_text->document()->documentMargin());
+    const int lines = std::max(1, (m_text->height() - chrome) / line);
+    m_text->setFixedHeight(chrome + lines * line);
 }
 
 QString StackPane::text() const

@@ -24,8 +24,10 @@ public:
     QString text() const;
     bool showsAllFrames() const;
     void setShowAllFrames(bool all);
-    /// Without the buttons, for exported pictures.
-    void setButtonsVisible(bool visible);
+    /// For exported pictures: no buttons, no scroll bars, long lines wrapped.
+    void setForPicture();
+    /// Shrinks the text to the whole lines that fit its height, so a picture never shows half a line.
+    void fitWholeLines();
 
 private:
     void refresh();
