@@ -957,7 +957,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         updateStatus();
         return;
     }
-    m_banner->setVerdict(m_comparison->verdict());
+    m_banner->setVerdict(m_comparison->verdict(), caveats());
     FindingsView::fitColumns(m_findingsView);
     RankTableView::fitColumns(m_table);
     chooseDefaultRanks();
@@ -1253,9 +1253,29 @@ void MainWindow::closeAll()
     updateStatus();
 }
 
+VerdictBanner::Caveats MainWindow::caveats() const
+{
+    VerdictBanner::Caveats c;
+    if (m_comparison) {
+        c.ranks = int(m_comparison->ranks().size());
+        for (const RankSummary& r : m_comparison->ranks()) {
+            c.incompleteTraces += r.traceIncomplete ? 1 : 0;
+            c.offPoint += r.note.empty() ? 0 : 1;
+        }
+    }
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const LoadedFile* file = m_model->file(row);
+        c.failedFiles += file && !file->ok() && !file->cancelled ? 1 : 0;
+    }
+    return c;
+}
+
 void MainWindow::onFinished(int index, const LoadedFile& file)
 {
     m_model->setLoaded(index, file);
+    // A file that fails after the others were compared changes what the answer rests on.
+    if (m_comparison && !file.ok() && !file.cancelled)
+        m_banner->setVerdict(m_comparison->verdict(), caveats());
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     RankTableView::fitColumns(m_table);

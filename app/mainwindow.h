@@ -3,6 +3,7 @@
 
 #include "comparison.h"
 #include "jobtracker.h"
+#include "verdictbanner.h"
 
 #include <QMainWindow>
 
@@ -157,6 +158,8 @@ protected:
 
 private:
     QWidget* createComparePanel();
+    /// What the shown verdict rests on, for the banner.
+    VerdictBanner::Caveats caveats() const;
     QWidget* createFindingsPanel();
     /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
     void saveSettings() const;

@@ -291,6 +291,10 @@ void TestMainWindow::goodAndCorruptFile()
     QVERIFY2(file.startsWith(QLatin1String("rank2.pickle\nFailed: ")), qPrintable(file));
     QVERIFY(table->visualRect(table->model()->index(failedRow, RankListModel::FileColumn)).height()
         > table->visualRect(table->model()->index(1 - failedRow, RankListModel::FileColumn)).height());
+    // The banner says what the answer rests on: one file is missing from it.
+    QVERIFY2(w.banner()->text().contains(QLatin1String("Note: 1 file"))
+            && w.banner()->text().contains(QLatin1String("could not be read")),
+        qPrintable(w.banner()->text()));
     // The good rank works: its timeline and block map are shown.
     QCOMPARE(w.rankA(), 1);
     QCOMPARE(w.timelines()->tracks().size(), size_t(1));

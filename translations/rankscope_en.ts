@@ -77,6 +77,23 @@
     </message>
 </context>
 <context>
+    <name>RankScope::VerdictBanner</name>
+    <message numerus="yes">
+        <source>%n file(s) could not be read and are not compared.</source>
+        <translation>
+            <numerusform>%n file could not be read and is not compared.</numerusform>
+            <numerusform>%n files could not be read and are not compared.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) could not be compared at the point asked for; their rows say where they were.</source>
+        <translation>
+            <numerusform>%n rank could not be compared at the point asked for; its row says where it was.</numerusform>
+            <numerusform>%n ranks could not be compared at the point asked for; their rows say where they were.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>StackText</name>
     <message numerus="yes">
         <source>Rank %1 · %2 · +%3 over the baseline

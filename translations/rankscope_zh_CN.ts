@@ -1747,6 +1747,26 @@ Click: show it as A. Shift+click: as B.</source>
         <source>What to change: %1</source>
         <translation>如何修改：%1</translation>
     </message>
+    <message>
+        <source>Every rank&apos;s trace is incomplete (recording started late or its ring buffer wrapped): allocations from before the traces are not seen.</source>
+        <translation>每个 rank 的轨迹都不完整（记录开始得晚或环形缓冲区已回绕）：看不到轨迹开始之前的分配。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) could not be read and are not compared.</source>
+        <translation>
+            <numerusform>%n 个文件无法读取，未参与比较。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) could not be compared at the point asked for; their rows say where they were.</source>
+        <translation>
+            <numerusform>%n 个 rank 无法在所要求的时刻比较；其所在行说明了实际比较的位置。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictText</name>

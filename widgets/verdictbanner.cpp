@@ -53,9 +53,10 @@ void VerdictBanner::setPending(const QString& message)
     show();
 }
 
-void VerdictBanner::setVerdict(const Verdict& v)
+void VerdictBanner::setVerdict(const Verdict& v, const Caveats& caveats)
 {
     m_verdict = v;
+    m_caveats = caveats;
     showVerdict();
 }
 
@@ -102,6 +103,19 @@ void VerdictBanner::showVerdict()
     const QString remedy = VerdictText::remedy(v, VerdictText::Translated);
     if (!remedy.isEmpty())
         body += QLatin1Char('\n') + tr("What to change: %1").arg(remedy);
+    // Caveats that change how far the answer goes, where the answer is read.
+    QStringList notes;
+    const Caveats& c = m_caveats;
+    if (c.ranks > 1 && c.incompleteTraces == c.ranks)
+        notes << tr("Every rank's trace is incomplete (recording started late or its ring buffer wrapped): "
+                    "allocations from before the traces are not seen.");
+    if (c.offPoint > 0)
+        notes << tr("%n rank(s) could not be compared at the point asked for; their rows say where they were.", nullptr,
+            c.offPoint);
+    if (c.failedFiles > 0)
+        notes << tr("%n file(s) could not be read and are not compared.", nullptr, c.failedFiles);
+    if (!notes.isEmpty())
+        body += QLatin1Char('\n') + tr("Note: %1").arg(notes.join(QLatin1Char(' ')));
     m_body->setText(body);
     m_body->show();
     show();

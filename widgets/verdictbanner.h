@@ -18,7 +18,19 @@ class VerdictBanner : public QFrame
     Q_OBJECT
 public:
     explicit VerdictBanner(QWidget* parent = nullptr);
-    void setVerdict(const Verdict& verdict);
+    /// What the verdict rests on, said under it when it changes how far the answer goes.
+    struct Caveats
+    {
+        int ranks = 0; ///< compared
+        int incompleteTraces = 0; ///< of those, traces that miss allocations from before them
+        int offPoint = 0; ///< of those, ranks not at the point asked for (compared at their snapshot or own peak)
+        int failedFiles = 0; ///< files that could not be read, so are not compared
+    };
+    void setVerdict(const Verdict& verdict, const Caveats& caveats);
+    void setVerdict(const Verdict& verdict)
+    {
+        setVerdict(verdict, Caveats());
+    }
     /// Shown while the comparison runs, so a stale verdict never stays up.
     void setPending(const QString& message);
     QString text() const;
@@ -30,6 +42,7 @@ private:
     void showVerdict();
 
     std::optional<Verdict> m_verdict;
+    Caveats m_caveats;
     QWidget* m_strip = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_body = nullptr;
