@@ -6,9 +6,11 @@
 #include "blockmapview.h"
 #include "diffreport.h"
 #include "diffsheet.h"
+#include "excesstreemodel.h"
 #include "exportdialog.h"
 #include "findingsmodel.h"
 #include "findingsview.h"
+#include "flamegraph.h"
 #include "formatting.h"
 #include "imageexport.h"
 #include "profilerstep.h"
@@ -56,12 +58,14 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -368,7 +372,7 @@ QWidget* MainWindow::createComparePanel()
         m_stepCombo->setAccessibleName(tr("Training step"));
         aLabel->setText(tr("&A:"));
         bLabel->setText(tr("&B:"));
-        m_baselineCombo->setItemText(0, tr("median of the others"));
+        m_baselineCombo->setItemText(0, tr("median"));
         m_baselineCombo->setItemText(1, tr("rank B"));
         m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
         m_baselineCombo->setAccessibleName(tr("Baseline"));
@@ -412,7 +416,10 @@ QWidget* MainWindow::createFindingsPanel()
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(4, 0, 0, 0);
     layout->setSpacing(2);
-    auto* bar = new QHBoxLayout;
+    // The filter and the options share the tab bar's row (its corner): at 1280x720 there is no row to spare.
+    auto* corner = new QWidget;
+    auto* bar = new QHBoxLayout(corner);
+    bar->setContentsMargins(8, 0, 0, 2);
     m_filter = new QLineEdit(panel);
     m_filter->setClearButtonEnabled(true);
     m_filterTimer = new QTimer(this);
@@ -424,13 +431,13 @@ QWidget* MainWindow::createFindingsPanel()
         updateNoMatch();
     });
     m_filter->installEventFilter(this);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
     bar->addWidget(m_filter, 1);
     bar->addSpacing(8);
     bar->addLayout(m_optionsRow);
     // A spin box's keys go to the line edit inside it.
     for (QWidget* field : { static_cast<QWidget*>(m_threshold), static_cast<QWidget*>(m_depth) })
         field->findChild<QLineEdit*>()->installEventFilter(this);
-    layout->addLayout(bar);
     // An empty table after filtering says why, so it is not taken for "no finding at all".
     m_noMatch = new QLabel(panel);
     m_noMatch->setWordWrap(true);
@@ -470,7 +477,40 @@ QWidget* MainWindow::createFindingsPanel()
         if (index.row() == m_findingsView->currentIndex().row())
             showFinding();
     });
-    layout->addWidget(m_findingsView, 1);
+    // Beside the list, as hotspot and heaptrack show it: rank A's excess by frame, from the entry script down and from
+    // the allocating frame up, and as a flame graph.
+    m_findingTabs = new QTabWidget(panel);
+    m_findingTabs->setDocumentMode(true);
+    m_findingTabs->setCornerWidget(corner, Qt::TopRightCorner);
+    m_findingTabs->addTab(m_findingsView, QString());
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        auto* model = new ExcessTreeModel(this);
+        auto* view = new QTreeView(panel);
+        view->setModel(model);
+        view->setUniformRowHeights(true);
+        view->header()->setStretchLastSection(false);
+        view->header()->setSectionResizeMode(ExcessTreeModel::FrameColumn, QHeaderView::Stretch);
+        m_excessViews[direction] = view;
+        m_findingTabs->addTab(view, QString());
+    }
+    m_flameGraph = new FlameGraph(panel);
+    auto* flame = new QScrollArea(panel);
+    flame->setWidgetResizable(true);
+    flame->setFrameShape(QFrame::NoFrame);
+    flame->setWidget(m_flameGraph);
+    m_findingTabs->addTab(flame, QString());
+    m_texts->add([this] {
+        m_findingTabs->setTabText(0, tr("Findings"));
+        m_findingTabs->setTabText(1, tr("Top down"));
+        m_findingTabs->setTabText(2, tr("Bottom up"));
+        m_findingTabs->setTabText(3, tr("Flame"));
+        m_findingTabs->setTabToolTip(
+            1, tr("Rank A's excess by frame, from the entry script down to where it allocates"));
+        m_findingTabs->setTabToolTip(2, tr("Rank A's excess by frame, from where it allocates up to its callers"));
+        m_findingTabs->setTabToolTip(3, tr("Rank A's excess as a flame graph (right-click to export it as SVG)"));
+        showExcess();
+    });
+    layout->addWidget(m_findingTabs, 1);
 
     return panel;
 }
@@ -602,6 +642,14 @@ void MainWindow::openSettings()
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // Below about 900 pixels of height the evidence would take the timelines' room: the banner keeps its title and
+    // shows the rest on request.
+    m_banner->setCompact(height() < CompactBannerHeight);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -1060,6 +1108,25 @@ void MainWindow::swapRanks()
 void MainWindow::showRanks()
 {
     m_pair->showRanks(m_comparison, m_rankA, m_rankB);
+    showExcess();
+}
+
+void MainWindow::showExcess()
+{
+    // Cheap (a pass over rank A's findings and their frames), so made here rather than on a worker.
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        QTreeView* view = m_excessViews[direction];
+        auto* model = static_cast<ExcessTreeModel*>(view->model());
+        model->setTree(m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction) : nullptr);
+        view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
+        for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
+            view->resizeColumnToContents(column);
+    }
+    const auto* topDown = static_cast<ExcessTreeModel*>(m_excessViews[ExcessTree::TopDown]->model());
+    m_flameGraph->setTree(m_comparison ? ExcessTree::build(*m_comparison, m_rankA, ExcessTree::TopDown) : nullptr,
+        tr("Rank %1: %2 beyond its baseline")
+            .arg(m_rankA)
+            .arg(Formatting::bytes(topDown->root() ? topDown->root()->inclusiveBytes : 0)));
 }
 
 bool MainWindow::showsStartPage() const

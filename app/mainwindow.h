@@ -11,6 +11,7 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
+class QTabWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -37,6 +38,7 @@ class StackPane;
 class StartPage;
 class TimelineView;
 class VerdictBanner;
+class FlameGraph;
 struct LoadedFile;
 
 /// The main window: the start page until files are opened, then the rank overview on the left and, on the right,
@@ -152,6 +154,13 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+public:
+    /// Window heights below this show the verdict banner compact (title and a Details button).
+    static constexpr int CompactBannerHeight = 900;
+
+protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -160,6 +169,8 @@ private:
     QWidget* createComparePanel();
     /// What the shown verdict rests on, for the banner.
     VerdictBanner::Caveats caveats() const;
+    /// Rank A's excess by frame in the Top Down, Bottom Up and Flame Graph tabs.
+    void showExcess();
     QWidget* createFindingsPanel();
     /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
     void saveSettings() const;
@@ -218,6 +229,9 @@ private:
     QComboBox* m_pointCombo = nullptr;
     /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
     QHBoxLayout* m_optionsRow = nullptr;
+    QTabWidget* m_findingTabs = nullptr;
+    QTreeView* m_excessViews[2] = {};
+    FlameGraph* m_flameGraph = nullptr;
     /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
     QComboBox* m_stepCombo = nullptr;
     QLabel* m_stepLabel = nullptr;

@@ -4,6 +4,7 @@
 // for trace-less files, at the snapshot.
 #include "comparison.h"
 #include "diffreport.h"
+#include "excesstreemodel.h"
 #include "findingsmodel.h"
 #include "loadedfile.h"
 #include "parallel.h"
@@ -59,6 +60,7 @@ private slots:
     void scenarios();
     void siteKeysSurviveRelocation();
     void alignedByDefault();
+    void excessByFrame();
     void sharedSiteIsNotOnlyOnRank();
     void oneRankHasNothingToCompare();
     void runsMergeAdjacentBlocks();
@@ -203,6 +205,51 @@ void TestComparison::alignedByDefault()
     const ComparisonPtr apart = Comparison::compute(unrelated, {});
     QCOMPARE(apart->alignedTo(), -1);
     QCOMPARE(apart->pointName(), std::string("peak"));
+}
+
+// A rank's excess by frame, both ways: every level adds up to what the rank holds beyond its baseline, the
+// allocating frames carry it as self, and the item model passes QAbstractItemModelTester.
+void TestComparison::excessByFrame()
+{
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/two_trees_4")), {});
+    int64_t excess = 0;
+    for (const Finding& f : c->findings())
+        excess += f.rank == 3 ? f.excessBytes : 0;
+    QVERIFY(excess > 0);
+    const auto selfOf = [](const ExcessNode& node, auto&& self) -> int64_t {
+        int64_t total = node.selfBytes;
+        for (const ExcessNode& child : node.children)
+            total += self(child, self);
+        return total;
+    };
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        const std::shared_ptr<const ExcessNode> root = ExcessTree::build(*c, 3, direction);
+        QCOMPARE(root->inclusiveBytes, excess);
+        QCOMPARE(root->sites, int64_t(std::count_if(c->findings().begin(), c->findings().end(), [](const Finding& f) {
+            return f.rank == 3;
+        })));
+        int64_t children = 0;
+        for (const ExcessNode& child : root->children) {
+            children += child.inclusiveBytes;
+            QCOMPARE(child.parent, root.get());
+        }
+        QCOMPARE(children + root->selfBytes, excess);
+        QCOMPARE(selfOf(*root, selfOf), excess); // every byte is allocated in exactly one frame
+        for (size_t i = 1; i < root->children.size(); ++i)
+            QVERIFY(root->children[i - 1].inclusiveBytes >= root->children[i].inclusiveBytes);
+        ExcessTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTree(root);
+        QCOMPARE(model.rowCount(), int(root->children.size()));
+        const QModelIndex first = model.index(0, 0);
+        QCOMPARE(model.index(0, ExcessTreeModel::InclusiveColumn).data(ExcessTreeModel::SortRole).toLongLong(),
+            qint64(root->children[0].inclusiveBytes));
+        if (model.rowCount(first) > 0)
+            QCOMPARE(model.parent(model.index(0, 0, first)), first);
+    }
+    // Bottom-up starts at the allocating frames: the largest is the top finding's innermost frame.
+    const std::shared_ptr<const ExcessNode> up = ExcessTree::build(*c, 3, ExcessTree::BottomUp);
+    QCOMPARE(up->children.front().name, innermostName(*c, c->findings().front()));
 }
 
 // Site keys compare code, not where a rank's copy of it lives; files that differ stay apart.

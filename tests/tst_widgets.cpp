@@ -5,6 +5,8 @@
 #include "blockmapview.h"
 #include "chartstyle.h"
 #include "comparison.h"
+#include "flamegraph.h"
+#include "imageexport.h"
 #include "loadedfile.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
@@ -34,6 +36,7 @@ private slots:
     void rankChartMarksTheOutlier();
     void timelineAxesAndHover();
     void alignedAxisLinesUpTheSameCode();
+    void flameGraphOfTheExcess();
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
@@ -187,6 +190,32 @@ void TestWidgets::alignedAxisLinesUpTheSameCode()
         {});
     QVERIFY(!view.alignmentAvailable());
     QCOMPARE(view.xAxis(), TimelineView::EventAxis);
+}
+
+// The flame graph: the whole excess at the top, each frame under its caller as wide as its share, exported as
+// vectors with its frames' names.
+void TestWidgets::flameGraphOfTheExcess()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    FlameGraph graph;
+    graph.resize(800, 300);
+    graph.setTree(ExcessTree::build(*c, 1, ExcessTree::TopDown), QStringLiteral("Rank 1"));
+    QVERIFY(graph.drawnFrames() >= 3); // the root and the gathering stack's frames
+    const int row = graph.fontMetrics().height() + 4;
+    const ExcessNode* root = graph.nodeAt(QPointF(400, row / 2));
+    QVERIFY(root && !root->parent);
+    const ExcessNode* outer = graph.nodeAt(QPointF(5, row + row / 2));
+    QVERIFY(outer && outer->parent == root);
+    QCOMPARE(outer->inclusiveBytes, root->inclusiveBytes); // one finding: one stack all the way up
+    const QByteArray svg = ImageExport::encode(&graph, ImageExport::Svg);
+    QVERIFY(svg.contains("gather_predictions"));
+    graph.setTree(nullptr, QString());
+    QCOMPARE(graph.drawnFrames(), 0);
 }
 
 void TestWidgets::timelineAxesAndHover()

@@ -304,6 +304,43 @@
     </message>
 </context>
 <context>
+    <name>RankScope::ExcessTreeModel</name>
+    <message>
+        <source>%1 (%2:%3)
+%4 through this frame, %5 allocated in it</source>
+        <translation>%1（%2:%3）
+经过此帧的超出量 %4，在此帧中分配 %5</translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation>帧</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超出量</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Sites</source>
+        <translation>位置数</translation>
+    </message>
+    <message>
+        <source>What the rank holds beyond its baseline through this frame and everything it calls</source>
+        <translation>该 rank 经过此帧及其调用的所有函数而超出基线的占用</translation>
+    </message>
+    <message>
+        <source>Beyond the baseline at sites whose allocating frame this is</source>
+        <translation>以此帧为分配帧的位置上超出基线的占用</translation>
+    </message>
+    <message>
+        <source>Findings whose stack passes through this frame</source>
+        <translation>调用栈经过此帧的差异项</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::ExportDialog</name>
     <message>
         <source>Export Diff Screenshot</source>
@@ -474,6 +511,23 @@
     </message>
 </context>
 <context>
+    <name>RankScope::FlameGraph</name>
+    <message>
+        <source>Flame graph of the excess</source>
+        <translation>超出量火焰图</translation>
+    </message>
+    <message>
+        <source>%1
+%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it</source>
+        <translation>%1
+经过此帧超出基线 %2（占超出量的 %3%），在此帧中分配 %4</translation>
+    </message>
+    <message>
+        <source>No excess to show: this rank holds nothing beyond its baseline</source>
+        <translation>没有可显示的超出量：该 rank 没有超出基线的占用</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::MainWindow</name>
     <message>
         <source>RankScope</source>
@@ -534,10 +588,6 @@
     <message>
         <source>&amp;B:</source>
         <translation>&amp;B：</translation>
-    </message>
-    <message>
-        <source>median of the others</source>
-        <translation>其他 rank 的中位数</translation>
     </message>
     <message>
         <source>rank B</source>
@@ -1100,6 +1150,38 @@
     <message>
         <source>Aligned (not possible: own peaks)</source>
         <translation>对齐（无法对齐：各自峰值）</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>Top down</source>
+        <translation>自顶向下</translation>
+    </message>
+    <message>
+        <source>Bottom up</source>
+        <translation>自底向上</translation>
+    </message>
+    <message>
+        <source>Flame</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess by frame, from the entry script down to where it allocates</source>
+        <translation>rank A 按帧划分的超出量，从入口脚本向下到分配位置</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess by frame, from where it allocates up to its callers</source>
+        <translation>rank A 按帧划分的超出量，从分配位置向上到调用者</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess as a flame graph (right-click to export it as SVG)</source>
+        <translation>rank A 的超出量火焰图（右键可导出为 SVG）</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 beyond its baseline</source>
+        <translation>rank %1：超出基线 %2</translation>
     </message>
 </context>
 <context>
@@ -1766,6 +1848,18 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>
             <numerusform>%n 个 rank 无法在所要求的时刻比较；其所在行说明了实际比较的位置。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Less</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show or hide the evidence and what to change</source>
+        <translation>显示或隐藏依据与修改建议</translation>
     </message>
 </context>
 <context>

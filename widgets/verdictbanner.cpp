@@ -8,6 +8,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace RankScope {
@@ -17,10 +18,15 @@ VerdictBanner::VerdictBanner(QWidget* parent)
     , m_strip(new QWidget(this))
     , m_title(new QLabel(this))
     , m_body(new QLabel(this))
+    , m_more(new QToolButton(this))
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    (new Retranslator(this))->add([this] { setAccessibleName(tr("Verdict")); });
+    (new Retranslator(this))->add([this] {
+        setAccessibleName(tr("Verdict"));
+        m_more->setText(m_more->isChecked() ? tr("Less") : tr("Details"));
+        m_more->setToolTip(tr("Show or hide the evidence and what to change"));
+    });
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     m_strip->setFixedWidth(6);
@@ -35,7 +41,18 @@ VerdictBanner::VerdictBanner(QWidget* parent)
     m_title->setFont(bold);
     m_body->setWordWrap(true);
     m_body->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_title);
+    // Compact on a small screen: the title (kind and rank) alone, the rest one click away.
+    auto* head = new QHBoxLayout;
+    head->addWidget(m_title, 1);
+    m_more->setCheckable(true);
+    m_more->setAutoRaise(true);
+    m_more->hide();
+    connect(m_more, &QToolButton::toggled, this, [this](bool open) {
+        m_more->setText(open ? tr("Less") : tr("Details"));
+        m_body->setVisible(open && m_verdict);
+    });
+    head->addWidget(m_more);
+    layout->addLayout(head);
     layout->addWidget(m_body);
     hide();
 }
@@ -117,8 +134,19 @@ void VerdictBanner::showVerdict()
     if (!notes.isEmpty())
         body += QLatin1Char('\n') + tr("Note: %1").arg(notes.join(QLatin1Char(' ')));
     m_body->setText(body);
-    m_body->show();
+    m_body->setVisible(!m_compact || m_more->isChecked());
+    m_title->setToolTip(m_compact ? body : QString());
     show();
+}
+
+void VerdictBanner::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    m_more->setVisible(compact);
+    if (m_verdict)
+        showVerdict();
 }
 
 QString VerdictBanner::text() const

@@ -8,6 +8,7 @@
 #include <optional>
 
 class QLabel;
+class QToolButton;
 
 namespace RankScope {
 
@@ -33,7 +34,14 @@ public:
     }
     /// Shown while the comparison runs, so a stale verdict never stays up.
     void setPending(const QString& message);
+    /// The full text (title, evidence, remedy, notes), whether or not all of it is shown.
     QString text() const;
+    /// Compact: only the title, with a Details button for the rest (for small screens).
+    void setCompact(bool compact);
+    bool isCompact() const
+    {
+        return m_compact;
+    }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -46,6 +54,8 @@ private:
     QWidget* m_strip = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_body = nullptr;
+    QToolButton* m_more = nullptr;
+    bool m_compact = false;
 };
 
 } // namespace RankScope

@@ -36,4 +36,10 @@ QString bytesExact(int64_t value)
     return QCoreApplication::translate("Formatting", "%1 (%2 bytes)").arg(bytes(value)).arg(value);
 }
 
+QString fileName(const std::string& path)
+{
+    const size_t slash = path.find_last_of("/\\");
+    return QString::fromStdString(slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
 } // namespace RankScope::Formatting

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <string>
+
 #include <cstdint>
 
 namespace RankScope {
@@ -13,6 +15,8 @@ namespace Formatting {
 QString bytes(int64_t bytes);
 /// With the exact count, for tooltips: "1.5 GiB (1610612736 bytes)".
 QString bytesExact(int64_t bytes);
+/// The last component of a path written on any system ("D:\\proj\\model.py" and "/proj/model.py" give "model.py").
+QString fileName(const std::string& path);
 } // namespace Formatting
 
 } // namespace RankScope

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "excesstree.h"
+
+#include <QAbstractItemModel>
+
+namespace RankScope {
+
+/// A rank's excess by frame as a tree (ExcessTree, top-down or bottom-up), in the shape of hotspot's caller/callee
+/// views: frame, inclusive and self bytes, sites; children largest first.
+class ExcessTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Columns
+    {
+        FrameColumn,
+        InclusiveColumn,
+        SelfColumn,
+        SitesColumn,
+        NUM_COLUMNS
+    };
+    enum Roles
+    {
+        SortRole = Qt::UserRole,
+    };
+    explicit ExcessTreeModel(QObject* parent = nullptr);
+
+    /// Shows `rank`'s excess in `comparison` (nullptr: nothing).
+    void setTree(std::shared_ptr<const ExcessNode> root);
+    const ExcessNode* root() const
+    {
+        return m_root.get();
+    }
+    const ExcessNode* node(const QModelIndex& index) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    std::shared_ptr<const ExcessNode> m_root;
+};
+
+} // namespace RankScope
