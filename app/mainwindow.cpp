@@ -65,6 +65,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
@@ -384,6 +385,10 @@ QWidget* MainWindow::createComparePanel()
         m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
                                 "library or C++"));
         m_depth->setSpecialValueText(tr("all"));
+        // The spin box sizes itself for its numbers; "全部" is wider than "64" and would be cut at the left.
+        m_depth->setMinimumWidth(std::max(m_depth->fontMetrics().horizontalAdvance(m_depth->specialValueText()),
+                                     m_depth->fontMetrics().horizontalAdvance(QStringLiteral("64")))
+            + m_depth->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
         m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
         m_depth->setAccessibleName(tr("Stack depth"));
         depthLabel->setText(tr("&Depth:"));
