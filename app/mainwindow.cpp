@@ -168,7 +168,22 @@ MainWindow::MainWindow(QWidget* parent)
         setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
     });
     left->addWidget(m_chart);
-    left->addWidget(m_table);
+    // The ⚠ that marks an incomplete trace is explained where it is seen, whenever a row shows it.
+    auto* ranks = new QWidget(left);
+    auto* ranksLayout = new QVBoxLayout(ranks);
+    ranksLayout->setContentsMargins(0, 0, 0, 0);
+    ranksLayout->setSpacing(0);
+    ranksLayout->addWidget(m_table, 1);
+    m_incompleteLegend = new QLabel(ranks);
+    m_incompleteLegend->setWordWrap(true);
+    m_incompleteLegend->setContentsMargins(4, 2, 4, 2);
+    m_incompleteLegend->hide();
+    ranksLayout->addWidget(m_incompleteLegend);
+    m_texts->add([this] {
+        m_incompleteLegend->setText(tr("⚠ Trace incomplete: it misses allocations from before recording started or "
+                                       "its ring buffer wrapped, so the peak can be higher than shown."));
+    });
+    left->addWidget(ranks);
     left->setStretchFactor(0, 2);
     left->setStretchFactor(1, 3);
 
@@ -1356,6 +1371,11 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
 
 void MainWindow::updateStatus()
 {
+    bool incomplete = false;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        incomplete =
+            incomplete || m_model->index(row, RankListModel::TraceColumn).data(RankListModel::SortRole).toBool();
+    m_incompleteLegend->setVisible(incomplete);
     const int total = m_model->rowCount();
     const int loaded = m_model->loadedCount();
     const int failed = m_model->failedCount();

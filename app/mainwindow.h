@@ -230,6 +230,7 @@ private:
     /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
     QHBoxLayout* m_optionsRow = nullptr;
     QTabWidget* m_findingTabs = nullptr;
+    QLabel* m_incompleteLegend = nullptr;
     QTreeView* m_excessViews[2] = {};
     FlameGraph* m_flameGraph = nullptr;
     /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).

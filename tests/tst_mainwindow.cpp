@@ -292,6 +292,11 @@ void TestMainWindow::goodAndCorruptFile()
     QVERIFY2(file.startsWith(QLatin1String("rank2.pickle\nFailed: ")), qPrintable(file));
     QVERIFY(table->visualRect(table->model()->index(failedRow, RankListModel::FileColumn)).height()
         > table->visualRect(table->model()->index(1 - failedRow, RankListModel::FileColumn)).height());
+    // The ⚠ on the rows' peaks is explained under the table.
+    bool legend = false;
+    for (QLabel* label : w.findChildren<QLabel*>())
+        legend = legend || (label->isVisible() && label->text().startsWith(QStringLiteral("⚠ Trace incomplete")));
+    QVERIFY(legend);
     // The banner says what the answer rests on: one file is missing from it.
     QVERIFY2(w.banner()->text().contains(QLatin1String("Note: 1 file"))
             && w.banner()->text().contains(QLatin1String("could not be read")),

@@ -1183,6 +1183,10 @@
         <source>Rank %1: %2 beyond its baseline</source>
         <translation>rank %1：超出基线 %2</translation>
     </message>
+    <message>
+        <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
+        <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
