@@ -111,6 +111,7 @@ void VerdictBanner::showVerdict()
     QPalette p = palette();
     p.setColor(QPalette::Window, colour.lighter(175));
     p.setColor(QPalette::WindowText, Qt::black);
+    p.setColor(QPalette::ButtonText, Qt::black); // the Details button, on the same light tint
     setPalette(p);
     QPalette strip = m_strip->palette();
     strip.setColor(QPalette::Window, colour);
