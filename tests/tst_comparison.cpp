@@ -77,7 +77,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 35);
+    QCOMPARE(names.size(), 37);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -131,6 +131,16 @@ void TestComparison::scenarios()
     QCOMPARE(v.device, expected.value("device", -1));
     if (expected.contains("culprit_ranks"))
         QCOMPARE(v.culpritRanks, expected["culprit_ranks"].get<std::vector<int>>());
+    if (v.kind == Verdict::Fragmentation) {
+        // Enough free in reserve for the request, in no block as large: and the remedy fits the allocator's settings.
+        QVERIFY(v.freeInReserveBytes >= v.oomRequestedBytes);
+        QVERIFY(v.largestFreeBytes < v.oomRequestedBytes);
+        QVERIFY(v.fragmentedSegments > 0);
+        QCOMPARE(v.expandableSegments, expected["expandable_segments"].get<bool>());
+        QCOMPARE(VerdictText::remedy(v, VerdictText::English)
+                     .startsWith(QLatin1String("Expandable segments are already on")),
+            v.expandableSegments);
+    }
     QVERIFY(!VerdictText::explanation(v, VerdictText::English).isEmpty());
     QVERIFY(!VerdictText::remedy(v, VerdictText::English).isEmpty());
     if (expected.contains("point")) {

@@ -1984,6 +1984,22 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Only one rank: rank %1 holds %2 %3, the most at %4. Open the other ranks&apos; snapshots with it to compare them.</source>
         <translation>只有一个 rank：rank %1 %3占用 %2，占用最多的位置：%4。请同时打开其他 rank 的快照以进行比较。</translation>
     </message>
+    <message>
+        <source>Rank %1 ran out of memory in a fragmented reserve</source>
+        <translation>rank %1 在碎片化的预留内存中耗尽显存</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory asking for %2 while %3 of PyTorch&apos;s reserve was still free, but the largest free block was %4: the free space lies between live tensors in %5 segment(s). Allocations agree across ranks within %6.</source>
+        <translation>rank %1 申请 %2 时显存不足，此时 PyTorch 的预留内存中仍有 %3 空闲，但最大的空闲块只有 %4：空闲空间分散在 %5 个内存段中存活张量之间。各 rank 的分配在 %6 以内一致。</translation>
+    </message>
+    <message>
+        <source>Expandable segments are already on, so the free space is pinned between long-lived tensors: allocate long-lived ones (parameters, optimizer state, caches) before the training loop, keep no tensors from one step to the next, and set max_split_size_mb in PYTORCH_CUDA_ALLOC_CONF so large blocks are not split for small requests.</source>
+        <translation>可扩展内存段已开启，空闲空间被长期存活的张量隔开：在训练循环之前分配长期存活的张量（参数、优化器状态、缓存），不要在步与步之间保留张量，并在 PYTORCH_CUDA_ALLOC_CONF 中设置 max_split_size_mb，避免大块被小请求拆分。</translation>
+    </message>
+    <message>
+        <source>Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, so segments grow in place instead of leaving free space split between blocks; also allocate long-lived tensors before the training loop.</source>
+        <translation>设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True，让内存段原地增长，而不是把空闲空间分散在各块之间；同时在训练循环之前分配长期存活的张量。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

@@ -104,6 +104,9 @@ void VerdictBanner::showVerdict()
     case Verdict::StrayDevice:
         colour = QColor(0x4e, 0x79, 0xa7);
         break;
+    case Verdict::Fragmentation:
+        colour = QColor(0x9c, 0x75, 0x5f);
+        break;
     }
     if (v.rankCount < 2)
         colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news

@@ -5,6 +5,52 @@
 
 namespace RankScope {
 
+namespace {
+
+// Per segment: its largest gap between live blocks, its free bytes, and whether it holds any live block.
+template <typename Visit> void visitFreeSpace(const AllocatorState& state, Visit visit)
+{
+    auto block = state.blocks.begin();
+    for (const StateSegment& seg : state.segments) {
+        // Free space is every gap between live blocks inside the segment.
+        const uint64_t end = seg.addr + uint64_t(seg.size);
+        uint64_t cursor = seg.addr;
+        int64_t largest = 0;
+        int64_t free = 0;
+        bool holdsBlocks = false;
+        while (block != state.blocks.end() && block->addr < seg.addr)
+            ++block;
+        for (; block != state.blocks.end() && block->addr < end; ++block) {
+            holdsBlocks = true;
+            if (block->addr > cursor) {
+                largest = std::max(largest, int64_t(block->addr - cursor));
+                free += int64_t(block->addr - cursor);
+            }
+            cursor = std::max(cursor, block->addr + uint64_t(block->size));
+        }
+        if (end > cursor) {
+            largest = std::max(largest, int64_t(end - cursor));
+            free += int64_t(end - cursor);
+        }
+        visit(seg, largest, free, holdsBlocks);
+    }
+}
+
+} // namespace
+
+FreeSpace AllocatorState::freeInUsedSegments() const
+{
+    FreeSpace f;
+    visitFreeSpace(*this, [&f](const StateSegment& seg, int64_t largest, int64_t free, bool holdsBlocks) {
+        if (!holdsBlocks || free == 0)
+            return;
+        f.bytes += free;
+        f.largest = std::max(f.largest, largest);
+        f.segments.push_back(seg.addr);
+    });
+    return f;
+}
+
 DeviceStats AllocatorState::stats() const
 {
     DeviceStats s;
@@ -12,21 +58,9 @@ DeviceStats AllocatorState::stats() const
     s.blocks = int64_t(blocks.size());
     for (const StateSegment& seg : segments)
         s.reserved += seg.size;
-    auto block = blocks.begin();
-    for (const StateSegment& seg : segments) {
-        // Free space is every gap between live blocks inside the segment.
-        const uint64_t end = seg.addr + uint64_t(seg.size);
-        uint64_t cursor = seg.addr;
-        while (block != blocks.end() && block->addr < seg.addr)
-            ++block;
-        for (; block != blocks.end() && block->addr < end; ++block) {
-            if (block->addr > cursor)
-                s.largestFree = std::max(s.largestFree, int64_t(block->addr - cursor));
-            cursor = std::max(cursor, block->addr + uint64_t(block->size));
-        }
-        if (end > cursor)
-            s.largestFree = std::max(s.largestFree, int64_t(end - cursor));
-    }
+    visitFreeSpace(*this, [&s](const StateSegment&, int64_t largest, int64_t, bool) {
+        s.largestFree = std::max(s.largestFree, largest);
+    });
     for (const StateBlock& b : blocks) {
         s.active += b.size;
         if (!b.pendingFree) {

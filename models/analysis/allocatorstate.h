@@ -46,6 +46,15 @@ struct DeviceStats
     double fragmentation = 0;
 };
 
+/// Free space in segments that hold live blocks: what is left in reserve when the allocator, about to report an OOM,
+/// has released its entirely free segments and retried.
+struct FreeSpace
+{
+    int64_t bytes = 0;
+    int64_t largest = 0; ///< the largest single gap between live blocks
+    std::vector<uint64_t> segments; ///< addresses of the segments holding that free space
+};
+
 /// The allocator's segments and live blocks at one moment, both sorted by address.
 struct AllocatorState
 {
@@ -53,6 +62,7 @@ struct AllocatorState
     std::vector<StateBlock> blocks;
 
     DeviceStats stats() const;
+    FreeSpace freeInUsedSegments() const;
 };
 
 /// The official viewer's MemoryView: starts from the final snapshot of one device and moves through the trace by

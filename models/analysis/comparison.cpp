@@ -39,6 +39,24 @@ int64_t rounded(int64_t size)
     return (size + 511) / 512 * 512;
 }
 
+// Expandable segments: set in the allocator settings, or visible in segments and their map/unmap events.
+bool usesExpandableSegments(const Snapshot& s)
+{
+    for (const auto& [key, value] : s.allocatorSettings) {
+        if (s.strings.view(key) == "expandable_segments")
+            return s.strings.view(value) == "True" || s.strings.view(value) == "true" || s.strings.view(value) == "1";
+    }
+    if (std::any_of(s.segments.begin(), s.segments.end(), [](const Segment& seg) { return seg.isExpandable; }))
+        return true;
+    for (const TraceVector& trace : s.deviceTraces) {
+        for (const TraceEntry& e : trace) {
+            if (e.action() == TraceAction::SegmentMap)
+                return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 const char* Finding::kindName(Kind kind)
@@ -69,6 +87,8 @@ const char* Verdict::kindName(Kind kind)
         return "outside_allocator";
     case StrayDevice:
         return "stray_device";
+    case Fragmentation:
+        return "fragmentation";
     }
     return "";
 }
@@ -523,6 +543,16 @@ bool ComparisonPhases::decideOutsideAllocator()
     v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
     v.device = m_c.namesDevices() ? s.device : -1;
+    // Before an OOM the allocator releases its entirely free segments and retries; what is still free is split
+    // between live blocks. Enough of it for the request, in no single block large enough: fragmentation.
+    const FreeSpace free = m_c.m_histories[oomRank]->stateAt(EventIndex(oom.event)).freeInUsedSegments();
+    if (free.bytes >= oom.requestedBytes && free.largest < oom.requestedBytes) {
+        v.kind = Verdict::Fragmentation;
+        v.freeInReserveBytes = free.bytes;
+        v.largestFreeBytes = free.largest;
+        v.fragmentedSegments = int(free.segments.size());
+        v.expandableSegments = usesExpandableSegments(*m_inputs[oomRank].snapshot);
+    }
     return true;
 }
 
@@ -611,6 +641,7 @@ std::pair<int, int64_t> severity(const Comparison& c)
     case Verdict::StrayDevice:
         return { 2, v.excessBytes };
     case Verdict::OutsideAllocator:
+    case Verdict::Fragmentation:
         return { 1, v.oomRequestedBytes };
     case Verdict::Balanced:
         break;

@@ -109,6 +109,7 @@ struct Verdict
         InputImbalance, ///< the outlier's tensors are larger or more numerous at shared sites
         OutsideAllocator, ///< allocations agree; the memory is held outside PyTorch's allocator
         StrayDevice, ///< other ranks' allocations sit on this rank's GPU
+        Fragmentation, ///< an OOM with enough free memory in reserve, but no free block as large as the request
     };
     Kind kind = Balanced;
     int rank = -1;
@@ -141,6 +142,12 @@ struct Verdict
     int64_t oomDeviceFreeBytes = 0;
     /// A single rank (nothing to compare it with): what it holds at its point; topSites are its largest sites.
     int64_t heldBytes = 0;
+    /// For Fragmentation: free bytes left in segments that hold live blocks at the OOM, the largest free block, how
+    /// many segments hold that free space, and whether expandable segments were on.
+    int64_t freeInReserveBytes = 0;
+    int64_t largestFreeBytes = 0;
+    int fragmentedSegments = 0;
+    bool expandableSegments = false;
 
     static const char* kindName(Kind kind);
 };

@@ -508,6 +508,15 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     }
     w.endList();
 
+    // The allocator's settings decide some verdicts (expandable segments); kept as text, flattened as they were read.
+    w.text("allocator_settings");
+    w.beginDict();
+    for (const auto& [key, value] : snapshot.allocatorSettings) {
+        w.string(key);
+        w.string(value);
+    }
+    w.endDict();
+
     w.text("rankscope_digest");
     w.beginDict();
     const auto oomEvent = [](const DeviceHistory& h) { return h.ooms().empty() ? -1 : int64_t(h.ooms().back().event); };

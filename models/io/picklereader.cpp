@@ -370,9 +370,14 @@ BuilderValue PickleReader::createContainer(bool isDict)
     const BuilderValue* parent = SnapshotBuilder::unknownParent();
     const BuilderValue* key = nullptr;
     if (nearParent && farParent) {
-        const bool nearFits = m_builder.contextFor(isDict, nearParent, nearKey) != SchemaContext::Ignore;
-        const bool farFits = m_builder.contextFor(isDict, farParent, farKey) != SchemaContext::Ignore;
-        const bool useFar = !nearFits && farFits;
+        const SchemaContext nearContext = m_builder.contextFor(isDict, nearParent, nearKey);
+        const SchemaContext farContext = m_builder.contextFor(isDict, farParent, farKey);
+        const bool nearFits = nearContext != SchemaContext::Ignore;
+        const bool farFits = farContext != SchemaContext::Ignore;
+        // Allocator settings take any nested dict, so a dict that follows them in the top dict's SETITEMS batch
+        // would be read as one of theirs; a place the schema names outright is the likelier one.
+        const bool useFar = farFits
+            && (!nearFits || (nearContext == SchemaContext::Settings && farContext != SchemaContext::Settings));
         parent = useFar ? farParent : nearParent;
         key = useFar ? farKey : nearKey;
     } else if (nearParent || farParent) {

@@ -197,6 +197,13 @@ std::string json(const Comparison& c)
     };
     if (v.kind == Verdict::StrayDevice)
         out["verdict"]["culprit_ranks"] = v.culpritRanks;
+    if (v.kind == Verdict::Fragmentation) {
+        out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
+        out["verdict"]["free_in_reserve_bytes"] = v.freeInReserveBytes;
+        out["verdict"]["largest_free_bytes"] = v.largestFreeBytes;
+        out["verdict"]["fragmented_segments"] = v.fragmentedSegments;
+        out["verdict"]["expandable_segments"] = v.expandableSegments;
+    }
     out["verdict"]["explanation"] = explanation(v);
     out["verdict"]["remedy"] = remedy(v);
     if (!c.devices().empty()) {

@@ -76,6 +76,8 @@ QString VerdictText::title(const Verdict& v, Language language)
         return say(QT_TR_NOOP("Other ranks' memory on the GPU of rank %1 (cuda:%2)"), language)
             .arg(v.rank)
             .arg(v.device);
+    case Verdict::Fragmentation:
+        return say(QT_TR_NOOP("Rank %1 ran out of memory in a fragmented reserve"), language).arg(v.rank);
     }
     return {};
 }
@@ -112,6 +114,14 @@ QString VerdictText::explain(const Verdict& v, Language language)
             language)
             .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes), QString::number(v.rank),
                 bytes(v.oomRequestedBytes), bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
+    case Verdict::Fragmentation:
+        return say(QT_TR_NOOP("Rank %1 ran out of memory asking for %2 while %3 of PyTorch's reserve was still free, "
+                              "but the largest free block was %4: the free space lies between live tensors in %5 "
+                              "segment(s). Allocations agree across ranks within %6."),
+            language)
+            .arg(QString::number(v.rank), bytes(v.oomRequestedBytes), bytes(v.freeInReserveBytes),
+                bytes(v.largestFreeBytes), QString::number(v.fragmentedSegments),
+                percent(std::abs(v.outlierExcessBytes), v.baselineBytes));
     case Verdict::Balanced: {
         const QString threshold = QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
         return say(QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more)."),
@@ -207,6 +217,18 @@ QString VerdictText::remedy(const Verdict& v, Language language)
                               "padding."),
             language)
             .arg(v.rank);
+    case Verdict::Fragmentation:
+        return v.expandableSegments
+            ? say(QT_TR_NOOP("Expandable segments are already on, so the free space is pinned between long-lived "
+                             "tensors: allocate long-lived ones (parameters, optimizer state, caches) before the "
+                             "training loop, keep no tensors from one step to the next, and set "
+                             "max_split_size_mb in PYTORCH_CUDA_ALLOC_CONF so large blocks are not split for small "
+                             "requests."),
+                language)
+            : say(QT_TR_NOOP("Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, so segments grow in place "
+                             "instead of leaving free space split between blocks; also allocate long-lived tensors "
+                             "before the training loop."),
+                language);
     case Verdict::StrayDevice:
         return say(QT_TR_NOOP("Ranks %1 allocate on another rank's GPU: call torch.cuda.set_device(local_rank) before "
                               "any CUDA work, pass map_location= to torch.load (the rank's own device, or \"cpu\"), "

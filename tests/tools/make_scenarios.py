@@ -56,6 +56,11 @@ Devices, as PyTorch numbers them per process:
   phase_burden_4        the last rank also allocates a 1 GiB buffer half-way through the backward pass and keeps it:
                         its own peak moves from the end of the forward pass into the backward pass, so at their own
                         peaks the ranks are in different phases; aligned, the buffer is the only difference
+  fragmentation_oom_4 / fragmentation_expandable_oom_4
+                        the last rank runs out of memory asking for 512 MiB after the allocator released its entirely
+                        free segments: 982 MiB is still free between live blocks, in no block larger than 231 MiB;
+                        the second one ran with expandable_segments:True (a different remedy). oom_outside_4 is the
+                        control: a 2 GiB request, more than all the free space between blocks
   steps_burden_3        torchtitan's layout, memory_snapshot/iteration_<N>/rank<R>_memory_snapshot.pickle, steps 10
                         and 20 of three ranks; at step 20 (the latest) rank 2 gathers evaluation outputs
   steps_balanced_latest_3  the control: rank 1 gathered at step 10, the latest step (20) is balanced
@@ -211,6 +216,11 @@ def main():
     for s in ranks:
         keep_buffer(s, 1500, 1024 * MiB)
     write(outdir, 'phase_balanced_4', ranks, {'kind': 'balanced'})
+
+    for name, expandable in (('fragmentation_oom_4', False), ('fragmentation_expandable_oom_4', True)):
+        ranks = copies(magma, 4)
+        fragmented_oom(ranks[-1], 512 * MiB, expandable)
+        write(outdir, name, ranks, {'kind': 'fragmentation', 'rank': 3, 'expandable_segments': expandable})
 
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
@@ -490,6 +500,26 @@ def keep_buffer(snapshot, at, size):
          'compile_context': 'N/A', 'user_metadata': ''},
         {'action': 'alloc', 'addr': address, 'size': size, 'stream': 0, 'time_us': t, 'frames': frames,
          'compile_context': 'N/A', 'user_metadata': ''}]
+
+
+def fragmented_oom(snapshot, request, expandable):
+    """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free events,
+    gone from the final segments), retries, and reports an OOM for `request` with the device full."""
+    trace = snapshot['device_traces'][0]
+    t = trace[-1]['time_us']
+    kept = []
+    for seg in snapshot['segments']:
+        if any(b['state'] != 'inactive' for b in seg['blocks']):
+            kept.append(seg)
+        else:
+            trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
+                          'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
+    snapshot['segments'] = kept
+    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0, 'time_us': t + 10,
+                  'compile_context': 'N/A', 'user_metadata': ''})
+    if expandable:
+        snapshot['allocator_settings']['expandable_segments'] = True
+        snapshot['allocator_settings']['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True'
 
 
 def write_files(outdir, name, files, expected):
