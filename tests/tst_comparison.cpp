@@ -77,7 +77,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 37);
+    QCOMPARE(names.size(), 38);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -131,6 +131,15 @@ void TestComparison::scenarios()
     QCOMPARE(v.device, expected.value("device", -1));
     if (expected.contains("culprit_ranks"))
         QCOMPARE(v.culpritRanks, expected["culprit_ranks"].get<std::vector<int>>());
+    if (expected.contains("suspect_ranks")) {
+        // Below the threshold no stray verdict, but the culprit is named among the suspects, with its bytes.
+        QCOMPARE(v.suspects.size(), size_t(1));
+        QCOMPARE(v.suspects[0].kind, Verdict::Suspect::ForeignDevice);
+        QCOMPARE(v.suspects[0].ranks, expected["suspect_ranks"].get<std::vector<int>>());
+        QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("Suspects the files show")));
+    } else {
+        QVERIFY(v.suspects.empty());
+    }
     if (v.kind == Verdict::Fragmentation) {
         // Enough free in reserve for the request, in no block as large: and the remedy fits the allocator's settings.
         QVERIFY(v.freeInReserveBytes >= v.oomRequestedBytes);

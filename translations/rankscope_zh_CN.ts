@@ -2000,6 +2000,22 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, so segments grow in place instead of leaving free space split between blocks; also allocate long-lived tensors before the training loop.</source>
         <translation>设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True，让内存段原地增长，而不是把空闲空间分散在各块之间；同时在训练循环之前分配长期存活的张量。</translation>
     </message>
+    <message>
+        <source>rank %1 holds %2 there</source>
+        <translation>rank %1 在该 GPU 上占用 %2</translation>
+    </message>
+    <message>
+        <source>ranks %1 hold %2 there</source>
+        <translation>rank %1 在该 GPU 上占用 %2</translation>
+    </message>
+    <message>
+        <source>%1 is in private pools (CUDA graphs, MemPool)</source>
+        <translation>%1 位于私有内存池中（CUDA graph、MemPool）</translation>
+    </message>
+    <message>
+        <source>Suspects the files show: %1.</source>
+        <translation>文件显示的可疑来源：%1。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

@@ -74,6 +74,11 @@ const char* Finding::kindName(Kind kind)
     return "";
 }
 
+const char* Verdict::Suspect::kindName(Kind kind)
+{
+    return kind == ForeignDevice ? "foreign_device" : "private_pools";
+}
+
 const char* Verdict::kindName(Kind kind)
 {
     switch (kind) {
@@ -193,6 +198,7 @@ private:
     bool decideOutsideAllocator();
     void decideStray();
     void summarizeOneRank();
+    void findSuspects(size_t oomRank);
 
     Comparison& m_c;
     const std::vector<RankInput>& m_inputs;
@@ -543,6 +549,7 @@ bool ComparisonPhases::decideOutsideAllocator()
     v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
     v.device = m_c.namesDevices() ? s.device : -1;
+    findSuspects(oomRank);
     // Before an OOM the allocator releases its entirely free segments and retries; what is still free is split
     // between live blocks. Enough of it for the request, in no single block large enough: fragmentation.
     const FreeSpace free = m_c.m_histories[oomRank]->stateAt(EventIndex(oom.event)).freeInUsedSegments();
@@ -574,6 +581,32 @@ void ComparisonPhases::summarizeOneRank()
         v.topSites.push_back({ m_c.m_sites.label(sites[i].second), sites[i].first, int(Finding::OnlyOnRank) });
 }
 
+void ComparisonPhases::findSuspects(size_t oomRank)
+{
+    // Memory the rank's own file cannot account for, with the evidence the other files give. NCCL's buffers and other
+    // processes never appear in a snapshot, so the remedy names them without a figure.
+    Verdict& v = m_c.m_verdict;
+    const RankSummary& victim = m_c.m_ranks[oomRank];
+    Verdict::Suspect foreign { Verdict::Suspect::ForeignDevice, 0, {} };
+    for (const Finding& f : m_c.m_findings) {
+        if (f.kind != Finding::ForeignDevice || f.device != victim.device || f.rank == victim.rank)
+            continue;
+        foreign.bytes += f.excessBytes;
+        if (std::find(foreign.ranks.begin(), foreign.ranks.end(), f.rank) == foreign.ranks.end())
+            foreign.ranks.push_back(f.rank);
+    }
+    std::sort(foreign.ranks.begin(), foreign.ranks.end());
+    if (foreign.bytes > 0)
+        v.suspects.push_back(std::move(foreign));
+    Verdict::Suspect pools { Verdict::Suspect::PrivatePools, 0, {} };
+    for (const Segment& seg : m_inputs[oomRank].snapshot->segments) {
+        if (seg.device == victim.device && (seg.poolId[0] != 0 || seg.poolId[1] != 0))
+            pools.bytes += seg.totalSize;
+    }
+    if (pools.bytes > 0)
+        v.suspects.push_back(pools);
+}
+
 void ComparisonPhases::decideStray()
 {
     // Other ranks' memory on one rank's GPU: the culprits' own files hold the allocations and their stacks, which
@@ -602,6 +635,7 @@ void ComparisonPhases::decideStray()
         if (!beyond || !decides || (v.kind == Verdict::StrayDevice && bytes <= v.excessBytes))
             continue;
         v.kind = Verdict::StrayDevice;
+        v.suspects.clear(); // the culprits are the answer now, not suspects
         v.rank = victim->rank;
         v.device = device;
         v.excessBytes = bytes;

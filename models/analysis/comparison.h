@@ -148,6 +148,20 @@ struct Verdict
     int64_t largestFreeBytes = 0;
     int fragmentedSegments = 0;
     bool expandableSegments = false;
+    /// For OutsideAllocator: what the files show holding memory on that GPU outside the rank's own allocations.
+    struct Suspect
+    {
+        enum Kind
+        {
+            ForeignDevice, ///< other ranks' allocations on this GPU (their foreign_device findings)
+            PrivatePools, ///< the rank's segments in private pools (CUDA graphs, MemPool)
+        };
+        Kind kind = ForeignDevice;
+        int64_t bytes = 0;
+        std::vector<int> ranks; ///< for ForeignDevice
+        static const char* kindName(Kind kind);
+    };
+    std::vector<Suspect> suspects;
 
     static const char* kindName(Kind kind);
 };

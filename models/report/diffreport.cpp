@@ -197,6 +197,16 @@ std::string json(const Comparison& c)
     };
     if (v.kind == Verdict::StrayDevice)
         out["verdict"]["culprit_ranks"] = v.culpritRanks;
+    if (!v.suspects.empty()) {
+        nlohmann::ordered_json suspects = nlohmann::ordered_json::array();
+        for (const Verdict::Suspect& s : v.suspects) {
+            nlohmann::ordered_json suspect = { { "kind", Verdict::Suspect::kindName(s.kind) }, { "bytes", s.bytes } };
+            if (s.kind == Verdict::Suspect::ForeignDevice)
+                suspect["ranks"] = s.ranks;
+            suspects.push_back(std::move(suspect));
+        }
+        out["verdict"]["suspects"] = std::move(suspects);
+    }
     if (v.kind == Verdict::Fragmentation) {
         out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
         out["verdict"]["free_in_reserve_bytes"] = v.freeInReserveBytes;

@@ -84,8 +84,25 @@ QString VerdictText::title(const Verdict& v, Language language)
 
 QString VerdictText::explanation(const Verdict& v, Language language)
 {
-    return v.kind == Verdict::StrayDevice || v.rankCount < 2 ? explain(v, language)
-                                                             : onDevice(v, language) + explain(v, language);
+    QString text = v.kind == Verdict::StrayDevice || v.rankCount < 2 ? explain(v, language)
+                                                                     : onDevice(v, language) + explain(v, language);
+    // What the files show holding that GPU's memory besides the rank's own allocations.
+    QStringList found;
+    for (const Verdict::Suspect& s : v.suspects) {
+        found << (s.kind == Verdict::Suspect::ForeignDevice
+                ? (s.ranks.size() == 1
+                        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1 holds %2 there"), language)
+                        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "ranks %1 hold %2 there"), language))
+                      .arg(ranks(s.ranks), Formatting::bytes(s.bytes))
+                : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "%1 is in private pools (CUDA graphs, MemPool)"),
+                    language)
+                      .arg(Formatting::bytes(s.bytes)));
+    }
+    if (!found.isEmpty())
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "Suspects the files show: %1."), language)
+                  .arg(found.join(QLatin1String("; ")));
+    return text;
 }
 
 QString VerdictText::explain(const Verdict& v, Language language)

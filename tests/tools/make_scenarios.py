@@ -50,6 +50,8 @@ Devices, as PyTorch numbers them per process:
   multi_gpu_balanced_4  the control: three GPUs per rank, nothing else
   gpu0_load_4           no CUDA_VISIBLE_DEVICES: rank r trains on cuda:r; ranks 1-3 each torch.load a 1.5 GiB
                         checkpoint without map_location, onto cuda:0, and rank 0 runs out of memory there
+  oom_foreign_suspect_4 rank r on cuda:r; rank 1 also loads a 96 MiB checkpoint onto cuda:0 (below the threshold) and
+                        rank 0 runs out of memory: outside_allocator, with rank 1's allocation named as a suspect
   shared_numbering_balanced_4 / shared_numbering_oom_4
                         the controls: rank r on cuda:r and nothing on another rank's GPU; the second one's rank 0 runs
                         out of memory with nothing of the others on its GPU (outside the allocator, not stray)
@@ -472,6 +474,18 @@ def device_scenarios(outdir, magma):
                                          'label': 'benchmarking_script.py:41 load_checkpoint',
                                          'excess_bytes': 1536 * MiB, 'finding_kinds': ['foreign_device']})
     write(outdir, 'shared_numbering_balanced_4', [shared(r) for r in range(4)], {'kind': 'balanced'})
+
+    def small_load(rank):
+        own = make_examples.shifted(pickle.loads(magma), rank)
+        if rank == 0:
+            add_oom(own)
+        parts = [None] * rank + [own]
+        if rank == 1:
+            parts[0] = {'segments': [], 'device_traces': [[]]}
+            checkpoint_load(own, parts[0], 96 * MiB)
+        return on_devices(parts)
+    write(outdir, 'oom_foreign_suspect_4', [small_load(r) for r in range(4)],
+          {'kind': 'outside_allocator', 'rank': 0, 'device': 0, 'suspect_ranks': [1]})
     write(outdir, 'shared_numbering_oom_4', [shared(r, oom=(r == 0)) for r in range(4)],
           {'kind': 'outside_allocator', 'rank': 0, 'device': 0})
 
