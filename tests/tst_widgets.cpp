@@ -166,6 +166,15 @@ void TestWidgets::alignedAxisLinesUpTheSameCode()
     view.resize(800, 400);
     view.setTracks({ { 3, QStringLiteral("A"), ha, ha->peakEvent() }, { 0, QStringLiteral("B"), hb, 0 } }, {});
     QVERIFY(view.alignmentAvailable());
+    // One scale for A and B: both plots equally high (the x axis' labels under B take no height from its plot).
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.plot()->replot();
+    view.plot()->replot();
+    const QList<QCPAxisRect*> rects = view.plot()->axisRects();
+    QCOMPARE(rects.size(), 2);
+    QVERIFY2(std::abs(rects[0]->height() - rects[1]->height()) <= 1,
+        qPrintable(QStringLiteral("%1 and %2").arg(rects[0]->height()).arg(rects[1]->height())));
     view.setXAxis(TimelineView::AlignedAxis);
     QCOMPARE(view.xAxis(), TimelineView::AlignedAxis);
     // The buffer's segment_alloc and alloc: rank 3's events from there on are rank 0's plus two.

@@ -410,6 +410,7 @@ TimelineView::TimelineView(QWidget* parent)
     layout->addWidget(m_plot);
     setMinimumHeight(180);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &TimelineView::equalizeTrackHeights);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
@@ -695,6 +696,25 @@ void TimelineView::requestDetail()
 bool TimelineView::isBusy() const
 {
     return m_jobs.isBusy() || m_detailTimer->isActive();
+}
+
+void TimelineView::equalizeTrackHeights()
+{
+    // Rows share the height by their outer rects, but only the last track carries the x axis' labels under it: with
+    // equal rows its plot would be the smallest, and the same bytes would look smaller on B than on A. Stretch each
+    // row by its margins plus an equal share, so every plot gets the same height and one byte the same pixels.
+    if (m_views.size() < 2)
+        return;
+    int margins = 0;
+    for (const auto& view : m_views)
+        margins += view->rect->margins().top() + view->rect->margins().bottom();
+    const double share = double(m_plot->viewport().height() - margins) / double(m_views.size());
+    if (share <= 0)
+        return;
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        const QMargins m = m_views[i]->rect->margins();
+        m_plot->plotLayout()->setRowStretchFactor(int(i), share + m.top() + m.bottom());
+    }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -141,6 +141,7 @@ private:
     QString tooltipAt(int track, const QPointF& pos) const;
     std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
+    void equalizeTrackHeights();
     // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
     using Anchors = std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>>;
     const std::vector<Anchors>& alignment() const;
