@@ -376,8 +376,8 @@ BuilderValue PickleReader::createContainer(bool isDict)
         const bool farFits = farContext != SchemaContext::Ignore;
         // Allocator settings take any nested dict, so a dict that follows them in the top dict's SETITEMS batch
         // would be read as one of theirs; a place the schema names outright is the likelier one.
-        const bool useFar = farFits
-            && (!nearFits || (nearContext == SchemaContext::Settings && farContext != SchemaContext::Settings));
+        const bool useFar =
+            farFits && (!nearFits || (nearContext == SchemaContext::Settings && farContext != SchemaContext::Settings));
         parent = useFar ? farParent : nearParent;
         key = useFar ? farKey : nearKey;
     } else if (nearParent || farParent) {
