@@ -58,6 +58,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -820,6 +821,7 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(chosen.chosen))));
     m_stepLabel->setVisible(!chosen.steps.empty());
     m_stepCombo->setVisible(!chosen.steps.empty());
+    refitMenuCorner();
     m_loader->load(files);
     updateStatus();
 }
@@ -1066,6 +1068,7 @@ void MainWindow::fillRankCombos()
     m_aCombo->setCurrentIndex(m_aCombo->findData(m_rankA));
     m_bCombo->setCurrentIndex(m_bCombo->findData(m_rankB));
     m_updating = false;
+    refitMenuCorner();
 }
 
 void MainWindow::fillPointCombo()
@@ -1104,6 +1107,18 @@ void MainWindow::fillPointCombo()
         m_pointCombo->addItem(tr("Event %1 (picked on the timeline)").arg(current.mid(6)), current);
     m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(current)));
     m_updating = false;
+    refitMenuCorner();
+}
+
+void MainWindow::refitMenuCorner()
+{
+    // The menu bar places its corner widget at the widget's size hint only when the bar itself is laid out, so boxes
+    // that grew with their items (the point, the ranks, the steps) would stay cut; a resize event lays it out again.
+    if (QWidget* corner = menuBar()->cornerWidget(Qt::TopRightCorner)) {
+        corner->adjustSize();
+        QResizeEvent resize(menuBar()->size(), menuBar()->size());
+        QCoreApplication::sendEvent(menuBar(), &resize);
+    }
 }
 
 void MainWindow::setRanks(int a, int b)

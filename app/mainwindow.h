@@ -171,6 +171,7 @@ private:
     VerdictBanner::Caveats caveats() const;
     /// Rank A's excess by frame in the Top Down, Bottom Up and Flame Graph tabs.
     void showExcess();
+    void refitMenuCorner();
     QWidget* createFindingsPanel();
     /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
     void saveSettings() const;

@@ -758,6 +758,11 @@ void TestMainWindow::layoutAtScreenSizes()
         if ((qobject_cast<QComboBox*>(box) || qobject_cast<QAbstractSpinBox*>(box)) && box->isVisible())
             QVERIFY2(box->width() >= box->minimumSizeHint().width(), qPrintable(box->accessibleName()));
     }
+    // The point and rank boxes in the menu bar's corner are as wide as their text once the comparison filled them.
+    QWidget* corner = w.menuBar()->cornerWidget(Qt::TopRightCorner);
+    QVERIFY(corner);
+    QVERIFY2(corner->width() >= corner->sizeHint().width(),
+        qPrintable(QStringLiteral("%1 < %2").arg(corner->width()).arg(corner->sizeHint().width())));
     // On a large screen the extra room goes to the comparison, not to the ranks' table.
     if (size.width() >= 3840)
         QVERIFY(w.timelines()->width() > w.width() / 2);
