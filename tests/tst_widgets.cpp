@@ -256,6 +256,21 @@ void TestWidgets::timelineAxesAndHover()
     QCOMPARE(view.eventAt(1, 250e-6), EventIndex(2)); // the last event at or before that time
     QCOMPARE(view.eventAt(1, 0.0), EventIndex(0));
 
+    // A wheel notch zooms 1.25×; Home (while the timelines have focus) fits the whole trace again.
+    QCPAxisRect* rect = view.plot()->axisRect(0);
+    QCOMPARE(rect->rangeZoomFactor(Qt::Horizontal), TimelineView::WheelZoomFactor);
+    const QCPRange whole = rect->axis(QCPAxis::atBottom)->range();
+    view.zoomIn();
+    QVERIFY(rect->axis(QCPAxis::atBottom)->range().size() < whole.size());
+    QAction* home = nullptr;
+    for (QAction* action : view.actions()) {
+        if (action->shortcut() == QKeySequence(Qt::Key_Home))
+            home = action;
+    }
+    QVERIFY(home && home->shortcutContext() == Qt::WidgetWithChildrenShortcut);
+    home->trigger();
+    QCOMPARE(rect->axis(QCPAxis::atBottom)->range().size(), whole.size());
+
     // Both allocations are bands; the peak (300 bytes after event 1) is where they stack.
     view.setXAxis(TimelineView::EventAxis);
     QTRY_VERIFY(!view.isBusy());

@@ -11,6 +11,7 @@
 #include "stacktext.h"
 #include "tracealignment.h"
 
+#include <QAction>
 #include <QMenu>
 #include <QTimer>
 #include <QToolTip>
@@ -411,6 +412,19 @@ TimelineView::TimelineView(QWidget* parent)
     setMinimumHeight(180);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &TimelineView::equalizeTrackHeights);
+    // The keyboard too, while the timelines have focus (a click gives it): Home fits, + and - zoom.
+    m_plot->setFocusPolicy(Qt::ClickFocus);
+    const std::pair<QKeySequence, void (TimelineView::*)()> keys[] = {
+        { QKeySequence(Qt::Key_Home), &TimelineView::resetZoom }, { QKeySequence(Qt::Key_Plus), &TimelineView::zoomIn },
+        { QKeySequence(Qt::Key_Equal), &TimelineView::zoomIn }, { QKeySequence(Qt::Key_Minus), &TimelineView::zoomOut }
+    };
+    for (const auto& [key, slot] : keys) {
+        auto* action = new QAction(this);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+    }
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     m_plot->setNoAntialiasingOnDrag(true);
@@ -602,6 +616,7 @@ void TimelineView::rebuildLayout()
         view->rect = new QCPAxisRect(m_plot);
         view->rect->setRangeDrag(Qt::Horizontal);
         view->rect->setRangeZoom(Qt::Horizontal);
+        view->rect->setRangeZoomFactor(WheelZoomFactor); // 1.25× a notch: six notches zoom about four times
         view->rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         QCPAxis* x = view->rect->axis(QCPAxis::atBottom);
         QCPAxis* y = view->rect->axis(QCPAxis::atLeft);
