@@ -1148,20 +1148,24 @@ void MainWindow::showRanks()
 
 void MainWindow::showExcess()
 {
-    // Cheap (a pass over rank A's findings and their frames), so made here rather than on a worker.
+    // Cheap (a pass over rank A's findings and their frames), so made here rather than on a worker; the flame graph
+    // draws the same top-down tree the Top down tab shows.
+    std::shared_ptr<const ExcessNode> topDown;
     for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
         QTreeView* view = m_excessViews[direction];
-        auto* model = static_cast<ExcessTreeModel*>(view->model());
-        model->setTree(m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction) : nullptr);
+        std::shared_ptr<const ExcessNode> tree =
+            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction) : nullptr;
+        if (direction == ExcessTree::TopDown)
+            topDown = tree;
+        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree));
         view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
         for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
             view->resizeColumnToContents(column);
     }
-    const auto* topDown = static_cast<ExcessTreeModel*>(m_excessViews[ExcessTree::TopDown]->model());
-    m_flameGraph->setTree(m_comparison ? ExcessTree::build(*m_comparison, m_rankA, ExcessTree::TopDown) : nullptr,
-        tr("Rank %1: %2 beyond its baseline")
-            .arg(m_rankA)
-            .arg(Formatting::bytes(topDown->root() ? topDown->root()->inclusiveBytes : 0)));
+    const QString title = tr("Rank %1: %2 beyond its baseline")
+                              .arg(m_rankA)
+                              .arg(Formatting::bytes(topDown ? topDown->inclusiveBytes : 0));
+    m_flameGraph->setTree(std::move(topDown), title);
 }
 
 bool MainWindow::showsStartPage() const
@@ -1365,10 +1369,7 @@ VerdictBanner::Caveats MainWindow::caveats() const
             c.offPoint += r.note.empty() ? 0 : 1;
         }
     }
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        const LoadedFile* file = m_model->file(row);
-        c.failedFiles += file && !file->ok() && !file->cancelled ? 1 : 0;
-    }
+    c.failedFiles = m_model->unreadableCount();
     return c;
 }
 

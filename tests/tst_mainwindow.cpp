@@ -77,6 +77,17 @@ private slots:
 
 namespace {
 
+// The window's widget of type T with this accessible name: the names the window gives for assistive technology are
+// the ones the tests find its parts by.
+template <typename T> T* named(QWidget& window, const QString& name)
+{
+    for (T* child : window.findChildren<T*>()) {
+        if (child->accessibleName() == name)
+            return child;
+    }
+    return nullptr;
+}
+
 // Everything the window does in the background has settled.
 bool settled(const MainWindow& w)
 {
@@ -363,11 +374,7 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     emit w.timelines()->pointPicked(0, picked);
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
     const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
-    QComboBox* point = nullptr;
-    for (QComboBox* box : w.findChildren<QComboBox*>()) {
-        if (box->accessibleName() == QLatin1String("Comparison point"))
-            point = box;
-    }
+    QComboBox* point = named<QComboBox>(w, QStringLiteral("Comparison point"));
     QVERIFY(point);
     QCOMPARE(point->currentText(), pickedText);
     const QStringList english { QStringLiteral("&File"), QStringLiteral("&View"), QStringLiteral("&Compare"),
@@ -603,11 +610,7 @@ void TestMainWindow::stepFoldersAreSteps()
     QCOMPARE(w.rankModel()->rowCount(), 3);
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
     QCOMPARE(w.comparison()->verdict().rank, 2);
-    QComboBox* steps = nullptr;
-    for (QComboBox* box : w.findChildren<QComboBox*>()) {
-        if (box->accessibleName() == QLatin1String("Training step"))
-            steps = box;
-    }
+    QComboBox* steps = named<QComboBox>(w, QStringLiteral("Training step"));
     QVERIFY(steps);
     QVERIFY(!steps->isHidden());
     QCOMPARE(steps->count(), 2);
@@ -637,11 +640,7 @@ void TestMainWindow::optionsAndClicksKeepEachOther()
     const int b = w.rankB();
     w.swapRanks();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
-    QComboBox* baseline = nullptr;
-    for (QComboBox* box : w.findChildren<QComboBox*>()) {
-        if (box->accessibleName() == QLatin1String("Baseline"))
-            baseline = box;
-    }
+    QComboBox* baseline = named<QComboBox>(w, QStringLiteral("Baseline"));
     QVERIFY(baseline);
     baseline->setCurrentIndex(1); // rank B
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->options().baselineRank == a, 30000);
@@ -666,11 +665,7 @@ void TestMainWindow::optionsAndClicksKeepEachOther()
     QApplication::setActiveWindow(&w);
     QVERIFY(QTest::qWaitForWindowActive(&w));
     for (const QString& name : { QStringLiteral("Filter findings"), QStringLiteral("Outlier threshold") }) {
-        QWidget* field = nullptr;
-        for (QWidget* child : w.findChildren<QWidget*>()) {
-            if (child->accessibleName() == name)
-                field = child;
-        }
+        QWidget* field = named<QWidget>(w, name);
         QVERIFY(field);
         if (auto* spin = qobject_cast<QAbstractSpinBox*>(field))
             field = spin->findChild<QLineEdit*>();
@@ -697,11 +692,7 @@ void TestMainWindow::fieldsLeaveTheWindowsShortcuts()
     w.show();
     w.openExample();
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
-    QLineEdit* filter = nullptr;
-    for (QLineEdit* edit : w.findChildren<QLineEdit*>()) {
-        if (edit->accessibleName() == QLatin1String("Filter findings"))
-            filter = edit;
-    }
+    QLineEdit* filter = named<QLineEdit>(w, QStringLiteral("Filter findings"));
     QVERIFY(filter);
     const auto claimed = [filter](int key, Qt::KeyboardModifiers modifiers) {
         QKeyEvent override(QEvent::ShortcutOverride, key, modifiers);

@@ -356,4 +356,12 @@ int RankListModel::failedCount() const
     return n;
 }
 
+int RankListModel::unreadableCount() const
+{
+    int n = 0;
+    for (const Row& row : m_rows)
+        n += !row.loading && !row.file.ok() && !row.file.cancelled;
+    return n;
+}
+
 } // namespace RankScope

@@ -69,7 +69,10 @@ public:
 
     const LoadedFile* file(int row) const;
     int loadedCount() const;
+    /// Files that did not load, cancelled ones included.
     int failedCount() const;
+    /// Files that could not be read (failed, not cancelled).
+    int unreadableCount() const;
 
     static bool isNumeric(int column)
     {

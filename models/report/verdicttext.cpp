@@ -56,6 +56,22 @@ QString onDevice(const Verdict& v, VerdictText::Language language)
                         : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "On cuda:%1: "), language).arg(v.device);
 }
 
+// The verdict's top sites: "label (+bytes, kind)" for an excess, "label (bytes)" for what one rank holds alone.
+QString siteList(const Verdict& v, VerdictText::Language language, bool excess)
+{
+    QStringList sites;
+    for (const Verdict::TopSite& site : v.topSites) {
+        const QString label = QString::fromStdString(site.label);
+        if (excess) {
+            sites << label + QLatin1String(" (+") + Formatting::bytes(site.excessBytes) + QLatin1String(", ")
+                    + VerdictText::findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');
+        } else {
+            sites << label + QLatin1String(" (") + Formatting::bytes(site.excessBytes) + QLatin1Char(')');
+        }
+    }
+    return sites.join(QLatin1String("; "));
+}
+
 } // namespace
 
 QString VerdictText::title(const Verdict& v, Language language)
@@ -111,17 +127,10 @@ QString VerdictText::explain(const Verdict& v, Language language)
     if (v.rankCount < 2 && v.topSites.empty())
         return say(QT_TR_NOOP("Only one rank: nothing to compare it with."), language);
     if (v.rankCount < 2) {
-        QString sites;
-        for (const Verdict::TopSite& site : v.topSites) {
-            if (!sites.isEmpty())
-                sites += QLatin1String("; ");
-            sites +=
-                QString::fromStdString(site.label) + QLatin1String(" (") + bytes(site.excessBytes) + QLatin1Char(')');
-        }
         return say(QT_TR_NOOP("Only one rank: rank %1 holds %2 %3, the most at %4. Open the other ranks' snapshots "
                               "with it to compare them."),
             language)
-            .arg(QString::number(v.rank), bytes(v.heldBytes), at(v, language), sites);
+            .arg(QString::number(v.rank), bytes(v.heldBytes), at(v, language), siteList(v, language, false));
     }
     switch (v.kind) {
     case Verdict::OutsideAllocator:
@@ -151,13 +160,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
     case Verdict::StrayDevice:
         break;
     }
-    QString sites;
-    for (const Verdict::TopSite& site : v.topSites) {
-        if (!sites.isEmpty())
-            sites += QLatin1String("; ");
-        sites += QString::fromStdString(site.label) + QLatin1String(" (+") + bytes(site.excessBytes)
-            + QLatin1String(", ") + findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');
-    }
+    const QString sites = siteList(v, language, true);
     if (v.kind == Verdict::StrayDevice) {
         return say(QT_TR_NOOP("Ranks %1 hold %2 on cuda:%3, the GPU rank %4 trains on (%5 of what rank %4 holds there "
                               "itself): memory that rank %4's own file cannot show. Top sites: %6."),

@@ -18,18 +18,24 @@ RANKS = 4
 MiB = 1 << 20
 
 
-def shifted(snapshot, rank):
-    s = copy.deepcopy(snapshot)
-    shift = rank << 36
+def shift_addresses(s, delta):
+    """Moves every segment, block and trace address by `delta` (oom and snapshot entries carry none)."""
     for seg in s['segments']:
-        seg['address'] += shift
+        seg['address'] += delta
         for block in seg['blocks']:
             if 'address' in block:
-                block['address'] += shift
+                block['address'] += delta
     for trace in s['device_traces']:
         for e in trace:
             if 'addr' in e and e['action'] not in ('oom', 'snapshot'):
-                e['addr'] += shift
+                e['addr'] += delta
+
+
+def shifted(snapshot, rank):
+    s = copy.deepcopy(snapshot)
+    shift_addresses(s, rank << 36)
+    for trace in s['device_traces']:
+        for e in trace:
             if 'time_us' in e:
                 e['time_us'] += rank * 1500
     for a in s.get('external_annotations', []):

@@ -199,10 +199,7 @@ def main():
                                              'finding_kind': 'larger_on_rank', 'site': site})
     write(outdir, 'balanced_8', copies(magma, 8), {'kind': 'balanced'})
     ranks = copies(magma, 4)
-    last = ranks[-1]['device_traces'][0][-1]
-    ranks[-1]['device_traces'][0].append({'action': 'oom', 'device_free': 20 * MiB, 'size': 2048 * MiB,
-                                          'stream': 0, 'time_us': last['time_us'] + 10,
-                                          'compile_context': 'N/A', 'user_metadata': ''})
+    add_oom(ranks[-1])
     write(outdir, 'oom_outside_4', ranks, {'kind': 'outside_allocator', 'rank': 3})
 
     field_scenarios(outdir, magma)
@@ -368,18 +365,6 @@ def field_scenarios(outdir, magma):
     write(outdir, 'two_trees_4', ranks, {'kind': 'balanced', 'findings_rank': 3, 'finding_kinds': ['only_on_rank']})
 
 
-def shift_addresses(snapshot, delta):
-    for seg in snapshot['segments']:
-        seg['address'] += delta
-        for block in seg['blocks']:
-            if 'address' in block:
-                block['address'] += delta
-    for trace in snapshot['device_traces']:
-        for e in trace:
-            if 'addr' in e and e['action'] not in ('oom', 'snapshot'):
-                e['addr'] += delta
-
-
 def on_devices(parts):
     """One process's snapshot from single-device ones: part d becomes cuda:d (None: nothing on that device)."""
     merged = {'segments': [], 'device_traces': [], 'allocator_settings': {}}
@@ -387,7 +372,7 @@ def on_devices(parts):
         if part is None:
             merged['device_traces'].append([])
             continue
-        shift_addresses(part, d << 40)
+        make_examples.shift_addresses(part, d << 40)
         for seg in part['segments']:
             seg['device'] = d
         merged['segments'] += part['segments']
@@ -422,9 +407,10 @@ def checkpoint_load(snapshot, device_part, size):
                     'frames': frames} for i in range(pieces)]}]
 
 
-def add_oom(snapshot):
+def add_oom(snapshot, request=2048 * MiB):
+    """An `oom` entry as PyTorch records it, after the trace's last event: the request, with the device full."""
     trace = snapshot['device_traces'][0]
-    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': 2048 * MiB, 'stream': 0,
+    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0,
                   'time_us': trace[-1]['time_us'] + 10, 'compile_context': 'N/A', 'user_metadata': ''})
 
 
@@ -459,32 +445,24 @@ def device_scenarios(outdir, magma):
                                                 'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
     write(outdir, 'multi_gpu_balanced_4', [gpus(r) for r in range(4)], {'kind': 'balanced'})
 
-    def shared(rank, load=False, oom=False):
+    def shared(rank, load=0, oom=False):
+        """Rank r on cuda:r; `load` bytes of a checkpoint on cuda:0, `oom`: it runs out of memory there."""
         own = make_examples.shifted(pickle.loads(magma), rank)
         if oom:
             add_oom(own)
         parts = [None] * rank + [own]
         if load:
             parts[0] = {'segments': [], 'device_traces': [[]]}
-            checkpoint_load(own, parts[0], 1536 * MiB)
+            checkpoint_load(own, parts[0], load)
         return on_devices(parts)
-    ranks = [shared(r, load=(r > 0), oom=(r == 0)) for r in range(4)]
+    ranks = [shared(r, load=1536 * MiB if r > 0 else 0, oom=(r == 0)) for r in range(4)]
     write(outdir, 'gpu0_load_4', ranks, {'kind': 'stray_device', 'rank': 0, 'device': 0, 'culprit_ranks': [1, 2, 3],
                                          'finding_rank': 1, 'finding_kind': 'foreign_device', 'site': '_load',
                                          'label': 'benchmarking_script.py:41 load_checkpoint',
                                          'excess_bytes': 1536 * MiB, 'finding_kinds': ['foreign_device']})
     write(outdir, 'shared_numbering_balanced_4', [shared(r) for r in range(4)], {'kind': 'balanced'})
 
-    def small_load(rank):
-        own = make_examples.shifted(pickle.loads(magma), rank)
-        if rank == 0:
-            add_oom(own)
-        parts = [None] * rank + [own]
-        if rank == 1:
-            parts[0] = {'segments': [], 'device_traces': [[]]}
-            checkpoint_load(own, parts[0], 96 * MiB)
-        return on_devices(parts)
-    write(outdir, 'oom_foreign_suspect_4', [small_load(r) for r in range(4)],
+    write(outdir, 'oom_foreign_suspect_4', [shared(r, load=96 * MiB if r == 1 else 0, oom=(r == 0)) for r in range(4)],
           {'kind': 'outside_allocator', 'rank': 0, 'device': 0, 'suspect_ranks': [1]})
     write(outdir, 'shared_numbering_oom_4', [shared(r, oom=(r == 0)) for r in range(4)],
           {'kind': 'outside_allocator', 'rank': 0, 'device': 0})
@@ -520,7 +498,7 @@ def fragmented_oom(snapshot, request, expandable):
     """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free events,
     gone from the final segments), retries, and reports an OOM for `request` with the device full."""
     trace = snapshot['device_traces'][0]
-    t = trace[-1]['time_us']
+    t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
     kept = []
     for seg in snapshot['segments']:
         if any(b['state'] != 'inactive' for b in seg['blocks']):
@@ -529,8 +507,7 @@ def fragmented_oom(snapshot, request, expandable):
             trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
                           'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
     snapshot['segments'] = kept
-    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0, 'time_us': t + 10,
-                  'compile_context': 'N/A', 'user_metadata': ''})
+    add_oom(snapshot, request)
     if expandable:
         snapshot['allocator_settings']['expandable_segments'] = True
         snapshot['allocator_settings']['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True'
