@@ -36,8 +36,8 @@ const char* const usage = "Usage:\n"
                           "  rankscope [FILE|FOLDER...]             open the snapshots in the desktop app\n"
                           "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
-                          "                 [--depth N] [--device N] [--step N] [--json|--csv]\n"
-                          "                 [--fail-on-imbalance]\n"
+                          "                 [--depth N] [--device N] [--step N] [--layout L]\n"
+                          "                 [--categories FILE] [--json|--csv] [--fail-on-imbalance]\n"
                           "                 FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
                           "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
@@ -72,6 +72,11 @@ const char* const usage = "Usage:\n"
                           "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
                           "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
                           "is compared one step at a time: the latest, or --step N.\n"
+                          "--layout pp=2,dp=4 (slowest first; also tp, cp, ep) compares each rank with its\n"
+                          "replicas; stages and shards may differ by design (verdict model_parallel_imbalance when\n"
+                          "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
+                          "say what allocations are for (parameter, gradient, optimizer_state, activation,\n"
+                          "temporary, other).\n"
                           "--fail-on-imbalance exits with 3 unless the verdict is balanced (or, with --before and\n"
                           "--after, unless the run after is fixed).\n"
                           "\n"
@@ -229,6 +234,16 @@ void addComparisonOptions(CommandLine& cl)
         "In a folder of several training steps (iteration_<N>/ …), compare the snapshots of step N (default: the "
         "latest).",
         "N");
+    cl.add(names("layout"),
+        "The job's parallel layout, slowest dimension first, as a device mesh is written: pp=2,dp=4 (also tp, cp, "
+        "ep; the sizes multiply to the number of ranks). Ranks are compared with their replicas (same coordinates but "
+        "dp); stages and shards may differ by design. Default: guessed where the files show groups that run "
+        "different parts of the model.",
+        "LAYOUT");
+    cl.add(names("categories"),
+        "A rules file that adds category patterns: one '<category> <pattern>' a line, matched against each frame's "
+        "filename:function.",
+        "FILE");
 }
 
 // Returns what is wrong with the comparison options given, or "".
@@ -265,6 +280,19 @@ std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& opti
         step = cl.value("step").toLongLong(&ok);
         if (!ok || *step < 0)
             return "--step needs a step number, such as 20";
+    }
+    if (cl.isSet("layout")) {
+        std::string why;
+        options.layout = ParallelLayout::parse(cl.value("layout").toStdString(), &why);
+        if (!options.layout)
+            return "--layout " + cl.value("layout").toStdString() + ": " + why;
+    }
+    if (cl.isSet("categories")) {
+        try {
+            options.categories = CategoryRules::read(cl.value("categories"));
+        } catch (const std::exception& e) {
+            return std::string("--categories: ") + e.what();
+        }
     }
     return {};
 }
@@ -344,6 +372,21 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
     }
     if (ranks.empty())
         return result;
+    if (const std::optional<ParallelLayout>& layout = options.layout) {
+        const std::string given = "--layout " + layout->text() + ": ";
+        if (layout->rankCount() != int(paths.size())) {
+            result.error = given + std::to_string(layout->rankCount()) + " ranks, but " + std::to_string(paths.size())
+                + " snapshot files are given";
+            return result;
+        }
+        for (const RankInput& r : ranks) {
+            if (r.rank >= layout->rankCount()) {
+                result.error = given + "rank " + std::to_string(r.rank) + " (" + r.path.toStdString()
+                    + ") is not among ranks 0 to " + std::to_string(layout->rankCount() - 1);
+                return result;
+            }
+        }
+    }
     if (options.baselineRank >= 0 && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) {
             return r.rank == options.baselineRank;
         })) {

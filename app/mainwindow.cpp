@@ -37,6 +37,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -49,6 +50,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -78,6 +80,18 @@
 namespace RankScope {
 
 namespace {
+
+// Layouts are remembered per job: the settings key of the files or folders it was opened from.
+QString layoutKey(const QStringList& paths)
+{
+    QStringList sorted;
+    for (const QString& path : paths)
+        sorted << QFileInfo(path).absoluteFilePath();
+    sorted.sort();
+    return QStringLiteral("layouts/")
+        + QString::fromLatin1(
+            QCryptographicHash::hash(sorted.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
+}
 
 const QString RecentKey = QStringLiteral("recent/paths");
 constexpr int MaxRecent = 10;
@@ -630,6 +644,10 @@ void MainWindow::createActions()
         m_filter->setFocus();
         m_filter->selectAll();
     });
+    compare->addSeparator();
+    compare->addAction(tr("Parallel &Layout…"), this, &MainWindow::chooseLayout)
+        ->setStatusTip(tr("Pipeline, tensor and data parallel sizes of the job: ranks are compared with their "
+                          "replicas, and stages or shards may differ by design"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Capture Helper…"), this, &MainWindow::showCaptureHelper)
@@ -815,6 +833,7 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_rankA = m_rankB = -1;
     // A folder of several steps: one step's ranks, the others one choice away.
     m_jobPaths = paths;
+    m_layoutText = QSettings().value(layoutKey(paths)).toString();
     m_stepCombo->clear();
     for (int64_t s : chosen.steps)
         m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
@@ -977,6 +996,43 @@ void MainWindow::readOptions()
     m_options.thresholdPercent = m_threshold->value();
     m_options.site.myCodeOnly = m_myCode->isChecked();
     m_options.site.depth = m_depth->value();
+    m_options.layout =
+        m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
+}
+
+void MainWindow::chooseLayout()
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Parallel Layout"),
+        tr("Sizes of the job's parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), "
+           "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
+           "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
+           "guess where the files show groups of ranks running different parts of the model."),
+        QLineEdit::Normal, m_layoutText, &ok)
+                             .trimmed();
+    if (!ok)
+        return;
+    std::string why;
+    if (!text.isEmpty() && !ParallelLayout::parse(text.toStdString(), &why)) {
+        QMessageBox::warning(
+            this, tr("Parallel Layout"), tr("%1 is not a layout: %2").arg(text, QString::fromStdString(why)));
+        return;
+    }
+    setLayout(text);
+}
+
+void MainWindow::setLayout(const QString& layout)
+{
+    m_layoutText = layout;
+    if (!m_jobPaths.isEmpty()) {
+        QSettings settings;
+        if (layout.isEmpty())
+            settings.remove(layoutKey(m_jobPaths));
+        else
+            settings.setValue(layoutKey(m_jobPaths), layout);
+    }
+    if (m_comparison)
+        compareRanks();
 }
 
 void MainWindow::compareRanks()
@@ -1028,6 +1084,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         return;
     }
     m_banner->setVerdict(m_comparison->verdict(), caveats());
+    m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
     FindingsView::fitColumns(m_findingsView);
     RankTableView::fitColumns(m_table);
     chooseDefaultRanks();
@@ -1370,6 +1427,10 @@ VerdictBanner::Caveats MainWindow::caveats() const
         }
     }
     c.failedFiles = m_model->unreadableCount();
+    if (m_comparison && m_options.layout && !m_comparison->layout()) {
+        c.unusedLayout = QString::fromStdString(m_options.layout->text());
+        c.layoutRanks = m_options.layout->rankCount();
+    }
     return c;
 }
 

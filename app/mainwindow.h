@@ -139,6 +139,14 @@ public slots:
     void showCaptureHelper();
     void closeAll();
     void swapRanks();
+    /// Asks for the job's parallel layout (pp=2,dp=4 …; empty: guessed from the files), remembered per job.
+    void chooseLayout();
+    /// The layout to compare in ("" to guess one), remembered for the files or folders of the open job.
+    void setLayout(const QString& layout);
+    QString layoutText() const
+    {
+        return m_layoutText;
+    }
     /// Export the comparison as a picture (asks where and how), the findings as CSV or JSON, or a report.
     void exportPicture();
     void exportFindings(bool json);
@@ -239,6 +247,7 @@ private:
     QLabel* m_stepLabel = nullptr;
     /// What the user opened, to open another of its steps.
     QStringList m_jobPaths;
+    QString m_layoutText;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
     QComboBox* m_baselineCombo = nullptr;

@@ -27,6 +27,7 @@ private slots:
     void badFileKeepsOthers();
     void usage();
     void diff();
+    void layoutAndCategories();
     void beforeAndAfter();
     void steps();
     void exportWithoutDisplay();
@@ -153,6 +154,67 @@ void TestCli::diff()
     QCOMPARE(
         run({ QStringLiteral("diff"), QStringLiteral("--baseline"), QStringLiteral("9"), examples })->exitCode(), 2);
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--depth"), QStringLiteral("0"), examples })->exitCode(), 2);
+}
+
+// --layout and --categories: coordinates and groups in JSON, a layout that does not fit the files or a rules file that
+// cannot be read are usage errors naming what is wrong, and a user's rule decides a finding's category.
+void TestCli::layoutAndCategories()
+{
+    const QString stages = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/pp2_uneven_stages_8");
+    QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--layout"),
+        QStringLiteral("pp=2,dp=4"), QStringLiteral("--fail-on-imbalance"), stages });
+    QCOMPARE(p->exitCode(), 3);
+    nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["verdict"]["kind"].get<std::string>(), std::string("model_parallel_imbalance"));
+    QCOMPARE(j["verdict"]["group"].get<std::string>(), std::string("pp=0"));
+    QCOMPARE(j["verdict"]["group_ranks"].get<std::vector<int>>(), std::vector<int>({ 0, 1, 2, 3 }));
+    QCOMPARE(j["layout"]["text"].get<std::string>(), std::string("pp=2,dp=4"));
+    QCOMPARE(j["layout"]["suggested"].get<bool>(), false);
+    QCOMPARE(j["layout"]["groups"].size(), size_t(2));
+    for (const auto& rank : j["ranks"]) {
+        const int r = rank["rank"];
+        QCOMPARE(rank["coords"]["pp"].get<int>(), r / 4);
+        QCOMPARE(rank["coords"]["dp"].get<int>(), r % 4);
+        int64_t sum = 0;
+        for (const auto& [name, bytes] : rank["categories"].items())
+            sum += bytes.get<int64_t>();
+        QCOMPARE(sum, rank["bytes_at_point"].get<int64_t>()); // every byte at the point has one category
+    }
+    // The text has the groups.
+    p = run({ QStringLiteral("diff"), QStringLiteral("--layout"), QStringLiteral("pp=2,dp=4"), stages });
+    QVERIFY(p->readAllStandardOutput().contains("Groups of the layout pp=2,dp=4"));
+
+    p = run({ QStringLiteral("diff"), QStringLiteral("--layout"), QStringLiteral("pp=3,dp=4"), stages });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("--layout pp=3,dp=4: 12 ranks, but 8 snapshot files are given"));
+    p = run({ QStringLiteral("diff"), QStringLiteral("--layout"), QStringLiteral("pp=2,xx=4"), stages });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("'xx' is not a dimension"));
+
+    QTemporaryDir dir;
+    const QString rules = dir.filePath(QStringLiteral("rules.txt"));
+    QFile f(rules);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("# the gathered outputs are kept across steps here\noptimizer_state  :gather_predictions\n");
+    f.close();
+    const QString burden = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2");
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), burden });
+    j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["findings"][0]["category"].get<std::string>(), std::string("other"));
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--categories"), rules, burden });
+    QCOMPARE(p->exitCode(), 0);
+    j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["findings"][0]["category"].get<std::string>(), std::string("optimizer_state"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("\nweights  model.py\n");
+    f.close();
+    p = run({ QStringLiteral("diff"), QStringLiteral("--categories"), rules, burden });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains(":2: 'weights' is not a category"));
+    p = run(
+        { QStringLiteral("diff"), QStringLiteral("--categories"), dir.filePath(QStringLiteral("none.txt")), burden });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("none.txt: cannot be read"));
 }
 
 // A run before a fix against the run after it: fixed when the outlier and its sites are gone.

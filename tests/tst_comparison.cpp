@@ -9,11 +9,13 @@
 #include "loadedfile.h"
 #include "parallel.h"
 #include "rankfiles.h"
+#include "snapshotreader.h"
 #include "stacktext.h"
 #include "testutils.h"
 #include "verdicttext.h"
 
 #include <QAbstractItemModelTester>
+#include <QBuffer>
 #include <QDir>
 #include <QFutureWatcher>
 #include <QSignalSpy>
@@ -59,6 +61,9 @@ private slots:
     void scenarios_data();
     void scenarios();
     void siteKeysSurviveRelocation();
+    void categoriesFromStackAndLifetime();
+    void categoryRules();
+    void parallelLayout();
     void alignedByDefault();
     void excessByFrame();
     void sharedSiteIsNotOnlyOnRank();
@@ -77,33 +82,21 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 38);
+    QCOMPARE(names.size(), 43);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
 
-void TestComparison::scenarios()
+// The verdict and findings a scenario expects, of one comparison of its ranks.
+static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c, bool withLayout)
 {
-    QFETCH(QString, folder);
-    QFile f(folder + QStringLiteral("/scenario.expect"));
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    const nlohmann::json expected = nlohmann::json::parse(f.readAll().toStdString());
-    const std::vector<RankInput> ranks = loadRanks(folder);
-    QVERIFY(ranks.size() >= 2);
-    // A folder of several steps is one step's ranks, never ranks made of steps.
-    QCOMPARE(RankFiles::chooseStep(RankFiles::expand({ folder })).chosen, expected.value("step", int64_t(-1)));
-    std::set<int> rankNumbers;
-    for (const RankInput& r : ranks)
-        QVERIFY(rankNumbers.insert(r.rank).second);
-    QCOMPARE(ranks.back().rank, int(ranks.size()) - 1);
-    if (expected.contains("notes")) {
-        // Local ranks are not global ranks: each such file says so, and keeps its place among the files.
-        int notes = 0;
-        for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::expand({ folder })))
-            notes += f.note.contains(QLatin1String("local rank")) ? 1 : 0;
-        QCOMPARE(notes, expected["notes"].get<int>());
+    QCOMPARE(c->layout().has_value(), withLayout);
+    if (expected.contains("findings_ranks")) {
+        // With a layout, ranks are compared with their replicas: stages that differ by design give no finding.
+        const std::vector<int> allowed = expected["findings_ranks"];
+        for (const Finding& f : c->findings())
+            QVERIFY(std::find(allowed.begin(), allowed.end(), f.rank) != allowed.end());
     }
-    const ComparisonPtr c = Comparison::compute(ranks, {});
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
     // Only the kinds of finding the edit makes: a relocated rank must not turn shared code into "only on rank".
@@ -150,6 +143,16 @@ void TestComparison::scenarios()
                      .startsWith(QLatin1String("Expandable segments are already on")),
             v.expandableSegments);
     }
+    if (v.kind == Verdict::ModelParallelImbalance) {
+        // The group is named with its ranks and the layers' site; the stages' replicas agree, so nothing else shows.
+        QCOMPARE(v.group, expected["group"].get<std::string>());
+        QCOMPARE(v.groupRanks, expected["group_ranks"].get<std::vector<int>>());
+        QVERIFY(!v.topSites.empty());
+        QVERIFY2(v.topSites.front().label.find(expected["top_site"].get<std::string>()) != std::string::npos,
+            v.topSites.front().label.c_str());
+        QVERIFY(c->findings().empty());
+        QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("split unevenly")));
+    }
     QVERIFY(!VerdictText::explanation(v, VerdictText::English).isEmpty());
     QVERIFY(!VerdictText::remedy(v, VerdictText::English).isEmpty());
     if (expected.contains("point")) {
@@ -186,6 +189,152 @@ void TestComparison::scenarios()
         QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
     QVERIFY(
         VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
+}
+
+void TestComparison::scenarios()
+{
+    QFETCH(QString, folder);
+    QFile f(folder + QStringLiteral("/scenario.expect"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const nlohmann::json expected = nlohmann::json::parse(f.readAll().toStdString());
+    const std::vector<RankInput> ranks = loadRanks(folder);
+    QVERIFY(ranks.size() >= 2);
+    // A folder of several steps is one step's ranks, never ranks made of steps.
+    QCOMPARE(RankFiles::chooseStep(RankFiles::expand({ folder })).chosen, expected.value("step", int64_t(-1)));
+    std::set<int> rankNumbers;
+    for (const RankInput& r : ranks)
+        QVERIFY(rankNumbers.insert(r.rank).second);
+    QCOMPARE(ranks.back().rank, int(ranks.size()) - 1);
+    if (expected.contains("notes")) {
+        // Local ranks are not global ranks: each such file says so, and keeps its place among the files.
+        int notes = 0;
+        for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::expand({ folder })))
+            notes += f.note.contains(QLatin1String("local rank")) ? 1 : 0;
+        QCOMPARE(notes, expected["notes"].get<int>());
+    }
+    // With a layout, and where the files show it, without one: the guess must give the same answer.
+    ComparisonOptions options;
+    if (expected.contains("layout"))
+        options.layout = ParallelLayout::parse(expected["layout"].get<std::string>(), nullptr);
+    checkScenario(expected, Comparison::compute(ranks, options), options.layout.has_value());
+    if (expected.contains("suggested_layout")) {
+        const ComparisonPtr guessed = Comparison::compute(ranks, {});
+        QVERIFY(guessed->layout() && guessed->layout()->suggested);
+        QCOMPARE(guessed->layout()->text(), expected["suggested_layout"].get<std::string>());
+        checkScenario(expected, guessed, true);
+    } else if (!expected.contains("layout")) {
+        QVERIFY(!Comparison::compute(ranks, {})->layout()); // nothing to guess where no layout is expected
+    }
+}
+
+// One training step written as PyTorch records it: the batch, forward, backward (the autograd engine's allocations
+// without frames, as its threads record none), an optimizer step, and what is held from before the trace.
+void TestComparison::categoriesFromStackAndLifetime()
+{
+    const char* json = R"({"segments": [{"device": 0, "address": 36864, "total_size": 1024, "allocated_size": 1024,
+        "active_size": 1024, "requested_size": 1000, "stream": 0, "segment_type": "large",
+        "blocks": [{"address": 36864, "size": 1024, "requested_size": 1000, "state": "active_allocated"}]}],
+      "device_traces": [[
+        {"action": "alloc", "addr": 4096, "size": 100, "stream": 0, "frames": [
+            {"name": "load_batch", "filename": "/p/train.py", "line": 9}]},
+        {"action": "alloc", "addr": 8192, "size": 200, "stream": 0, "frames": [
+            {"name": "forward", "filename": "/p/model.py", "line": 10},
+            {"name": "_call_impl", "filename": "/v/torch/nn/modules/module.py", "line": 1},
+            {"name": "<module>", "filename": "/p/train.py", "line": 20}]},
+        {"action": "alloc", "addr": 12288, "size": 50, "stream": 0, "frames": [
+            {"name": "forward", "filename": "/p/model.py", "line": 11},
+            {"name": "<module>", "filename": "/p/train.py", "line": 20}]},
+        {"action": "free_completed", "addr": 12288, "size": 50, "stream": 0},
+        {"action": "alloc", "addr": 28672, "size": 8, "stream": 0, "frames": [
+            {"name": "cross_entropy", "filename": "/p/train.py", "line": 21}]},
+        {"action": "alloc", "addr": 16384, "size": 300, "stream": 0, "frames": []},
+        {"action": "alloc", "addr": 20480, "size": 30, "stream": 0, "frames": [
+            {"name": "backward", "filename": "/v/torch/_tensor.py", "line": 1},
+            {"name": "<module>", "filename": "/p/train.py", "line": 22}]},
+        {"action": "free_completed", "addr": 20480, "size": 30, "stream": 0},
+        {"action": "free_completed", "addr": 8192, "size": 200, "stream": 0},
+        {"action": "alloc", "addr": 24576, "size": 400, "stream": 0, "frames": [
+            {"name": "_init_group", "filename": "/v/torch/optim/adam.py", "line": 1},
+            {"name": "<module>", "filename": "/p/train.py", "line": 23}]},
+        {"action": "alloc", "addr": 32768, "size": 40, "stream": 0, "frames": [
+            {"name": "_multi_tensor_adam", "filename": "/v/torch/optim/adam.py", "line": 2},
+            {"name": "<module>", "filename": "/p/train.py", "line": 23}]},
+        {"action": "free_completed", "addr": 32768, "size": 40, "stream": 0},
+        {"action": "free_completed", "addr": 28672, "size": 8, "stream": 0}
+      ]]})";
+    QByteArray bytes(json);
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const SnapshotPtr snapshot = SnapshotReader::read(&buffer).snapshot;
+    const DeviceHistoryPtr h = DeviceHistory::build(snapshot, 0);
+    const std::vector<Category> categories = Categories::classify(*h);
+    std::vector<std::string> names;
+    for (Category c : categories)
+        names.push_back(categoryName(c));
+    // In allocation order, then what was held before the trace.
+    const std::vector<std::string> expected = { "other", "activation", "temporary", "other", "gradient", "temporary",
+        "optimizer_state", "temporary", "parameter" };
+    QCOMPARE(names, expected);
+
+    // A rule of the user's decides before the built-in ones.
+    CategoryRules rules =
+        CategoryRules::parse("# the batch is the model's input here\nactivation  train.py:load_batch\n", "rules.txt");
+    QCOMPARE(categoryName(Categories::classify(*h, rules).front()), "activation");
+
+    // A profile's own categories decide before the stack: the loss outside the model, "other" by its stack, is an
+    // activation where the profiler says so.
+    const ComparisonPtr plain = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/balanced_8")), {});
+    const ComparisonPtr profiled =
+        Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/profiler_host_balanced_4")), {});
+    QVERIFY(plain->ranks()[0].categoryBytes[size_t(Category::Other)] > (900 << 20));
+    QVERIFY(profiled->ranks()[0].categoryBytes[size_t(Category::Other)] < (1 << 20));
+    QCOMPARE(profiled->ranks()[0].bytesAtPoint, plain->ranks()[0].bytesAtPoint);
+}
+
+void TestComparison::categoryRules()
+{
+    const CategoryRules rules =
+        CategoryRules::parse("  optimizer_state\tmy\\ema.py:update  # trailing comment\n\nother :gather\r\n", "r.txt");
+    QCOMPARE(rules.rules.size(), size_t(2));
+    QCOMPARE(rules.rules[0].category, Category::OptimizerState);
+    QCOMPARE(rules.rules[0].pattern, std::string("my/ema.py:update"));
+    QCOMPARE(rules.rules[1].pattern, std::string(":gather"));
+    auto error = [](const char* text) {
+        try {
+            CategoryRules::parse(text, "r.txt");
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    QCOMPARE(error("parameter x\nweights y\n"),
+        std::string("r.txt:2: 'weights' is not a category (parameter, gradient, optimizer_state, activation, "
+                    "temporary, other)"));
+    QCOMPARE(error("gradient\n"), std::string("r.txt:1: the rule has no pattern after 'gradient'"));
+    QCOMPARE(error("INPUT x\n").substr(0, 9), std::string("r.txt:1: ")); // the profiler's names are not rule names
+    QVERIFY(categoryFromName("OPTIMIZER_STATE") == Category::OptimizerState);
+    QVERIFY(categoryFromName("INPUT") == Category::Other);
+    QVERIFY(!categoryFromName("unknown"));
+}
+
+void TestComparison::parallelLayout()
+{
+    std::string why;
+    const std::optional<ParallelLayout> l = ParallelLayout::parse("pp=2,dp=2,tp=2", &why);
+    QVERIFY(l);
+    QCOMPARE(l->rankCount(), 8);
+    QCOMPARE(l->text(), std::string("pp=2,dp=2,tp=2"));
+    QCOMPARE(l->coordinates(5), std::vector<int>({ 1, 0, 1 }));
+    QCOMPARE(l->groupCount(), 4);
+    QCOMPARE(l->group(5), 3);
+    QCOMPARE(l->group(7), 3); // rank 7 is rank 5's replica: they differ only in dp
+    QCOMPARE(l->groupName(3), std::string("pp=1,tp=1"));
+    QCOMPARE(ParallelLayout::parse("dp=8", nullptr)->groupName(0), std::string("all"));
+    for (const char* bad : { "", "pp=2,pp=2", "pp", "pp=0", "pp=2,zz=2", "pp=2x", "pp=-1" }) {
+        why.clear();
+        QVERIFY2(!ParallelLayout::parse(bad, &why), bad);
+        QVERIFY(!why.empty());
+    }
 }
 
 // By default the rank with the highest peak is compared there and every other rank at the same moment of its trace; at

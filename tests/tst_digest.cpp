@@ -123,6 +123,12 @@ void TestDigest::sameComparison()
     baseline.baselineRank = l.full.front().rank;
     baseline.thresholdPercent = 0.5;
     variants.push_back(baseline);
+    if (paths.size() >= 4 && paths.size() % 2 == 0) {
+        // Replicas within two stages, and the groups' difference: from a digest's categories as from the file.
+        ComparisonOptions layout;
+        layout.layout = ParallelLayout::parse("pp=2,dp=" + std::to_string(paths.size() / 2), nullptr);
+        variants.push_back(layout);
+    }
 
     for (const ComparisonOptions& o : variants) {
         ComparisonOptions fullOptions = o;

@@ -25,6 +25,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QAbstractProxyModel>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -68,6 +69,7 @@ private slots:
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
     void stepFoldersAreSteps();
+    void parallelLayoutPerJob();
     void optionsAndClicksKeepEachOther();
     void fieldsLeaveTheWindowsShortcuts();
     void nothingToOpen();
@@ -625,6 +627,57 @@ void TestMainWindow::stepFoldersAreSteps()
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
     QVERIFY(steps->isHidden());
+}
+
+// A job's parallel layout: its ranks' coordinates in the table, replicas compared with each other, remembered for the
+// job's folder; a layout that does not fit the ranks is said in the banner, never silently used.
+void TestMainWindow::parallelLayoutPerJob()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/pp2_dp4_burden_8");
+    MainWindow w;
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    // Guessed from the stages' sites, and said so.
+    QVERIFY(w.comparison()->layout() && w.comparison()->layout()->suggested);
+    QCOMPARE(w.comparison()->verdict().rank, 6);
+    QTreeView* table = nullptr;
+    for (QTreeView* view : w.findChildren<QTreeView*>()) {
+        const auto* proxy = qobject_cast<const QAbstractProxyModel*>(view->model());
+        if (proxy && proxy->sourceModel() == w.rankModel())
+            table = view;
+    }
+    QVERIFY(table);
+    QVERIFY(!table->isColumnHidden(RankListModel::CoordinatesColumn));
+
+    w.setLayout(QStringLiteral("pp=2,dp=4"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->layout() && !w.comparison()->layout()->suggested, 60000);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
+    for (int row = 0; row < w.rankModel()->rowCount(); ++row) {
+        const int rank = w.rankModel()->index(row, RankListModel::RankColumn).data().toInt();
+        QCOMPARE(w.rankModel()->index(row, RankListModel::CoordinatesColumn).data().toString(),
+            QStringLiteral("pp=%1 dp=%2").arg(rank / 4).arg(rank % 4));
+    }
+    // Stages differ by design: no finding against stage 0.
+    for (const Finding& f : w.comparison()->findings())
+        QCOMPARE(f.rank, 6);
+
+    // Remembered for this folder, not for another job.
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
+    QVERIFY(w.layoutText().isEmpty());
+    QVERIFY(!w.comparison()->layout());
+    QVERIFY(table->isColumnHidden(RankListModel::CoordinatesColumn));
+    w.setLayout(QStringLiteral("pp=2,dp=4"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && !w.comparison()->layout(), 60000);
+    auto* banner = w.findChild<VerdictBanner*>();
+    QVERIFY(banner);
+    QTRY_VERIFY(banner->text().contains(QLatin1String("is for 8 ranks, but 2 are compared")));
+    w.setLayout(QString());
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    QCOMPARE(w.layoutText(), QStringLiteral("pp=2,dp=4"));
+    QVERIFY(w.comparison()->layout() && !w.comparison()->layout()->suggested);
+    w.setLayout(QString()); // leave the settings as they were
 }
 
 // Choosing one thing does not undo another: a baseline chosen after a swap keeps the swapped ranks; clicking the

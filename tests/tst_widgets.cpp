@@ -133,7 +133,8 @@ void TestWidgets::rankChartMarksTheOutlier()
         model.setLoaded(i, files[i]);
     }
     auto* peaks = qobject_cast<QCPBars*>(chart.plot()->plottable(0));
-    auto* outline = qobject_cast<QCPBars*>(chart.plot()->plottable(2));
+    // The peaks first, then the at-point bars (one stacked bar per category), then the outline.
+    auto* outline = qobject_cast<QCPBars*>(chart.plot()->plottable(chart.plot()->plottableCount() - 1));
     QVERIFY(peaks && outline);
     QCOMPARE(peaks->data()->size(), 4);
     QVERIFY(outline->visible());

@@ -1187,6 +1187,28 @@
         <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
         <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
     </message>
+    <message>
+        <source>Parallel &amp;Layout…</source>
+        <translation>并行布局(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Pipeline, tensor and data parallel sizes of the job: ranks are compared with their replicas, and stages or shards may differ by design</source>
+        <translation>作业的流水线、张量和数据并行规模：各 rank 与其副本比较，不同流水线阶段或分片按设计可以不同</translation>
+    </message>
+    <message>
+        <source>Parallel Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.</source>
+        <translation>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
+各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。</translation>
+    </message>
+    <message>
+        <source>%1 is not a layout: %2</source>
+        <translation>%1 不是有效的布局：%2</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1222,13 +1244,9 @@
         <translation>每个 rank：追踪期间存活分配的峰值（浅色）、在比较点处占用的显存（深色），以及峰值最高的 rank（描边）。点击柱子将该 rank 显示为 A，按住 Shift 点击则显示为 B。</translation>
     </message>
     <message>
-        <source>At point</source>
-        <translation>比较点处</translation>
-    </message>
-    <message>
-        <source>Rank %1: peak %2, %3 at the comparison point.
+        <source>Rank %1: peak %2, %3 at the comparison point (%4).
 Click: show it as A. Shift+click: as B.</source>
-        <translation>Rank %1：峰值 %2，比较点处 %3。
+        <translation>Rank %1：峰值 %2，比较点处 %3（%4）。
 点击：显示为 A。Shift+点击：显示为 B。</translation>
     </message>
 </context>
@@ -1373,6 +1391,42 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>⚠ The trace frees memory it never saw allocated: recording started late or its ring buffer wrapped, so allocations from before it are missing and the peak can be higher (%1)</source>
         <translation>⚠ 轨迹释放了它从未记录分配的内存：记录开始得晚或环形缓冲区已回绕，因此缺少此前的分配，峰值可能更高（%1）</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Live allocations at the comparison point in this category, judged from each allocation&apos;s stack and lifetime (see the README&apos;s Categories): parameters, gradients and optimizer state are the model&apos;s state; activations are kept for the backward pass; temporaries die within their phase; other is everything outside the training step</source>
+        <translation>比较点处属于该类别的存活分配，依据每个分配的调用栈和生命周期判断（见 README 的“类别”一节）：参数、梯度和优化器状态是模型状态；激活保留到反向传播；临时张量在其阶段内释放；其他是训练步之外的一切</translation>
+    </message>
+    <message>
+        <source>The rank&apos;s coordinates in the parallel layout (Compare → Parallel Layout…): ranks are compared with their replicas, which differ only in dp</source>
+        <translation>该 rank 在并行布局中的坐标（比较 → 并行布局…）：各 rank 与其副本比较，副本之间只有 dp 不同</translation>
     </message>
 </context>
 <context>
@@ -1865,6 +1919,10 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Show or hide the evidence and what to change</source>
         <translation>显示或隐藏依据与修改建议</translation>
     </message>
+    <message>
+        <source>The parallel layout %1 is for %2 ranks, but %3 are compared: they were compared without it.</source>
+        <translation>并行布局 %1 对应 %2 个 rank，但参与比较的是 %3 个：比较时未使用该布局。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictText</name>
@@ -2015,6 +2073,66 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Suspects the files show: %1.</source>
         <translation>文件显示的可疑来源：%1。</translation>
+    </message>
+    <message>
+        <source>the median of its replicas</source>
+        <translation>其副本的中位数</translation>
+    </message>
+    <message>
+        <source>Model-parallel imbalance on rank %1: it holds more parameters, gradients or optimizer state</source>
+        <translation>模型并行不均：rank %1 持有更多参数、梯度或优化器状态</translation>
+    </message>
+    <message>
+        <source>Model-parallel imbalance: group %1 (ranks %2) holds more model state</source>
+        <translation>模型并行不均：组 %1（rank %2）持有更多模型状态</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Groups differ by design: %1 holds %2 more than the median of the other groups, mostly %3.</source>
+        <translation>各组按设计有所不同：%1 比其他组的中位数多 %2，主要是%3。</translation>
+    </message>
+    <message>
+        <source>Ranks were compared with their replicas in the layout %1, guessed from the files (groups of ranks run different parts of the model); give the layout to confirm or correct it.</source>
+        <translation>各 rank 按布局 %1 与其副本比较，该布局由文件推断（各组 rank 运行模型的不同部分）；请给出布局以确认或更正。</translation>
+    </message>
+    <message>
+        <source>Ranks were compared with their replicas in the layout %1.</source>
+        <translation>各 rank 按布局 %1 与其副本比较。</translation>
+    </message>
+    <message>
+        <source>Group %1 of the layout (ranks %2) holds %3 more parameters, gradients and optimizer state than the median of the other groups %4 (%5 of what they hold in all): the model is split unevenly between them. Top sites: %6.</source>
+        <translation>%4，布局中的组 %1（rank %2）比其他组的中位数多持有 %3 的参数、梯度和优化器状态（占其他组总量的 %5）：模型在各组之间切分不均。主要分配位置：%6。</translation>
+    </message>
+    <message>
+        <source>Rank %1 holds %2 (%3) more than %4 %5, and most of it is parameters, gradients or optimizer state at sites the others share: ranks that should hold the same model hold different amounts of it, as the shards of an uneven split do. Top sites: %6.</source>
+        <translation>%5，rank %1 比%4多占用 %2（%3），其中大部分是其他 rank 也有的分配位置上的参数、梯度或优化器状态：本应持有相同模型的 rank 持有的量不同，正如不均匀切分的分片那样。主要分配位置：%6。</translation>
+    </message>
+    <message>
+        <source>Rebalance the split: give every pipeline stage layers of equal memory, counting the embedding and output layers (Megatron: --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers; torchtitan: the pipeline split points), and pick tensor-parallel sizes that divide the hidden, head and vocabulary sizes evenly.</source>
+        <translation>重新平衡切分：让每个流水线阶段的层占用相同的显存，并把嵌入层和输出层计算在内（Megatron：--decoder-first-pipeline-num-layers 和 --decoder-last-pipeline-num-layers；torchtitan：流水线切分点），并选择能整除隐藏维度、注意力头数和词表大小的张量并行规模。</translation>
     </message>
 </context>
 <context>

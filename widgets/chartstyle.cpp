@@ -109,6 +109,15 @@ QColor pointBarColor(const QPalette& palette)
     return isDark(palette) ? QColor(0x5b, 0x8d, 0xc4) : QColor(0x4e, 0x79, 0xa7);
 }
 
+QColor categoryColor(Category category, const QPalette& palette)
+{
+    // Model state in blues and teal, what a step makes in greens and yellow, the rest grey.
+    static const QColor light[CategoryCount] = { QColor(0x4e, 0x79, 0xa7), QColor(0x9d, 0x7a, 0xd2),
+        QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xa0, 0x98, 0x94) };
+    const QColor c = light[size_t(category)];
+    return isDark(palette) ? c.lighter(120) : c;
+}
+
 QColor annotationColor(const QPalette& palette)
 {
     return mixed(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.75);

@@ -4,6 +4,8 @@
 // qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
 #include <qcustomplot.h>
 
+#include "categories.h"
+
 #include <QColor>
 
 #include <cstdint>
@@ -45,6 +47,8 @@ QColor summarizedColor();
 /// one) and what it holds at the comparison point, each readable against `palette`'s base.
 QColor peakBarColor(const QPalette& palette);
 QColor pointBarColor(const QPalette& palette);
+/// A category of memory (parameters, activations …), the same in every chart, readable against `palette`'s base.
+QColor categoryColor(Category category, const QPalette& palette);
 /// Marks drawn over plots that are not data (step boundaries and their names): the text colour, a little softened.
 QColor annotationColor(const QPalette& palette);
 /// WCAG contrast ratio of two colours (1 to 21).

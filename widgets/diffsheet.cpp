@@ -92,6 +92,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_rankTable->setAlternatingRowColors(true);
         m_rankTable->header()->setStretchLastSection(true);
         m_rankTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_rankTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         layout->addWidget(m_rankTable, 3);
     }
 
@@ -232,6 +233,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     }
     if (m_stack)
         m_stack->fitWholeLines();
+    if (m_rankTable)
+        RankTableView::fitWidth(m_rankTable);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QCoreApplication::sendPostedEvents();
     return !isBusy();

@@ -8,9 +8,11 @@
 #include "imageexport.h"
 #include "ranklistmodel.h"
 #include "retranslator.h"
+#include "verdicttext.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include <QStringList>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -32,10 +34,15 @@ RankChart::RankChart(QWidget* parent)
     m_peak->setPen(Qt::NoPen);
     m_peak->setBrush(ChartStyle::peakBarColor(palette()));
     m_peak->setWidth(0.7);
-    m_allocated = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_allocated->setPen(Qt::NoPen);
-    m_allocated->setBrush(ChartStyle::pointBarColor(palette()));
-    m_allocated->setWidth(0.45);
+    for (int c = 0; c < CategoryCount; ++c) {
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(ChartStyle::categoryColor(Category(c), palette()));
+        bars->setWidth(0.45);
+        if (!m_categories.empty())
+            bars->moveAbove(m_categories.back());
+        m_categories.push_back(bars);
+    }
     m_outlier = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_outlier->setPen(QPen(ChartStyle::alertColor(), 2));
     m_outlier->setBrush(Qt::NoBrush);
@@ -46,6 +53,7 @@ RankChart::RankChart(QWidget* parent)
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(5);
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
@@ -63,7 +71,8 @@ RankChart::RankChart(QWidget* parent)
                         "comparison point (dark), and the rank with the highest peak (outlined). Click a bar to show "
                         "that rank as A, Shift+click as B.");
         m_peak->setName(tr("Peak"));
-        m_allocated->setName(tr("At point"));
+        for (int c = 0; c < CategoryCount; ++c)
+            m_categories[size_t(c)]->setName(VerdictText::category(Category(c), VerdictText::Translated));
         m_outlier->setName(tr("Highest"));
         m_plot->yAxis->setLabel(tr("Memory"));
         m_plot->xAxis->setLabel(tr("Rank"));
@@ -78,7 +87,8 @@ void RankChart::changeEvent(QEvent* event)
     if (event->type() == QEvent::PaletteChange) {
         ChartStyle::applyPalette(m_plot, palette());
         m_peak->setBrush(ChartStyle::peakBarColor(palette()));
-        m_allocated->setBrush(ChartStyle::pointBarColor(palette()));
+        for (int c = 0; c < CategoryCount; ++c)
+            m_categories[size_t(c)]->setBrush(ChartStyle::categoryColor(Category(c), palette()));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
@@ -119,10 +129,18 @@ QPoint RankChart::barCenter(int rank) const
 QString RankChart::barText(int key) const
 {
     const auto peak = int64_t(m_peak->data()->at(key)->value);
-    const auto allocated = int64_t(m_allocated->data()->at(key)->value);
-    return tr("Rank %1: peak %2, %3 at the comparison point.\nClick: show it as A. Shift+click: as B.")
+    int64_t allocated = 0;
+    QStringList parts;
+    for (int c = 0; c < CategoryCount; ++c) {
+        const auto bytes = int64_t(m_categories[size_t(c)]->data()->at(key)->value);
+        allocated += bytes;
+        if (bytes > 0)
+            parts << VerdictText::category(Category(c), VerdictText::Translated) + QLatin1Char(' ')
+                    + Formatting::bytes(bytes);
+    }
+    return tr("Rank %1: peak %2, %3 at the comparison point (%4).\nClick: show it as A. Shift+click: as B.")
         .arg(m_ranks[size_t(key)])
-        .arg(Formatting::bytes(peak), Formatting::bytes(allocated));
+        .arg(Formatting::bytes(peak), Formatting::bytes(allocated), parts.join(QLatin1String(", ")));
 }
 
 void RankChart::setModel(QAbstractItemModel* model)
@@ -140,7 +158,8 @@ void RankChart::setModel(QAbstractItemModel* model)
 
 void RankChart::rebuild()
 {
-    QVector<double> keys, peak, allocated;
+    QVector<double> keys, peak;
+    std::vector<QVector<double>> byCategory(static_cast<size_t>(CategoryCount));
     QStringList labels;
     m_ranks.clear();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -154,9 +173,13 @@ void RankChart::rebuild()
         const double key = keys.size();
         keys.append(key);
         peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
-        // What the rank holds at the comparison point: the table's "At point", the same figure under the same word.
-        const QVariant atPoint = m_model->index(row, RankListModel::AtPointColumn).data(RankListModel::SortRole);
-        allocated.append(atPoint.isValid() ? std::max(atPoint.toDouble(), 0.0) : 0.0);
+        // What the rank holds at the comparison point by category: the table's category columns, whose sum is its
+        // "At point".
+        for (int c = 0; c < CategoryCount; ++c) {
+            const QVariant bytes =
+                m_model->index(row, RankListModel::ParameterColumn + c).data(RankListModel::SortRole);
+            byCategory[size_t(c)].append(bytes.isValid() ? std::max(bytes.toDouble(), 0.0) : 0.0);
+        }
         labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
         m_ranks.push_back(m_model->index(row, RankListModel::RankColumn).data().toInt());
         if (peak.back() > maxPeak) {
@@ -165,7 +188,16 @@ void RankChart::rebuild()
         }
     }
     m_peak->setData(keys, peak, true);
-    m_allocated->setData(keys, allocated, true);
+    for (int c = 0; c < CategoryCount; ++c) {
+        m_categories[size_t(c)]->setData(keys, byCategory[size_t(c)], true);
+        // Only the categories some rank holds get a legend entry.
+        const bool held =
+            std::any_of(byCategory[size_t(c)].begin(), byCategory[size_t(c)].end(), [](double v) { return v > 0; });
+        if (held)
+            m_categories[size_t(c)]->addToLegend();
+        else
+            m_categories[size_t(c)]->removeFromLegend();
+    }
     // Mark the rank only when it alone holds the most: among equals there is no outlier to point at.
     const bool differs = std::count(peak.begin(), peak.end(), maxPeak) == 1 && peak.size() > 1;
     if (differs && !keys.isEmpty())

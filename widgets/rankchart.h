@@ -11,9 +11,10 @@ class QAbstractItemModel;
 
 namespace RankScope {
 
-/// Bars of each rank's peak and of what it holds at the comparison point, on one scale, so a rank that holds more
-/// stands out at a glance; a rank whose peak alone is highest is outlined in the warning colour. Reads a RankListModel.
-/// A bar's tooltip gives that rank's figures; a click picks the rank.
+/// Bars of each rank's peak and of what it holds at the comparison point (stacked by category), on one scale, so a
+/// rank that holds more stands out at a glance and what kind of memory it is shows in its colours; a rank whose peak
+/// alone is highest is outlined in the warning colour. Reads a RankListModel. A bar's tooltip gives that rank's
+/// figures; a click picks the rank.
 class RankChart : public QWidget
 {
     Q_OBJECT
@@ -44,7 +45,8 @@ private:
     QAbstractItemModel* m_model = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPBars* m_peak = nullptr;
-    QCPBars* m_allocated = nullptr;
+    /// What each rank holds at the point, one stacked bar per category (Category order, bottom to top).
+    std::vector<QCPBars*> m_categories;
     QCPBars* m_outlier = nullptr;
     std::vector<int> m_ranks; ///< the rank of each bar, by key
     QString m_overview; ///< the tooltip away from the bars

@@ -28,4 +28,27 @@ void RankTableView::fitColumns(QTreeView* view)
     view->setColumnWidth(RankListModel::FileColumn, std::clamp(width + 24, 120, 360));
 }
 
+void RankTableView::fitWidth(QTreeView* view)
+{
+    using M = RankListModel;
+    static const int dropOrder[] = { M::AllocatedColumn, M::SegmentsColumn, M::TraceEntriesColumn, M::StatusColumn,
+        M::TemporaryColumn, M::OtherColumn, M::ReservedColumn, M::GradientColumn, M::OptimizerStateColumn,
+        M::TraceColumn, M::FragmentationColumn, M::PeakColumn, M::OomColumn, M::ParameterColumn, M::ActivationColumn,
+        M::CoordinatesColumn };
+    // The last section stretches to fill the view: what the columns need is their contents' width.
+    auto needed = [view] {
+        int total = 0;
+        for (int column = 0; column < RankListModel::NUM_COLUMNS; ++column) {
+            if (!view->isColumnHidden(column))
+                total += std::max(view->columnWidth(column), view->header()->sectionSizeHint(column));
+        }
+        return total;
+    };
+    for (int column : dropOrder) {
+        if (needed() <= view->viewport()->width())
+            break;
+        view->setColumnHidden(column, true);
+    }
+}
+
 } // namespace RankScope

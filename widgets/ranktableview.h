@@ -10,6 +10,9 @@ namespace RankScope {
 /// reason (a second line under the name) is elided there rather than pushing the figures out of sight.
 namespace RankTableView {
 void fitColumns(QTreeView* view);
+/// For a picture, which cannot scroll: hides the columns it can best do without (the snapshot's own figures, then
+/// the smaller categories …) until the rest fit the view's width. The rank, file, at-point and excess columns stay.
+void fitWidth(QTreeView* view);
 } // namespace RankTableView
 
 } // namespace RankScope

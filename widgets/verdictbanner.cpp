@@ -107,6 +107,9 @@ void VerdictBanner::showVerdict()
     case Verdict::Fragmentation:
         colour = QColor(0x9c, 0x75, 0x5f);
         break;
+    case Verdict::ModelParallelImbalance:
+        colour = QColor(0x76, 0xb7, 0xb2);
+        break;
     }
     if (v.rankCount < 2)
         colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news
@@ -135,6 +138,11 @@ void VerdictBanner::showVerdict()
             c.offPoint);
     if (c.failedFiles > 0)
         notes << tr("%n file(s) could not be read and are not compared.", nullptr, c.failedFiles);
+    if (!c.unusedLayout.isEmpty())
+        notes << tr("The parallel layout %1 is for %2 ranks, but %3 are compared: they were compared without it.")
+                     .arg(c.unusedLayout)
+                     .arg(c.layoutRanks)
+                     .arg(c.ranks);
     if (!notes.isEmpty())
         body += QLatin1Char('\n') + tr("Note: %1").arg(notes.join(QLatin1Char(' ')));
     m_body->setText(body);

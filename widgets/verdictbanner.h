@@ -26,6 +26,9 @@ public:
         int incompleteTraces = 0; ///< of those, traces that miss allocations from before them
         int offPoint = 0; ///< of those, ranks not at the point asked for (compared at their snapshot or own peak)
         int failedFiles = 0; ///< files that could not be read, so are not compared
+        /// A parallel layout that was given but does not fit the ranks compared (so was not used), and its size.
+        QString unusedLayout;
+        int layoutRanks = 0;
     };
     void setVerdict(const Verdict& verdict, const Caveats& caveats);
     void setVerdict(const Verdict& verdict)

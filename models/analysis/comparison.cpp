@@ -94,6 +94,8 @@ const char* Verdict::kindName(Kind kind)
         return "stray_device";
     case Fragmentation:
         return "fragmentation";
+    case ModelParallelImbalance:
+        return "model_parallel_imbalance";
     }
     return "";
 }
@@ -166,10 +168,12 @@ public:
     { }
 
     void measureRanks();
+    void chooseGroups();
     void measureForeign();
     void totalSites();
     void findExcess();
     void totalRanks();
+    void compareGroups();
     void decideVerdict();
 
 private:
@@ -194,6 +198,10 @@ private:
     std::vector<uint32_t> chosenBlocks(const Finding& f, size_t rankIndex) const;
     // The blocks' addresses and segments, and the runs they make where they touch inside one segment.
     void placeBlocks(Finding& f, size_t rankIndex, const std::vector<uint32_t>& chosen);
+    void findExcessAt(SiteId s, size_t r, const int64_t* b, const int64_t* n, const std::vector<int64_t>& sortedBytes,
+        const std::vector<int64_t>& sortedCount, int withSite);
+    std::optional<ParallelLayout> suggestLayout() const;
+    bool decideModelParallel();
     void decideImbalance(const RankSummary& outlier);
     bool decideOutsideAllocator();
     void decideStray();
@@ -208,6 +216,8 @@ private:
     std::vector<Finding> m_foreign; // allocations on other ranks' GPUs
     const int m_baselineIndex; // -1: the median of the other ranks
     std::vector<std::vector<StateSegment>> m_segments; // per rank, at its point
+    std::vector<std::vector<size_t>> m_groupMembers; // replica groups of rank indices
+    std::vector<int64_t> m_siteModelBytes; // sites × ranks: parameters, gradients and optimizer state
 };
 
 int ComparisonPhases::baselineIndex() const
@@ -273,6 +283,9 @@ void ComparisonPhases::measureRanks()
     const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return DeviceHistory::build(m_inputs[size_t(r)].snapshot, m_devices[size_t(r)]); });
     m_c.m_histories.assign(histories.begin(), histories.end());
+    const QList<std::vector<Category>> categories = Parallel::mapIndices(qsizetype(m_rankCount),
+        [&](qsizetype r) { return Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories); });
+    m_c.m_categories.assign(categories.begin(), categories.end());
     const std::vector<Chosen> chosen = choosePoints();
     QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event); });
@@ -310,8 +323,10 @@ void ComparisonPhases::measureRanks()
         m_c.m_ranks.push_back(summary);
 
         const std::span<const Allocation> allocations = h->allocations();
-        for (uint32_t i : h->liveSet(summary.point.event))
+        for (uint32_t i : h->liveSet(summary.point.event)) {
             m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
+            m_c.m_ranks.back().categoryBytes[size_t(m_c.m_categories[r][i])] += allocations[i].size;
+        }
         std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
     }
 }
@@ -324,10 +339,13 @@ void ComparisonPhases::measureForeign()
         const RankInput& in = m_inputs[r];
         for (int device : m_c.m_roles.ranks[r].foreign) {
             const DeviceHistoryPtr h = DeviceHistory::build(in.snapshot, device);
+            const std::vector<Category> categories = Categories::classify(*h, m_c.m_options.categories);
             std::unordered_map<SiteId, Finding> bySite;
+            std::unordered_map<SiteId, CategoryBytes> siteCategories;
             for (uint32_t i : h->liveSet(h->peakEvent())) {
                 const Allocation& a = h->allocations()[i];
                 const SiteId site = m_c.m_sites.site(*in.snapshot, a.stack);
+                siteCategories[site][size_t(categories[i])] += a.size;
                 Finding& f = bySite[site];
                 if (f.rankCount == 0) {
                     f.rank = in.rank;
@@ -342,6 +360,8 @@ void ComparisonPhases::measureForeign()
                 f.blocks.push_back({ a.addr, a.size, 0 });
             }
             for (auto& [site, f] : bySite) {
+                const CategoryBytes& c = siteCategories[site];
+                f.category = Category(std::max_element(c.begin(), c.end()) - c.begin());
                 std::sort(f.blocks.begin(), f.blocks.end(),
                     [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
                 f.runs = f.blocks;
@@ -356,53 +376,44 @@ void ComparisonPhases::totalSites()
     const size_t sites = m_c.m_sites.size();
     m_c.m_siteBytes.assign(sites * m_rankCount, 0);
     m_c.m_siteCount.assign(sites * m_rankCount, 0);
+    m_siteModelBytes.assign(sites * m_rankCount, 0);
     for (size_t r = 0; r < m_rankCount; ++r) {
         const std::span<const Allocation> allocations = m_c.m_histories[r]->allocations();
         for (const Live& l : m_live[r]) {
             m_c.m_siteBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
             ++m_c.m_siteCount[l.site * m_rankCount + r];
+            if (isModelState(m_c.m_categories[r][l.allocation]))
+                m_siteModelBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
         }
     }
 }
 
 void ComparisonPhases::findExcess()
 {
-    // Per site, each rank against the median of the others (or the baseline rank).
-    std::vector<int64_t> sortedBytes(m_rankCount);
-    std::vector<int64_t> sortedCount(m_rankCount);
+    // Per site, each rank against the median of its replicas (every other rank without a layout), or the baseline
+    // rank. A rank without replicas has nothing to be compared with.
+    std::vector<int64_t> sortedBytes;
+    std::vector<int64_t> sortedCount;
     for (SiteId s = 0; s < m_c.m_sites.size(); ++s) {
         const int64_t* b = &m_c.m_siteBytes[s * m_rankCount];
         const int64_t* n = &m_c.m_siteCount[s * m_rankCount];
         if (std::all_of(b, b + m_rankCount, [&](int64_t v) { return v == b[0]; })
             && std::all_of(n, n + m_rankCount, [&](int64_t v) { return v == n[0]; }))
             continue; // every rank the same: nothing to report
-        sortedBytes.assign(b, b + m_rankCount);
-        sortedCount.assign(n, n + m_rankCount);
-        std::sort(sortedBytes.begin(), sortedBytes.end());
-        std::sort(sortedCount.begin(), sortedCount.end());
-        for (size_t r = 0; r < m_rankCount; ++r) {
-            if (int(r) == m_baselineIndex)
+        for (const std::vector<size_t>& members : m_groupMembers) {
+            if (members.size() < 2 && m_baselineIndex < 0)
                 continue;
-            const int64_t baseBytes = m_baselineIndex >= 0 ? b[m_baselineIndex] : medianWithout(sortedBytes, b[r]);
-            const int64_t baseCount = m_baselineIndex >= 0 ? n[m_baselineIndex] : medianWithout(sortedCount, n[r]);
-            if (b[r] <= baseBytes)
-                continue;
-            Finding f;
-            f.rank = m_inputs[r].rank;
-            f.device = m_devices[r];
-            f.site = s;
-            f.rankBytes = b[r];
-            f.baselineBytes = baseBytes;
-            f.excessBytes = b[r] - baseBytes;
-            f.rankCount = n[r];
-            f.baselineCount = baseCount;
-            f.ranksWithSite = int(std::count_if(n, n + m_rankCount, [](int64_t count) { return count > 0; }));
-            // "Only on this rank" means what it says: with counts 2/1/0/0 the first two ranks share the site.
-            f.kind = baseCount == 0 && f.ranksWithSite <= 1 ? Finding::OnlyOnRank
-                : n[r] > baseCount                          ? Finding::MoreOnRank
-                                                            : Finding::LargerOnRank;
-            placeBlocks(f, r, chosenBlocks(f, r));
-            m_c.m_findings.push_back(std::move(f));
+            sortedBytes.clear();
+            sortedCount.clear();
+            for (size_t r : members) {
+                sortedBytes.push_back(b[r]);
+                sortedCount.push_back(n[r]);
+            }
+            std::sort(sortedBytes.begin(), sortedBytes.end());
+            std::sort(sortedCount.begin(), sortedCount.end());
+            const int withSite = int(std::count_if(members.begin(), members.end(), [&](size_t r) { return n[r] > 0; }));
+            for (size_t r : members)
+                findExcessAt(s, r, b, n, sortedBytes, sortedCount, withSite);
         }
     }
     std::sort(m_foreign.begin(), m_foreign.end(),
@@ -410,6 +421,33 @@ void ComparisonPhases::findExcess()
     std::move(m_foreign.begin(), m_foreign.end(), std::back_inserter(m_c.m_findings));
     std::stable_sort(m_c.m_findings.begin(), m_c.m_findings.end(),
         [](const Finding& a, const Finding& b) { return a.excessBytes > b.excessBytes; });
+}
+
+void ComparisonPhases::findExcessAt(SiteId s, size_t r, const int64_t* b, const int64_t* n,
+    const std::vector<int64_t>& sortedBytes, const std::vector<int64_t>& sortedCount, int withSite)
+{
+    if (int(r) == m_baselineIndex)
+        return;
+    const int64_t baseBytes = m_baselineIndex >= 0 ? b[m_baselineIndex] : medianWithout(sortedBytes, b[r]);
+    const int64_t baseCount = m_baselineIndex >= 0 ? n[m_baselineIndex] : medianWithout(sortedCount, n[r]);
+    if (b[r] <= baseBytes)
+        return;
+    Finding f;
+    f.rank = m_inputs[r].rank;
+    f.device = m_devices[r];
+    f.site = s;
+    f.rankBytes = b[r];
+    f.baselineBytes = baseBytes;
+    f.excessBytes = b[r] - baseBytes;
+    f.rankCount = n[r];
+    f.baselineCount = baseCount;
+    f.ranksWithSite = withSite;
+    // "Only on this rank" means what it says: with counts 2/1/0/0 the first two ranks share the site.
+    f.kind = baseCount == 0 && f.ranksWithSite <= 1 ? Finding::OnlyOnRank
+        : n[r] > baseCount                          ? Finding::MoreOnRank
+                                                    : Finding::LargerOnRank;
+    placeBlocks(f, r, chosenBlocks(f, r));
+    m_c.m_findings.push_back(std::move(f));
 }
 
 std::vector<uint32_t> ComparisonPhases::chosenBlocks(const Finding& f, size_t r) const
@@ -433,6 +471,10 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
         chosen.erase(chosen.begin(),
             chosen.end() - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
     }
+    CategoryBytes byCategory {};
+    for (uint32_t i : siteBlocks)
+        byCategory[size_t(m_c.m_categories[r][i])] += h.allocations()[i].size;
+    f.category = Category(std::max_element(byCategory.begin(), byCategory.end()) - byCategory.begin());
     const std::vector<StateSegment>& segs = m_segments[r];
     for (uint32_t i : chosen) {
         const Allocation& a = h.allocations()[i];
@@ -461,16 +503,271 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
 
 void ComparisonPhases::totalRanks()
 {
-    std::vector<int64_t> totals;
-    for (const RankSummary& s : m_c.m_ranks)
-        totals.push_back(s.bytesAtPoint);
-    std::vector<int64_t> sortedTotals = totals;
-    std::sort(sortedTotals.begin(), sortedTotals.end());
-    for (size_t r = 0; r < m_rankCount && m_rankCount > 1; ++r) { // one rank alone has no baseline and no excess
-        const int64_t base =
-            m_baselineIndex >= 0 ? totals[size_t(m_baselineIndex)] : medianWithout(sortedTotals, totals[r]);
-        m_c.m_ranks[r].excessBytes = totals[r] - base;
+    for (const std::vector<size_t>& members : m_groupMembers) {
+        std::vector<int64_t> sortedTotals;
+        sortedTotals.reserve(members.size());
+        for (size_t r : members)
+            sortedTotals.push_back(m_c.m_ranks[r].bytesAtPoint);
+        std::sort(sortedTotals.begin(), sortedTotals.end());
+        // A rank alone (in its group) has no baseline and no excess.
+        if (members.size() < 2 && m_baselineIndex < 0)
+            continue;
+        for (size_t r : members) {
+            const int64_t own = m_c.m_ranks[r].bytesAtPoint;
+            const int64_t base = m_baselineIndex >= 0 ? m_c.m_ranks[size_t(m_baselineIndex)].bytesAtPoint
+                                                      : medianWithout(sortedTotals, own);
+            m_c.m_ranks[r].excessBytes = own - base;
+        }
     }
+}
+
+namespace {
+
+int64_t median(std::vector<int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1]) / 2;
+}
+
+bool beyondThreshold(int64_t excess, int64_t base, double thresholdPercent)
+{
+    return excess > 0 && double(excess) * 100.0 > thresholdPercent * double(std::max<int64_t>(base, 1));
+}
+
+} // namespace
+
+void ComparisonPhases::chooseGroups()
+{
+    // A baseline rank (A/B) is every rank's baseline, whatever the layout.
+    const bool layoutUsable = m_baselineIndex < 0 && m_rankCount > 1;
+    std::optional<ParallelLayout> layout = m_c.m_options.layout;
+    if (layout
+        && (layout->rankCount() != int(m_rankCount)
+            || std::any_of(m_inputs.begin(), m_inputs.end(),
+                [&](const RankInput& in) { return in.rank < 0 || in.rank >= layout->rankCount(); })))
+        layout.reset(); // the caller checks the layout against the ranks; one that does not fit is not used
+    if (!layout && layoutUsable)
+        layout = suggestLayout();
+    if (!layoutUsable || !layout) {
+        m_groupMembers.assign(1, {});
+        for (size_t r = 0; r < m_rankCount; ++r)
+            m_groupMembers[0].push_back(r);
+        m_c.m_groups.push_back({ "all", {}, 0, {} });
+        for (const RankInput& in : m_inputs)
+            m_c.m_groups[0].ranks.push_back(in.rank);
+        return;
+    }
+    m_c.m_layout = layout;
+    m_groupMembers.assign(size_t(layout->groupCount()), {});
+    m_c.m_groups.resize(m_groupMembers.size());
+    for (size_t g = 0; g < m_groupMembers.size(); ++g)
+        m_c.m_groups[g].name = layout->groupName(int(g));
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const int g = layout->group(m_inputs[r].rank);
+        m_c.m_ranks[r].coordinates = layout->coordinates(m_inputs[r].rank);
+        m_c.m_ranks[r].group = g;
+        m_groupMembers[size_t(g)].push_back(r);
+        m_c.m_groups[size_t(g)].ranks.push_back(m_inputs[r].rank);
+    }
+}
+
+std::optional<ParallelLayout> ComparisonPhases::suggestLayout() const
+{
+    // Ranks that run different parts of the model hold activations or model state at different sites, or
+    // different amounts of model state. Work outside the training step (evaluation, metrics) never counts: it is
+    // what an imbalance looks like, not a layout.
+    std::vector<std::pair<int, size_t>> byRank; // (rank, index)
+    for (size_t r = 0; r < m_rankCount; ++r)
+        byRank.push_back({ m_inputs[r].rank, r });
+    std::sort(byRank.begin(), byRank.end());
+    for (size_t i = 0; i < byRank.size(); ++i) {
+        if (byRank[i].first != int(i))
+            return std::nullopt; // ranks 0 … N-1 only
+    }
+    std::vector<int64_t> model(m_rankCount, 0);
+    std::vector<std::vector<SiteId>> sites(m_rankCount);
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const CategoryBytes& c = m_c.m_ranks[r].categoryBytes;
+        model[r] = c[size_t(Category::Parameter)] + c[size_t(Category::Gradient)] + c[size_t(Category::OptimizerState)];
+        for (const Live& l : m_live[r]) {
+            const Category category = m_c.m_categories[r][l.allocation];
+            if ((isModelState(category) || category == Category::Activation)
+                && (sites[r].empty() || sites[r].back() != l.site))
+                sites[r].push_back(l.site);
+        }
+    }
+    // Model state in clusters: sorted, a new cluster wherever the next rank holds more than the threshold above.
+    std::vector<size_t> order(m_rankCount);
+    for (size_t r = 0; r < m_rankCount; ++r)
+        order[r] = r;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return model[a] < model[b]; });
+    std::vector<int> cluster(m_rankCount, 0);
+    for (size_t i = 1; i < order.size(); ++i) {
+        const int64_t step = model[order[i]] - model[order[i - 1]];
+        cluster[order[i]] = cluster[order[i - 1]]
+            + (beyondThreshold(step, model[order[i - 1]], m_c.m_options.thresholdPercent) ? 1 : 0);
+    }
+    // Group number per rank, in rank order of first appearance.
+    std::vector<int> group(m_rankCount, -1);
+    std::vector<size_t> firstOf;
+    for (const auto& [rank, r] : byRank) {
+        for (size_t g = 0; g < firstOf.size(); ++g) {
+            if (cluster[firstOf[g]] == cluster[r] && sites[firstOf[g]] == sites[r]) {
+                group[size_t(rank)] = int(g);
+                break;
+            }
+        }
+        if (group[size_t(rank)] < 0) {
+            group[size_t(rank)] = int(firstOf.size());
+            firstOf.push_back(r);
+        }
+    }
+    const size_t k = firstOf.size();
+    const size_t n = m_rankCount;
+    if (k < 2 || n % k != 0 || n / k < 2)
+        return std::nullopt;
+    const int size = int(n / k);
+    bool contiguous = true, strided = true;
+    for (size_t rank = 0; rank < n; ++rank) {
+        contiguous = contiguous && group[rank] == int(rank) / size;
+        strided = strided && group[rank] == int(rank % k);
+    }
+    // Contiguous groups are pipeline stages (Megatron and torchtitan put pp outermost); groups that alternate are
+    // the fastest dimension, tensor parallelism.
+    std::string text = contiguous ? "pp=" + std::to_string(k) + ",dp=" + std::to_string(size)
+        : strided                 ? "dp=" + std::to_string(size) + ",tp=" + std::to_string(k)
+                                  : std::string();
+    if (text.empty())
+        return std::nullopt;
+    std::optional<ParallelLayout> layout = ParallelLayout::parse(text, nullptr);
+    layout->suggested = true;
+    return layout;
+}
+
+void ComparisonPhases::compareGroups()
+{
+    for (size_t g = 0; g < m_groupMembers.size(); ++g) {
+        GroupSummary& summary = m_c.m_groups[g];
+        std::vector<int64_t> totals;
+        for (size_t r : m_groupMembers[g])
+            totals.push_back(m_c.m_ranks[r].bytesAtPoint);
+        summary.bytesAtPoint = median(totals);
+        for (size_t c = 0; c < size_t(CategoryCount); ++c) {
+            std::vector<int64_t> values;
+            for (size_t r : m_groupMembers[g])
+                values.push_back(m_c.m_ranks[r].categoryBytes[c]);
+            summary.categoryBytes[c] = median(values);
+        }
+    }
+    Verdict& v = m_c.m_verdict;
+    if (m_c.m_layout) {
+        v.layout = m_c.m_layout->text();
+        v.layoutSuggested = m_c.m_layout->suggested;
+    }
+    if (m_c.m_groups.size() < 2)
+        return;
+    // The group holding the most beyond the others, and what that is made of.
+    size_t heavy = 0;
+    int64_t heavyExcess = std::numeric_limits<int64_t>::min();
+    for (size_t g = 0; g < m_c.m_groups.size(); ++g) {
+        std::vector<int64_t> others;
+        for (size_t o = 0; o < m_c.m_groups.size(); ++o) {
+            if (o != g)
+                others.push_back(m_c.m_groups[o].bytesAtPoint);
+        }
+        const int64_t excess = m_c.m_groups[g].bytesAtPoint - median(others);
+        if (excess > heavyExcess) {
+            heavyExcess = excess;
+            heavy = g;
+        }
+    }
+    CategoryBytes diff {};
+    for (size_t c = 0; c < size_t(CategoryCount); ++c) {
+        std::vector<int64_t> others;
+        for (size_t o = 0; o < m_c.m_groups.size(); ++o) {
+            if (o != heavy)
+                others.push_back(m_c.m_groups[o].categoryBytes[c]);
+        }
+        diff[c] = m_c.m_groups[heavy].categoryBytes[c] - median(others);
+    }
+    if (beyondThreshold(heavyExcess, m_c.m_groups[heavy].bytesAtPoint - heavyExcess, m_c.m_options.thresholdPercent)) {
+        v.heavierGroup = m_c.m_groups[heavy].name;
+        v.groupExcessBytes = heavyExcess;
+        v.groupExcessCategory = Category(std::max_element(diff.begin(), diff.end()) - diff.begin());
+    }
+}
+
+bool ComparisonPhases::decideModelParallel()
+{
+    // Parameters, gradients and optimizer state that differ between stages or shards: the split is uneven. (More
+    // activations on one stage are 1F1B's in-flight micro-batches: by design.)
+    const std::vector<GroupSummary>& groups = m_c.m_groups;
+    if (groups.size() < 2)
+        return false;
+    size_t heavy = 0;
+    int64_t excess = std::numeric_limits<int64_t>::min();
+    int64_t base = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        std::vector<int64_t> others;
+        std::vector<int64_t> otherTotals;
+        for (size_t o = 0; o < groups.size(); ++o) {
+            if (o != g) {
+                others.push_back(groups[o].modelStateBytes());
+                otherTotals.push_back(groups[o].bytesAtPoint);
+            }
+        }
+        const int64_t e = groups[g].modelStateBytes() - median(others);
+        if (e > excess) {
+            excess = e;
+            heavy = g;
+            base = median(otherTotals);
+        }
+    }
+    if (!beyondThreshold(excess, base, m_c.m_options.thresholdPercent))
+        return false;
+    Verdict& v = m_c.m_verdict;
+    v.kind = Verdict::ModelParallelImbalance;
+    v.group = groups[heavy].name;
+    v.groupRanks = groups[heavy].ranks;
+    v.excessBytes = excess;
+    v.baselineBytes = base;
+    // The group's rank holding the most stands for it.
+    size_t rank = m_groupMembers[heavy].front();
+    for (size_t r : m_groupMembers[heavy]) {
+        if (m_c.m_ranks[r].bytesAtPoint > m_c.m_ranks[rank].bytesAtPoint)
+            rank = r;
+    }
+    v.rank = m_c.m_ranks[rank].rank;
+    v.device = m_c.namesDevices() ? m_c.m_ranks[rank].device : -1;
+    // Which layers: the sites where the group's model state exceeds the other ranks'.
+    std::vector<std::pair<int64_t, SiteId>> sites;
+    for (SiteId s = 0; s < m_c.m_sites.size(); ++s) {
+        std::vector<int64_t> in, out;
+        for (size_t r = 0; r < m_rankCount; ++r)
+            (size_t(m_c.m_ranks[r].group) == heavy ? in : out).push_back(m_siteModelBytes[s * m_rankCount + r]);
+        const int64_t d = median(in) - median(out);
+        if (d > 0)
+            sites.push_back({ d, s });
+    }
+    std::sort(sites.begin(), sites.end(), std::greater<>());
+    for (size_t i = 0; i < sites.size() && i < 3; ++i)
+        v.topSites.push_back({ m_c.m_sites.label(sites[i].second), sites[i].first, int(Finding::LargerOnRank) });
+    v.excessByCategory = {};
+    for (size_t c = 0; c < size_t(CategoryCount); ++c) {
+        std::vector<int64_t> others;
+        for (size_t o = 0; o < groups.size(); ++o) {
+            if (o != heavy)
+                others.push_back(groups[o].categoryBytes[c]);
+        }
+        v.excessByCategory[c] = std::max<int64_t>(0, groups[heavy].categoryBytes[c] - median(others));
+    }
+    // The group difference is the verdict now, not a note beside it.
+    v.heavierGroup.clear();
+    v.groupExcessBytes = 0;
+    return true;
 }
 
 void ComparisonPhases::decideVerdict()
@@ -501,7 +798,7 @@ void ComparisonPhases::decideVerdict()
         && double(o.excessBytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(v.baselineBytes, 1));
     if (beyond) {
         decideImbalance(o);
-    } else if (!decideOutsideAllocator()) {
+    } else if (!decideModelParallel() && !decideOutsideAllocator()) {
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
@@ -512,17 +809,25 @@ void ComparisonPhases::decideVerdict()
 void ComparisonPhases::decideImbalance(const RankSummary& o)
 {
     Verdict& v = m_c.m_verdict;
+    int64_t sharedModelState = 0;
     for (const Finding& f : m_c.m_findings) {
         if (f.rank != o.rank || f.kind == Finding::ForeignDevice)
             continue;
         (f.kind == Finding::OnlyOnRank ? v.onlyBytes
                 : f.baselineCount == 0 ? v.absentBytes
                                        : v.sharedBytes) += f.excessBytes;
+        v.excessByCategory[size_t(f.category)] += f.excessBytes;
+        if (f.kind != Finding::OnlyOnRank && f.baselineCount > 0 && isModelState(f.category))
+            sharedModelState += f.excessBytes;
         if (v.topSites.size() < 3)
             v.topSites.push_back({ m_c.m_sites.label(f.site), f.excessBytes, int(f.kind) });
     }
-    // Work the baseline does not do at all is a burden, whether one rank or several do it.
+    // Work the baseline does not do at all is a burden, whether one rank or several do it. Larger tensors at shared
+    // sites are input, unless they are model state: replicas hold the same parameters whatever their batches, so
+    // ranks compared without a layout that differ there are shards of an uneven split.
     v.kind = v.onlyBytes + v.absentBytes >= v.sharedBytes ? Verdict::BurdenImbalance : Verdict::InputImbalance;
+    if (v.kind == Verdict::InputImbalance && !m_c.m_layout && sharedModelState * 2 >= v.sharedBytes)
+        v.kind = Verdict::ModelParallelImbalance;
     v.rank = o.rank;
     v.excessBytes = o.excessBytes;
     v.device = m_c.namesDevices() ? o.device : -1;
@@ -630,7 +935,8 @@ void ComparisonPhases::decideStray()
             continue;
         const bool beyond =
             double(bytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(victim->bytesAtPoint, 1));
-        const bool imbalance = v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance;
+        const bool imbalance = v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance
+            || v.kind == Verdict::ModelParallelImbalance;
         const bool decides = victim->oomEvents > 0 || !imbalance || bytes > v.excessBytes;
         if (!beyond || !decides || (v.kind == Verdict::StrayDevice && bytes <= v.excessBytes))
             continue;
@@ -673,6 +979,7 @@ std::pair<int, int64_t> severity(const Comparison& c)
     case Verdict::BurdenImbalance:
     case Verdict::InputImbalance:
     case Verdict::StrayDevice:
+    case Verdict::ModelParallelImbalance:
         return { 2, v.excessBytes };
     case Verdict::OutsideAllocator:
     case Verdict::Fragmentation:
@@ -708,11 +1015,13 @@ std::shared_ptr<const Comparison> Comparison::compute(
             devices.push_back(slot >= 0 ? slot : rank.main);
         ComparisonPhases phases(*c, inputs, std::move(devices));
         phases.measureRanks();
+        phases.chooseGroups();
         if (slot < 0)
             phases.measureForeign();
         phases.totalSites();
         phases.findExcess();
         phases.totalRanks();
+        phases.compareGroups();
         phases.decideVerdict();
         all.push_back(std::move(c));
     }

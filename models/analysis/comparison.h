@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "categories.h"
 #include "devicehistory.h"
 #include "deviceroles.h"
+#include "parallellayout.h"
 #include "sitetable.h"
 
 #include <QString>
@@ -34,6 +36,11 @@ struct ComparisonOptions
     SiteOptions site;
     /// Compare this device of every rank; unset: every device (see DeviceRoles), the one that matters most first.
     std::optional<int> device;
+    /// How the ranks are laid out over parallel dimensions; unset: guessed where the files show groups of ranks that
+    /// run different parts of the model (ParallelLayout::suggested), else every rank is every other's replica.
+    std::optional<ParallelLayout> layout;
+    /// Patterns added to the built-in category rules.
+    CategoryRules categories;
 };
 
 /// A rank's figures at its comparison point.
@@ -52,6 +59,12 @@ struct RankSummary
     int64_t excessBytes = 0;
     /// At the comparison point, as the block maps show it: 1 - largest free block / free bytes inside segments.
     double fragmentation = 0;
+    /// bytesAtPoint by category.
+    CategoryBytes categoryBytes {};
+    /// Coordinates in the layout (one per dimension of Comparison::layout()), empty without one.
+    std::vector<int> coordinates;
+    /// The replica group (index into Comparison::groups()).
+    int group = 0;
     int64_t oomEvents = 0;
     bool traceIncomplete = false;
     /// Why the rank is not at the requested point, when it is not (no OOM, no such step …).
@@ -87,6 +100,8 @@ struct Finding
     int64_t baselineBytes = 0;
     int64_t rankCount = 0;
     int64_t baselineCount = 0;
+    /// The category holding most of the rank's bytes at this site.
+    Category category = Category::Other;
     /// How many of the compared ranks, this one included, hold allocations at this site.
     int ranksWithSite = 1;
     /// One allocation stack of the rank's snapshot at this site, for showing the unfiltered stack.
@@ -110,6 +125,7 @@ struct Verdict
         OutsideAllocator, ///< allocations agree; the memory is held outside PyTorch's allocator
         StrayDevice, ///< other ranks' allocations sit on this rank's GPU
         Fragmentation, ///< an OOM with enough free memory in reserve, but no free block as large as the request
+        ModelParallelImbalance, ///< parameters, gradients or optimizer state differ between stages or shards
     };
     Kind kind = Balanced;
     int rank = -1;
@@ -162,8 +178,36 @@ struct Verdict
         static const char* kindName(Kind kind);
     };
     std::vector<Suspect> suspects;
+    /// The layout the ranks were compared in ("" without one), and whether it was guessed from the files.
+    std::string layout;
+    bool layoutSuggested = false;
+    /// For ModelParallelImbalance: the group holding more model state ("pp=0") and its ranks; `excessBytes` is its
+    /// parameters, gradients and optimizer state beyond the median of the other groups'.
+    std::string group;
+    std::vector<int> groupRanks;
+    /// Where groups differ by design and that is not the verdict: the group holding the most beyond the median of
+    /// the others (by group medians), by how much, and the category most of it is in. Empty `heavierGroup`: none.
+    std::string heavierGroup;
+    int64_t groupExcessBytes = 0;
+    Category groupExcessCategory = Category::Other;
+    /// The verdict rank's excess by category (from its findings).
+    CategoryBytes excessByCategory {};
 
     static const char* kindName(Kind kind);
+};
+
+/// One replica group of a layout: its ranks and the medians of their figures.
+struct GroupSummary
+{
+    std::string name;
+    std::vector<int> ranks;
+    int64_t bytesAtPoint = 0;
+    CategoryBytes categoryBytes {};
+    int64_t modelStateBytes() const
+    {
+        return categoryBytes[size_t(Category::Parameter)] + categoryBytes[size_t(Category::Gradient)]
+            + categoryBytes[size_t(Category::OptimizerState)];
+    }
 };
 
 /// The verdict of one device compared across ranks, when ranks use several.
@@ -215,6 +259,11 @@ public:
     {
         return m_histories[rankIndex];
     }
+    /// The category of each allocation of history(rankIndex), in its order.
+    const std::vector<Category>& categories(size_t rankIndex) const
+    {
+        return m_categories[rankIndex];
+    }
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
@@ -245,6 +294,16 @@ public:
     {
         return m_roles.namesDevices() || m_options.device.has_value();
     }
+    /// The layout the ranks were compared in, given or guessed (ParallelLayout::suggested); unset without one.
+    const std::optional<ParallelLayout>& layout() const
+    {
+        return m_layout;
+    }
+    /// The replica groups, one without a layout.
+    const std::vector<GroupSummary>& groups() const
+    {
+        return m_groups;
+    }
     /// Every device compared on its own, this one included, in device order; empty when only one was.
     const std::vector<DeviceVerdict>& devices() const
     {
@@ -263,6 +322,7 @@ private:
     ComparisonOptions m_options;
     std::vector<RankSummary> m_ranks;
     std::vector<DeviceHistoryPtr> m_histories;
+    std::vector<std::vector<Category>> m_categories;
     std::vector<Finding> m_findings;
     // sites × ranks
     std::vector<int64_t> m_siteBytes;
@@ -271,6 +331,8 @@ private:
     SiteTable m_sites;
     DeviceRoles m_roles;
     std::vector<DeviceVerdict> m_devices;
+    std::optional<ParallelLayout> m_layout;
+    std::vector<GroupSummary> m_groups;
     std::vector<std::shared_ptr<const Comparison>> m_otherDevices;
     int m_alignedTo = -1;
 };

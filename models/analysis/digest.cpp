@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "digest.h"
 
+#include "categories.h"
 #include "devicehistory.h"
 
 #include <QSaveFile>
@@ -232,9 +233,17 @@ const char* stateName(BlockState state)
     return "unknown";
 }
 
-// The events of the reduced trace, in order: the source's kept events and the stand-in's resizes.
-std::vector<TraceEntry> reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
+// The events of the reduced trace, in order: the source's kept events and the stand-in's resizes; and for each
+// kept alloc its category, which the digest cannot work out again without the allocations it leaves out.
+struct ReducedTrace
 {
+    std::vector<TraceEntry> events;
+    std::vector<int> categories; ///< per event: a Category, or -1
+};
+
+ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
+{
+    const std::vector<Category> categories = Categories::classify(h);
     const std::span<const TraceEntry> events = h.events();
     const size_t n = events.size();
     const std::span<const Allocation> allocations = h.allocations();
@@ -304,7 +313,9 @@ std::vector<TraceEntry> reducedTrace(const DeviceHistory& h, Digest::Figures& fi
         sync[lo] = sync[hi] = 1;
     }
 
-    std::vector<TraceEntry> out;
+    ReducedTrace reduced;
+    std::vector<TraceEntry>& out = reduced.events;
+    size_t allocation = 0; // the in-trace allocations come first in the history, in order of their alloc events
     std::unordered_map<uint64_t, int64_t> live; // the digest's own pairing, as DeviceHistory will replay it
     int64_t total = h.initialTotal(); // of the kept allocations
     int64_t leftOut = 0; // the stand-in's size
@@ -353,13 +364,18 @@ std::vector<TraceEntry> reducedTrace(const DeviceHistory& h, Digest::Figures& fi
             else if (e.action() == TraceAction::FreeCompleted)
                 live.erase(e.addr);
             total = after;
+            reduced.categories.resize(out.size(), -1);
             out.push_back(e);
+            reduced.categories.push_back(e.action() == TraceAction::Alloc ? int(categories[allocation]) : -1);
             ++figures.keptEvents;
         }
+        if (e.action() == TraceAction::Alloc)
+            ++allocation;
         if (sync[i] && !isKey[i])
             resize(std::max<int64_t>(source - total, 0), e.timeUs);
     }
-    return out;
+    reduced.categories.resize(out.size(), -1);
+    return reduced;
 }
 
 void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& devices, Digest::Figures& figures)
@@ -408,10 +424,11 @@ void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& d
     w.endList();
 }
 
-void writeTrace(PickleWriter& w, const Snapshot& s, const std::vector<TraceEntry>& trace)
+void writeTrace(PickleWriter& w, const Snapshot& s, const ReducedTrace& trace)
 {
     w.beginList();
-    for (const TraceEntry& e : trace) {
+    for (size_t i = 0; i < trace.events.size(); ++i) {
+        const TraceEntry& e = trace.events[i];
         w.beginDict();
         w.text("action");
         w.string(e.actionName);
@@ -423,6 +440,10 @@ void writeTrace(PickleWriter& w, const Snapshot& s, const std::vector<TraceEntry
         }
         w.text("frames");
         w.stack(e.stack);
+        if (trace.categories[i] >= 0) {
+            w.text("rankscope_category");
+            w.text(categoryName(Category(trace.categories[i])));
+        }
         w.endDict();
         w.item();
     }
@@ -463,7 +484,7 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     struct Kept
     {
         DeviceHistoryPtr history;
-        std::vector<TraceEntry> trace;
+        ReducedTrace trace;
     };
     std::map<int, Kept> kept;
     for (int d : devices) {

@@ -41,7 +41,8 @@ public:
         int64_t bytes = 0; ///< of the written file
     };
 
-    static constexpr int version = 2;
+    /// 2: every GPU of the source; 3: every kept alloc carries its category (`rankscope_category`).
+    static constexpr int version = 3;
     /// Timeline columns kept (about two screens wide).
     static constexpr int columns = 4096;
     /// The frame of the stand-in allocation that carries the curve of what was left out.

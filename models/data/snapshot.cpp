@@ -56,6 +56,7 @@ constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
     "rankscope_digest",
     "category",
     "fx_original_trace",
+    "rankscope_category",
 };
 
 } // namespace

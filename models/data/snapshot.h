@@ -77,6 +77,7 @@ enum : StringId
     K_rankscope_digest,
     K_category,
     K_fx_original_trace,
+    K_rankscope_category,
     K_Count
 };
 }
@@ -242,6 +243,9 @@ struct EntryContext
 {
     StringId compileContext = EmptyString;
     StringId userMetadata = EmptyString;
+    /// What the allocation is for, when the file says: a profile's `category` (PyTorch's memory profiler) or a
+    /// digest's `rankscope_category`.
+    StringId category = EmptyString;
 };
 using TraceVector = BigVector<TraceEntry>;
 

@@ -477,7 +477,14 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
         e.stack = stackOf(value);
         break;
     case K_category:
-        m_snapshot->profilerDerived = true;
+    case K_rankscope_category:
+        if (key == K_category)
+            m_snapshot->profilerDerived = true;
+        if (value.kind == BuilderValue::String) {
+            EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+            context.category = value.a;
+            e.contextIndex = contextIndex(context);
+        }
         break;
     default:
         break;
@@ -496,9 +503,9 @@ uint32_t SnapshotBuilder::streamIndex(int64_t stream)
 
 uint32_t SnapshotBuilder::contextIndex(EntryContext context)
 {
-    if (context.compileContext == EmptyString && context.userMetadata == EmptyString)
+    if (context.compileContext == EmptyString && context.userMetadata == EmptyString && context.category == EmptyString)
         return 0;
-    const uint64_t key = (uint64_t(context.compileContext) << 32) | context.userMetadata;
+    const ContextKey key { context.compileContext, context.userMetadata, context.category };
     auto [it, inserted] = m_contextIndex.try_emplace(key, uint32_t(m_snapshot->entryContexts.size()));
     if (inserted)
         m_snapshot->entryContexts.push_back(context);

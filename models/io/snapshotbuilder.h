@@ -185,7 +185,22 @@ private:
     uint64_t m_materializeBudget = 0;
     uint64_t m_entryCapacityHint = 0;
     std::unordered_map<int64_t, uint32_t> m_streamIndex;
-    std::unordered_map<uint64_t, uint32_t> m_contextIndex;
+    struct ContextKey
+    {
+        StringId compileContext;
+        StringId userMetadata;
+        StringId category;
+        bool operator==(const ContextKey&) const = default;
+    };
+    struct ContextKeyHash
+    {
+        size_t operator()(const ContextKey& k) const
+        {
+            return std::hash<uint64_t>()(
+                (uint64_t(k.compileContext) << 32 | k.userMetadata) ^ (uint64_t(k.category) * 0x9e3779b97f4a7c15ull));
+        }
+    };
+    std::unordered_map<ContextKey, uint32_t, ContextKeyHash> m_contextIndex;
     bool m_rootSet = false;
     bool m_hasSegments = false;
 };

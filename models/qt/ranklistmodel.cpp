@@ -6,7 +6,9 @@
 #include <QColor>
 #include <QFileInfo>
 #include <QFont>
+#include <QStringList>
 
+#include <algorithm>
 #include <limits>
 
 namespace RankScope {
@@ -51,6 +53,20 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("At point");
         case ExcessColumn:
             return tr("Excess");
+        case ParameterColumn:
+            return tr("Parameters");
+        case GradientColumn:
+            return tr("Gradients");
+        case OptimizerStateColumn:
+            return tr("Optimizer");
+        case ActivationColumn:
+            return tr("Activations");
+        case TemporaryColumn:
+            return tr("Temporaries");
+        case OtherColumn:
+            return tr("Other");
+        case CoordinatesColumn:
+            return tr("Layout");
         case FragmentationColumn:
             return tr("Fragmentation");
         case TraceColumn:
@@ -79,6 +95,19 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
         case ExcessColumn:
             return tr("Bytes at the point minus the baseline: the median of the other ranks, or the chosen "
                       "baseline rank");
+        case ParameterColumn:
+        case GradientColumn:
+        case OptimizerStateColumn:
+        case ActivationColumn:
+        case TemporaryColumn:
+        case OtherColumn:
+            return tr("Live allocations at the comparison point in this category, judged from each allocation's stack "
+                      "and lifetime (see the README's Categories): parameters, gradients and optimizer state are "
+                      "the model's state; activations are kept for the backward pass; temporaries die within their "
+                      "phase; other is everything outside the training step");
+        case CoordinatesColumn:
+            return tr("The rank's coordinates in the parallel layout (Compare → Parallel Layout…): ranks are compared "
+                      "with their replicas, which differ only in dp");
         case FragmentationColumn:
             return tr("Of the final snapshot: 1 − largest free block ÷ free bytes inside segments. High values mean "
                       "free memory is scattered in pieces too small to use");
@@ -147,6 +176,15 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         if (!sum)
             return {};
         return QString((sum->excessBytes > 0 ? QStringLiteral("+") : QString()) + Formatting::bytes(sum->excessBytes));
+    case ParameterColumn:
+    case GradientColumn:
+    case OptimizerStateColumn:
+    case ActivationColumn:
+    case TemporaryColumn:
+    case OtherColumn:
+        return sum ? QVariant(Formatting::bytes(sum->categoryBytes[size_t(column - ParameterColumn)])) : QVariant();
+    case CoordinatesColumn:
+        return row.coordinates;
     case FragmentationColumn:
         return sum ? QVariant(QStringLiteral("%1%").arg(sum->fragmentation * 100, 0, 'f', 1)) : QVariant();
     case TraceColumn:
@@ -181,6 +219,15 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return row.summary ? qint64(row.summary->bytesAtPoint) : qint64(-1);
     case ExcessColumn:
         return row.summary ? qint64(row.summary->excessBytes) : std::numeric_limits<qint64>::min();
+    case ParameterColumn:
+    case GradientColumn:
+    case OptimizerStateColumn:
+    case ActivationColumn:
+    case TemporaryColumn:
+    case OtherColumn:
+        return row.summary ? qint64(row.summary->categoryBytes[size_t(column - ParameterColumn)]) : qint64(-1);
+    case CoordinatesColumn:
+        return row.coordinates;
     case FragmentationColumn:
         return row.summary ? row.summary->fragmentation : -1.0;
     case TraceColumn:
@@ -250,22 +297,35 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
 bool RankListModel::isBytes(int column)
 {
     return column == PeakColumn || column == AtPointColumn || column == ExcessColumn || column == ReservedColumn
-        || column == AllocatedColumn;
+        || column == AllocatedColumn || isCategory(column);
 }
 
 void RankListModel::setComparison(const ComparisonPtr& comparison)
 {
     const int outlierRank =
         comparison && comparison->verdict().kind != Verdict::Balanced ? comparison->verdict().rank : -1;
+    // A model-parallel imbalance is a whole group's: every rank of it stands out.
+    const std::vector<int> group = comparison && comparison->verdict().kind == Verdict::ModelParallelImbalance
+        ? comparison->verdict().groupRanks
+        : std::vector<int>();
     for (Row& row : m_rows) {
         row.summary.reset();
+        row.coordinates.clear();
         row.outlier = false;
         if (!comparison || !row.file.ok())
             continue;
         for (const RankSummary& s : comparison->ranks()) {
-            if (s.path == row.file.path) {
-                row.summary = s;
-                row.outlier = s.rank == outlierRank;
+            if (s.path != row.file.path)
+                continue;
+            row.summary = s;
+            row.outlier = s.rank == outlierRank || std::find(group.begin(), group.end(), s.rank) != group.end();
+            if (const std::optional<ParallelLayout>& layout = comparison->layout()) {
+                QStringList parts;
+                for (size_t d = 0; d < layout->dimensions.size() && d < s.coordinates.size(); ++d)
+                    parts << QStringLiteral("%1=%2")
+                                 .arg(QString::fromStdString(layout->dimensions[d].name))
+                                 .arg(s.coordinates[d]);
+                row.coordinates = parts.join(QLatin1Char(' '));
             }
         }
     }

@@ -31,6 +31,15 @@ public:
         AtPointColumn,
         /// Bytes at the point beyond the baseline, from the latest comparison.
         ExcessColumn,
+        /// Bytes at the point by category (Category order), from the latest comparison.
+        ParameterColumn,
+        GradientColumn,
+        OptimizerStateColumn,
+        ActivationColumn,
+        TemporaryColumn,
+        OtherColumn,
+        /// The rank's coordinates in the layout ("pp=0 dp=1"), empty without one.
+        CoordinatesColumn,
         ReservedColumn,
         AllocatedColumn,
         FragmentationColumn,
@@ -76,7 +85,12 @@ public:
 
     static bool isNumeric(int column)
     {
-        return column != RankColumn && column != FileColumn && column != StatusColumn && column != TraceColumn;
+        return column != RankColumn && column != FileColumn && column != StatusColumn && column != TraceColumn
+            && column != CoordinatesColumn;
+    }
+    static bool isCategory(int column)
+    {
+        return column >= ParameterColumn && column <= OtherColumn;
     }
     static bool isBytes(int column);
 
@@ -88,6 +102,7 @@ private:
         int devices = 0;
         /// From the latest comparison, when it included this row.
         std::optional<RankSummary> summary;
+        QString coordinates;
         bool outlier = false;
         int progress = 0;
         bool loading = true;

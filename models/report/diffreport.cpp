@@ -72,10 +72,19 @@ nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
         { "rank_count", f.rankCount },
         { "baseline_count", f.baselineCount },
         { "ranks_with_site", f.ranksWithSite },
+        { "category", categoryName(f.category) },
         { "site", c.sites().label(f.site) },
         { "frames", std::move(frames) },
         { "runs", std::move(runs) },
     };
+}
+
+nlohmann::ordered_json categoriesJson(const CategoryBytes& bytes)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (int c = 0; c < CategoryCount; ++c)
+        out[categoryName(Category(c))] = bytes[size_t(c)];
+    return out;
 }
 
 } // namespace
@@ -125,6 +134,19 @@ std::string text(const Comparison& c, int maxFindings)
             + (r.traceIncomplete ? "  (trace incomplete)" : "") + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
     }
 
+    if (const std::optional<ParallelLayout>& layout = c.layout()) {
+        out += "\nGroups of the layout " + layout->text() + (layout->suggested ? " (guessed; --layout to set it)" : "")
+            + ", medians of their ranks:\n";
+        for (const GroupSummary& g : c.groups()) {
+            std::string list;
+            for (int r : g.ranks)
+                list += (list.empty() ? "" : ",") + std::to_string(r);
+            out += "  " + pad(g.name, 14) + pad(bytes(g.bytesAtPoint), 12, true) + "  model state "
+                + bytes(g.modelStateBytes()) + ", activations " + bytes(g.categoryBytes[size_t(Category::Activation)])
+                + "  ranks " + list + "\n";
+        }
+    }
+
     const auto& findings = c.findings();
     out += "\nFindings (" + std::to_string(findings.size()) + ", largest first):\n";
     int shown = 0;
@@ -136,7 +158,8 @@ std::string text(const Comparison& c, int maxFindings)
         out += "  rank " + std::to_string(f.rank) + (devices ? " cuda:" + std::to_string(f.device) : std::string())
             + "  " + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes) + "  (" + bytes(f.rankBytes) + " in "
             + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
-            + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)\n";
+            + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)  "
+            + categoryName(f.category) + "\n";
         const auto& frames = c.sites().frames(f.site);
         if (frames.empty())
             out += "      <no stack recorded>\n";
@@ -169,12 +192,28 @@ std::string json(const Comparison& c)
             { "reserved_bytes_at_point", r.reservedAtPoint },
             { "excess_bytes", r.excessBytes },
             { "fragmentation", r.fragmentation },
+            { "categories", categoriesJson(r.categoryBytes) },
             { "oom_events", r.oomEvents },
             { "trace_incomplete", r.traceIncomplete },
         };
+        if (const std::optional<ParallelLayout>& layout = c.layout()) {
+            nlohmann::ordered_json coords = nlohmann::ordered_json::object();
+            for (size_t d = 0; d < layout->dimensions.size() && d < r.coordinates.size(); ++d)
+                coords[layout->dimensions[d].name] = r.coordinates[d];
+            rank["coords"] = std::move(coords);
+        }
         if (!r.note.empty())
             rank["note"] = r.note;
         out["ranks"].push_back(std::move(rank));
+    }
+    if (const std::optional<ParallelLayout>& layout = c.layout()) {
+        nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+        for (const GroupSummary& g : c.groups()) {
+            groups.push_back({ { "group", g.name }, { "ranks", g.ranks }, { "bytes_at_point", g.bytesAtPoint },
+                { "categories", categoriesJson(g.categoryBytes) } });
+        }
+        out["layout"] = { { "text", layout->text() }, { "suggested", layout->suggested },
+            { "groups", std::move(groups) } };
     }
     // Every device's findings, the verdict's device first: each carries its device.
     out["findings"] = nlohmann::ordered_json::array();
@@ -197,6 +236,17 @@ std::string json(const Comparison& c)
     };
     if (v.kind == Verdict::StrayDevice)
         out["verdict"]["culprit_ranks"] = v.culpritRanks;
+    if (v.kind == Verdict::ModelParallelImbalance && !v.group.empty()) {
+        out["verdict"]["group"] = v.group;
+        out["verdict"]["group_ranks"] = v.groupRanks;
+    }
+    if (v.kind != Verdict::Balanced && v.rankCount > 1)
+        out["verdict"]["excess_by_category"] = categoriesJson(v.excessByCategory);
+    if (!v.heavierGroup.empty()) {
+        out["verdict"]["heavier_group"] = v.heavierGroup;
+        out["verdict"]["group_excess_bytes"] = v.groupExcessBytes;
+        out["verdict"]["group_excess_category"] = categoryName(v.groupExcessCategory);
+    }
     if (!v.suspects.empty()) {
         nlohmann::ordered_json suspects = nlohmann::ordered_json::array();
         for (const Verdict::Suspect& s : v.suspects) {

@@ -36,9 +36,11 @@ QString at(const Verdict& v, VerdictText::Language language)
 
 QString against(const Verdict& v, VerdictText::Language language)
 {
-    return v.baselineRank >= 0
-        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1"), language).arg(v.baselineRank)
-        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "the median of the other ranks"), language);
+    if (v.baselineRank >= 0)
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1"), language).arg(v.baselineRank);
+    return v.layout.empty()
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "the median of the other ranks"), language)
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "the median of its replicas"), language);
 }
 
 QString ranks(const std::vector<int>& list)
@@ -94,8 +96,37 @@ QString VerdictText::title(const Verdict& v, Language language)
             .arg(v.device);
     case Verdict::Fragmentation:
         return say(QT_TR_NOOP("Rank %1 ran out of memory in a fragmented reserve"), language).arg(v.rank);
+    case Verdict::ModelParallelImbalance:
+        return v.group.empty()
+            ? say(QT_TR_NOOP("Model-parallel imbalance on rank %1: it holds more parameters, gradients or optimizer "
+                             "state"),
+                language)
+                  .arg(v.rank)
+            : say(QT_TR_NOOP("Model-parallel imbalance: group %1 (ranks %2) holds more model state"), language)
+                  .arg(QString::fromStdString(v.group), ranks(v.groupRanks));
     }
     return {};
+}
+
+QString VerdictText::category(Category category, Language language)
+{
+    if (language == English)
+        return QString::fromLatin1(categoryName(category));
+    switch (category) {
+    case Category::Parameter:
+        return say(QT_TR_NOOP("parameters"), language);
+    case Category::Gradient:
+        return say(QT_TR_NOOP("gradients"), language);
+    case Category::OptimizerState:
+        return say(QT_TR_NOOP("optimizer state"), language);
+    case Category::Activation:
+        return say(QT_TR_NOOP("activations"), language);
+    case Category::Temporary:
+        return say(QT_TR_NOOP("temporaries"), language);
+    case Category::Other:
+        break;
+    }
+    return say(QT_TR_NOOP("other"), language);
 }
 
 QString VerdictText::explanation(const Verdict& v, Language language)
@@ -118,6 +149,27 @@ QString VerdictText::explanation(const Verdict& v, Language language)
         text += QLatin1Char(' ')
             + say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "Suspects the files show: %1."), language)
                   .arg(found.join(QLatin1String("; ")));
+    if (!v.heavierGroup.empty()) {
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                      "Groups differ by design: %1 holds %2 more than the median of the other groups, mostly %3."),
+                language)
+                  .arg(QString::fromStdString(v.heavierGroup), Formatting::bytes(v.groupExcessBytes),
+                      category(v.groupExcessCategory, language));
+    }
+    if (!v.layout.empty()) {
+        text += QLatin1Char(' ')
+            + (v.layoutSuggested
+                    ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                              "Ranks were compared with their replicas in the layout %1, guessed from the files "
+                              "(groups of ranks run different parts of the model); give the layout to confirm or "
+                              "correct it."),
+                        language)
+                    : say(QT_TRANSLATE_NOOP(
+                              "RankScope::VerdictText", "Ranks were compared with their replicas in the layout %1."),
+                        language))
+                  .arg(QString::fromStdString(v.layout));
+    }
     return text;
 }
 
@@ -155,6 +207,21 @@ QString VerdictText::explain(const Verdict& v, Language language)
             .arg(threshold, against(v, language), at(v, language), QString::number(v.outlierRank),
                 bytes(std::max<int64_t>(v.outlierExcessBytes, 0)));
     }
+    case Verdict::ModelParallelImbalance:
+        if (!v.group.empty()) {
+            return say(QT_TR_NOOP("Group %1 of the layout (ranks %2) holds %3 more parameters, gradients and optimizer "
+                                  "state than the median of the other groups %4 (%5 of what they hold in all): the "
+                                  "model is split unevenly between them. Top sites: %6."),
+                language)
+                .arg(QString::fromStdString(v.group), ranks(v.groupRanks), bytes(v.excessBytes), at(v, language),
+                    percent(v.excessBytes, v.baselineBytes), siteList(v, language, false));
+        }
+        return say(QT_TR_NOOP("Rank %1 holds %2 (%3) more than %4 %5, and most of it is parameters, gradients or "
+                              "optimizer state at sites the others share: ranks that should hold the same model hold "
+                              "different amounts of it, as the shards of an uneven split do. Top sites: %6."),
+            language)
+            .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
+                against(v, language), at(v, language), siteList(v, language, true));
     case Verdict::BurdenImbalance:
     case Verdict::InputImbalance:
     case Verdict::StrayDevice:
@@ -249,6 +316,12 @@ QString VerdictText::remedy(const Verdict& v, Language language)
                              "instead of leaving free space split between blocks; also allocate long-lived tensors "
                              "before the training loop."),
                 language);
+    case Verdict::ModelParallelImbalance:
+        return say(QT_TR_NOOP("Rebalance the split: give every pipeline stage layers of equal memory, counting the "
+                              "embedding and output layers (Megatron: --decoder-first-pipeline-num-layers and "
+                              "--decoder-last-pipeline-num-layers; torchtitan: the pipeline split points), and pick "
+                              "tensor-parallel sizes that divide the hidden, head and vocabulary sizes evenly."),
+            language);
     case Verdict::StrayDevice:
         return say(QT_TR_NOOP("Ranks %1 allocate on another rank's GPU: call torch.cuda.set_device(local_rank) before "
                               "any CUDA work, pass map_location= to torch.load (the rank's own device, or \"cpu\"), "

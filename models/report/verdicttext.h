@@ -27,6 +27,8 @@ public:
     static QString explanation(const Verdict& verdict, Language language);
     /// A finding's kind: its JSON name in English ("only_on_rank"), a phrase otherwise ("only on this rank").
     static QString findingKind(Finding::Kind kind, Language language);
+    /// A category in words (its JSON name in English).
+    static QString category(Category category, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
 

@@ -68,6 +68,16 @@ Devices, as PyTorch numbers them per process:
   steps_balanced_latest_3  the control: rank 1 gathered at step 10, the latest step (20) is balanced
   fsdp_steps_input_2    FSDP's snapshot_<step>_<local_rank>.pickle, steps 1 and 2; rank 1's busiest site 3x larger
                         at step 2
+  pp2_dp4_burden_8      pipeline parallelism, pp=2 x dp=4: stage 0 (ranks 0-3) runs the embedding and holds the
+                        activations of two micro-batches in flight (its busiest site 2x), stage 1 (ranks 4-7)
+                        runs the output layer and the loss; rank 6 also gathers evaluation outputs. Compared with
+                        --layout pp=2,dp=4, and without it (the layout is guessed from the stages' sites)
+  pp2_dp4_balanced_8    the control: the same stages, no evaluation burden: balanced, no finding
+  pp2_uneven_stages_8   the same stages; stage 0 also holds 2 GiB more parameters (an embedding allocated at model
+                        construction, before the trace): model_parallel_imbalance on pp=0
+  tp2_uneven_shard_4    dp=2 x tp=2: the tp=1 shards (ranks 1, 3) hold 1.5 GiB of parameters where tp=0 holds 1 GiB
+                        (an output layer whose vocabulary does not split evenly): model_parallel_imbalance on tp=1
+  tp2_balanced_4        the control: even shards
   profiler_host_balanced_4 / profiler_host_burden_4
                         profiler-derived files (trace entries carry `category`, the last device list is host memory
                         and the longest); rank 1 holds 4 GiB more host memory, which is never compared as a GPU's; in
@@ -205,6 +215,7 @@ def main():
     field_scenarios(outdir, magma)
     device_scenarios(outdir, magma)
     step_scenarios(outdir, magma)
+    layout_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -550,6 +561,94 @@ def step_scenarios(outdir, magma):
     write_files(outdir, 'fsdp_steps_input_2', files, {'kind': 'input_imbalance', 'rank': 1, 'step': 2,
                                                       'finding_kind': 'larger_on_rank', 'site': site,
                                                       'finding_kinds': ['larger_on_rank']})
+
+
+def drop_allocations(snapshot, keep):
+    """Removes every allocation whose alloc entry `keep(entry)` rejects, with its frees; a block it leaves live at the
+    end becomes inactive in the final segments (the segments stay, as the allocator keeps them)."""
+    trace = snapshot['device_traces'][0]
+    dropping, out = set(), []
+    for e in trace:
+        if e['action'] == 'alloc' and not keep(e):
+            dropping.add(e['addr'])
+            continue
+        if e['action'] in ('free_requested', 'free_completed') and e['addr'] in dropping:
+            if e['action'] == 'free_completed':
+                dropping.discard(e['addr'])
+            continue
+        out.append(e)
+    trace[:] = out
+    for seg in snapshot['segments']:
+        for block in seg['blocks']:
+            if block.get('address') in dropping and block['state'] != 'inactive':
+                seg['allocated_size'] -= block['size']
+                seg['active_size'] -= block['size']
+                block['state'] = 'inactive'
+                block['frames'] = []
+
+
+def model_line(entry):
+    """The line of the outermost model.py frame of an allocation: which part of TransformerLM.forward it is in
+    (245 the embedding, 253 the layers, 255 the final norm, 257 the output layer); 0 outside the model."""
+    lines = [f['line'] for f in entry.get('frames', []) if f['filename'].endswith('model.py')]
+    return lines[-1] if lines else 0
+
+
+def pipeline_stage(snapshot, stage):
+    """As one of two pipeline stages of the same model: stage 0 runs the embedding and the first half of the layers,
+    stage 1 the second half, the final norm, the output layer and the loss (which runs outside the model)."""
+    def keep(e):
+        line = model_line(e)
+        if stage == 0:
+            return line not in (255, 257) and (line != 0 or not e.get('frames'))
+        return line != 245
+    drop_allocations(snapshot, keep)
+    if stage == 0:
+        # 1F1B: the first stage keeps the activations of more micro-batches in flight.
+        scale_top_site(snapshot, 2.0)
+    return snapshot
+
+
+def add_parameters(snapshot, size, module):
+    """Parameters allocated at model construction, before recording began: a live block with its stack."""
+    outer = next(e['frames'][-1] for e in snapshot['device_traces'][0] if e.get('frames'))
+    code = outer['filename'].rsplit('\\', 1)[0]
+    frames = [{'name': '__init__', 'filename': WINDOWS_PACKAGES + f'torch\\nn\\modules\\{module}.py', 'line': 106},
+              {'name': '__init__', 'filename': code + '\\cs336-basics\\cs336_basics\\model.py', 'line': 212},
+              {'name': '<module>', 'filename': outer['filename'], 'line': 58}]
+    add_segments(snapshot, 1, size, frames)
+
+
+def layout_scenarios(outdir, magma):
+    def stages(burden=None):
+        ranks = copies(magma, 8)
+        for r, s in enumerate(ranks):
+            pipeline_stage(s, r // 4)
+        if burden is not None:
+            make_examples.add_evaluation_burden(ranks[burden])
+        return ranks
+    write(outdir, 'pp2_dp4_burden_8', stages(burden=6),
+          {'kind': 'burden_imbalance', 'rank': 6, 'layout': 'pp=2,dp=4', 'suggested_layout': 'pp=2,dp=4',
+           'finding_kind': 'only_on_rank', 'site': 'gather_predictions', 'excess_bytes': 1 << 30,
+           'finding_kinds': ['only_on_rank'], 'findings_ranks': [6]})
+    write(outdir, 'pp2_dp4_balanced_8', stages(),
+          {'kind': 'balanced', 'layout': 'pp=2,dp=4', 'suggested_layout': 'pp=2,dp=4'})
+    ranks = stages()
+    for s in ranks[:4]:
+        add_parameters(s, 2048 * MiB, 'sparse')
+    write(outdir, 'pp2_uneven_stages_8', ranks,
+          {'kind': 'model_parallel_imbalance', 'rank': 0, 'group': 'pp=0', 'group_ranks': [0, 1, 2, 3],
+           'layout': 'pp=2,dp=4', 'suggested_layout': 'pp=2,dp=4', 'top_site': '__init__'})
+
+    def shards(uneven):
+        ranks = copies(magma, 4)
+        for r, s in enumerate(ranks):
+            add_parameters(s, (1536 if uneven and r % 2 else 1024) * MiB, 'linear')
+        return ranks
+    write(outdir, 'tp2_uneven_shard_4', shards(True),
+          {'kind': 'model_parallel_imbalance', 'rank': 1, 'group': 'tp=1', 'group_ranks': [1, 3],
+           'layout': 'dp=2,tp=2', 'suggested_layout': 'dp=2,tp=2', 'top_site': '__init__'})
+    write(outdir, 'tp2_balanced_4', shards(False), {'kind': 'balanced', 'layout': 'dp=2,tp=2'})
 
 
 if __name__ == '__main__':
