@@ -71,7 +71,8 @@ const char* const usage = "Usage:\n"
                           "Every GPU of every rank is compared (--device N: only cuda:N of each rank); memory a\n"
                           "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
                           "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
-                          "is compared one step at a time: the latest, or --step N.\n"
+                          "is compared one step at a time: the latest, or --step N; up to four steps before it\n"
+                          "are read too, and a rank holding more at every step is a growth (verdict growth).\n"
                           "--layout pp=2,dp=4 (slowest first; also tp, cp, ep) compares each rank with its\n"
                           "replicas; stages and shards may differ by design (verdict model_parallel_imbalance when\n"
                           "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
@@ -355,6 +356,7 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
         result.error = "no snapshot files given";
         return result;
     }
+    const QStringList allSteps = paths;
     result.error = chooseStep(paths, step);
     if (!result.error.empty())
         return result;
@@ -372,6 +374,15 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
     }
     if (ranks.empty())
         return result;
+    // The steps before this one, for growth across steps.
+    if (const int64_t chosen = RankFiles::chooseStep(allSteps, step).chosen; chosen >= 0) {
+        const EarlierSteps earlier = EarlierSteps::load(allSteps, chosen);
+        for (const LoadedFile& file : earlier.failed) {
+            ++result.failures;
+            print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + " (an earlier step)\n");
+        }
+        earlier.attach(ranks, chosen);
+    }
     if (const std::optional<ParallelLayout>& layout = options.layout) {
         const std::string given = "--layout " + layout->text() + ": ";
         if (layout->rankCount() != int(paths.size())) {

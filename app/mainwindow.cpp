@@ -27,6 +27,7 @@
 #include "stacktext.h"
 #include "startpage.h"
 #include "steplog.h"
+#include "steppeakschart.h"
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -182,7 +183,14 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
     });
-    left->addWidget(m_chart);
+    // The ranks' bars, and for a folder of several steps each rank's peak per step under them.
+    auto* charts = new QWidget(left);
+    auto* chartsLayout = new QVBoxLayout(charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_chart, 3);
+    m_stepPeaks = new StepPeaksChart(charts);
+    chartsLayout->addWidget(m_stepPeaks, 2);
+    left->addWidget(charts);
     // The ⚠ that marks an incomplete trace is explained where it is seen, whenever a row shows it.
     auto* ranks = new QWidget(left);
     auto* ranksLayout = new QVBoxLayout(ranks);
@@ -842,6 +850,24 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_stepCombo->setVisible(!chosen.steps.empty());
     refitMenuCorner();
     m_loader->load(files);
+    // The steps before this one, for growth across steps: read next to the ranks, compared again once they are in.
+    m_step = chosen.chosen;
+    m_earlierSteps.reset();
+    if (!chosen.steps.empty() && chosen.steps.front() < chosen.chosen) {
+        m_earlierLoads.start(
+            [all = snapshotFiles(paths), step = chosen.chosen] {
+                return std::make_shared<const EarlierSteps>(EarlierSteps::load(all, step));
+            },
+            [this](std::shared_ptr<const EarlierSteps> earlier) {
+                for (const LoadedFile& file : earlier->failed) {
+                    statusBar()->showMessage(
+                        tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+                }
+                m_earlierSteps = std::move(earlier);
+                if (m_comparison || m_comparisons.isBusy())
+                    compareRanks();
+            });
+    }
     updateStatus();
 }
 
@@ -1050,6 +1076,8 @@ void MainWindow::compareRanks()
         return;
     }
     readOptions();
+    if (m_earlierSteps)
+        m_earlierSteps->attach(ranks, m_step);
     m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
     m_comparisons.start([ranks, options = m_options] { return Comparison::compute(ranks, options); },
         [this](ComparisonPtr comparison) { applyComparison(std::move(comparison)); });
@@ -1200,6 +1228,7 @@ void MainWindow::swapRanks()
 void MainWindow::showRanks()
 {
     m_pair->showRanks(m_comparison, m_rankA, m_rankB);
+    m_stepPeaks->setComparison(m_comparison, m_rankA, m_rankB);
     showExcess();
 }
 
@@ -1381,7 +1410,8 @@ void MainWindow::previousFinding()
 
 bool MainWindow::isBusy() const
 {
-    return m_loader->isRunning() || m_comparisons.isBusy() || m_compareTimer->isActive() || m_pair->isBusy();
+    return m_loader->isRunning() || m_comparisons.isBusy() || m_earlierLoads.isBusy() || m_compareTimer->isActive()
+        || m_pair->isBusy();
 }
 
 void MainWindow::clearJob()
@@ -1391,6 +1421,8 @@ void MainWindow::clearJob()
     m_loader = new SnapshotLoader(this);
     connectLoader();
     m_comparisons.cancel();
+    m_earlierLoads.cancel();
+    m_earlierSteps.reset();
     m_compareTimer->stop();
     m_model->clear();
     applyComparison(nullptr);

@@ -3,6 +3,7 @@
 
 #include "comparison.h"
 #include "jobtracker.h"
+#include "loadedfile.h"
 #include "verdictbanner.h"
 
 #include <QMainWindow>
@@ -31,6 +32,7 @@ class Retranslator;
 class SettingsDialog;
 class FindingsModel;
 class RankChart;
+class StepPeaksChart;
 class RankPair;
 class RankListModel;
 class SnapshotLoader;
@@ -224,6 +226,7 @@ private:
     QWidget* m_mainPage = nullptr;
     VerdictBanner* m_banner = nullptr;
     RankChart* m_chart = nullptr;
+    StepPeaksChart* m_stepPeaks = nullptr;
     QTreeView* m_table = nullptr;
     RankPair* m_pair = nullptr;
     // The pair's views.
@@ -268,6 +271,10 @@ private:
     ComparisonPtr m_comparison;
     // Comparisons run off the GUI thread; only the latest one's result is shown.
     JobTracker m_comparisons { this };
+    /// The snapshots of the steps before the one shown, read in the background once per job and step.
+    JobTracker m_earlierLoads { this };
+    std::shared_ptr<const EarlierSteps> m_earlierSteps;
+    int64_t m_step = -1;
     int m_rankA = -1;
     int m_rankB = -1;
     // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.

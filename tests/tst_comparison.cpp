@@ -30,14 +30,19 @@ using namespace TestUtils;
 
 namespace {
 
-// The files of one step when the folder holds several (the latest), as the command line and the window choose them.
+// The files of one step when the folder holds several (the latest), with the steps before it, as the command line
+// and the window choose them.
 std::vector<RankInput> loadRanks(const QString& folder)
 {
     std::vector<RankInput> ranks;
-    for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::chooseStep(RankFiles::expand({ folder })).files)) {
+    const QStringList files = RankFiles::expand({ folder });
+    const RankFiles::Step step = RankFiles::chooseStep(files);
+    for (const LoadedFile& f : LoadedFile::loadAll(step.files)) {
         if (f.ok())
             ranks.push_back({ f.rank, f.path, f.snapshot });
     }
+    if (step.chosen >= 0)
+        EarlierSteps::load(files, step.chosen).attach(ranks, step.chosen);
     return ranks;
 }
 
@@ -82,7 +87,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 43);
+    QCOMPARE(names.size(), 46);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -124,6 +129,15 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
     QCOMPARE(v.device, expected.value("device", -1));
     if (expected.contains("culprit_ranks"))
         QCOMPARE(v.culpritRanks, expected["culprit_ranks"].get<std::vector<int>>());
+    if (v.kind == Verdict::Growth) {
+        // Every step compared, how much it adds up to, and who grows.
+        QCOMPARE(v.growthRanks, expected["growth_ranks"].get<std::vector<int>>());
+        QCOMPARE(v.steps, std::vector<int64_t>({ 10, 20, 30 }));
+        QCOMPARE(v.totalGrowthBytes, 2 * v.excessBytes);
+        QCOMPARE(c->ranks()[size_t(c->rankIndex(v.rank))].peakPerStep.size(), size_t(3));
+        QVERIFY(VerdictText::explanation(v, VerdictText::English)
+                    .contains(v.growthRanks.size() == 1 ? QLatin1String("Only rank") : QLatin1String("grow.")));
+    }
     if (expected.contains("suspect_ranks")) {
         // Below the threshold no stray verdict, but the culprit is named among the suspects, with its bytes.
         QCOMPARE(v.suspects.size(), size_t(1));

@@ -15,6 +15,7 @@
 #include "settingsdialog.h"
 #include "snapshotreader.h"
 #include "stackpane.h"
+#include "steppeakschart.h"
 #include "stepsview.h"
 #include "stepswindow.h"
 #include "testutils.h"
@@ -69,6 +70,7 @@ private slots:
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
     void stepFoldersAreSteps();
+    void growthAcrossSteps();
     void parallelLayoutPerJob();
     void optionsAndClicksKeepEachOther();
     void fieldsLeaveTheWindowsShortcuts();
@@ -627,6 +629,33 @@ void TestMainWindow::stepFoldersAreSteps()
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
     QVERIFY(steps->isHidden());
+}
+
+// A rank that keeps tensors from one step to the next: the earlier steps are read next to the ranks, the verdict is
+// growth, and each rank's peak per step is drawn, until a job of one step hides it again.
+void TestMainWindow::growthAcrossSteps()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/growth_steps_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(
+        settled(w) && w.rankModel()->loadedCount() == 4 && w.comparison()->verdict().kind == Verdict::Growth, 60000);
+    QCOMPARE(w.comparison()->verdict().rank, 1);
+    auto* chart = w.findChild<StepPeaksChart*>();
+    QVERIFY(chart);
+    QTRY_VERIFY(chart->isVisible());
+    QCOMPARE(chart->plot()->graphCount(), 4);
+    for (int g = 0; g < chart->plot()->graphCount(); ++g)
+        QCOMPARE(chart->plot()->graph(g)->data()->size(), 3);
+    // The growing rank is drawn last, over the others, climbing.
+    const QCPGraph* top = chart->plot()->graph(chart->plot()->graphCount() - 1);
+    QVERIFY(top->data()->at(2)->value > top->data()->at(0)->value);
+    QCOMPARE(top->name(), QStringLiteral("Rank 1"));
+
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
+    QVERIFY(!chart->isVisible());
 }
 
 // A job's parallel layout: its ranks' coordinates in the table, replicas compared with each other, remembered for the

@@ -486,10 +486,6 @@
         <translation>分配位置</translation>
     </message>
     <message>
-        <source>Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank does, this one holds more or bigger tensors there (uneven input).</source>
-        <translation>仅此 rank 有：其他 rank 都不在此位置分配（额外工作）。分配更多或更大：每个 rank 都在此分配，但这个 rank 持有的张量更多或更大（输入不均）。</translation>
-    </message>
-    <message>
         <source>Bytes this rank holds at the site beyond its baseline, at the comparison point</source>
         <translation>比较点时，此 rank 在该分配位置超出其基线的字节数</translation>
     </message>
@@ -508,6 +504,18 @@
     <message>
         <source>%1 · cuda:%2</source>
         <translation>%1 · cuda:%2</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank does, this one holds more or bigger tensors there (uneven input). Grows every step: more than at the same moment of the step before, at every step (tensors kept across steps).</source>
+        <translation>仅此 rank 有：其他 rank 都不在此位置分配（额外工作）。更多或更大：每个 rank 都在此分配，但此 rank 的张量更多或更大（输入不均）。每步增长：比上一步同一时刻更多，且每一步都如此（张量跨步保留）。</translation>
+    </message>
+    <message>
+        <source>What most of the rank&apos;s memory at this site is for, from its stacks and lifetimes: parameters, gradients, optimizer state, activations, temporaries or other (outside the training step)</source>
+        <translation>该 rank 在此位置的大部分显存的用途，依据调用栈和生命周期判断：参数、梯度、优化器状态、激活、临时张量或其他（训练步之外）</translation>
     </message>
 </context>
 <context>
@@ -1209,6 +1217,10 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <source>%1 is not a layout: %2</source>
         <translation>%1 不是有效的布局：%2</translation>
     </message>
+    <message>
+        <source>%1 (an earlier step): %2</source>
+        <translation>%1（较早的一步）：%2</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1616,6 +1628,25 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>How to use rankscope_capture.py in your training script, and a copy of it</source>
         <translation>如何在训练脚本中使用 rankscope_capture.py，并获取一份副本</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StepPeaksChart</name>
+    <message>
+        <source>Peak per step</source>
+        <translation>每步峰值</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s peak at every training step of the folder: a rank that keeps tensors from one step to the next climbs while the others stay level. Ranks A and B are bold.</source>
+        <translation>文件夹中每个训练步时各 rank 的峰值：跨步保留张量的 rank 会逐步上升，其他 rank 保持平稳。Rank A 和 B 以粗线显示。</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
     </message>
 </context>
 <context>
@@ -2133,6 +2164,34 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Rebalance the split: give every pipeline stage layers of equal memory, counting the embedding and output layers (Megatron: --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers; torchtitan: the pipeline split points), and pick tensor-parallel sizes that divide the hidden, head and vocabulary sizes evenly.</source>
         <translation>重新平衡切分：让每个流水线阶段的层占用相同的显存，并把嵌入层和输出层计算在内（Megatron：--decoder-first-pipeline-num-layers 和 --decoder-last-pipeline-num-layers；torchtitan：流水线切分点），并选择能整除隐藏维度、注意力头数和词表大小的张量并行规模。</translation>
+    </message>
+    <message>
+        <source>Growth on rank %1: it holds more at every step</source>
+        <translation>Rank %1 持续增长：每一步占用都更多</translation>
+    </message>
+    <message>
+        <source>Only rank %1 grows.</source>
+        <translation>只有 rank %1 在增长。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 grow.</source>
+        <translation>Rank %1 都在增长。</translation>
+    </message>
+    <message>
+        <source>Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from one step to the next. %7 Top sites: %8.</source>
+        <translation>%4，rank %1 比上一步同一时刻多占用 %2（%3），且每一步都更多（步 %5：共 %6），增长位于每一步都在增长的分配位置：张量从一步保留到下一步。%7 主要分配位置：%8。</translation>
+    </message>
+    <message>
+        <source>grows every step</source>
+        <translation>每步增长</translation>
+    </message>
+    <message>
+        <source>Find what keeps tensors from one step to the next: lists of losses or outputs appended without .item() or .detach(), caches and memoized results that grow, hooks or closures that hold tensors, and metrics accumulated on the GPU; keep Python numbers or CPU copies instead.</source>
+        <translation>找出把张量从一步保留到下一步的代码：未调用 .item() 或 .detach() 就追加到列表中的损失或输出、不断增长的缓存和记忆化结果、持有张量的钩子或闭包，以及在 GPU 上累加的指标；改为保存 Python 数值或 CPU 副本。</translation>
+    </message>
+    <message>
+        <source>at the highest peak of its replica group (every replica at the same moment of its trace)</source>
+        <translation>在其副本组的最高峰值时（每个副本都处于其追踪中的同一时刻）</translation>
     </message>
 </context>
 <context>

@@ -110,8 +110,11 @@ void VerdictBanner::showVerdict()
     case Verdict::ModelParallelImbalance:
         colour = QColor(0x76, 0xb7, 0xb2);
         break;
+    case Verdict::Growth:
+        colour = QColor(0xb0, 0x7a, 0xa1).darker(110);
+        break;
     }
-    if (v.rankCount < 2)
+    if (v.rankCount < 2 && v.kind != Verdict::Growth)
         colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news
     // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
     QPalette p = palette();

@@ -39,6 +39,20 @@ int64_t rounded(int64_t size)
     return (size + 511) / 512 * 512;
 }
 
+int64_t median(std::vector<int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1]) / 2;
+}
+
+bool beyondThreshold(int64_t excess, int64_t base, double thresholdPercent)
+{
+    return excess > 0 && double(excess) * 100.0 > thresholdPercent * double(std::max<int64_t>(base, 1));
+}
+
 // Expandable segments: set in the allocator settings, or visible in segments and their map/unmap events.
 bool usesExpandableSegments(const Snapshot& s)
 {
@@ -70,6 +84,8 @@ const char* Finding::kindName(Kind kind)
         return "larger_on_rank";
     case ForeignDevice:
         return "foreign_device";
+    case Growth:
+        return "growth";
     }
     return "";
 }
@@ -96,6 +112,8 @@ const char* Verdict::kindName(Kind kind)
         return "fragmentation";
     case ModelParallelImbalance:
         return "model_parallel_imbalance";
+    case Growth:
+        return "growth";
     }
     return "";
 }
@@ -168,10 +186,11 @@ public:
     { }
 
     void measureRanks();
-    void chooseGroups();
     void measureForeign();
+    void measureGrowth();
     void totalSites();
     void findExcess();
+    void findGrowth();
     void totalRanks();
     void compareGroups();
     void decideVerdict();
@@ -191,6 +210,7 @@ private:
         TimelinePoint point; ///< that point, the aligned moment, or the snapshot when the rank has no such point
         bool found = false;
         std::string note;
+        int alignedTo = -1; ///< the rank whose peak this one is aligned with (itself for that rank), -1: none
     };
     std::vector<Chosen> choosePoints();
     int baselineIndex() const;
@@ -201,12 +221,15 @@ private:
     void findExcessAt(SiteId s, size_t r, const int64_t* b, const int64_t* n, const std::vector<int64_t>& sortedBytes,
         const std::vector<int64_t>& sortedCount, int withSite);
     std::optional<ParallelLayout> suggestLayout() const;
+    void setGroups(const std::optional<ParallelLayout>& layout);
+    void measureAt(const std::vector<Chosen>& chosen);
     bool decideModelParallel();
     void decideImbalance(const RankSummary& outlier);
     bool decideOutsideAllocator();
     void decideStray();
     void summarizeOneRank();
     void findSuspects(size_t oomRank);
+    void decideGrowth();
 
     Comparison& m_c;
     const std::vector<RankInput>& m_inputs;
@@ -218,6 +241,15 @@ private:
     std::vector<std::vector<StateSegment>> m_segments; // per rank, at its point
     std::vector<std::vector<size_t>> m_groupMembers; // replica groups of rank indices
     std::vector<int64_t> m_siteModelBytes; // sites × ranks: parameters, gradients and optimizer state
+    // Per rank with earlier steps: what it held at the same moment of each of them, oldest first.
+    struct EarlierState
+    {
+        int64_t step = 0;
+        int64_t atPoint = 0;
+        std::unordered_map<SiteId, std::pair<int64_t, int64_t>> sites; // bytes, count
+    };
+    std::vector<std::vector<EarlierState>> m_earlier;
+    std::vector<uint8_t> m_grows; // per rank: more at its point than at the same moment of every step before
 };
 
 int ComparisonPhases::baselineIndex() const
@@ -244,34 +276,48 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
     }
     // By default the rank with the highest peak is looked at there, and every other rank at the same moment of its
     // own trace: at their own peaks, ranks may be in different phases (a buffer kept from half-way moves one rank's
-    // peak into another phase), and the diff would compare optimizer state with activations.
+    // peak into another phase), and the diff would compare optimizer state with activations. With a layout, each
+    // replica group on its own: stages run other code and peak at other moments.
     const bool alignable = !m_c.m_options.point && m_rankCount > 1
         && std::all_of(histories.begin(), histories.end(),
             [](const DeviceHistoryPtr& h) { return h->eventCount() > 0 && !h->snapshot().digest; });
     if (!alignable)
         return chosen;
-    size_t top = 0;
-    for (size_t r = 1; r < m_rankCount; ++r) {
-        if (histories[r]->peakBytes() > histories[top]->peakBytes())
-            top = r;
-    }
     const TraceAlignment alignment(histories, m_c.m_options.site);
-    const QList<std::optional<EventIndex>> aligned = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
-        return size_t(r) == top ? std::optional<EventIndex>(histories[top]->peakEvent())
-                                : alignment.align(top, histories[top]->peakEvent(), size_t(r));
-    });
-    // Files of unrelated programs align nowhere: then each is simply at its own peak.
-    if (std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); }) < 2)
-        return chosen;
-    m_c.m_alignedTo = m_inputs[top].rank;
-    for (size_t r = 0; r < m_rankCount; ++r) {
-        if (r == top)
+    std::optional<size_t> overallTop;
+    for (const std::vector<size_t>& members : m_groupMembers) {
+        if (members.size() < 2)
             continue;
-        if (const std::optional<EventIndex>& e = aligned[qsizetype(r)]) {
-            chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
-        } else {
-            chosen[r].note = "could not be aligned with rank " + std::to_string(m_inputs[top].rank)
-                + "'s peak (its trace runs other code there); compared at its own peak";
+        size_t top = members.front();
+        for (size_t r : members) {
+            if (histories[r]->peakBytes() > histories[top]->peakBytes())
+                top = r;
+        }
+        const QList<std::optional<EventIndex>> aligned =
+            Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
+                const size_t r = members[size_t(i)];
+                return r == top ? std::optional<EventIndex>(histories[top]->peakEvent())
+                                : alignment.align(top, histories[top]->peakEvent(), r);
+            });
+        // Files of unrelated programs align nowhere: then each is simply at its own peak.
+        if (std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); }) < 2)
+            continue;
+        if (!overallTop || histories[top]->peakBytes() > histories[*overallTop]->peakBytes()) {
+            overallTop = top;
+            m_c.m_alignedTo = m_inputs[top].rank;
+        }
+        for (size_t i = 0; i < members.size(); ++i) {
+            const size_t r = members[i];
+            chosen[r].alignedTo = m_inputs[top].rank;
+            if (r == top)
+                continue;
+            if (const std::optional<EventIndex>& e = aligned[qsizetype(i)]) {
+                chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
+            } else {
+                chosen[r].alignedTo = -1;
+                chosen[r].note = "could not be aligned with rank " + std::to_string(m_inputs[top].rank)
+                    + "'s peak (its trace runs other code there); compared at its own peak";
+            }
         }
     }
     return chosen;
@@ -286,7 +332,34 @@ void ComparisonPhases::measureRanks()
     const QList<std::vector<Category>> categories = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories); });
     m_c.m_categories.assign(categories.begin(), categories.end());
-    const std::vector<Chosen> chosen = choosePoints();
+
+    // The layout, given or guessed: ranks are looked at and compared within their replica groups. A baseline rank
+    // (A/B) is every rank's baseline, whatever the layout; one that does not fit the ranks is not used (the caller
+    // checks it against the files).
+    const bool layoutUsable = m_baselineIndex < 0 && m_rankCount > 1;
+    std::optional<ParallelLayout> layout = layoutUsable ? m_c.m_options.layout : std::nullopt;
+    if (layout
+        && (layout->rankCount() != int(m_rankCount)
+            || std::any_of(m_inputs.begin(), m_inputs.end(),
+                [&](const RankInput& in) { return in.rank < 0 || in.rank >= layout->rankCount(); })))
+        layout.reset();
+    setGroups(layout);
+    measureAt(choosePoints());
+    if (layout || !layoutUsable)
+        return;
+    // A guess needs what every rank holds; once made, the ranks are looked at again, each group at its own peak.
+    if (std::optional<ParallelLayout> guessed = suggestLayout()) {
+        setGroups(guessed);
+        m_c.m_ranks.clear();
+        m_segments.clear();
+        m_live.assign(m_rankCount, {});
+        m_c.m_alignedTo = -1;
+        measureAt(choosePoints());
+    }
+}
+
+void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
+{
     QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event); });
     for (size_t r = 0; r < m_rankCount; ++r) {
@@ -299,6 +372,11 @@ void ComparisonPhases::measureRanks()
         summary.device = h->device();
         summary.point = c.point;
         summary.note = c.note;
+        summary.alignedTo = c.alignedTo;
+        if (m_c.m_layout) {
+            summary.coordinates = m_c.m_layout->coordinates(in.rank);
+            summary.group = m_c.m_layout->group(in.rank);
+        }
         if (!c.found) {
             summary.note = in.snapshot->digest && TimelinePoint::insideTrace(c.spec.kind)
                 ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
@@ -369,6 +447,126 @@ void ComparisonPhases::measureForeign()
             }
         }
     }
+}
+
+void ComparisonPhases::measureGrowth()
+{
+    // Each earlier step of a rank at the moment of its trace where this step's point is (the same code: the
+    // alignment that lines up ranks lines up steps), else at its own peak.
+    m_earlier.assign(m_rankCount, {});
+    m_grows.assign(m_rankCount, 0);
+    struct Looked
+    {
+        DeviceHistoryPtr history;
+        std::vector<uint32_t> live;
+    };
+    const QList<std::vector<Looked>> looked = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype index) {
+        const size_t r = size_t(index);
+        std::vector<Looked> out;
+        const DeviceHistoryPtr& now = m_c.m_histories[r];
+        const TimelinePoint& point = m_c.m_ranks[r].point;
+        for (const RankInput::EarlierStep& step : m_inputs[r].earlier) {
+            Looked l;
+            l.history = DeviceHistory::build(step.snapshot, m_devices[r]);
+            std::optional<EventIndex> at;
+            if (point.kind != TimelinePoint::Snapshot && now->eventCount() > 0 && l.history->eventCount() > 0
+                && !now->snapshot().digest && !step.snapshot->digest) {
+                const std::vector<DeviceHistoryPtr> pair = { l.history, now };
+                at = TraceAlignment(pair, m_c.m_options.site).align(1, point.event, 0);
+            }
+            if (!at) {
+                at = point.kind == TimelinePoint::Snapshot || l.history->eventCount() == 0
+                    ? l.history->point({ TimelinePoint::Snapshot, 0 })->event
+                    : l.history->peakEvent();
+            }
+            l.live = l.history->liveSet(*at);
+            out.push_back(std::move(l));
+        }
+        return out;
+    });
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const RankInput& in = m_inputs[r];
+        RankSummary& summary = m_c.m_ranks[r];
+        for (size_t k = 0; k < in.earlier.size(); ++k) {
+            const Looked& l = looked[qsizetype(r)][k];
+            EarlierState state;
+            state.step = in.earlier[k].step;
+            for (uint32_t i : l.live) {
+                const Allocation& a = l.history->allocations()[i];
+                auto& [bytes, count] = state.sites[m_c.m_sites.site(*in.earlier[k].snapshot, a.stack)];
+                bytes += a.size;
+                ++count;
+                state.atPoint += a.size;
+            }
+            summary.peakPerStep.push_back({ state.step, l.history->peakBytes() });
+            m_earlier[r].push_back(std::move(state));
+        }
+        if (m_earlier[r].empty())
+            continue;
+        summary.peakPerStep.push_back({ in.step, summary.peakAllocatedBytes });
+        summary.growthBytes = summary.bytesAtPoint - m_earlier[r].back().atPoint;
+        bool grows = summary.growthBytes > 0;
+        for (size_t k = 1; k < m_earlier[r].size(); ++k)
+            grows = grows && m_earlier[r][k].atPoint > m_earlier[r][k - 1].atPoint;
+        // A slow leak is small from one step to the next: what counts is how much it adds up to over the steps.
+        m_grows[r] = grows
+            && beyondThreshold(summary.bytesAtPoint - m_earlier[r].front().atPoint, m_earlier[r].front().atPoint,
+                m_c.m_options.thresholdPercent);
+    }
+}
+
+void ComparisonPhases::findGrowth()
+{
+    // Sites that hold more at every step than at the one before. Activations and temporaries change with every
+    // batch, so there they count only when the number of allocations grows too, as a kept list of tensors does.
+    std::vector<Finding> growth;
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const std::vector<EarlierState>& earlier = m_earlier[r];
+        if (earlier.empty())
+            continue;
+        std::vector<std::pair<int64_t, int64_t>> series(earlier.size() + 1);
+        for (SiteId s = 0; s < m_c.m_sites.size(); ++s) {
+            const int64_t bytes = m_c.m_siteBytes[s * m_rankCount + r];
+            const int64_t count = m_c.m_siteCount[s * m_rankCount + r];
+            if (bytes == 0)
+                continue;
+            for (size_t k = 0; k < earlier.size(); ++k) {
+                const auto it = earlier[k].sites.find(s);
+                series[k] = it == earlier[k].sites.end() ? std::pair<int64_t, int64_t>(0, 0) : it->second;
+            }
+            series.back() = { bytes, count };
+            bool bytesGrow = true, countGrows = true;
+            for (size_t k = 1; k < series.size(); ++k) {
+                bytesGrow = bytesGrow && series[k].first > series[k - 1].first;
+                countGrows = countGrows && series[k].second > series[k - 1].second;
+            }
+            // Something held at the first step already, more at each: kept and added to. What appears only at
+            // the latest step is that step's work (a burden), not growth.
+            if (!bytesGrow || series.front().first == 0)
+                continue;
+            Finding f;
+            f.rank = m_inputs[r].rank;
+            f.device = m_devices[r];
+            f.kind = Finding::Growth;
+            f.site = s;
+            f.rankBytes = bytes;
+            f.rankCount = count;
+            f.baselineBytes = series[series.size() - 2].first;
+            f.baselineCount = series[series.size() - 2].second;
+            f.excessBytes = bytes - f.baselineBytes;
+            placeBlocks(f, r, chosenBlocks(f, r));
+            if (!countGrows && (f.category == Category::Activation || f.category == Category::Temporary))
+                continue;
+            growth.push_back(std::move(f));
+        }
+    }
+    for (Finding& f : growth) {
+        f.ranksWithSite =
+            int(std::count_if(growth.begin(), growth.end(), [&](const Finding& g) { return g.site == f.site; }));
+        m_c.m_findings.push_back(std::move(f));
+    }
+    std::stable_sort(m_c.m_findings.begin(), m_c.m_findings.end(),
+        [](const Finding& a, const Finding& b) { return a.excessBytes > b.excessBytes; });
 }
 
 void ComparisonPhases::totalSites()
@@ -466,7 +664,7 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
     if (!siteBlocks.empty())
         f.stack = h.allocations()[siteBlocks.front()].stack;
     std::vector<uint32_t> chosen = siteBlocks;
-    if (f.kind == Finding::MoreOnRank) {
+    if ((f.kind == Finding::MoreOnRank || f.kind == Finding::Growth) && f.rankCount > f.baselineCount) {
         std::sort(chosen.begin(), chosen.end()); // allocation order
         chosen.erase(chosen.begin(),
             chosen.end() - std::min<ptrdiff_t>(ptrdiff_t(chosen.size()), ptrdiff_t(f.rankCount - f.baselineCount)));
@@ -521,37 +719,11 @@ void ComparisonPhases::totalRanks()
     }
 }
 
-namespace {
-
-int64_t median(std::vector<int64_t> values)
+void ComparisonPhases::setGroups(const std::optional<ParallelLayout>& layout)
 {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1]) / 2;
-}
-
-bool beyondThreshold(int64_t excess, int64_t base, double thresholdPercent)
-{
-    return excess > 0 && double(excess) * 100.0 > thresholdPercent * double(std::max<int64_t>(base, 1));
-}
-
-} // namespace
-
-void ComparisonPhases::chooseGroups()
-{
-    // A baseline rank (A/B) is every rank's baseline, whatever the layout.
-    const bool layoutUsable = m_baselineIndex < 0 && m_rankCount > 1;
-    std::optional<ParallelLayout> layout = m_c.m_options.layout;
-    if (layout
-        && (layout->rankCount() != int(m_rankCount)
-            || std::any_of(m_inputs.begin(), m_inputs.end(),
-                [&](const RankInput& in) { return in.rank < 0 || in.rank >= layout->rankCount(); })))
-        layout.reset(); // the caller checks the layout against the ranks; one that does not fit is not used
-    if (!layout && layoutUsable)
-        layout = suggestLayout();
-    if (!layoutUsable || !layout) {
+    m_c.m_layout = layout;
+    m_c.m_groups.clear();
+    if (!layout) {
         m_groupMembers.assign(1, {});
         for (size_t r = 0; r < m_rankCount; ++r)
             m_groupMembers[0].push_back(r);
@@ -560,17 +732,14 @@ void ComparisonPhases::chooseGroups()
             m_c.m_groups[0].ranks.push_back(in.rank);
         return;
     }
-    m_c.m_layout = layout;
     m_groupMembers.assign(size_t(layout->groupCount()), {});
     m_c.m_groups.resize(m_groupMembers.size());
     for (size_t g = 0; g < m_groupMembers.size(); ++g)
         m_c.m_groups[g].name = layout->groupName(int(g));
     for (size_t r = 0; r < m_rankCount; ++r) {
-        const int g = layout->group(m_inputs[r].rank);
-        m_c.m_ranks[r].coordinates = layout->coordinates(m_inputs[r].rank);
-        m_c.m_ranks[r].group = g;
-        m_groupMembers[size_t(g)].push_back(r);
-        m_c.m_groups[size_t(g)].ranks.push_back(m_inputs[r].rank);
+        const auto g = size_t(layout->group(m_inputs[r].rank));
+        m_groupMembers[g].push_back(r);
+        m_c.m_groups[g].ranks.push_back(m_inputs[r].rank);
     }
 }
 
@@ -780,8 +949,10 @@ void ComparisonPhases::decideVerdict()
     v.baselineRank = m_baselineIndex >= 0 ? m_c.m_options.baselineRank : -1;
     if (m_rankCount < 2) {
         v.kind = Verdict::Balanced;
-        if (m_rankCount == 1)
+        if (m_rankCount == 1) {
             summarizeOneRank();
+            decideGrowth(); // one rank's steps still tell whether it keeps tensors across them
+        }
         return;
     }
     size_t outlier = 0;
@@ -803,6 +974,7 @@ void ComparisonPhases::decideVerdict()
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
     }
+    decideGrowth();
     decideStray();
 }
 
@@ -811,7 +983,7 @@ void ComparisonPhases::decideImbalance(const RankSummary& o)
     Verdict& v = m_c.m_verdict;
     int64_t sharedModelState = 0;
     for (const Finding& f : m_c.m_findings) {
-        if (f.rank != o.rank || f.kind == Finding::ForeignDevice)
+        if (f.rank != o.rank || f.kind == Finding::ForeignDevice || f.kind == Finding::Growth)
             continue;
         (f.kind == Finding::OnlyOnRank ? v.onlyBytes
                 : f.baselineCount == 0 ? v.absentBytes
@@ -866,6 +1038,69 @@ bool ComparisonPhases::decideOutsideAllocator()
         v.expandableSegments = usesExpandableSegments(*m_inputs[oomRank].snapshot);
     }
     return true;
+}
+
+void ComparisonPhases::decideGrowth()
+{
+    // A rank that holds more at every step than at the same moment of the step before keeps tensors across steps:
+    // the verdict when ranks are otherwise alike, or when that growth is what puts the outlier above the others.
+    Verdict& v = m_c.m_verdict;
+    // A rank grows when its total does at every step and sites that grow at every step carry most of it (ranks
+    // that all hold more activations at a step of longer batches do not).
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        int64_t atGrowingSites = 0;
+        for (const Finding& f : m_c.m_findings)
+            atGrowingSites += f.kind == Finding::Growth && f.rank == m_inputs[r].rank ? f.excessBytes : 0;
+        m_grows[r] = m_grows[r] && atGrowingSites * 2 >= m_c.m_ranks[r].growthBytes;
+    }
+    size_t most = m_rankCount;
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        if (m_grows[r] && (most == m_rankCount || m_c.m_ranks[r].growthBytes > m_c.m_ranks[most].growthBytes))
+            most = r;
+    }
+    if (most == m_rankCount)
+        return;
+    size_t chosen = most;
+    if (v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance) {
+        const int index = m_c.rankIndex(v.rank);
+        if (index < 0 || !m_grows[size_t(index)])
+            return;
+        int64_t atGrowingSites = 0;
+        for (const Finding& f : m_c.m_findings) {
+            if (f.rank != v.rank || f.kind == Finding::Growth || f.kind == Finding::ForeignDevice)
+                continue;
+            const bool grows = std::any_of(m_c.m_findings.begin(), m_c.m_findings.end(),
+                [&](const Finding& g) { return g.kind == Finding::Growth && g.rank == f.rank && g.site == f.site; });
+            atGrowingSites += grows ? f.excessBytes : 0;
+        }
+        if (atGrowingSites * 2 < v.excessBytes)
+            return;
+        chosen = size_t(index);
+    } else if (v.kind != Verdict::Balanced) {
+        return;
+    }
+    const RankSummary& r = m_c.m_ranks[chosen];
+    v.kind = Verdict::Growth;
+    v.rank = r.rank;
+    v.device = m_c.namesDevices() ? r.device : -1;
+    v.excessBytes = r.growthBytes;
+    v.baselineBytes = r.bytesAtPoint - r.growthBytes;
+    v.totalGrowthBytes = r.bytesAtPoint - m_earlier[chosen].front().atPoint;
+    v.steps.clear();
+    for (const EarlierState& e : m_earlier[chosen])
+        v.steps.push_back(e.step);
+    v.steps.push_back(m_inputs[chosen].step);
+    v.growthRanks.clear();
+    for (size_t i = 0; i < m_rankCount; ++i) {
+        if (m_grows[i])
+            v.growthRanks.push_back(m_inputs[i].rank);
+    }
+    std::sort(v.growthRanks.begin(), v.growthRanks.end());
+    v.topSites.clear();
+    for (const Finding& f : m_c.m_findings) {
+        if (f.kind == Finding::Growth && f.rank == r.rank && v.topSites.size() < 3)
+            v.topSites.push_back({ m_c.m_sites.label(f.site), f.excessBytes, int(Finding::Growth) });
+    }
 }
 
 void ComparisonPhases::summarizeOneRank()
@@ -980,6 +1215,7 @@ std::pair<int, int64_t> severity(const Comparison& c)
     case Verdict::InputImbalance:
     case Verdict::StrayDevice:
     case Verdict::ModelParallelImbalance:
+    case Verdict::Growth:
         return { 2, v.excessBytes };
     case Verdict::OutsideAllocator:
     case Verdict::Fragmentation:
@@ -1015,11 +1251,12 @@ std::shared_ptr<const Comparison> Comparison::compute(
             devices.push_back(slot >= 0 ? slot : rank.main);
         ComparisonPhases phases(*c, inputs, std::move(devices));
         phases.measureRanks();
-        phases.chooseGroups();
         if (slot < 0)
             phases.measureForeign();
+        phases.measureGrowth();
         phases.totalSites();
         phases.findExcess();
+        phases.findGrowth();
         phases.totalRanks();
         phases.compareGroups();
         phases.decideVerdict();

@@ -18,9 +18,25 @@ namespace RankScope {
 /// One rank to compare: a loaded snapshot and where it came from.
 struct RankInput
 {
+    RankInput() = default;
+    RankInput(int rank, QString path, SnapshotPtr snapshot)
+        : rank(rank)
+        , path(std::move(path))
+        , snapshot(std::move(snapshot))
+    { }
+
     int rank = 0;
     QString path;
     SnapshotPtr snapshot;
+    /// The training step the snapshot is of (iteration folders), -1 when unknown.
+    int64_t step = -1;
+    /// The same rank's snapshots at earlier steps, oldest first: what it held then, for growth across steps.
+    struct EarlierStep
+    {
+        int64_t step = 0;
+        SnapshotPtr snapshot;
+    };
+    std::vector<EarlierStep> earlier;
 };
 
 /// How ranks are compared.
@@ -65,8 +81,14 @@ struct RankSummary
     std::vector<int> coordinates;
     /// The replica group (index into Comparison::groups()).
     int group = 0;
+    /// The rank whose peak this one is looked at the same moment of (itself for that rank), -1 at its own point.
+    int alignedTo = -1;
     int64_t oomEvents = 0;
     bool traceIncomplete = false;
+    /// With earlier steps: the rank's peak at each step, oldest first, this one last (step, bytes).
+    std::vector<std::pair<int64_t, int64_t>> peakPerStep;
+    /// With earlier steps: what the rank holds at its point beyond the same moment of the previous step.
+    int64_t growthBytes = 0;
     /// Why the rank is not at the requested point, when it is not (no OOM, no such step …).
     std::string note;
 };
@@ -89,6 +111,7 @@ struct Finding
         MoreOnRank, ///< more allocations at this site than the baseline (which may have none while other ranks do)
         LargerOnRank, ///< as many allocations, larger
         ForeignDevice, ///< on another rank's GPU (shared device numbering): all of it is extra
+        Growth, ///< more than at the same moment of the previous step, and more at every step before
     };
     int rank = 0;
     /// The device the allocations are on.
@@ -126,6 +149,7 @@ struct Verdict
         StrayDevice, ///< other ranks' allocations sit on this rank's GPU
         Fragmentation, ///< an OOM with enough free memory in reserve, but no free block as large as the request
         ModelParallelImbalance, ///< parameters, gradients or optimizer state differ between stages or shards
+        Growth, ///< a rank holds more at every step: tensors kept from one step to the next
     };
     Kind kind = Balanced;
     int rank = -1;
@@ -192,6 +216,11 @@ struct Verdict
     Category groupExcessCategory = Category::Other;
     /// The verdict rank's excess by category (from its findings).
     CategoryBytes excessByCategory {};
+    /// For Growth: the ranks that grow beyond the threshold from step to step, the steps compared (oldest first)
+    /// and how much the verdict's rank grew over all of them (`excessBytes`: over the last step).
+    std::vector<int> growthRanks;
+    std::vector<int64_t> steps;
+    int64_t totalGrowthBytes = 0;
 
     static const char* kindName(Kind kind);
 };

@@ -2,6 +2,7 @@
 #include "loadedfile.h"
 
 #include "parallel.h"
+#include "rankfiles.h"
 #include "rankname.h"
 
 #include <QCoreApplication>
@@ -68,6 +69,37 @@ QList<LoadedFile> LoadedFile::loadAll(const QStringList& paths)
         file.note = ranks[i].note();
         return file;
     });
+}
+
+EarlierSteps EarlierSteps::load(const QStringList& files, int64_t step)
+{
+    EarlierSteps out;
+    const std::vector<int64_t> steps = RankFiles::chooseStep(files).steps;
+    std::vector<int64_t> before;
+    for (int64_t s : steps) {
+        if (s < step)
+            before.push_back(s);
+    }
+    if (before.size() > size_t(MaxSteps))
+        before.erase(before.begin(), before.end() - MaxSteps);
+    for (int64_t s : before) {
+        for (const LoadedFile& f : LoadedFile::loadAll(RankFiles::chooseStep(files, s).files)) {
+            if (f.ok())
+                out.byRank[f.rank].push_back({ s, f.snapshot });
+            else
+                out.failed.append(f);
+        }
+    }
+    return out;
+}
+
+void EarlierSteps::attach(std::vector<RankInput>& ranks, int64_t step) const
+{
+    for (RankInput& r : ranks) {
+        r.step = step;
+        if (const auto it = byRank.find(r.rank); it != byRank.end())
+            r.earlier = it->second;
+    }
 }
 
 } // namespace RankScope

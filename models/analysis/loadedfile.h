@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "comparison.h"
 #include "readerror.h"
 #include "snapshotinfo.h"
 #include "snapshotreader.h"
@@ -10,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <vector>
 
 namespace RankScope {
@@ -43,6 +45,20 @@ struct LoadedFile
     static LoadedFile cancelledBeforeStart(const QString& path, int rank, bool rankFromName);
     /// Reads files in parallel (ranks from their names, else their order) and waits for all of them.
     static QList<LoadedFile> loadAll(const QStringList& paths);
+};
+
+/// The snapshots of the training steps before one step of a folder of several (iteration_<N>/ …), read for growth
+/// across steps: at most `MaxSteps` of them, the latest, keyed by rank; files that could not be read are listed.
+struct EarlierSteps
+{
+    static constexpr int MaxSteps = 4;
+    std::map<int, std::vector<RankInput::EarlierStep>> byRank;
+    QList<LoadedFile> failed;
+
+    /// `files`: every file of the job (all steps); `step`: the step compared.
+    static EarlierSteps load(const QStringList& files, int64_t step);
+    /// Hands each rank its earlier steps.
+    void attach(std::vector<RankInput>& ranks, int64_t step) const;
 };
 
 } // namespace RankScope

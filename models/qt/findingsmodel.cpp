@@ -30,6 +30,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Rank");
         case KindColumn:
             return tr("Kind");
+        case CategoryColumn:
+            return tr("Category");
         case ExcessColumn:
             return tr("Excess");
         case RankBytesColumn:
@@ -50,7 +52,11 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         case KindColumn:
             return tr(
                 "Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank "
-                "does, this one holds more or bigger tensors there (uneven input).");
+                "does, this one holds more or bigger tensors there (uneven input). Grows every step: more than at the "
+                "same moment of the step before, at every step (tensors kept across steps).");
+        case CategoryColumn:
+            return tr("What most of the rank's memory at this site is for, from its stacks and lifetimes: parameters, "
+                      "gradients, optimizer state, activations, temporaries or other (outside the training step)");
         case ExcessColumn:
             return tr("Bytes this rank holds at the site beyond its baseline, at the comparison point");
         case BaselineBytesColumn:
@@ -62,7 +68,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         default:
             break;
         }
-    } else if (role == Qt::TextAlignmentRole && section != KindColumn && section != SiteColumn) {
+    } else if (role == Qt::TextAlignmentRole && section != KindColumn && section != CategoryColumn
+        && section != SiteColumn) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -85,7 +92,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
                              .arg(QString::fromStdString(*frame.name)));
         return lines;
     }
-    if (role == Qt::TextAlignmentRole && column != KindColumn && column != SiteColumn)
+    if (role == Qt::TextAlignmentRole && column != KindColumn && column != CategoryColumn && column != SiteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {
         switch (column) {
@@ -93,6 +100,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return f.rank;
         case KindColumn:
             return int(f.kind);
+        case CategoryColumn:
+            return int(f.category);
         case ExcessColumn:
             return qint64(f.excessBytes);
         case RankBytesColumn:
@@ -120,6 +129,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return f.rank;
         case KindColumn:
             return VerdictText::findingKind(f.kind, VerdictText::Translated);
+        case CategoryColumn:
+            return VerdictText::category(f.category, VerdictText::Translated);
         case ExcessColumn:
             return QString(QLatin1Char('+') + Formatting::bytes(f.excessBytes));
         case RankBytesColumn:

@@ -17,6 +17,8 @@ public:
         SiteColumn, ///< first: which line of code is what a user looks for
         RankColumn,
         KindColumn,
+        /// What the memory is for (parameters, activations …).
+        CategoryColumn,
         ExcessColumn,
         RankBytesColumn,
         BaselineBytesColumn,

@@ -91,14 +91,17 @@ nlohmann::ordered_json categoriesJson(const CategoryBytes& bytes)
 
 std::string pointWords(const Comparison& c)
 {
+    if (c.alignedTo() >= 0 && c.groups().size() > 1)
+        return "aligned moments (each replica group at its highest rank's peak)";
     return c.alignedTo() >= 0 ? "aligned moments (rank " + std::to_string(c.alignedTo()) + "'s peak)" : c.pointName();
 }
 
 std::string text(const Comparison& c, int maxFindings)
 {
     const Verdict& v = c.verdict();
-    std::string out = v.rankCount < 2 ? std::string("Verdict: none (one rank, nothing to compare it with)")
-                                      : "Verdict: " + std::string(Verdict::kindName(v.kind));
+    std::string out = v.rankCount < 2 && v.kind != Verdict::Growth
+        ? std::string("Verdict: none (one rank, nothing to compare it with)")
+        : "Verdict: " + std::string(Verdict::kindName(v.kind));
     if (v.rank >= 0 && v.kind != Verdict::Balanced)
         out += " (rank " + std::to_string(v.rank) + ", +" + bytes(v.excessBytes) + ")";
     out += "\n  " + explanation(v) + "\n";
@@ -118,7 +121,10 @@ std::string text(const Comparison& c, int maxFindings)
     }
 
     out += "\nRanks at " + pointWords(c)
-        + (c.alignedTo() >= 0 ? ", every other rank at the same moment of its trace" : "") + ":\n";
+        + (c.alignedTo() < 0            ? ""
+                : c.groups().size() > 1 ? ", every replica at the same moment of its trace"
+                                        : ", every other rank at the same moment of its trace")
+        + ":\n";
     out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
         + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
         + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
@@ -187,6 +193,7 @@ std::string json(const Comparison& c)
             { "path", r.path.toStdString() },
             { "device", r.device },
             { "event", r.sourceEvent },
+            { "aligned_to", r.alignedTo },
             { "peak_allocated_bytes", r.peakAllocatedBytes },
             { "bytes_at_point", r.bytesAtPoint },
             { "reserved_bytes_at_point", r.reservedAtPoint },
@@ -201,6 +208,13 @@ std::string json(const Comparison& c)
             for (size_t d = 0; d < layout->dimensions.size() && d < r.coordinates.size(); ++d)
                 coords[layout->dimensions[d].name] = r.coordinates[d];
             rank["coords"] = std::move(coords);
+        }
+        if (!r.peakPerStep.empty()) {
+            nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+            for (const auto& [step, peak] : r.peakPerStep)
+                steps.push_back({ { "step", step }, { "peak_allocated_bytes", peak } });
+            rank["peak_per_step"] = std::move(steps);
+            rank["growth_bytes"] = r.growthBytes;
         }
         if (!r.note.empty())
             rank["note"] = r.note;
@@ -242,6 +256,11 @@ std::string json(const Comparison& c)
     }
     if (v.kind != Verdict::Balanced && v.rankCount > 1)
         out["verdict"]["excess_by_category"] = categoriesJson(v.excessByCategory);
+    if (v.kind == Verdict::Growth) {
+        out["verdict"]["growth_ranks"] = v.growthRanks;
+        out["verdict"]["steps"] = v.steps;
+        out["verdict"]["total_growth_bytes"] = v.totalGrowthBytes;
+    }
     if (!v.heavierGroup.empty()) {
         out["verdict"]["heavier_group"] = v.heavierGroup;
         out["verdict"]["group_excess_bytes"] = v.groupExcessBytes;
@@ -278,12 +297,12 @@ std::string json(const Comparison& c)
 
 std::string csv(const Comparison& c)
 {
-    std::string out = "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,site\n";
+    std::string out = "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site\n";
     for (const Finding& f : c.findings()) {
         out += std::to_string(f.rank) + "," + Finding::kindName(f.kind) + "," + std::to_string(f.excessBytes) + ","
             + std::to_string(f.rankBytes) + "," + std::to_string(f.baselineBytes) + "," + std::to_string(f.rankCount)
             + "," + std::to_string(f.baselineCount) + "," + std::to_string(f.runs.size()) + ","
-            + csvField(c.sites().label(f.site, 8)) + "\n";
+            + categoryName(f.category) + "," + csvField(c.sites().label(f.site, 8)) + "\n";
     }
     return out;
 }
@@ -302,9 +321,13 @@ std::string rankName(const Comparison& c, int rank, int device)
     return std::to_string(rank) + (c.namesDevices() ? " (cuda:" + std::to_string(device) + ")" : std::string());
 }
 
-std::vector<std::string> rankHeader()
+std::vector<std::string> rankHeader(const Comparison& c)
 {
-    return { "Rank", "File", "Peak", "At point", "Excess", "Reserved at point", "Fragmentation", "OOMs", "Trace" };
+    std::vector<std::string> header = { "Rank", "File", "Peak", "At point", "Excess", "Model state", "Activations",
+        "Reserved at point", "Fragmentation", "OOMs", "Trace" };
+    if (c.layout())
+        header.insert(header.begin() + 2, "Layout");
+    return header;
 }
 
 std::vector<ReportRow> rankRows(const Comparison& c)
@@ -313,10 +336,21 @@ std::vector<ReportRow> rankRows(const Comparison& c)
     for (const RankSummary& r : c.ranks()) {
         char fragmentation[32];
         std::snprintf(fragmentation, sizeof fragmentation, "%.1f%%", r.fragmentation * 100);
-        rows.push_back(
-            { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(), bytes(r.peakAllocatedBytes),
-                bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), bytes(r.reservedAtPoint),
-                fragmentation, std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } });
+        const CategoryBytes& k = r.categoryBytes;
+        const int64_t model =
+            k[size_t(Category::Parameter)] + k[size_t(Category::Gradient)] + k[size_t(Category::OptimizerState)];
+        ReportRow row { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(),
+            bytes(r.peakAllocatedBytes), bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes),
+            bytes(model), bytes(k[size_t(Category::Activation)]), bytes(r.reservedAtPoint), fragmentation,
+            std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } };
+        if (const std::optional<ParallelLayout>& layout = c.layout()) {
+            std::string coords;
+            for (size_t d = 0; d < layout->dimensions.size() && d < r.coordinates.size(); ++d)
+                coords +=
+                    (coords.empty() ? "" : " ") + layout->dimensions[d].name + "=" + std::to_string(r.coordinates[d]);
+            row.cells.insert(row.cells.begin() + 2, coords);
+        }
+        rows.push_back(std::move(row));
     }
     return rows;
 }
@@ -358,7 +392,8 @@ std::string findingTitle(const Comparison& c, size_t i)
 {
     const Finding& f = c.findings()[i];
     return std::to_string(i + 1) + ". Rank " + rankName(c, f.rank, f.device) + ", "
-        + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes) + ": "
+        + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", "
+        + VerdictText::category(f.category, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes) + ": "
         + c.sites().label(f.site);
 }
 
@@ -366,7 +401,8 @@ std::string findingFigures(const Finding& f)
 {
     return bytes(f.rankBytes) + " in " + counted(f.rankCount, "allocation", "allocations") + " on rank "
         + std::to_string(f.rank) + ", against " + bytes(f.baselineBytes) + " in " + std::to_string(f.baselineCount)
-        + " on the baseline; " + counted(int64_t(f.runs.size()), "contiguous run", "contiguous runs") + ".";
+        + (f.kind == Finding::Growth ? " at the same moment of the step before; " : " on the baseline; ")
+        + counted(int64_t(f.runs.size()), "contiguous run", "contiguous runs") + ".";
 }
 
 } // namespace
@@ -387,7 +423,7 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
     if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "<p><b>What to change:</b> " + htmlEscape(r) + "</p>\n";
     out += "</div>\n<h2>Ranks</h2>\n<table>\n<tr>";
-    for (const std::string& h : rankHeader())
+    for (const std::string& h : rankHeader(c))
         out += "<th>" + htmlEscape(h) + "</th>";
     out += "</tr>\n";
     for (const ReportRow& row : rankRows(c)) {
@@ -427,10 +463,10 @@ std::string markdown(const Comparison& c, const QString& image, int maxFindings)
         return text;
     };
     out += "## Ranks\n\n|";
-    for (const std::string& h : rankHeader())
+    for (const std::string& h : rankHeader(c))
         out += " " + h + " |";
     out += "\n|";
-    for (size_t i = 0; i < rankHeader().size(); ++i)
+    for (size_t i = 0; i < rankHeader(c).size(); ++i)
         out += i == 1 ? "---|" : "---:|";
     out += "\n";
     for (const ReportRow& row : rankRows(c)) {

@@ -25,6 +25,10 @@ QString percent(int64_t part, int64_t whole)
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
 QString at(const Verdict& v, VerdictText::Language language)
 {
+    if (v.point == "aligned" && !v.layout.empty())
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                       "at the highest peak of its replica group (every replica at the same moment of its trace)"),
+            language);
     if (v.point == "aligned")
         return say(QT_TRANSLATE_NOOP(
                        "RankScope::VerdictText", "at the highest peak (every rank at the same moment of its trace)"),
@@ -78,7 +82,7 @@ QString siteList(const Verdict& v, VerdictText::Language language, bool excess)
 
 QString VerdictText::title(const Verdict& v, Language language)
 {
-    if (v.rankCount < 2)
+    if (v.rankCount < 2 && v.kind != Verdict::Growth)
         return say(QT_TR_NOOP("One rank: nothing to compare it with"), language);
     switch (v.kind) {
     case Verdict::Balanced:
@@ -96,6 +100,8 @@ QString VerdictText::title(const Verdict& v, Language language)
             .arg(v.device);
     case Verdict::Fragmentation:
         return say(QT_TR_NOOP("Rank %1 ran out of memory in a fragmented reserve"), language).arg(v.rank);
+    case Verdict::Growth:
+        return say(QT_TR_NOOP("Growth on rank %1: it holds more at every step"), language).arg(v.rank);
     case Verdict::ModelParallelImbalance:
         return v.group.empty()
             ? say(QT_TR_NOOP("Model-parallel imbalance on rank %1: it holds more parameters, gradients or optimizer "
@@ -176,6 +182,22 @@ QString VerdictText::explanation(const Verdict& v, Language language)
 QString VerdictText::explain(const Verdict& v, Language language)
 {
     using Formatting::bytes;
+    if (v.kind == Verdict::Growth) {
+        QStringList steps;
+        for (int64_t step : v.steps)
+            steps << QString::number(step);
+        const QString who = v.growthRanks.size() == 1 && v.rankCount > 1
+            ? say(QT_TR_NOOP("Only rank %1 grows."), language).arg(v.rank)
+            : v.rankCount > 1 ? say(QT_TR_NOOP("Ranks %1 grow."), language).arg(ranks(v.growthRanks))
+                              : QString();
+        return say(QT_TR_NOOP("Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at "
+                              "every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from "
+                              "one step to the next. %7 Top sites: %8."),
+            language)
+            .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
+                at(v, language), steps.join(QLatin1String(", ")), bytes(v.totalGrowthBytes), who,
+                siteList(v, language, true));
+    }
     if (v.rankCount < 2 && v.topSites.empty())
         return say(QT_TR_NOOP("Only one rank: nothing to compare it with."), language);
     if (v.rankCount < 2) {
@@ -225,6 +247,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
     case Verdict::BurdenImbalance:
     case Verdict::InputImbalance:
     case Verdict::StrayDevice:
+    case Verdict::Growth:
         break;
     }
     const QString sites = siteList(v, language, true);
@@ -276,6 +299,8 @@ QString VerdictText::findingKind(Finding::Kind kind, Language language)
         return say(QT_TR_NOOP("larger allocations"), language);
     case Finding::ForeignDevice:
         return say(QT_TR_NOOP("on another rank's GPU"), language);
+    case Finding::Growth:
+        return say(QT_TR_NOOP("grows every step"), language);
     }
     return {};
 }
@@ -316,6 +341,12 @@ QString VerdictText::remedy(const Verdict& v, Language language)
                              "instead of leaving free space split between blocks; also allocate long-lived tensors "
                              "before the training loop."),
                 language);
+    case Verdict::Growth:
+        return say(QT_TR_NOOP("Find what keeps tensors from one step to the next: lists of losses or outputs appended "
+                              "without .item() or .detach(), caches and memoized results that grow, hooks or closures "
+                              "that hold tensors, and metrics accumulated on the GPU; keep Python numbers or CPU "
+                              "copies instead."),
+            language);
     case Verdict::ModelParallelImbalance:
         return say(QT_TR_NOOP("Rebalance the split: give every pipeline stage layers of equal memory, counting the "
                               "embedding and output layers (Megatron: --decoder-first-pipeline-num-layers and "

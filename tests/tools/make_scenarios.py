@@ -69,7 +69,7 @@ Devices, as PyTorch numbers them per process:
   fsdp_steps_input_2    FSDP's snapshot_<step>_<local_rank>.pickle, steps 1 and 2; rank 1's busiest site 3x larger
                         at step 2
   pp2_dp4_burden_8      pipeline parallelism, pp=2 x dp=4: stage 0 (ranks 0-3) runs the embedding and holds the
-                        activations of two micro-batches in flight (its busiest site 2x), stage 1 (ranks 4-7)
+                        activations of more micro-batches in flight (its layers' allocations 1.5x), stage 1 (ranks 4-7)
                         runs the output layer and the loss; rank 6 also gathers evaluation outputs. Compared with
                         --layout pp=2,dp=4, and without it (the layout is guessed from the stages' sites)
   pp2_dp4_balanced_8    the control: the same stages, no evaluation burden: balanced, no finding
@@ -78,6 +78,11 @@ Devices, as PyTorch numbers them per process:
   tp2_uneven_shard_4    dp=2 x tp=2: the tp=1 shards (ranks 1, 3) hold 1.5 GiB of parameters where tp=0 holds 1 GiB
                         (an output layer whose vocabulary does not split evenly): model_parallel_imbalance on tp=1
   tp2_balanced_4        the control: even shards
+  growth_steps_4        iteration_10/20/30 of four ranks; rank 1 appends its loss tensor to a list every step without
+                        .item() (256 MiB kept per step: one allocated in the step's trace, the earlier ones held from
+                        before it): growth on rank 1, a growth finding at the list's site
+  growth_all_steps_4    every rank keeps its losses alike: balanced across ranks, growth on all of them
+  growth_balanced_steps_4  the control: three steps, every rank holding the same 256 MiB buffer at each
   profiler_host_balanced_4 / profiler_host_burden_4
                         profiler-derived files (trace entries carry `category`, the last device list is host memory
                         and the longest); rank 1 holds 4 GiB more host memory, which is never compared as a GPU's; in
@@ -121,16 +126,22 @@ def scale_top_site(snapshot, factor):
         if e.get('frames'):
             by_stack.setdefault(id(e['frames']), [e['frames'], 0])[1] += e['size']
     frames = max(by_stack.values(), key=lambda v: v[1])[0]
+    scale_allocations(snapshot, lambda e: e.get('frames') is frames, factor)
+    return frames[0]['name']
+
+
+def scale_allocations(snapshot, which, factor):
+    """Every allocation whose alloc entry `which` accepts becomes `factor` times larger, its frees with it."""
+    trace = snapshot['device_traces'][0]
     scaled = {}
     for e in trace:
-        if e['action'] == 'alloc' and e.get('frames') is frames:
+        if e['action'] == 'alloc' and which(e):
             e['size'] = int(e['size'] * factor)
             scaled[e['addr']] = e['size']
         elif e['action'] in ('free_requested', 'free_completed') and e['addr'] in scaled:
             e['size'] = scaled[e['addr']]
             if e['action'] == 'free_completed':
                 del scaled[e['addr']]
-    return frames[0]['name']
 
 
 def add_segments(snapshot, count, size, frames):
@@ -216,6 +227,7 @@ def main():
     device_scenarios(outdir, magma)
     step_scenarios(outdir, magma)
     layout_scenarios(outdir, magma)
+    growth_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -605,7 +617,7 @@ def pipeline_stage(snapshot, stage):
     drop_allocations(snapshot, keep)
     if stage == 0:
         # 1F1B: the first stage keeps the activations of more micro-batches in flight.
-        scale_top_site(snapshot, 2.0)
+        scale_allocations(snapshot, lambda e: model_line(e) == 253, 1.5)
     return snapshot
 
 
@@ -649,6 +661,46 @@ def layout_scenarios(outdir, magma):
           {'kind': 'model_parallel_imbalance', 'rank': 1, 'group': 'tp=1', 'group_ranks': [1, 3],
            'layout': 'dp=2,tp=2', 'suggested_layout': 'dp=2,tp=2', 'top_site': '__init__'})
     write(outdir, 'tp2_balanced_4', shards(False), {'kind': 'balanced', 'layout': 'dp=2,tp=2'})
+
+
+def keep_losses(snapshot, count, size=256 * MiB):
+    """`count` loss tensors kept in a list across steps: the newest allocated early in this step's trace, the others
+    held from before it (live blocks with their stack and no alloc in the trace)."""
+    trace = snapshot['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': 'train_step', 'filename': outer['filename'].rsplit('\\', 1)[0] + '\\train.py', 'line': 77},
+              outer]
+    if count > 1:
+        add_segments(snapshot, count - 1, size, frames)
+    add_segments(snapshot, 1, size, frames)
+    address = snapshot['segments'][-1]['address']
+    t = trace[100].get('time_us', 0)
+    trace[101:101] = [
+        {'action': 'segment_alloc', 'addr': address, 'size': size, 'stream': 0, 'time_us': t, 'frames': frames,
+         'compile_context': 'N/A', 'user_metadata': ''},
+        {'action': 'alloc', 'addr': address, 'size': size, 'stream': 0, 'time_us': t, 'frames': frames,
+         'compile_context': 'N/A', 'user_metadata': ''}]
+
+
+def growth_scenarios(outdir, magma):
+    def steps(kept):
+        files = {}
+        for i, step in enumerate((10, 20, 30)):
+            ranks = copies(magma, 4)
+            for r, s in enumerate(ranks):
+                count = kept(r, i)
+                if count:
+                    keep_losses(s, count)
+            for r, s in enumerate(ranks):
+                files[f'memory_snapshot/iteration_{step}/rank{r}_memory_snapshot.pickle'] = s
+        return files
+    write_files(outdir, 'growth_steps_4', steps(lambda r, i: i + 1 if r == 1 else 0),
+                {'kind': 'growth', 'rank': 1, 'step': 30, 'growth_ranks': [1], 'finding_kind': 'only_on_rank',
+                 'site': 'train_step', 'excess_bytes': 768 * MiB, 'finding_kinds': ['growth', 'only_on_rank']})
+    write_files(outdir, 'growth_all_steps_4', steps(lambda r, i: i + 1),
+                {'kind': 'growth', 'rank': 0, 'step': 30, 'growth_ranks': [0, 1, 2, 3], 'finding_kind': 'growth',
+                 'site': 'train_step', 'excess_bytes': 256 * MiB, 'finding_kinds': ['growth']})
+    write_files(outdir, 'growth_balanced_steps_4', steps(lambda r, i: 1), {'kind': 'balanced', 'step': 30})
 
 
 if __name__ == '__main__':
