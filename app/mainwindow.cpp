@@ -1163,9 +1163,9 @@ void MainWindow::fillPointCombo()
         m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
     m_pointCombo->clear();
     // Short: the bar is narrow. The status line and the tooltip say the rest.
-    m_pointCombo->addItem(m_comparison->alignedTo() >= 0
-            ? tr("Aligned at rank %1's peak").arg(m_comparison->alignedTo())
-            : tr("Aligned (not possible: own peaks)"),
+    m_pointCombo->addItem(m_comparison->alignedTo() < 0 ? tr("Aligned (not possible: own peaks)")
+            : m_comparison->groups().size() > 1         ? tr("Aligned in each replica group")
+                                                : tr("Aligned at rank %1's peak").arg(m_comparison->alignedTo()),
         QStringLiteral("aligned"));
     m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
     m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));

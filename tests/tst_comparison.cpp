@@ -96,6 +96,15 @@ void TestComparison::scenarios_data()
 static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c, bool withLayout)
 {
     QCOMPARE(c->layout().has_value(), withLayout);
+    if (withLayout) {
+        // B is a replica of A: a rank of another stage differs by design. Every rank is aligned within its group.
+        const auto [a, b] = c->defaultPair();
+        QCOMPARE(c->ranks()[size_t(c->rankIndex(a))].group, c->ranks()[size_t(c->rankIndex(b))].group);
+        for (const RankSummary& r : c->ranks()) {
+            if (r.alignedTo >= 0)
+                QCOMPARE(c->ranks()[size_t(c->rankIndex(r.alignedTo))].group, r.group);
+        }
+    }
     if (expected.contains("findings_ranks")) {
         // With a layout, ranks are compared with their replicas: stages that differ by design give no finding.
         const std::vector<int> allowed = expected["findings_ranks"];

@@ -71,6 +71,7 @@ private slots:
     void addToThisJob();
     void stepFoldersAreSteps();
     void growthAcrossSteps();
+    void fragmentationMarksSmallFreeSpans();
     void parallelLayoutPerJob();
     void optionsAndClicksKeepEachOther();
     void fieldsLeaveTheWindowsShortcuts();
@@ -629,6 +630,36 @@ void TestMainWindow::stepFoldersAreSteps()
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
     QVERIFY(steps->isHidden());
+}
+
+// A fragmentation verdict: the rank's block map hatches the free spans between live blocks that are smaller than
+// the failed request, the other map none; they add up to the free space the verdict names.
+void TestMainWindow::fragmentationMarksSmallFreeSpans()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/fragmentation_oom_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Verdict& v = w.comparison()->verdict();
+    QCOMPARE(v.kind, Verdict::Fragmentation);
+    QCOMPARE(w.rankA(), v.rank);
+    QTRY_VERIFY(w.blockMap(0)->tooSmallGapCount() > 0);
+    QCOMPARE(w.blockMap(1)->tooSmallGapCount(), 0);
+
+    // At the OOM itself, every gap is too small and together they are the free space in reserve.
+    const AllocatorState state =
+        w.comparison()
+            ->history(size_t(w.comparison()->rankIndex(v.rank)))
+            .stateAt(
+                EventIndex(w.comparison()->history(size_t(w.comparison()->rankIndex(v.rank))).ooms().back().event));
+    const FreeSpace free = state.freeInUsedSegments();
+    int64_t sum = 0;
+    for (const FreeSpace::Gap& g : free.gaps) {
+        QVERIFY(g.size < v.oomRequestedBytes);
+        sum += g.size;
+    }
+    QCOMPARE(sum, v.freeInReserveBytes);
 }
 
 // A rank that keeps tensors from one step to the next: the earlier steps are read next to the ranks, the verdict is

@@ -257,6 +257,10 @@
         <source>Reset Zoom</source>
         <translation>重置缩放</translation>
     </message>
+    <message>
+        <source>free, smaller than the failed %1</source>
+        <translation>空闲，小于失败的 %1 请求</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::DiffSheet</name>
@@ -1220,6 +1224,10 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
     <message>
         <source>%1 (an earlier step): %2</source>
         <translation>%1（较早的一步）：%2</translation>
+    </message>
+    <message>
+        <source>Aligned in each replica group</source>
+        <translation>在每个副本组内对齐</translation>
     </message>
 </context>
 <context>

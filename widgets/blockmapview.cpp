@@ -26,6 +26,7 @@ struct BlockMapView::Layout
     DeviceHistoryPtr history;
     AllocatorState state;
     DeviceStats stats;
+    FreeSpace free; ///< the gaps between live blocks, for marking those too small for a failed request
     std::vector<uint64_t> fingerprints; // per block
     std::vector<StackId> stacks; // per block: where it was allocated
     std::vector<uint32_t> blockSegment; // per block: index into state.segments
@@ -73,6 +74,7 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(
     layout->history = history;
     layout->state = history->stateAt(event);
     layout->stats = layout->state.stats();
+    layout->free = layout->state.freeInUsedSegments();
     const std::vector<StateSegment>& segments = layout->state.segments;
     // A block recreated by undoing a free carries the free's stack, often none; the allocation live at that address
     // carries where it was allocated, which is what sites are made of.
@@ -159,8 +161,23 @@ void BlockMapView::clear()
     m_jobs.cancel();
     m_layout.reset();
     m_runs.clear();
+    m_tooSmallFor = 0;
     m_rank = -1;
     update();
+}
+
+void BlockMapView::setTooSmallFor(int64_t request)
+{
+    m_tooSmallFor = request;
+    update();
+}
+
+int BlockMapView::tooSmallGapCount() const
+{
+    if (!m_layout || m_tooSmallFor <= 0)
+        return 0;
+    return int(std::count_if(m_layout->free.gaps.begin(), m_layout->free.gaps.end(),
+        [this](const FreeSpace::Gap& g) { return g.size < m_tooSmallFor; }));
 }
 
 void BlockMapView::setOutlinedRuns(std::vector<FindingRun> runs)
@@ -437,6 +454,22 @@ void BlockMapView::paintEvent(QPaintEvent*)
         }
     }
     drawLayers(p, area, layers);
+    // A fragmentation verdict's rank: free spans between live blocks too small for the failed request, hatched.
+    const QBrush tooSmall(ChartStyle::alertColor(), Qt::BDiagPattern);
+    if (m_tooSmallFor > 0) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(tooSmall);
+        for (const FreeSpace::Gap& g : m_layout->free.gaps) {
+            const std::optional<size_t> seg = segmentOf(segments, g.addr);
+            if (g.size >= m_tooSmallFor || !seg || !segmentRects[*seg].intersects(area))
+                continue;
+            const QRectF& s = segmentRects[*seg];
+            const double left = xIn(s, segments[*seg], g.addr);
+            const double right = xIn(s, segments[*seg], g.addr + uint64_t(g.size));
+            p.drawRect(QRectF(left, s.top() + 1, std::max(1.0, right - left), s.height() - 2));
+        }
+        p.setBrush(Qt::NoBrush);
+    }
     // The selected finding: outlined, and flagged above so that a run too thin to see still shows.
     p.setBrush(Qt::NoBrush);
     for (const FindingRun& run : m_runs) {
@@ -474,6 +507,8 @@ void BlockMapView::paintEvent(QPaintEvent*)
     swatch(segmentBrush, segmentPen, tr("free"));
     swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding"));
     swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(palette()), 2), tr("finding"));
+    if (m_tooSmallFor > 0)
+        swatch(tooSmall, segmentPen, tr("free, smaller than the failed %1").arg(Formatting::bytes(m_tooSmallFor)));
 }
 
 QString BlockMapView::describeAt(const QPointF& pos) const

@@ -39,6 +39,11 @@ public:
     /// Lights one site's blocks (SiteTable::fingerprint) and fades the rest.
     void setHighlightedSite(std::optional<uint64_t> fingerprint);
     void setColoring(Coloring coloring);
+    /// Marks the free spans between live blocks smaller than `request` bytes (a fragmentation verdict's failed
+    /// request on this rank); 0 for none.
+    void setTooSmallFor(int64_t request);
+    /// Free spans marked as too small in the shown state (for tests).
+    int tooSmallGapCount() const;
 
     /// Outlined runs that lie in a segment of the shown state (for tests).
     int visibleOutlinedRuns() const;
@@ -102,6 +107,7 @@ private:
     std::vector<FindingRun> m_runs;
     std::optional<uint64_t> m_highlight;
     Coloring m_coloring = BySite;
+    int64_t m_tooSmallFor = 0;
     JobTracker m_jobs { this };
     double m_zoom = 1;
     QPointF m_pan; // in unzoomed map pixels

@@ -53,7 +53,6 @@ RankChart::RankChart(QWidget* parent)
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(5);
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
@@ -91,6 +90,14 @@ void RankChart::changeEvent(QEvent* event)
             m_categories[size_t(c)]->setBrush(ChartStyle::categoryColor(Category(c), palette()));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+void RankChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // As many legend entries a row as fit whole: the categories' names must not be cut.
+    m_plot->legend->setWrap(std::max(1, width() / 130));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool RankChart::eventFilter(QObject* watched, QEvent* event)

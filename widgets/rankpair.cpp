@@ -42,8 +42,11 @@ void RankPair::showRanks(const ComparisonPtr& comparison, int rankA, int rankB)
         }
         const RankSummary& s = c.ranks()[size_t(index)];
         tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event });
-        if (map)
+        if (map) {
             map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site);
+            const Verdict& v = c.verdict();
+            map->setTooSmallFor(v.kind == Verdict::Fragmentation && v.rank == s.rank ? v.oomRequestedBytes : 0);
+        }
     };
     show(rankA, QStringLiteral("A"), m_mapA);
     show(rankB, QStringLiteral("B"), m_mapB);

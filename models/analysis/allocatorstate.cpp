@@ -7,8 +7,10 @@ namespace RankScope {
 
 namespace {
 
-// Per segment: its largest gap between live blocks, its free bytes, and whether it holds any live block.
-template <typename Visit> void visitFreeSpace(const AllocatorState& state, Visit visit)
+// Per segment: its largest gap between live blocks, its free bytes, and whether it holds any live block; its gaps
+// are appended to `gaps` when given.
+template <typename Visit>
+void visitFreeSpace(const AllocatorState& state, Visit visit, std::vector<FreeSpace::Gap>* gaps = nullptr)
 {
     auto block = state.blocks.begin();
     for (const StateSegment& seg : state.segments) {
@@ -18,20 +20,26 @@ template <typename Visit> void visitFreeSpace(const AllocatorState& state, Visit
         int64_t largest = 0;
         int64_t free = 0;
         bool holdsBlocks = false;
+        const size_t firstGap = gaps ? gaps->size() : 0;
+        const auto gap = [&](uint64_t from, uint64_t to) {
+            largest = std::max(largest, int64_t(to - from));
+            free += int64_t(to - from);
+            if (gaps)
+                gaps->push_back({ from, int64_t(to - from) });
+        };
         while (block != state.blocks.end() && block->addr < seg.addr)
             ++block;
         for (; block != state.blocks.end() && block->addr < end; ++block) {
             holdsBlocks = true;
-            if (block->addr > cursor) {
-                largest = std::max(largest, int64_t(block->addr - cursor));
-                free += int64_t(block->addr - cursor);
-            }
+            if (block->addr > cursor)
+                gap(cursor, block->addr);
             cursor = std::max(cursor, block->addr + uint64_t(block->size));
         }
-        if (end > cursor) {
-            largest = std::max(largest, int64_t(end - cursor));
-            free += int64_t(end - cursor);
-        }
+        if (end > cursor)
+            gap(cursor, end);
+        // An entirely free segment is not a gap between live blocks: the allocator releases it before an OOM.
+        if (gaps && !holdsBlocks)
+            gaps->resize(firstGap);
         visit(seg, largest, free, holdsBlocks);
     }
 }
@@ -41,13 +49,16 @@ template <typename Visit> void visitFreeSpace(const AllocatorState& state, Visit
 FreeSpace AllocatorState::freeInUsedSegments() const
 {
     FreeSpace f;
-    visitFreeSpace(*this, [&f](const StateSegment& seg, int64_t largest, int64_t free, bool holdsBlocks) {
-        if (!holdsBlocks || free == 0)
-            return;
-        f.bytes += free;
-        f.largest = std::max(f.largest, largest);
-        f.segments.push_back(seg.addr);
-    });
+    visitFreeSpace(
+        *this,
+        [&f](const StateSegment& seg, int64_t largest, int64_t free, bool holdsBlocks) {
+            if (!holdsBlocks || free == 0)
+                return;
+            f.bytes += free;
+            f.largest = std::max(f.largest, largest);
+            f.segments.push_back(seg.addr);
+        },
+        &f.gaps);
     return f;
 }
 

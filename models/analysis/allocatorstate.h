@@ -53,6 +53,13 @@ struct FreeSpace
     int64_t bytes = 0;
     int64_t largest = 0; ///< the largest single gap between live blocks
     std::vector<uint64_t> segments; ///< addresses of the segments holding that free space
+    /// Every gap between live blocks (and segment ends) of those segments, by address.
+    struct Gap
+    {
+        uint64_t addr = 0;
+        int64_t size = 0;
+    };
+    std::vector<Gap> gaps;
 };
 
 /// The allocator's segments and live blocks at one moment, both sorted by address.

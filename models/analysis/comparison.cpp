@@ -128,10 +128,14 @@ std::pair<int, int> Comparison::defaultPair() const
             most = &s;
     }
     const int a = m_verdict.rank >= 0 ? m_verdict.rank : most->rank;
+    // B is one of A's replicas where it has any: a rank of another stage differs by design.
+    const int groupA = m_ranks[size_t(std::max(0, rankIndex(a)))].group;
+    const bool replicas =
+        std::count_if(m_ranks.begin(), m_ranks.end(), [&](const RankSummary& s) { return s.group == groupA; }) > 1;
     int b = -1;
     int64_t closest = std::numeric_limits<int64_t>::max();
     for (const RankSummary& s : m_ranks) {
-        if (s.rank != a && std::abs(s.excessBytes) < closest) {
+        if (s.rank != a && (!replicas || s.group == groupA) && std::abs(s.excessBytes) < closest) {
             closest = std::abs(s.excessBytes);
             b = s.rank;
         }

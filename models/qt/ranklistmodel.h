@@ -26,6 +26,8 @@ public:
         FileColumn,
         /// Progress and cancel while loading, then the format, "Failed" or "Cancelled": where the eye is.
         StatusColumn,
+        /// The rank's coordinates in the layout ("pp=0 dp=1"), empty without one.
+        CoordinatesColumn,
         PeakColumn,
         /// Bytes at the comparison point, from the latest comparison.
         AtPointColumn,
@@ -38,8 +40,6 @@ public:
         ActivationColumn,
         TemporaryColumn,
         OtherColumn,
-        /// The rank's coordinates in the layout ("pp=0 dp=1"), empty without one.
-        CoordinatesColumn,
         ReservedColumn,
         AllocatedColumn,
         FragmentationColumn,
