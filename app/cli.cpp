@@ -36,7 +36,7 @@ const char* const usage = "Usage:\n"
                           "  rankscope [FILE|FOLDER...]             open the snapshots in the desktop app\n"
                           "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
-                          "                 [--depth N] [--device N] [--step N] [--layout L]\n"
+                          "                 [--depth N] [--device N] [--step N] [--steps] [--layout L]\n"
                           "                 [--categories FILE] [--json|--csv] [--fail-on-imbalance]\n"
                           "                 FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
@@ -72,7 +72,8 @@ const char* const usage = "Usage:\n"
                           "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
                           "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
                           "is compared one step at a time: the latest, or --step N; up to four steps before it\n"
-                          "are read too, and a rank holding more at every step is a growth (verdict growth).\n"
+                          "are read too, and a rank holding more at every step is a growth (verdict growth);\n"
+                          "--steps takes one rank's snapshots at successive steps instead of ranks.\n"
                           "--layout pp=2,dp=4 (slowest first; also tp, cp, ep) compares each rank with its\n"
                           "replicas; stages and shards may differ by design (verdict model_parallel_imbalance when\n"
                           "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
@@ -235,6 +236,9 @@ void addComparisonOptions(CommandLine& cl)
         "In a folder of several training steps (iteration_<N>/ …), compare the snapshots of step N (default: the "
         "latest).",
         "N");
+    cl.add(names("steps"),
+        "The files are one rank's snapshots at successive training steps (oldest first, or in the order of the step "
+        "numbers in their names): the last is compared, with growth across all of them.");
     cl.add(names("layout"),
         "The job's parallel layout, slowest dimension first, as a device mesh is written: pp=2,dp=4 (also tp, cp, "
         "ep; the sizes multiply to the number of ranks). Ranks are compared with their replicas (same coordinates but "
@@ -247,9 +251,18 @@ void addComparisonOptions(CommandLine& cl)
         "FILE");
 }
 
-// Returns what is wrong with the comparison options given, or "".
-std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& options, std::optional<int64_t>& step)
+// Which files make the ranks: one step of a folder of several, or (--steps) one rank's successive steps.
+struct Loading
 {
+    std::optional<int64_t> step;
+    bool stepsOfOneRank = false;
+};
+
+// Returns what is wrong with the comparison options given, or "".
+std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& options, Loading& loading)
+{
+    std::optional<int64_t>& step = loading.step;
+    loading.stepsOfOneRank = cl.isSet("steps");
     options.site.myCodeOnly = cl.isSet("my-code");
     bool ok = false;
     if (cl.isSet("at") && cl.value("at") != QLatin1String("aligned")) {
@@ -348,8 +361,57 @@ std::string chooseStep(QStringList& paths, std::optional<int64_t> step)
     return {};
 }
 
-Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options, std::optional<int64_t> step)
+// --steps: one rank's snapshots at successive steps, the last compared with growth across the others.
+Compared loadStepsOfOneRank(const QStringList& givenPaths, const ComparisonOptions& options)
 {
+    Compared result;
+    QStringList paths = RankFiles::expand(givenPaths);
+    if (paths.size() < 2) {
+        result.error = "--steps needs the snapshots of two or more steps of one rank";
+        return result;
+    }
+    // Numbered steps go in the order of their numbers; otherwise the files are in the order given.
+    std::vector<std::pair<int64_t, QString>> steps;
+    for (qsizetype i = 0; i < paths.size(); ++i)
+        steps.push_back({ RankName::stepFromPath(paths[i]).value_or(-1), paths[i] });
+    const bool numbered = std::all_of(steps.begin(), steps.end(), [](const auto& s) { return s.first >= 0; });
+    if (numbered)
+        std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (!numbered)
+            steps[i].first = int64_t(i) + 1;
+        paths[qsizetype(i)] = steps[i].second;
+    }
+    result.files = LoadedFile::loadAll(paths);
+    for (LoadedFile& file : result.files)
+        file.note.clear(); // the same rank in every file is what --steps means, not a clash of names
+    RankInput rank;
+    std::vector<RankInput::EarlierStep> earlier;
+    for (qsizetype i = 0; i < result.files.size(); ++i) {
+        const LoadedFile& file = result.files[i];
+        if (!file.ok()) {
+            ++result.failures;
+            print(stderr, file.path.toStdString() + ": " + file.error.toStdString() + "\n");
+            continue;
+        }
+        if (rank.snapshot)
+            earlier.push_back({ rank.step, rank.snapshot });
+        // One rank: the number the first file gives (the others would be renumbered as if they were other ranks).
+        rank = RankInput(result.files.front().rank, file.path, file.snapshot);
+        rank.step = steps[size_t(i)].first;
+    }
+    if (!rank.snapshot)
+        return result;
+    rank.earlier = std::move(earlier);
+    result.comparison = Comparison::compute({ rank }, options);
+    return result;
+}
+
+Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& options, const Loading& loading)
+{
+    if (loading.stepsOfOneRank)
+        return loadStepsOfOneRank(givenPaths, options);
+    const std::optional<int64_t>& step = loading.step;
     Compared result;
     QStringList paths = RankFiles::expand(givenPaths);
     if (paths.isEmpty()) {
@@ -426,7 +488,7 @@ int diff(const QStringList& args)
     if (const auto code = cl.parse(args))
         return *code;
     ComparisonOptions options;
-    std::optional<int64_t> step;
+    Loading step;
     if (const std::string error = readComparisonOptions(cl, options, step); !error.empty())
         return cl.fail(error);
     if (cl.isSet("json") && cl.isSet("csv"))
@@ -630,7 +692,7 @@ int runWriting(CommandLine& cl, const char* command, const QStringList& args,
     if (const auto code = cl.parse(args))
         return *code;
     ComparisonOptions options;
-    std::optional<int64_t> step;
+    Loading step;
     OutputOptions o;
     for (const std::string& error : { readComparisonOptions(cl, options, step), readOutputOptions(cl, o) }) {
         if (!error.empty())

@@ -28,6 +28,7 @@ private slots:
     void usage();
     void diff();
     void layoutAndCategories();
+    void stepsOfOneRank();
     void beforeAndAfter();
     void steps();
     void exportWithoutDisplay();
@@ -215,6 +216,35 @@ void TestCli::layoutAndCategories()
         { QStringLiteral("diff"), QStringLiteral("--categories"), dir.filePath(QStringLiteral("none.txt")), burden });
     QCOMPARE(p->exitCode(), 2);
     QVERIFY(p->readAllStandardError().contains("none.txt: cannot be read"));
+}
+
+// --steps: one rank's snapshots at successive steps, in any order when their names number the steps: growth on that
+// rank, the last step compared; one file alone is a usage error.
+void TestCli::stepsOfOneRank()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/growth_steps_4/memory_snapshot/");
+    QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--steps"),
+        folder + QStringLiteral("iteration_30/rank1_memory_snapshot.pickle"),
+        folder + QStringLiteral("iteration_10/rank1_memory_snapshot.pickle"),
+        folder + QStringLiteral("iteration_20/rank1_memory_snapshot.pickle") });
+    QCOMPARE(p->exitCode(), 0);
+    const nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["verdict"]["kind"].get<std::string>(), std::string("growth"));
+    QCOMPARE(j["verdict"]["rank"].get<int>(), 1);
+    QCOMPARE(j["verdict"]["steps"].get<std::vector<int64_t>>(), std::vector<int64_t>({ 10, 20, 30 }));
+    QCOMPARE(j["ranks"].size(), size_t(1));
+    QVERIFY(j["ranks"][0]["path"].get<std::string>().find("iteration_30") != std::string::npos);
+    QCOMPARE(j["ranks"][0]["peak_per_step"].size(), size_t(3));
+    // A rank that keeps nothing: no growth.
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--steps"),
+        folder + QStringLiteral("iteration_10/rank0_memory_snapshot.pickle"),
+        folder + QStringLiteral("iteration_30/rank0_memory_snapshot.pickle") });
+    QCOMPARE(nlohmann::json::parse(p->readAllStandardOutput().toStdString())["verdict"]["kind"].get<std::string>(),
+        std::string("balanced"));
+    p = run({ QStringLiteral("diff"), QStringLiteral("--steps"),
+        folder + QStringLiteral("iteration_10/rank0_memory_snapshot.pickle") });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("--steps needs the snapshots of two or more steps"));
 }
 
 // A run before a fix against the run after it: fixed when the outlier and its sites are gone.

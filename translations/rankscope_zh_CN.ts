@@ -2186,10 +2186,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>Rank %1 都在增长。</translation>
     </message>
     <message>
-        <source>Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from one step to the next. %7 Top sites: %8.</source>
-        <translation>%4，rank %1 比上一步同一时刻多占用 %2（%3），且每一步都更多（步 %5：共 %6），增长位于每一步都在增长的分配位置：张量从一步保留到下一步。%7 主要分配位置：%8。</translation>
-    </message>
-    <message>
         <source>grows every step</source>
         <translation>每步增长</translation>
     </message>
@@ -2200,6 +2196,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>at the highest peak of its replica group (every replica at the same moment of its trace)</source>
         <translation>在其副本组的最高峰值时（每个副本都处于其追踪中的同一时刻）</translation>
+    </message>
+    <message>
+        <source>Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from one step to the next. %7Top sites: %8.</source>
+        <translation>%4，rank %1 比上一步同一时刻多占用 %2（%3），且每一步都更多（步 %5：共 %6），增长位于每一步都在增长的分配位置：张量从一步保留到下一步。%7主要分配位置：%8。</translation>
     </message>
 </context>
 <context>

@@ -186,13 +186,14 @@ QString VerdictText::explain(const Verdict& v, Language language)
         QStringList steps;
         for (int64_t step : v.steps)
             steps << QString::number(step);
+        // Whether the others grow too, where there are others.
         const QString who = v.growthRanks.size() == 1 && v.rankCount > 1
-            ? say(QT_TR_NOOP("Only rank %1 grows."), language).arg(v.rank)
-            : v.rankCount > 1 ? say(QT_TR_NOOP("Ranks %1 grow."), language).arg(ranks(v.growthRanks))
+            ? say(QT_TR_NOOP("Only rank %1 grows."), language).arg(v.rank) + QLatin1Char(' ')
+            : v.rankCount > 1 ? say(QT_TR_NOOP("Ranks %1 grow."), language).arg(ranks(v.growthRanks)) + QLatin1Char(' ')
                               : QString();
         return say(QT_TR_NOOP("Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at "
                               "every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from "
-                              "one step to the next. %7 Top sites: %8."),
+                              "one step to the next. %7Top sites: %8."),
             language)
             .arg(QString::number(v.rank), bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes),
                 at(v, language), steps.join(QLatin1String(", ")), bytes(v.totalGrowthBytes), who,
