@@ -36,6 +36,7 @@ private slots:
     void rankChartMarksTheOutlier();
     void timelineAxesAndHover();
     void alignedAxisLinesUpTheSameCode();
+    void bandsColouredByCategory();
     void flameGraphOfTheExcess();
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
@@ -150,6 +151,55 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+}
+
+// Coloured by category, the bands take the rank chart's colours: the activations of a training peak fill most of the
+// plot in the activation colour, which no site colour is; the tooltip names each band's category.
+void TestWidgets::bandsColouredByCategory()
+{
+    const QList<LoadedFile> files = LoadedFile::loadAll(
+        RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : files)
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const RankSummary& r = c->ranks().front();
+    TimelineView view;
+    view.resize(900, 300);
+    view.setTracks(
+        { { r.rank, QStringLiteral("A"), c->historyPtr(0), r.point.event, c->categoriesPtr(0) } }, c->options().site);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(!view.isBusy() && view.bandCount(0) > 0);
+    const QColor activation = ChartStyle::categoryColor(Category::Activation, view.palette());
+    const auto count = [&] {
+        view.plot()->replot();
+        const QImage image = view.plot()->toPixmap().toImage();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                n += image.pixelColor(x, y).rgb() == activation.rgb();
+        }
+        return n;
+    };
+    QCOMPARE(view.bandColoring(), TimelineView::ColorBySite);
+    const int bySite = count();
+    view.setBandColoring(TimelineView::ColorByCategory);
+    const int byCategory = count();
+    QVERIFY2(byCategory > 20 * std::max(bySite, 50), qPrintable(QStringLiteral("%1 %2").arg(bySite).arg(byCategory)));
+    // Every band under the curve at the point says its category in its tooltip.
+    QCPAxisRect* rect = view.plot()->axisRects().front();
+    int bands = 0;
+    for (int percent = 1; percent < 100; ++percent) {
+        const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(view.keyOf(0, r.point.event)),
+            rect->axis(QCPAxis::atLeft)->coordToPixel(double(r.bytesAtPoint) * percent / 100));
+        const QString text = view.describeAt(at);
+        if (!text.contains(QLatin1String("<br>Allocated ")))
+            continue;
+        ++bands;
+        QVERIFY2(text.contains(QLatin1String("Category: ")), qPrintable(text));
+    }
+    QVERIFY(bands > 0);
 }
 
 // On the aligned axis, rank B's events sit at the same moment of rank A's trace: in phase_burden_4, rank 3 has two

@@ -1229,6 +1229,22 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <source>Aligned in each replica group</source>
         <translation>在每个副本组内对齐</translation>
     </message>
+    <message>
+        <source>&amp;Colour Bands By</source>
+        <translation>色带配色依据(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Site (the same colour on every rank)</source>
+        <translation>分配位置(&amp;S)（各 rank 上同色）</translation>
+    </message>
+    <message>
+        <source>&amp;Category (parameters, activations …)</source>
+        <translation>类别(&amp;C)（参数、激活……）</translation>
+    </message>
+    <message>
+        <source>What the colours of the timelines&apos; bands say: where each allocation was made, or what it is for, as the rank chart stacks it</source>
+        <translation>时间线色带的颜色表示什么：每个分配的位置，或它的用途（与 rank 图表的堆叠一致）</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1914,6 +1930,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>X Axis: Aligned with Rank %1</source>
         <translation>X 轴：与 rank %1 对齐</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Category: %1</source>
+        <translation>&lt;br&gt;类别：%1</translation>
     </message>
 </context>
 <context>

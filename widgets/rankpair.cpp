@@ -41,7 +41,7 @@ void RankPair::showRanks(const ComparisonPtr& comparison, int rankA, int rankB)
             return;
         }
         const RankSummary& s = c.ranks()[size_t(index)];
-        tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event });
+        tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event, c.categoriesPtr(size_t(index)) });
         if (map) {
             map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site);
             const Verdict& v = c.verdict();

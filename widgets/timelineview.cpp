@@ -3,6 +3,7 @@
 #include "exportableplot.h"
 
 #include "timelineview.h"
+#include "verdicttext.h"
 
 #include "formatting.h"
 #include "imageexport.h"
@@ -28,7 +29,8 @@ struct BandInfo
     uint32_t allocation = 0;
     int64_t size = 0;
     uint64_t fingerprint = 0;
-    QColor color;
+    QColor color; ///< by site
+    Category category = Category::Other;
     QString label;
 };
 
@@ -124,8 +126,8 @@ struct AxisMap
     }
 };
 
-Detail computeDetail(
-    const AxisMap& axis, EventIndex first, EventIndex last, int columns, int maxBands, const SiteOptions& siteOptions)
+Detail computeDetail(const AxisMap& axis, EventIndex first, EventIndex last, int columns, int maxBands,
+    const SiteOptions& siteOptions, const CategoriesPtr& categories)
 {
     const DeviceHistoryPtr& h = axis.history;
     Detail d;
@@ -140,6 +142,8 @@ Detail computeDetail(
         band.size = h->allocations()[band.allocation].size;
         band.fingerprint = sites[i].fingerprint;
         band.color = ChartStyle::siteColor(band.fingerprint);
+        if (categories && band.allocation < categories->size())
+            band.category = (*categories)[band.allocation];
         band.label = QString::fromStdString(sites[i].label);
         d.bands.push_back(std::move(band));
     }
@@ -319,7 +323,9 @@ void TimelineBands::draw(QCPPainter* painter)
     }
     for (size_t k = 0; k < bands; ++k) {
         const BandInfo& band = d.bands[k];
-        QColor color = band.color;
+        QColor color = m_view->bandColoring() == TimelineView::ColorByCategory
+            ? ChartStyle::categoryColor(band.category, m_view->palette())
+            : band.color;
         const bool isLit = lit && band.fingerprint == *lit;
         if (lit && !isLit)
             color.setAlpha(150); // fade the others so the site's bands stand out
@@ -500,6 +506,14 @@ bool TimelineView::available(XAxis axis) const
 {
     return axis == EventAxis || (axis == TimeAxis && timeAvailable()) || (axis == StepAxis && stepsAvailable())
         || (axis == AlignedAxis && alignmentAvailable());
+}
+
+void TimelineView::setBandColoring(BandColoring coloring)
+{
+    if (coloring == m_bandColoring)
+        return;
+    m_bandColoring = coloring;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::setMaxBands(int bands)
@@ -697,8 +711,11 @@ void TimelineView::requestDetail()
         const double from = x->coordToPixel(keyOf(int(i), first));
         const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
         const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
-        m_jobs.add([axis = m_views[i]->axis, first, last, columns, bands = m_maxBands,
-                       site = m_site] { return computeDetail(axis, first, last, columns, bands, site); },
+        m_jobs.add(
+            [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site,
+                categories = m_tracks[i].categories] {
+                return computeDetail(axis, first, last, columns, bands, site, categories);
+            },
             [this, i](Detail detail) {
                 if (i < m_views.size()) {
                     m_views[i]->detail = std::move(detail);
@@ -853,6 +870,8 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
     const BandInfo& b = d.bands[size_t(band)];
     const Allocation& a = t.history->allocations()[b.allocation];
     text += QStringLiteral("<br><br><b>%1</b> %2").arg(Formatting::bytes(a.size), b.label.toHtmlEscaped());
+    if (t.categories)
+        text += tr("<br>Category: %1").arg(VerdictText::category(b.category, VerdictText::Translated));
     const QString allocated =
         a.allocEvent == Allocation::NoEvent ? tr("before the trace began") : tr("at event %1").arg(a.allocEvent);
     const QString freed =

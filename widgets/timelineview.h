@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "categories.h"
 #include "devicehistory.h"
 #include "jobtracker.h"
 #include "sitetable.h"
@@ -23,12 +24,23 @@ class TimelineBands;
 /// One rank's timeline to show.
 struct TimelineTrack
 {
+    TimelineTrack() = default;
+    TimelineTrack(int rank, QString role, DeviceHistoryPtr history, EventIndex point, CategoriesPtr categories = {})
+        : rank(rank)
+        , role(std::move(role))
+        , history(std::move(history))
+        , point(point)
+        , categories(std::move(categories))
+    { }
+
     int rank = 0;
     /// "A", "B" or empty: the role of the rank in the comparison, shown in its title.
     QString role;
     DeviceHistoryPtr history;
     /// The comparison point, drawn as a vertical line.
     EventIndex point = BeforeTrace;
+    /// The category of each allocation of `history` (Comparison::categoriesPtr), for colouring by category.
+    CategoriesPtr categories;
 };
 
 /// The ranks' Active Memory Timelines stacked vertically: one plot per rank sharing the x axis (event index,
@@ -50,6 +62,14 @@ public:
         /// The top rank's trace events; every other rank's events are placed at the same moment of that trace
         /// (TraceAlignment), so the same code lines up event for event.
         AlignedAxis,
+    };
+
+    /// What a band's colour says: where the allocation was made (the same site in the same colour on every rank), or
+    /// what it is for (parameters, activations …, as the rank chart stacks them).
+    enum BandColoring
+    {
+        ColorBySite,
+        ColorByCategory,
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
@@ -83,6 +103,11 @@ public:
     bool alignmentAvailable() const;
     bool available(XAxis axis) const;
 
+    void setBandColoring(BandColoring coloring);
+    BandColoring bandColoring() const
+    {
+        return m_bandColoring;
+    }
     /// Level of detail: how many of the largest allocations get a band of their own (the rest are one grey band).
     /// More bands cost drawing time, and colours stop being told apart.
     void setMaxBands(int bands);
@@ -154,6 +179,7 @@ private:
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
     int m_maxBands = DefaultBands;
+    BandColoring m_bandColoring = ColorBySite;
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;

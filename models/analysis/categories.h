@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,9 @@ enum class Category : uint8_t
 constexpr int CategoryCount = 6;
 /// Bytes per category, indexed by Category.
 using CategoryBytes = std::array<int64_t, CategoryCount>;
+
+/// One category per allocation of a DeviceHistory, shared between a comparison and the views that colour by it.
+using CategoriesPtr = std::shared_ptr<const std::vector<Category>>;
 
 /// "parameter", "gradient", "optimizer_state", "activation", "temporary", "other": the names of JSON, rules files
 /// and digests.

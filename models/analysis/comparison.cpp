@@ -333,8 +333,10 @@ void ComparisonPhases::measureRanks()
     const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return DeviceHistory::build(m_inputs[size_t(r)].snapshot, m_devices[size_t(r)]); });
     m_c.m_histories.assign(histories.begin(), histories.end());
-    const QList<std::vector<Category>> categories = Parallel::mapIndices(qsizetype(m_rankCount),
-        [&](qsizetype r) { return Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories); });
+    const QList<CategoriesPtr> categories = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+        return std::make_shared<const std::vector<Category>>(
+            Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories));
+    });
     m_c.m_categories.assign(categories.begin(), categories.end());
 
     // The layout, given or guessed: ranks are looked at and compared within their replica groups. A baseline rank
@@ -407,7 +409,7 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         const std::span<const Allocation> allocations = h->allocations();
         for (uint32_t i : h->liveSet(summary.point.event)) {
             m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
-            m_c.m_ranks.back().categoryBytes[size_t(m_c.m_categories[r][i])] += allocations[i].size;
+            m_c.m_ranks.back().categoryBytes[size_t((*m_c.m_categories[r])[i])] += allocations[i].size;
         }
         std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
     }
@@ -584,7 +586,7 @@ void ComparisonPhases::totalSites()
         for (const Live& l : m_live[r]) {
             m_c.m_siteBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
             ++m_c.m_siteCount[l.site * m_rankCount + r];
-            if (isModelState(m_c.m_categories[r][l.allocation]))
+            if (isModelState((*m_c.m_categories[r])[l.allocation]))
                 m_siteModelBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
         }
     }
@@ -675,7 +677,7 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
     }
     CategoryBytes byCategory {};
     for (uint32_t i : siteBlocks)
-        byCategory[size_t(m_c.m_categories[r][i])] += h.allocations()[i].size;
+        byCategory[size_t((*m_c.m_categories[r])[i])] += h.allocations()[i].size;
     f.category = Category(std::max_element(byCategory.begin(), byCategory.end()) - byCategory.begin());
     const std::vector<StateSegment>& segs = m_segments[r];
     for (uint32_t i : chosen) {
@@ -766,7 +768,7 @@ std::optional<ParallelLayout> ComparisonPhases::suggestLayout() const
         const CategoryBytes& c = m_c.m_ranks[r].categoryBytes;
         model[r] = c[size_t(Category::Parameter)] + c[size_t(Category::Gradient)] + c[size_t(Category::OptimizerState)];
         for (const Live& l : m_live[r]) {
-            const Category category = m_c.m_categories[r][l.allocation];
+            const Category category = (*m_c.m_categories[r])[l.allocation];
             if ((isModelState(category) || category == Category::Activation)
                 && (sites[r].empty() || sites[r].back() != l.site))
                 sites[r].push_back(l.site);

@@ -291,6 +291,11 @@ public:
     /// The category of each allocation of history(rankIndex), in its order.
     const std::vector<Category>& categories(size_t rankIndex) const
     {
+        return *m_categories[rankIndex];
+    }
+    /// The same, shared with views that colour by category off the GUI thread.
+    const CategoriesPtr& categoriesPtr(size_t rankIndex) const
+    {
         return m_categories[rankIndex];
     }
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
@@ -351,7 +356,7 @@ private:
     ComparisonOptions m_options;
     std::vector<RankSummary> m_ranks;
     std::vector<DeviceHistoryPtr> m_histories;
-    std::vector<std::vector<Category>> m_categories;
+    std::vector<CategoriesPtr> m_categories;
     std::vector<Finding> m_findings;
     // sites × ranks
     std::vector<int64_t> m_siteBytes;
