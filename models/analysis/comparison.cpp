@@ -53,6 +53,43 @@ bool beyondThreshold(int64_t excess, int64_t base, double thresholdPercent)
     return excess > 0 && double(excess) * 100.0 > thresholdPercent * double(std::max<int64_t>(base, 1));
 }
 
+// The median of `value` over every group but `except`.
+template <typename Value> int64_t othersMedian(const std::vector<GroupSummary>& groups, size_t except, Value value)
+{
+    std::vector<int64_t> others;
+    others.reserve(groups.size());
+    for (size_t o = 0; o < groups.size(); ++o) {
+        if (o != except)
+            others.push_back(value(groups[o]));
+    }
+    return median(std::move(others));
+}
+
+// The group holding the most of `value` beyond the median of the others: its index and that excess.
+template <typename Value> std::pair<size_t, int64_t> heaviestGroup(const std::vector<GroupSummary>& groups, Value value)
+{
+    size_t heavy = 0;
+    int64_t excess = std::numeric_limits<int64_t>::min();
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const int64_t e = value(groups[g]) - othersMedian(groups, g, value);
+        if (e > excess) {
+            excess = e;
+            heavy = g;
+        }
+    }
+    return { heavy, excess };
+}
+
+// What group `heavy` holds per category beyond the median of the others.
+CategoryBytes groupExcessByCategory(const std::vector<GroupSummary>& groups, size_t heavy)
+{
+    CategoryBytes out {};
+    for (size_t c = 0; c < size_t(CategoryCount); ++c)
+        out[c] = groups[heavy].categoryBytes[c]
+            - othersMedian(groups, heavy, [c](const GroupSummary& g) { return g.categoryBytes[c]; });
+    return out;
+}
+
 // Expandable segments: set in the allocator settings, or visible in segments and their map/unmap events.
 bool usesExpandableSegments(const Snapshot& s)
 {
@@ -845,29 +882,8 @@ void ComparisonPhases::compareGroups()
     if (m_c.m_groups.size() < 2)
         return;
     // The group holding the most beyond the others, and what that is made of.
-    size_t heavy = 0;
-    int64_t heavyExcess = std::numeric_limits<int64_t>::min();
-    for (size_t g = 0; g < m_c.m_groups.size(); ++g) {
-        std::vector<int64_t> others;
-        for (size_t o = 0; o < m_c.m_groups.size(); ++o) {
-            if (o != g)
-                others.push_back(m_c.m_groups[o].bytesAtPoint);
-        }
-        const int64_t excess = m_c.m_groups[g].bytesAtPoint - median(others);
-        if (excess > heavyExcess) {
-            heavyExcess = excess;
-            heavy = g;
-        }
-    }
-    CategoryBytes diff {};
-    for (size_t c = 0; c < size_t(CategoryCount); ++c) {
-        std::vector<int64_t> others;
-        for (size_t o = 0; o < m_c.m_groups.size(); ++o) {
-            if (o != heavy)
-                others.push_back(m_c.m_groups[o].categoryBytes[c]);
-        }
-        diff[c] = m_c.m_groups[heavy].categoryBytes[c] - median(others);
-    }
+    const auto [heavy, heavyExcess] = heaviestGroup(m_c.m_groups, [](const GroupSummary& g) { return g.bytesAtPoint; });
+    const CategoryBytes diff = groupExcessByCategory(m_c.m_groups, heavy);
     if (beyondThreshold(heavyExcess, m_c.m_groups[heavy].bytesAtPoint - heavyExcess, m_c.m_options.thresholdPercent)) {
         v.heavierGroup = m_c.m_groups[heavy].name;
         v.groupExcessBytes = heavyExcess;
@@ -882,25 +898,8 @@ bool ComparisonPhases::decideModelParallel()
     const std::vector<GroupSummary>& groups = m_c.m_groups;
     if (groups.size() < 2)
         return false;
-    size_t heavy = 0;
-    int64_t excess = std::numeric_limits<int64_t>::min();
-    int64_t base = 0;
-    for (size_t g = 0; g < groups.size(); ++g) {
-        std::vector<int64_t> others;
-        std::vector<int64_t> otherTotals;
-        for (size_t o = 0; o < groups.size(); ++o) {
-            if (o != g) {
-                others.push_back(groups[o].modelStateBytes());
-                otherTotals.push_back(groups[o].bytesAtPoint);
-            }
-        }
-        const int64_t e = groups[g].modelStateBytes() - median(others);
-        if (e > excess) {
-            excess = e;
-            heavy = g;
-            base = median(otherTotals);
-        }
-    }
+    const auto [heavy, excess] = heaviestGroup(groups, [](const GroupSummary& g) { return g.modelStateBytes(); });
+    const int64_t base = othersMedian(groups, heavy, [](const GroupSummary& g) { return g.bytesAtPoint; });
     if (!beyondThreshold(excess, base, m_c.m_options.thresholdPercent))
         return false;
     Verdict& v = m_c.m_verdict;
@@ -930,15 +929,9 @@ bool ComparisonPhases::decideModelParallel()
     std::sort(sites.begin(), sites.end(), std::greater<>());
     for (size_t i = 0; i < sites.size() && i < 3; ++i)
         v.topSites.push_back({ m_c.m_sites.label(sites[i].second), sites[i].first, int(Finding::LargerOnRank) });
-    v.excessByCategory = {};
-    for (size_t c = 0; c < size_t(CategoryCount); ++c) {
-        std::vector<int64_t> others;
-        for (size_t o = 0; o < groups.size(); ++o) {
-            if (o != heavy)
-                others.push_back(groups[o].categoryBytes[c]);
-        }
-        v.excessByCategory[c] = std::max<int64_t>(0, groups[heavy].categoryBytes[c] - median(others));
-    }
+    v.excessByCategory = groupExcessByCategory(groups, heavy);
+    for (int64_t& bytes : v.excessByCategory)
+        bytes = std::max<int64_t>(0, bytes);
     // The group difference is the verdict now, not a note beside it.
     v.heavierGroup.clear();
     v.groupExcessBytes = 0;

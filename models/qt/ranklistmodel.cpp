@@ -75,6 +75,11 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("OOMs");
         }
     } else if (role == Qt::ToolTipRole) {
+        if (isCategory(section))
+            return tr("Live allocations at the comparison point in this category, judged from each allocation's stack "
+                      "and lifetime (see the README's Categories): parameters, gradients and optimizer state are "
+                      "the model's state; activations are kept for the backward pass; temporaries die within their "
+                      "phase; other is everything outside the training step");
         switch (section) {
         case RankColumn:
             return tr("The rank, from the file or folder name (rank3_…, memory_trace_3, …) or else the order the "
@@ -95,16 +100,6 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
         case ExcessColumn:
             return tr("Bytes at the point minus the baseline: the median of the other ranks, or the chosen "
                       "baseline rank");
-        case ParameterColumn:
-        case GradientColumn:
-        case OptimizerStateColumn:
-        case ActivationColumn:
-        case TemporaryColumn:
-        case OtherColumn:
-            return tr("Live allocations at the comparison point in this category, judged from each allocation's stack "
-                      "and lifetime (see the README's Categories): parameters, gradients and optimizer state are "
-                      "the model's state; activations are kept for the backward pass; temporaries die within their "
-                      "phase; other is everything outside the training step");
         case CoordinatesColumn:
             return tr("The rank's coordinates in the parallel layout (Compare → Parallel Layout…): ranks are compared "
                       "with their replicas, which differ only in dp");
@@ -158,6 +153,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return {};
     const DeviceInfo& t = row.total;
     const std::optional<RankSummary>& sum = row.summary;
+    if (isCategory(column))
+        return sum ? QVariant(Formatting::bytes(sum->categoryBytes[size_t(column - ParameterColumn)])) : QVariant();
     switch (column) {
     case SegmentsColumn:
         return QString::number(t.segments);
@@ -176,13 +173,6 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         if (!sum)
             return {};
         return QString((sum->excessBytes > 0 ? QStringLiteral("+") : QString()) + Formatting::bytes(sum->excessBytes));
-    case ParameterColumn:
-    case GradientColumn:
-    case OptimizerStateColumn:
-    case ActivationColumn:
-    case TemporaryColumn:
-    case OtherColumn:
-        return sum ? QVariant(Formatting::bytes(sum->categoryBytes[size_t(column - ParameterColumn)])) : QVariant();
     case CoordinatesColumn:
         return row.coordinates;
     case FragmentationColumn:
@@ -198,6 +188,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
 QVariant RankListModel::sortData(const Row& row, int column) const
 {
     const DeviceInfo& t = row.total;
+    if (isCategory(column))
+        return row.summary ? qint64(row.summary->categoryBytes[size_t(column - ParameterColumn)]) : qint64(-1);
     switch (column) {
     case RankColumn:
         return row.file.rank;
@@ -219,13 +211,6 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return row.summary ? qint64(row.summary->bytesAtPoint) : qint64(-1);
     case ExcessColumn:
         return row.summary ? qint64(row.summary->excessBytes) : std::numeric_limits<qint64>::min();
-    case ParameterColumn:
-    case GradientColumn:
-    case OptimizerStateColumn:
-    case ActivationColumn:
-    case TemporaryColumn:
-    case OtherColumn:
-        return row.summary ? qint64(row.summary->categoryBytes[size_t(column - ParameterColumn)]) : qint64(-1);
     case CoordinatesColumn:
         return row.coordinates;
     case FragmentationColumn:
