@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "beforeafterreport.h"
+#include "bytesize.h"
 #include "comparison.h"
 #include "diffreport.h"
 #include "diffsheet.h"
@@ -37,7 +38,8 @@ const char* const usage = "Usage:\n"
                           "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
                           "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
                           "                 [--depth N] [--device N] [--step N] [--steps] [--layout L]\n"
-                          "                 [--categories FILE] [--json|--csv] [--fail-on-imbalance]\n"
+                          "                 [--categories FILE] [--device-memory SIZE] [--json|--csv]\n"
+                          "                 [--fail-on-imbalance]\n"
                           "                 FILE|FOLDER...\n"
                           "                                         which rank holds what the others don't, and why\n"
                           "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
@@ -245,6 +247,10 @@ void addComparisonOptions(CommandLine& cl)
         "dp); stages and shards may differ by design. Default: guessed where the files show groups that run "
         "different parts of the model.",
         "LAYOUT");
+    cl.add(names("device-memory"),
+        "Each GPU's total memory (80GiB, 79.3GB …), which a snapshot does not record: with it, an OOM outside the "
+        "allocator says how much is held outside PyTorch.",
+        "SIZE");
     cl.add(names("categories"),
         "A rules file that adds category patterns: one '<category> <pattern>' a line, matched against each frame's "
         "filename:function.",
@@ -300,6 +306,14 @@ std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& opti
         options.layout = ParallelLayout::parse(cl.value("layout").toStdString(), &why);
         if (!options.layout)
             return "--layout " + cl.value("layout").toStdString() + ": " + why;
+    }
+    if (cl.isSet("device-memory")) {
+        // A bare number is more likely gigabytes meant than bytes: the unit is required.
+        const QString text = cl.value("device-memory").trimmed();
+        const std::optional<int64_t> bytes = parseByteSize(text);
+        if (!bytes || *bytes <= 0 || !text.endsWith(QLatin1Char('B'), Qt::CaseInsensitive))
+            return "--device-memory needs a size with its unit, such as 80GiB";
+        options.deviceMemoryBytes = *bytes;
     }
     if (cl.isSet("categories")) {
         try {

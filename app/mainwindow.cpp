@@ -4,6 +4,7 @@
 #include "appearance.h"
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
+#include "bytesize.h"
 #include "diffreport.h"
 #include "diffsheet.h"
 #include "excesstreemodel.h"
@@ -82,16 +83,27 @@ namespace RankScope {
 
 namespace {
 
-// Layouts are remembered per job: the settings key of the files or folders it was opened from.
-QString layoutKey(const QStringList& paths)
+// What belongs to a job (its layout, its GPUs' memory) is remembered per job: a settings key made of `group` and the
+// files or folders the job was opened from.
+QString jobKey(const char* group, const QStringList& paths)
 {
     QStringList sorted;
     for (const QString& path : paths)
         sorted << QFileInfo(path).absoluteFilePath();
     sorted.sort();
-    return QStringLiteral("layouts/")
+    return QLatin1String(group) + QLatin1Char('/')
         + QString::fromLatin1(
             QCryptographicHash::hash(sorted.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+// Stores `value` under `key`, or removes the key for an empty value.
+void remember(const QString& key, const QString& value)
+{
+    QSettings settings;
+    if (value.isEmpty())
+        settings.remove(key);
+    else
+        settings.setValue(key, value);
 }
 
 const QString RecentKey = QStringLiteral("recent/paths");
@@ -671,6 +683,9 @@ void MainWindow::createActions()
     compare->addAction(tr("Parallel &Layout…"), this, &MainWindow::chooseLayout)
         ->setStatusTip(tr("Pipeline, tensor and data parallel sizes of the job: ranks are compared with their "
                           "replicas, and stages or shards may differ by design"));
+    compare->addAction(tr("&GPU Memory…"), this, &MainWindow::chooseDeviceMemory)
+        ->setStatusTip(tr("Each GPU's total memory, which snapshots do not record: an OOM outside PyTorch's allocator "
+                          "then says how much is held outside"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Capture Helper…"), this, &MainWindow::showCaptureHelper)
@@ -856,7 +871,8 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_rankA = m_rankB = -1;
     // A folder of several steps: one step's ranks, the others one choice away.
     m_jobPaths = paths;
-    m_layoutText = QSettings().value(layoutKey(paths)).toString();
+    m_layoutText = QSettings().value(jobKey("layouts", paths)).toString();
+    m_deviceMemoryText = QSettings().value(jobKey("devicememory", paths)).toString();
     m_stepCombo->clear();
     for (int64_t s : chosen.steps)
         m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
@@ -1039,6 +1055,7 @@ void MainWindow::readOptions()
     m_options.site.depth = m_depth->value();
     m_options.layout =
         m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
+    m_options.deviceMemoryBytes = parseByteSize(m_deviceMemoryText).value_or(0);
 }
 
 void MainWindow::chooseLayout()
@@ -1065,13 +1082,35 @@ void MainWindow::chooseLayout()
 void MainWindow::setLayout(const QString& layout)
 {
     m_layoutText = layout;
-    if (!m_jobPaths.isEmpty()) {
-        QSettings settings;
-        if (layout.isEmpty())
-            settings.remove(layoutKey(m_jobPaths));
-        else
-            settings.setValue(layoutKey(m_jobPaths), layout);
+    if (!m_jobPaths.isEmpty())
+        remember(jobKey("layouts", m_jobPaths), layout);
+    if (m_comparison)
+        compareRanks();
+}
+
+void MainWindow::chooseDeviceMemory()
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("GPU Memory"),
+        tr("The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A "
+           "snapshot does not record it; with it, an OOM outside PyTorch's allocator says how much is held outside. "
+           "Leave empty when unknown."),
+        QLineEdit::Normal, m_deviceMemoryText, &ok)
+                             .trimmed();
+    if (!ok)
+        return;
+    if (!text.isEmpty() && (!parseByteSize(text) || !text.endsWith(QLatin1Char('B'), Qt::CaseInsensitive))) {
+        QMessageBox::warning(this, tr("GPU Memory"), tr("%1 is not a size with its unit, such as 80GiB.").arg(text));
+        return;
     }
+    setDeviceMemory(text);
+}
+
+void MainWindow::setDeviceMemory(const QString& size)
+{
+    m_deviceMemoryText = size;
+    if (!m_jobPaths.isEmpty())
+        remember(jobKey("devicememory", m_jobPaths), size);
     if (m_comparison)
         compareRanks();
 }

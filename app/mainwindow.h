@@ -149,6 +149,9 @@ public slots:
     {
         return m_layoutText;
     }
+    /// Asks for each GPU's total memory (80GiB …; empty: unknown), remembered per job.
+    void chooseDeviceMemory();
+    void setDeviceMemory(const QString& size);
     /// Export the comparison as a picture (asks where and how), the findings as CSV or JSON, or a report.
     void exportPicture();
     void exportFindings(bool json);
@@ -251,6 +254,7 @@ private:
     /// What the user opened, to open another of its steps.
     QStringList m_jobPaths;
     QString m_layoutText;
+    QString m_deviceMemoryText;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
     QComboBox* m_baselineCombo = nullptr;

@@ -29,6 +29,7 @@ private slots:
     void diff();
     void layoutAndCategories();
     void stepsOfOneRank();
+    void deviceMemory();
     void beforeAndAfter();
     void steps();
     void exportWithoutDisplay();
@@ -245,6 +246,33 @@ void TestCli::stepsOfOneRank()
         folder + QStringLiteral("iteration_10/rank0_memory_snapshot.pickle") });
     QCOMPARE(p->exitCode(), 2);
     QVERIFY(p->readAllStandardError().contains("--steps needs the snapshots of two or more steps"));
+}
+
+// --device-memory: with the GPU's total, an OOM outside the allocator says how much is outside (total - reserve -
+// free); without a unit, or with nothing to parse, it is a usage error.
+void TestCli::deviceMemory()
+{
+    const QString oom = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/oom_outside_4");
+    QProcess* p = run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--device-memory"),
+        QStringLiteral("16GiB"), oom });
+    QCOMPARE(p->exitCode(), 0);
+    const nlohmann::json v = nlohmann::json::parse(p->readAllStandardOutput().toStdString())["verdict"];
+    QCOMPARE(v["kind"].get<std::string>(), std::string("outside_allocator"));
+    QCOMPARE(v["device_memory_bytes"].get<int64_t>(), int64_t(16) << 30);
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), oom });
+    const nlohmann::json without = nlohmann::json::parse(p->readAllStandardOutput().toStdString())["verdict"];
+    QVERIFY(!without.contains("outside_bytes"));
+    QVERIFY(without["explanation"].get<std::string>().find("does not record the device's total") != std::string::npos);
+    // What the OOM saw: the reserve and the free memory (20 MiB, as the scenario records it); the rest is outside.
+    QCOMPARE(v["device_free_bytes"].get<int64_t>(), int64_t(20) << 20);
+    QCOMPARE(v["outside_bytes"].get<int64_t>(),
+        (int64_t(16) << 30) - v["reserved_bytes"].get<int64_t>() - v["device_free_bytes"].get<int64_t>());
+    QVERIFY(v["outside_bytes"].get<int64_t>() > 0);
+    for (const char* bad : { "80", "lots", "-1GiB" }) {
+        p = run({ QStringLiteral("diff"), QStringLiteral("--device-memory"), QLatin1String(bad), oom });
+        QCOMPARE(p->exitCode(), 2);
+        QVERIFY(p->readAllStandardError().contains("--device-memory needs a size with its unit"));
+    }
 }
 
 // A run before a fix against the run after it: fixed when the outlier and its sites are gone.

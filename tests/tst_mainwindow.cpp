@@ -73,6 +73,7 @@ private slots:
     void growthAcrossSteps();
     void fragmentationMarksSmallFreeSpans();
     void parallelLayoutPerJob();
+    void deviceMemoryPerJob();
     void optionsAndClicksKeepEachOther();
     void fieldsLeaveTheWindowsShortcuts();
     void nothingToOpen();
@@ -738,6 +739,27 @@ void TestMainWindow::parallelLayoutPerJob()
     QCOMPARE(w.layoutText(), QStringLiteral("pp=2,dp=4"));
     QVERIFY(w.comparison()->layout() && !w.comparison()->layout()->suggested);
     w.setLayout(QString()); // leave the settings as they were
+}
+
+// Each GPU's total, which snapshots do not record: given for a job, the banner says how much of an OOM's device is
+// outside PyTorch, and the job remembers it.
+void TestMainWindow::deviceMemoryPerJob()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/oom_outside_4");
+    MainWindow w;
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    auto* banner = w.findChild<VerdictBanner*>();
+    QVERIFY(banner->text().contains(QLatin1String("does not record the device's total memory")));
+    w.setDeviceMemory(QStringLiteral("16GiB"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->verdict().deviceMemoryBytes == (int64_t(16) << 30), 60000);
+    QTRY_VERIFY(banner->text().contains(QLatin1String("Of the device's 16 GiB")));
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    QCOMPARE(w.comparison()->verdict().deviceMemoryBytes, int64_t(16) << 30);
+    w.setDeviceMemory(QString()); // leave the settings as they were
 }
 
 // Choosing one thing does not undo another: a baseline chosen after a swap keeps the swapped ranks; clicking the

@@ -1245,6 +1245,26 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <source>What the colours of the timelines&apos; bands say: where each allocation was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带的颜色表示什么：每个分配的位置，或它的用途（与 rank 图表的堆叠一致）</translation>
     </message>
+    <message>
+        <source>&amp;GPU Memory…</source>
+        <translation>GPU 显存(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Each GPU&apos;s total memory, which snapshots do not record: an OOM outside PyTorch&apos;s allocator then says how much is held outside</source>
+        <translation>每块 GPU 的总显存（快照不记录它）：有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用</translation>
+    </message>
+    <message>
+        <source>GPU Memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A snapshot does not record it; with it, an OOM outside PyTorch&apos;s allocator says how much is held outside. Leave empty when unknown.</source>
+        <translation>作业中每块 GPU 的总显存，按 nvidia-smi 或 OOM 消息给出的值填写（80GiB、79.3GiB……）。快照不记录它；有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用。未知时留空。</translation>
+    </message>
+    <message>
+        <source>%1 is not a size with its unit, such as 80GiB.</source>
+        <translation>%1 不是带单位的大小，例如 80GiB。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -2220,6 +2240,18 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Rank %1 holds %2 (%3) more %4 than at the same moment of the step before, and more at every step (steps %5: %6 in all), at sites that grow at every step: tensors kept from one step to the next. %7Top sites: %8.</source>
         <translation>%4，rank %1 比上一步同一时刻多占用 %2（%3），且每一步都更多（步 %5：共 %6），增长位于每一步都在增长的分配位置：张量从一步保留到下一步。%7主要分配位置：%8。</translation>
+    </message>
+    <message>
+        <source>The device memory given (%1) is less than PyTorch&apos;s reserve and the free memory together: check it.</source>
+        <translation>给出的设备显存（%1）小于 PyTorch 预留量与空闲显存之和：请检查。</translation>
+    </message>
+    <message>
+        <source>Of the device&apos;s %1, that is %2 outside PyTorch.</source>
+        <translation>在设备的 %1 中，有 %2 在 PyTorch 之外。</translation>
+    </message>
+    <message>
+        <source>The snapshot does not record the device&apos;s total memory: give it (--device-memory 80GiB, or Compare → GPU Memory…) to count what is held outside.</source>
+        <translation>快照不记录设备的总显存：请给出它（--device-memory 80GiB，或 比较 → GPU 显存…），以统计外部占用了多少。</translation>
     </message>
 </context>
 <context>

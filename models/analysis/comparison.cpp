@@ -1024,6 +1024,10 @@ bool ComparisonPhases::decideOutsideAllocator()
     v.oomRequestedBytes = oom.requestedBytes;
     v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
+    if (const int64_t total = m_c.m_options.deviceMemoryBytes; total > 0) {
+        v.deviceMemoryBytes = total;
+        v.outsideBytes = std::max<int64_t>(0, total - v.oomReservedBytes - v.oomDeviceFreeBytes);
+    }
     v.device = m_c.namesDevices() ? s.device : -1;
     findSuspects(oomRank);
     // Before an OOM the allocator releases its entirely free segments and retries; what is still free is split

@@ -57,6 +57,8 @@ struct ComparisonOptions
     std::optional<ParallelLayout> layout;
     /// Patterns added to the built-in category rules.
     CategoryRules categories;
+    /// Each GPU's total memory, when the user gives it (a snapshot does not record it); 0: unknown.
+    int64_t deviceMemoryBytes = 0;
 };
 
 /// A rank's figures at its comparison point.
@@ -180,6 +182,10 @@ struct Verdict
     int64_t oomRequestedBytes = 0;
     int64_t oomReservedBytes = 0;
     int64_t oomDeviceFreeBytes = 0;
+    /// For OutsideAllocator with the device's total memory given: that total, and what is neither PyTorch's reserve
+    /// nor free (total - reserved - device_free).
+    int64_t deviceMemoryBytes = 0;
+    int64_t outsideBytes = 0;
     /// A single rank (nothing to compare it with): what it holds at its point; topSites are its largest sites.
     int64_t heldBytes = 0;
     /// For Fragmentation: free bytes left in segments that hold live blocks at the OOM, the largest free block, how

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "steplog.h"
 
+#include "bytesize.h"
 #include "rankname.h"
 #include "spread.h"
 
@@ -42,42 +43,6 @@ const QRegularExpression& bracketTag()
 {
     static const QRegularExpression re(QStringLiteral(R"(\[([A-Za-z][A-Za-z_-]*)\])"));
     return re;
-}
-
-const QRegularExpression& sizeValue()
-{
-    static const QRegularExpression re(
-        QStringLiteral(R"(^([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([KMGT]i?B|B)?$)"),
-        QRegularExpression::CaseInsensitiveOption);
-    return re;
-}
-
-double unitBytes(QStringView unit)
-{
-    const QString u = unit.toString().toLower();
-    if (u.isEmpty() || u == QLatin1String("b"))
-        return 1;
-    const bool binary = u.size() == 3; // kib, mib, ...
-    const double base = binary ? 1024.0 : 1000.0;
-    const int power = QStringLiteral("kmgt").indexOf(u[0]) + 1;
-    return std::pow(base, power);
-}
-
-// "10240.0MB" → bytes; `keyUnit` is a unit taken from the key (peak_mb) for bare numbers.
-std::optional<int64_t> parseSize(const QString& value, QStringView keyUnit)
-{
-    const QRegularExpressionMatch m = sizeValue().match(value.trimmed());
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const double number = m.captured(1).toDouble(&ok);
-    if (!ok || number < 0)
-        return std::nullopt;
-    const QString unit = m.captured(2);
-    const double bytes = number * unitBytes(unit.isEmpty() ? keyUnit : QStringView(unit));
-    if (!(bytes < 9.0e18))
-        return std::nullopt;
-    return int64_t(std::llround(bytes));
 }
 
 std::vector<int64_t> parseShape(QString value)
@@ -205,11 +170,11 @@ bool StepLog::parseLine(QStringView view, int fallbackRank, StepReport& out)
                 out.tokens = tokens;
             break;
         case Field::Current:
-            if (const auto bytes = parseSize(value, keyUnit))
+            if (const auto bytes = parseByteSize(value, keyUnit))
                 out.currentBytes = *bytes;
             break;
         case Field::Peak:
-            if (const auto bytes = parseSize(value, keyUnit))
+            if (const auto bytes = parseByteSize(value, keyUnit))
                 out.peakBytes = *bytes;
             break;
         case Field::None:

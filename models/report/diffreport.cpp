@@ -276,6 +276,15 @@ std::string json(const Comparison& c)
         }
         out["verdict"]["suspects"] = std::move(suspects);
     }
+    if (v.kind == Verdict::OutsideAllocator) {
+        out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
+        out["verdict"]["reserved_bytes"] = v.oomReservedBytes;
+        out["verdict"]["device_free_bytes"] = v.oomDeviceFreeBytes;
+        if (v.deviceMemoryBytes > 0) {
+            out["verdict"]["device_memory_bytes"] = v.deviceMemoryBytes;
+            out["verdict"]["outside_bytes"] = v.outsideBytes;
+        }
+    }
     if (v.kind == Verdict::Fragmentation) {
         out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
         out["verdict"]["free_in_reserve_bytes"] = v.freeInReserveBytes;

@@ -208,13 +208,30 @@ QString VerdictText::explain(const Verdict& v, Language language)
             .arg(QString::number(v.rank), bytes(v.heldBytes), at(v, language), siteList(v, language, false));
     }
     switch (v.kind) {
-    case Verdict::OutsideAllocator:
-        return say(QT_TR_NOOP("Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 "
-                              "with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is "
-                              "held outside PyTorch's caching allocator."),
-            language)
-            .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes), QString::number(v.rank),
-                bytes(v.oomRequestedBytes), bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
+    case Verdict::OutsideAllocator: {
+        const QString text =
+            say(QT_TR_NOOP("Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 "
+                           "with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is "
+                           "held outside PyTorch's caching allocator."),
+                language)
+                .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes), QString::number(v.rank),
+                    bytes(v.oomRequestedBytes), bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
+        // How much that is needs the device's total, which a snapshot does not record.
+        if (v.deviceMemoryBytes > 0 && v.deviceMemoryBytes < v.oomReservedBytes + v.oomDeviceFreeBytes) {
+            return text + QLatin1Char(' ')
+                + say(QT_TR_NOOP("The device memory given (%1) is less than PyTorch's reserve and the free memory "
+                                 "together: check it."),
+                    language)
+                      .arg(bytes(v.deviceMemoryBytes));
+        }
+        return text + QLatin1Char(' ')
+            + (v.deviceMemoryBytes > 0
+                    ? say(QT_TR_NOOP("Of the device's %1, that is %2 outside PyTorch."), language)
+                          .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes))
+                    : say(QT_TR_NOOP("The snapshot does not record the device's total memory: give it (--device-memory "
+                                     "80GiB, or Compare → GPU Memory…) to count what is held outside."),
+                        language));
+    }
     case Verdict::Fragmentation:
         return say(QT_TR_NOOP("Rank %1 ran out of memory asking for %2 while %3 of PyTorch's reserve was still free, "
                               "but the largest free block was %4: the free space lies between live tensors in %5 "
