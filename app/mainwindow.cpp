@@ -195,14 +195,10 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
     });
-    // The ranks' bars, and for a folder of several steps each rank's peak per step under them.
-    auto* charts = new QWidget(left);
-    auto* chartsLayout = new QVBoxLayout(charts);
-    chartsLayout->setContentsMargins(0, 0, 0, 0);
-    chartsLayout->addWidget(m_chart, 3);
-    m_stepPeaks = new StepPeaksChart(charts);
-    chartsLayout->addWidget(m_stepPeaks, 2);
-    left->addWidget(charts);
+    left->addWidget(m_chart);
+    // For a folder of several steps, each rank's peak per step under the bars (hidden, it takes no room).
+    m_stepPeaks = new StepPeaksChart(left);
+    left->addWidget(m_stepPeaks);
     // The ⚠ that marks an incomplete trace is explained where it is seen, whenever a row shows it.
     auto* ranks = new QWidget(left);
     auto* ranksLayout = new QVBoxLayout(ranks);
@@ -220,7 +216,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     left->addWidget(ranks);
     left->setStretchFactor(0, 2);
-    left->setStretchFactor(1, 3);
+    left->setStretchFactor(1, 1);
+    left->setStretchFactor(2, 3);
 
     // Right: A and B side by side over time and in memory, then the findings.
     auto* right = new QSplitter(Qt::Vertical);
@@ -240,7 +237,9 @@ MainWindow::MainWindow(QWidget* parent)
     // findings keep the width of the right one for their sites.
     m_stackPane = new StackPane(left);
     left->addWidget(m_stackPane);
-    left->setStretchFactor(2, 2);
+    left->setStretchFactor(3, 2);
+    // The bars get the room their legend and eight ranks need; a few ranks' rows take little.
+    left->setSizes({ 380, 170, 200, 300 });
 
     auto* body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
@@ -285,9 +284,9 @@ MainWindow::~MainWindow()
 }
 
 namespace {
-// Splitter sizes of this layout (the stack under the ranks, the options with the findings): sizes saved for the
-// earlier one would squeeze it.
-const QString SplitterKey = QStringLiteral("window/layout2/");
+// Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
+// with the findings): sizes saved for an earlier one would squeeze it.
+const QString SplitterKey = QStringLiteral("window/layout3/");
 } // namespace
 
 void MainWindow::saveSettings() const
