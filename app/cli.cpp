@@ -308,10 +308,8 @@ std::string readComparisonOptions(const CommandLine& cl, ComparisonOptions& opti
             return "--layout " + cl.value("layout").toStdString() + ": " + why;
     }
     if (cl.isSet("device-memory")) {
-        // A bare number is more likely gigabytes meant than bytes: the unit is required.
-        const QString text = cl.value("device-memory").trimmed();
-        const std::optional<int64_t> bytes = parseByteSize(text);
-        if (!bytes || *bytes <= 0 || !text.endsWith(QLatin1Char('B'), Qt::CaseInsensitive))
+        const std::optional<int64_t> bytes = parseByteSizeWithUnit(cl.value("device-memory"));
+        if (!bytes)
             return "--device-memory needs a size with its unit, such as 80GiB";
         options.deviceMemoryBytes = *bytes;
     }

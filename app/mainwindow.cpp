@@ -1054,64 +1054,70 @@ void MainWindow::readOptions()
     m_options.site.depth = m_depth->value();
     m_options.layout =
         m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
-    m_options.deviceMemoryBytes = parseByteSize(m_deviceMemoryText).value_or(0);
+    m_options.deviceMemoryBytes = parseByteSizeWithUnit(m_deviceMemoryText).value_or(0);
+}
+
+std::optional<QString> MainWindow::askJobSetting(const QString& title, const QString& prompt, const QString& current,
+    const std::function<QString(const QString&)>& whatIsWrong)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, title, prompt, QLineEdit::Normal, current, &ok).trimmed();
+    if (!ok)
+        return std::nullopt;
+    if (const QString wrong = text.isEmpty() ? QString() : whatIsWrong(text); !wrong.isEmpty()) {
+        QMessageBox::warning(this, title, wrong);
+        return std::nullopt;
+    }
+    return text;
+}
+
+void MainWindow::setJobSetting(QString& member, const char* group, const QString& value)
+{
+    member = value;
+    if (!m_jobPaths.isEmpty())
+        remember(jobKey(group, m_jobPaths), value);
+    if (m_comparison)
+        compareRanks();
 }
 
 void MainWindow::chooseLayout()
 {
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Parallel Layout"),
+    const std::optional<QString> text = askJobSetting(tr("Parallel Layout"),
         tr("Sizes of the job's parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), "
            "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
            "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
            "guess where the files show groups of ranks running different parts of the model."),
-        QLineEdit::Normal, m_layoutText, &ok)
-                             .trimmed();
-    if (!ok)
-        return;
-    std::string why;
-    if (!text.isEmpty() && !ParallelLayout::parse(text.toStdString(), &why)) {
-        QMessageBox::warning(
-            this, tr("Parallel Layout"), tr("%1 is not a layout: %2").arg(text, QString::fromStdString(why)));
-        return;
-    }
-    setLayout(text);
+        m_layoutText, [this](const QString& t) {
+            std::string why;
+            return ParallelLayout::parse(t.toStdString(), &why)
+                ? QString()
+                : tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
+        });
+    if (text)
+        setLayout(*text);
 }
 
 void MainWindow::setLayout(const QString& layout)
 {
-    m_layoutText = layout;
-    if (!m_jobPaths.isEmpty())
-        remember(jobKey("layouts", m_jobPaths), layout);
-    if (m_comparison)
-        compareRanks();
+    setJobSetting(m_layoutText, "layouts", layout);
 }
 
 void MainWindow::chooseDeviceMemory()
 {
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("GPU Memory"),
+    const std::optional<QString> text = askJobSetting(tr("GPU Memory"),
         tr("The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A "
            "snapshot does not record it; with it, an OOM outside PyTorch's allocator says how much is held outside. "
            "Leave empty when unknown."),
-        QLineEdit::Normal, m_deviceMemoryText, &ok)
-                             .trimmed();
-    if (!ok)
-        return;
-    if (!text.isEmpty() && (!parseByteSize(text) || !text.endsWith(QLatin1Char('B'), Qt::CaseInsensitive))) {
-        QMessageBox::warning(this, tr("GPU Memory"), tr("%1 is not a size with its unit, such as 80GiB.").arg(text));
-        return;
-    }
-    setDeviceMemory(text);
+        m_deviceMemoryText, [this](const QString& t) {
+            return parseByteSizeWithUnit(t) ? QString() : tr("%1 is not a size with its unit, such as 80GiB.").arg(t);
+        });
+    if (text)
+        setDeviceMemory(*text);
 }
 
 void MainWindow::setDeviceMemory(const QString& size)
 {
-    m_deviceMemoryText = size;
-    if (!m_jobPaths.isEmpty())
-        remember(jobKey("devicememory", m_jobPaths), size);
-    if (m_comparison)
-        compareRanks();
+    setJobSetting(m_deviceMemoryText, "devicememory", size);
 }
 
 void MainWindow::compareRanks()

@@ -8,6 +8,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <optional>
+
 class QAction;
 class QCheckBox;
 class QComboBox;
@@ -180,6 +183,12 @@ protected:
 
 private:
     QWidget* createComparePanel();
+    /// Asks for a setting of the open job; nullopt when cancelled or when `whatIsWrong` (called for a non-empty
+    /// answer) says what is wrong, which is shown.
+    std::optional<QString> askJobSetting(const QString& title, const QString& prompt, const QString& current,
+        const std::function<QString(const QString&)>& whatIsWrong);
+    /// Sets `member` and remembers it for the open job under `group`, then compares again.
+    void setJobSetting(QString& member, const char* group, const QString& value);
     /// What the shown verdict rests on, for the banner.
     VerdictBanner::Caveats caveats() const;
     /// Rank A's excess by frame in the Top Down, Bottom Up and Flame Graph tabs.

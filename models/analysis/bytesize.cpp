@@ -41,4 +41,12 @@ std::optional<int64_t> parseByteSize(const QString& text, QStringView defaultUni
     return int64_t(std::llround(bytes));
 }
 
+std::optional<int64_t> parseByteSizeWithUnit(const QString& text)
+{
+    const std::optional<int64_t> bytes = parseByteSize(text);
+    if (!bytes || *bytes <= 0 || !text.trimmed().endsWith(QLatin1Char('B'), Qt::CaseInsensitive))
+        return std::nullopt;
+    return bytes;
+}
+
 } // namespace RankScope
