@@ -1087,7 +1087,7 @@ void MainWindow::chooseLayout()
            "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
            "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
            "guess where the files show groups of ranks running different parts of the model."),
-        m_layoutText, [this](const QString& t) {
+        m_layoutText, [](const QString& t) {
             std::string why;
             return ParallelLayout::parse(t.toStdString(), &why)
                 ? QString()
@@ -1108,7 +1108,7 @@ void MainWindow::chooseDeviceMemory()
         tr("The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A "
            "snapshot does not record it; with it, an OOM outside PyTorch's allocator says how much is held outside. "
            "Leave empty when unknown."),
-        m_deviceMemoryText, [this](const QString& t) {
+        m_deviceMemoryText, [](const QString& t) {
             return parseByteSizeWithUnit(t) ? QString() : tr("%1 is not a size with its unit, such as 80GiB.").arg(t);
         });
     if (text)

@@ -84,10 +84,13 @@ private:
         bool optimizer = false, backward = false, init = false, forward = false;
         for (size_t i = 0; i < frames.size(); ++i) {
             const Frame& f = m_s.frames.frame(frames[i]);
-            const std::string file = lower(texts[i].substr(0, texts[i].size() - m_s.strings.view(f.name).size() - 1));
             const std::string_view name = m_s.strings.view(f.name);
-            optimizer = optimizer || contains(file, "/optim/") || contains(file, "/optimizers/")
-                || contains(file, "/ops/adam/") || contains(file, "/ops/lamb/");
+            // The file part of "filename:function", in lower case (Windows paths keep the case typed).
+            const std::string file = lower(std::string_view(texts[i]).substr(0, texts[i].size() - name.size() - 1));
+            // PyTorch's optimizers (and their distributed wrappers), apex's and DeepSpeed's fused ones.
+            optimizer = optimizer || contains(file, "torch/optim/") || contains(file, "torch/distributed/optim/")
+                || contains(file, "apex/optimizers/") || contains(file, "deepspeed/ops/adam/")
+                || contains(file, "deepspeed/ops/lamb/");
             backward = backward
                 || (name == "backward" && (contains(file, "torch/_tensor.py") || contains(file, "torch/autograd/")))
                 || name == "_engine_run_backward" || name == "run_backward" || contains(name, "autograd::Engine")
