@@ -354,11 +354,12 @@ std::string pointOutsideTrace(const Comparison& c)
     return {};
 }
 
-// Snapshots of several training steps are one comparison per step: the step asked for, else the latest, said on
-// stderr so the output is never taken for the whole folder.
-std::string chooseStep(QStringList& paths, std::optional<int64_t> step)
+// Snapshots of several training steps are one comparison per step: the step asked for, else the latest (into
+// `chosenStep`, -1 without steps), said on stderr so the output is never taken for the whole folder.
+std::string chooseStep(QStringList& paths, std::optional<int64_t> step, int64_t& chosenStep)
 {
     const RankFiles::Step chosen = RankFiles::chooseStep(paths, step);
+    chosenStep = chosen.chosen;
     std::string list;
     for (int64_t s : chosen.steps)
         list += (list.empty() ? "" : ", ") + std::to_string(s);
@@ -431,7 +432,8 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
         return result;
     }
     const QStringList allSteps = paths;
-    result.error = chooseStep(paths, step);
+    int64_t chosen = -1;
+    result.error = chooseStep(paths, step, chosen);
     if (!result.error.empty())
         return result;
     std::vector<RankInput> ranks;
@@ -449,7 +451,7 @@ Compared loadAndCompare(const QStringList& givenPaths, const ComparisonOptions& 
     if (ranks.empty())
         return result;
     // The steps before this one, for growth across steps.
-    if (const int64_t chosen = RankFiles::chooseStep(allSteps, step).chosen; chosen >= 0) {
+    if (chosen >= 0) {
         const EarlierSteps earlier = EarlierSteps::load(allSteps, chosen);
         for (const LoadedFile& file : earlier.failed) {
             ++result.failures;

@@ -42,6 +42,12 @@ inline bool isModelState(Category c)
 {
     return c == Category::Parameter || c == Category::Gradient || c == Category::OptimizerState;
 }
+/// The model state among some bytes by category: parameters, gradients and optimizer state together.
+inline int64_t modelStateBytes(const CategoryBytes& bytes)
+{
+    return bytes[size_t(Category::Parameter)] + bytes[size_t(Category::Gradient)]
+        + bytes[size_t(Category::OptimizerState)];
+}
 
 /// Patterns a user adds to the built-in rules (`--categories FILE`): one rule a line, `<category> <pattern>`, where
 /// the pattern is matched as text against each frame's `filename:function` (backslashes read as slashes); `#` starts

@@ -2,6 +2,7 @@
 #include "comparison.h"
 
 #include "parallel.h"
+#include "spread.h"
 #include "tracealignment.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace RankScope {
 
@@ -39,15 +41,6 @@ int64_t rounded(int64_t size)
     return (size + 511) / 512 * 512;
 }
 
-int64_t median(std::vector<int64_t> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : values[n / 2 - 1] + (values[n / 2] - values[n / 2 - 1]) / 2;
-}
-
 bool beyondThreshold(int64_t excess, int64_t base, double thresholdPercent)
 {
     return excess > 0 && double(excess) * 100.0 > thresholdPercent * double(std::max<int64_t>(base, 1));
@@ -62,7 +55,7 @@ template <typename Value> int64_t othersMedian(const std::vector<GroupSummary>& 
         if (o != except)
             others.push_back(value(groups[o]));
     }
-    return median(std::move(others));
+    return medianOf(std::move(others));
 }
 
 // The group holding the most of `value` beyond the median of the others: its index and that excess.
@@ -802,8 +795,7 @@ std::optional<ParallelLayout> ComparisonPhases::suggestLayout() const
     std::vector<int64_t> model(m_rankCount, 0);
     std::vector<std::vector<SiteId>> sites(m_rankCount);
     for (size_t r = 0; r < m_rankCount; ++r) {
-        const CategoryBytes& c = m_c.m_ranks[r].categoryBytes;
-        model[r] = c[size_t(Category::Parameter)] + c[size_t(Category::Gradient)] + c[size_t(Category::OptimizerState)];
+        model[r] = modelStateBytes(m_c.m_ranks[r].categoryBytes);
         for (const Live& l : m_live[r]) {
             const Category category = (*m_c.m_categories[r])[l.allocation];
             if ((isModelState(category) || category == Category::Activation)
@@ -866,12 +858,12 @@ void ComparisonPhases::compareGroups()
         std::vector<int64_t> totals;
         for (size_t r : m_groupMembers[g])
             totals.push_back(m_c.m_ranks[r].bytesAtPoint);
-        summary.bytesAtPoint = median(totals);
+        summary.bytesAtPoint = medianOf(totals);
         for (size_t c = 0; c < size_t(CategoryCount); ++c) {
             std::vector<int64_t> values;
             for (size_t r : m_groupMembers[g])
                 values.push_back(m_c.m_ranks[r].categoryBytes[c]);
-            summary.categoryBytes[c] = median(values);
+            summary.categoryBytes[c] = medianOf(values);
         }
     }
     Verdict& v = m_c.m_verdict;
@@ -922,7 +914,7 @@ bool ComparisonPhases::decideModelParallel()
         std::vector<int64_t> in, out;
         for (size_t r = 0; r < m_rankCount; ++r)
             (size_t(m_c.m_ranks[r].group) == heavy ? in : out).push_back(m_siteModelBytes[s * m_rankCount + r]);
-        const int64_t d = median(in) - median(out);
+        const int64_t d = medianOf(in) - medianOf(out);
         if (d > 0)
             sites.push_back({ d, s });
     }
@@ -964,8 +956,7 @@ void ComparisonPhases::decideVerdict()
     v.outlierRank = o.rank;
     v.outlierExcessBytes = o.excessBytes;
     v.baselineBytes = o.bytesAtPoint - o.excessBytes;
-    const bool beyond = o.excessBytes > 0
-        && double(o.excessBytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(v.baselineBytes, 1));
+    const bool beyond = beyondThreshold(o.excessBytes, v.baselineBytes, v.thresholdPercent);
     if (beyond) {
         decideImbalance(o);
     } else if (!decideModelParallel() && !decideOutsideAllocator()) {
@@ -1068,13 +1059,16 @@ void ComparisonPhases::decideGrowth()
         const int index = m_c.rankIndex(v.rank);
         if (index < 0 || !m_grows[size_t(index)])
             return;
+        std::unordered_set<SiteId> growing;
+        for (const Finding& g : m_c.m_findings) {
+            if (g.kind == Finding::Growth && g.rank == v.rank)
+                growing.insert(g.site);
+        }
         int64_t atGrowingSites = 0;
         for (const Finding& f : m_c.m_findings) {
-            if (f.rank != v.rank || f.kind == Finding::Growth || f.kind == Finding::ForeignDevice)
-                continue;
-            const bool grows = std::any_of(m_c.m_findings.begin(), m_c.m_findings.end(),
-                [&](const Finding& g) { return g.kind == Finding::Growth && g.rank == f.rank && g.site == f.site; });
-            atGrowingSites += grows ? f.excessBytes : 0;
+            if (f.rank == v.rank && f.kind != Finding::Growth && f.kind != Finding::ForeignDevice
+                && growing.count(f.site))
+                atGrowingSites += f.excessBytes;
         }
         if (atGrowingSites * 2 < v.excessBytes)
             return;
@@ -1171,8 +1165,7 @@ void ComparisonPhases::decideStray()
         }
         if (!victim)
             continue;
-        const bool beyond =
-            double(bytes) * 100.0 > v.thresholdPercent * double(std::max<int64_t>(victim->bytesAtPoint, 1));
+        const bool beyond = beyondThreshold(bytes, victim->bytesAtPoint, v.thresholdPercent);
         const bool imbalance = v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance
             || v.kind == Verdict::ModelParallelImbalance;
         const bool decides = victim->oomEvents > 0 || !imbalance || bytes > v.excessBytes;

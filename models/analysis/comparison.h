@@ -240,8 +240,7 @@ struct GroupSummary
     CategoryBytes categoryBytes {};
     int64_t modelStateBytes() const
     {
-        return categoryBytes[size_t(Category::Parameter)] + categoryBytes[size_t(Category::Gradient)]
-            + categoryBytes[size_t(Category::OptimizerState)];
+        return RankScope::modelStateBytes(categoryBytes);
     }
 };
 

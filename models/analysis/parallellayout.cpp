@@ -78,6 +78,15 @@ std::vector<int> ParallelLayout::coordinates(int rank) const
     return out;
 }
 
+std::string ParallelLayout::coordinatesText(int rank) const
+{
+    const std::vector<int> c = coordinates(rank);
+    std::string out;
+    for (size_t i = 0; i < dimensions.size(); ++i)
+        out += (out.empty() ? "" : " ") + dimensions[i].name + "=" + std::to_string(c[i]);
+    return out;
+}
+
 int ParallelLayout::group(int rank) const
 {
     const std::vector<int> c = coordinates(rank);

@@ -31,6 +31,8 @@ struct ParallelLayout
     int rankCount() const;
     /// The coordinates of rank `rank` (a position among 0 … rankCount()-1), one per dimension.
     std::vector<int> coordinates(int rank) const;
+    /// The same in words, "pp=0 dp=1": as the rank table and the reports show them.
+    std::string coordinatesText(int rank) const;
     /// The replica group of a rank: its coordinates without dp, as one number (0 … groupCount()-1).
     int group(int rank) const;
     int groupCount() const;

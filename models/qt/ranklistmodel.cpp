@@ -6,7 +6,6 @@
 #include <QColor>
 #include <QFileInfo>
 #include <QFont>
-#include <QStringList>
 
 #include <algorithm>
 #include <limits>
@@ -304,14 +303,8 @@ void RankListModel::setComparison(const ComparisonPtr& comparison)
                 continue;
             row.summary = s;
             row.outlier = s.rank == outlierRank || std::find(group.begin(), group.end(), s.rank) != group.end();
-            if (const std::optional<ParallelLayout>& layout = comparison->layout()) {
-                QStringList parts;
-                for (size_t d = 0; d < layout->dimensions.size() && d < s.coordinates.size(); ++d)
-                    parts << QStringLiteral("%1=%2")
-                                 .arg(QString::fromStdString(layout->dimensions[d].name))
-                                 .arg(s.coordinates[d]);
-                row.coordinates = parts.join(QLatin1Char(' '));
-            }
+            if (const std::optional<ParallelLayout>& layout = comparison->layout())
+                row.coordinates = QString::fromStdString(layout->coordinatesText(s.rank));
         }
     }
     if (!m_rows.empty())

@@ -345,20 +345,13 @@ std::vector<ReportRow> rankRows(const Comparison& c)
     for (const RankSummary& r : c.ranks()) {
         char fragmentation[32];
         std::snprintf(fragmentation, sizeof fragmentation, "%.1f%%", r.fragmentation * 100);
-        const CategoryBytes& k = r.categoryBytes;
-        const int64_t model =
-            k[size_t(Category::Parameter)] + k[size_t(Category::Gradient)] + k[size_t(Category::OptimizerState)];
         ReportRow row { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(),
             bytes(r.peakAllocatedBytes), bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes),
-            bytes(model), bytes(k[size_t(Category::Activation)]), bytes(r.reservedAtPoint), fragmentation,
-            std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } };
-        if (const std::optional<ParallelLayout>& layout = c.layout()) {
-            std::string coords;
-            for (size_t d = 0; d < layout->dimensions.size() && d < r.coordinates.size(); ++d)
-                coords +=
-                    (coords.empty() ? "" : " ") + layout->dimensions[d].name + "=" + std::to_string(r.coordinates[d]);
-            row.cells.insert(row.cells.begin() + 2, coords);
-        }
+            bytes(modelStateBytes(r.categoryBytes)), bytes(r.categoryBytes[size_t(Category::Activation)]),
+            bytes(r.reservedAtPoint), fragmentation, std::to_string(r.oomEvents),
+            r.traceIncomplete ? "incomplete" : "complete" } };
+        if (const std::optional<ParallelLayout>& layout = c.layout())
+            row.cells.insert(row.cells.begin() + 2, layout->coordinatesText(r.rank));
         rows.push_back(std::move(row));
     }
     return rows;
