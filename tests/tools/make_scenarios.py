@@ -72,6 +72,7 @@ Devices, as PyTorch numbers them per process:
                         activations of more micro-batches in flight (its layers' allocations 1.5x), stage 1 (ranks 4-7)
                         runs the output layer and the loss; rank 6 also gathers evaluation outputs. Compared with
                         --layout pp=2,dp=4, and without it (the layout is guessed from the stages' sites)
+  pp2_relocated_burden_8  the same, stage 0 run from a home checkout on Linux and stage 1 from a container
   pp2_dp4_balanced_8    the control: the same stages, no evaluation burden: balanced, no finding
   pp2_uneven_stages_8   the same stages; stage 0 also holds 2 GiB more parameters (an embedding allocated at model
                         construction, before the trace): model_parallel_imbalance on pp=0
@@ -640,6 +641,15 @@ def layout_scenarios(outdir, magma):
             make_examples.add_evaluation_burden(ranks[burden])
         return ranks
     write(outdir, 'pp2_dp4_burden_8', stages(burden=6),
+          {'kind': 'burden_imbalance', 'rank': 6, 'layout': 'pp=2,dp=4', 'suggested_layout': 'pp=2,dp=4',
+           'finding_kind': 'only_on_rank', 'site': 'gather_predictions', 'excess_bytes': 1 << 30,
+           'finding_kinds': ['only_on_rank'], 'findings_ranks': [6]})
+    # The same job as it runs in the field: stage 0 from a home checkout on Linux, stage 1 from a container.
+    ranks = stages(burden=6)
+    for r, s in enumerate(ranks):
+        relocate(s, *(('/home/user/proj/', '/home/user/proj/.venv/lib/python3.10/site-packages/') if r < 4
+                      else ('/workspace/proj/', '/opt/venv/lib/python3.10/site-packages/')))
+    write(outdir, 'pp2_relocated_burden_8', ranks,
           {'kind': 'burden_imbalance', 'rank': 6, 'layout': 'pp=2,dp=4', 'suggested_layout': 'pp=2,dp=4',
            'finding_kind': 'only_on_rank', 'site': 'gather_predictions', 'excess_bytes': 1 << 30,
            'finding_kinds': ['only_on_rank'], 'findings_ranks': [6]})
