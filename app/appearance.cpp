@@ -21,7 +21,9 @@ namespace {
 
 const QString LanguageKey = QStringLiteral("appearance/language");
 const QString ThemeKey = QStringLiteral("appearance/theme");
-const QString BandsKey = QStringLiteral("timeline/bands");
+// Was "timeline/bands" when the setting counted the largest allocations (16 to 128): a new key, so an old choice is
+// not read as a cap.
+const QString BandsKey = QStringLiteral("timeline/maxBands");
 const QString TranslationDir = QStringLiteral(":/i18n");
 
 std::unique_ptr<QTranslator> s_own;
@@ -154,7 +156,7 @@ void setTheme(Theme theme)
 
 int timelineBands()
 {
-    return std::clamp(QSettings().value(BandsKey, TimelineView::DefaultBands).toInt(), 1, 256);
+    return std::clamp(QSettings().value(BandsKey, TimelineView::DefaultBands).toInt(), 1, 1000000);
 }
 
 void setTimelineBands(int bands)

@@ -32,7 +32,7 @@ QString effectiveLanguage();
 Theme theme();
 void setTheme(Theme theme);
 
-/// Timeline level of detail: how many of the largest allocations get a band of their own.
+/// Timeline level of detail: the most bands a timeline draws (TimelineView::setMaxBands).
 int timelineBands();
 void setTimelineBands(int bands);
 

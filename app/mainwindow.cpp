@@ -655,20 +655,10 @@ void MainWindow::createActions()
         }
     });
     QMenu* colour = view->addMenu(tr("&Colour Bands By"));
-    auto* colours = new QActionGroup(colour);
-    const std::pair<TimelineView::BandColoring, QString> colourings[] = {
-        { TimelineView::ColorBySite, tr("&Site (the same colour on every rank)") },
-        { TimelineView::ColorByCategory, tr("&Category (parameters, activations …)") },
-    };
-    for (const auto& [kind, text] : colourings) {
-        const TimelineView::BandColoring which = kind;
-        QAction* choice = colour->addAction(text, this, [this, which] { m_timelines->setBandColoring(which); });
-        choice->setCheckable(true);
-        choice->setChecked(m_timelines->bandColoring() == which);
-        colours->addAction(choice);
-    }
-    colour->setStatusTip(tr("What the colours of the timelines' bands say: where each allocation was made, or what it "
-                            "is for, as the rank chart stacks it"));
+    connect(colour, &QMenu::aboutToShow, this, [this, colour] { m_timelines->fillColoringMenu(colour); });
+    colour->setStatusTip(
+        tr("What the colours of the timelines' bands say: which allocation, where it was made, or what "
+           "it is for, as the rank chart stacks it"));
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Swap A and B"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::swapRanks);

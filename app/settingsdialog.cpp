@@ -14,7 +14,7 @@ namespace RankScope {
 
 namespace {
 
-constexpr int DetailBands[] = { 16, 48, 128 };
+constexpr int DetailBands[] = { 2000, 15000, 60000 };
 
 } // namespace
 
@@ -66,11 +66,11 @@ SettingsDialog::SettingsDialog(QWidget* parent)
         m_theme->setItemText(1, tr("Light"));
         m_theme->setItemText(2, tr("Dark"));
         m_theme->setToolTip(tr("Colours of the window and the charts"));
-        m_detail->setItemText(0, tr("Coarse: 16 bands"));
-        m_detail->setItemText(1, tr("Normal: 48 bands"));
-        m_detail->setItemText(2, tr("Fine: 128 bands"));
-        m_detail->setToolTip(tr("How many of the largest allocations get a band of their own on the timelines; the "
-                                "rest are one grey band. More bands take longer to draw."));
+        m_detail->setItemText(0, tr("Coarse: at most 2,000 bands"));
+        m_detail->setItemText(1, tr("Normal: at most 15,000 bands"));
+        m_detail->setItemText(2, tr("Fine: at most 60,000 bands"));
+        m_detail->setToolTip(tr("Every allocation at least a pixel tall gets a band of its own on the timelines, up to "
+                                "this many; past it the smallest join the grey remainder. More take longer to draw."));
     });
 
     // Each choice applies at once: the user sees the window change behind the dialog.

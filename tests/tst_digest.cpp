@@ -186,7 +186,7 @@ void TestDigest::timelineKeepsItsShape()
         QVERIFY2(maxB[size_t(c)] * 100 >= maxA[size_t(c)] * 99, qPrintable(QString::number(c)));
     }
     // The stand-in for what was left out is never a band, nor in the block map.
-    const TimelineLod lod = b->lod(BeforeTrace, EventIndex(b->eventCount()) - 1, 400, 48);
+    const TimelineLod lod = b->lod(BeforeTrace, EventIndex(b->eventCount()) - 1, 400, 1, 48);
     QCOMPARE(lod.bands.size(), size_t(48));
     for (uint32_t band : lod.bands)
         QVERIFY(b->allocations()[band].addr != DigestInfo::leftOutAddress);

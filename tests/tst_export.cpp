@@ -163,7 +163,7 @@ void TestExport::singleViewImage()
     TimelineView& timeline = *pair.timelines();
     BlockMapView& map = *pair.blockMap(0);
     pair.showRanks(m_comparison, 0, 1);
-    timeline.resize(900, 400);
+    timeline.resize(900, 500);
     map.resize(600, 300);
     timeline.setAttribute(Qt::WA_DontShowOnScreen);
     map.setAttribute(Qt::WA_DontShowOnScreen);
@@ -171,7 +171,7 @@ void TestExport::singleViewImage()
     map.show();
     QTRY_VERIFY_WITH_TIMEOUT(!pair.isBusy(), 30000);
     const QImage plot = ImageExport::image(&timeline, 2);
-    QCOMPARE(plot.size(), QSize(1800, 800));
+    QCOMPARE(plot.size(), QSize(1800, 1000));
     QVERIFY(greyDeviation(plot) > 10);
     const QImage blocks = ImageExport::image(&map, 1);
     QCOMPARE(blocks.size(), QSize(600, 300));

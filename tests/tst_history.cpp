@@ -172,28 +172,55 @@ void TestHistory::lod()
     QFETCH(QString, name);
     const DeviceHistoryPtr h = DeviceHistory::build(load(name), 0);
     const EventIndex last = EventIndex(h->eventCount()) - 1;
-    for (auto [first, end, columns] :
-        { std::tuple<EventIndex, EventIndex, int>(BeforeTrace, last, 500),
-            std::tuple<EventIndex, EventIndex, int>(last / 3, last / 2, 97), { h->peakEvent(), h->peakEvent(), 10 } }) {
-        const TimelineLod lod = h->lod(first, end, columns, 40);
+    // A pixel of a 300-pixel plot, uncapped and capped.
+    const int64_t pixel = std::max<int64_t>(h->peakBytes() / 300, 1);
+    for (auto [first, end, columns, cap] :
+        { std::tuple<EventIndex, EventIndex, int, size_t>(BeforeTrace, last, 500, 1000000),
+            std::tuple<EventIndex, EventIndex, int, size_t>(BeforeTrace, last, 500, 40),
+            std::tuple<EventIndex, EventIndex, int, size_t>(last / 3, last / 2, 97, 1000000),
+            std::tuple<EventIndex, EventIndex, int, size_t>(last / 3, last / 3 + 199, 200, 1000000),
+            { h->peakEvent(), h->peakEvent(), 10, 1000000 } }) {
+        const TimelineLod lod = h->lod(first, end, columns, pixel, cap);
         QVERIFY(lod.columns >= 1 && lod.columns <= columns);
-        QVERIFY(lod.bands.size() <= 40);
+        QVERIFY(lod.bands.size() <= cap);
+        QVERIFY(lod.minBandBytes <= pixel && lod.minBandBytes >= std::max<int64_t>(1, pixel / 64));
+        std::set<uint32_t> drawn(lod.bands.begin(), lod.bands.end());
         int64_t overallMax = 0;
         for (int c = 0; c < lod.columns; ++c) {
             QVERIFY(lod.minTotal[size_t(c)] <= lod.maxTotal[size_t(c)]);
-            int64_t stacked = 0;
             int64_t expectedOffset = 0;
             for (size_t k = 0; k < lod.bands.size(); ++k) {
-                const int64_t offset = lod.bandOffsets[size_t(c) * lod.bands.size() + k];
+                const int64_t offset = lod.offset(k, c);
                 if (offset < 0)
                     continue;
                 QCOMPARE(offset, expectedOffset); // bands stack without gaps or overlaps
                 expectedOffset += h->allocations()[lod.bands[k]].size;
-                stacked += h->allocations()[lod.bands[k]].size;
             }
-            QVERIFY(lod.summarized[size_t(c)] >= 0);
-            QCOMPARE(stacked + lod.summarized[size_t(c)], lod.maxTotal[size_t(c)]);
+            QCOMPARE(lod.bandsTop[size_t(c)], expectedOffset);
+            QVERIFY(lod.remainder(c) >= 0);
             overallMax = std::max(overallMax, lod.maxTotal[size_t(c)]);
+        }
+        for (size_t k = 0; k < lod.bands.size(); ++k) {
+            QVERIFY(h->allocations()[lod.bands[k]].size >= lod.minBandBytes);
+            QVERIFY(lod.columnCount[k] > 0);
+        }
+        // Small allocations that add up are bands too: the tallest column is left at most 3 % to the remainder,
+        // unless the bands went down to their least size or hit the cap.
+        const int tallest = int(std::max_element(lod.maxTotal.begin(), lod.maxTotal.end()) - lod.maxTotal.begin());
+        if (lod.bands.size() < cap && lod.minBandBytes > std::max<int64_t>(1, pixel / 64))
+            QVERIFY2(lod.remainder(tallest) <= lod.maxTotal[size_t(tallest)] * 3 / 100 + 1,
+                qPrintable(QStringLiteral("%1 of %2").arg(lod.remainder(tallest)).arg(lod.maxTotal[size_t(tallest)])));
+        // Uncapped with a column per event, every allocation a pixel tall live in the window is a band of its own.
+        if (cap > lod.bands.size() && lod.columns == end - first + 1) {
+            for (size_t i = 0; i < h->allocations().size(); ++i) {
+                const Allocation& a = h->allocations()[i];
+                const EventIndex from =
+                    a.allocEvent == Allocation::NoEvent ? first : std::max<EventIndex>(a.allocEvent, first);
+                const EventIndex to =
+                    a.freeEvent == Allocation::NoEvent ? end + 1 : std::min<EventIndex>(a.freeEvent, end + 1);
+                if (a.size >= pixel && from < to)
+                    QVERIFY2(drawn.count(uint32_t(i)), qPrintable(QString::number(i)));
+            }
         }
         if (first == BeforeTrace && end == last)
             QCOMPARE(overallMax, h->peakBytes()); // decimation keeps the peak

@@ -7,15 +7,18 @@
 #include "comparison.h"
 #include "flamegraph.h"
 #include "imageexport.h"
+#include "legend.h"
 #include "loadedfile.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "sitetable.h"
 #include "snapshotreader.h"
 #include "stackpane.h"
 #include "stacktext.h"
 #include "testutils.h"
+#include "timelineoverview.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
 
@@ -24,6 +27,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+
+#include <map>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -43,6 +48,9 @@ private slots:
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
     void countLabelsReadAsNumbers();
+    void timelinesShareScaleAndZoom();
+    void findingLitAtAnySize();
+    void blockMapsShareScaleAndZoom();
 };
 
 namespace {
@@ -182,7 +190,8 @@ void TestWidgets::bandsColouredByCategory()
         }
         return n;
     };
-    QCOMPARE(view.bandColoring(), TimelineView::ColorBySite);
+    QCOMPARE(view.bandColoring(), TimelineView::ColorByAllocation);
+    view.setBandColoring(TimelineView::ColorBySite);
     const int bySite = count();
     view.setBandColoring(TimelineView::ColorByCategory);
     const int byCategory = count();
@@ -343,7 +352,8 @@ void TestWidgets::timelineAxesAndHover()
     }));
     QVERIFY(std::all_of(seen.begin(), seen.end(),
         [](const QString& t) { return t.startsWith(QLatin1String("<b>Rank 0</b>, event 1")); }));
-    // The bands are drawn in their site's colour (these allocations have no stack: site 0).
+    // Coloured by site, the bands are drawn in their site's colour (these allocations have no stack: site 0).
+    view.setBandColoring(TimelineView::ColorBySite);
     view.plot()->replot();
     const QImage image = view.grab().toImage();
     const QColor bandColor = ChartStyle::siteColor(SiteTable().fingerprint(0));
@@ -446,7 +456,7 @@ void TestWidgets::crispAtDevicePixelRatio()
     const DeviceHistoryPtr a = DeviceHistory::build(files[0].snapshot, 0);
     const DeviceHistoryPtr b = DeviceHistory::build(files[1].snapshot, 0);
     TimelineView timeline;
-    timeline.resize(900, 400);
+    timeline.resize(900, 500);
     timeline.show();
     timeline.setTracks(
         { { 0, QStringLiteral("A"), a, a->peakEvent() }, { 1, QStringLiteral("B"), b, b->peakEvent() } }, {});
@@ -461,21 +471,22 @@ void TestWidgets::crispAtDevicePixelRatio()
     const QImage plotImage = timeline.grab().toImage();
     const QImage mapImage = map.grab().toImage();
     QCOMPARE(plotImage.devicePixelRatio(), ratio);
-    QCOMPARE(plotImage.size(), QSize(900, 400) * ratio);
+    QCOMPARE(plotImage.size(), QSize(900, 500) * ratio);
     QCOMPARE(mapImage.size(), QSize(900, 300) * ratio);
     auto* plot = timeline.findChild<QCustomPlot*>();
     QCOMPARE(plot->bufferDevicePixelRatio(), ratio);
     if (ratio < 2)
         return; // the 2× run checks the detail
 
-    const double plotDetail = detailInsideCells(plotImage);
+    // The plot's own pixels: the overview and legend under it are widgets of their own, always crisp.
+    const double plotDetail = detailInsideCells(plot->grab().toImage());
     const double mapDetail = detailInsideCells(mapImage);
     QVERIFY2(plotDetail > 0.01, qPrintable(QString::number(plotDetail)));
     QVERIFY2(mapDetail > 0.01, qPrintable(QString::number(mapDetail)));
     // The control: the same plot with its buffer at 1× is scaled up, and the measure sees it.
     plot->setBufferDevicePixelRatio(1);
     plot->replot();
-    const double blurred = detailInsideCells(timeline.grab().toImage());
+    const double blurred = detailInsideCells(plot->grab().toImage());
     QVERIFY2(blurred < plotDetail / 4, qPrintable(QStringLiteral("%1 vs %2").arg(blurred).arg(plotDetail)));
     qInfo("2x2 cells with detail at 2x: timeline %.3f, block map %.3f; timeline from a 1x buffer %.3f", plotDetail,
         mapDetail, blurred);
@@ -494,3 +505,193 @@ void TestWidgets::countLabelsReadAsNumbers()
 
 QTEST_MAIN(TestWidgets)
 #include "tst_widgets.moc"
+
+// A and B on one memory scale with equal plot heights; zoom linked across ranks (and unlinkable), box zoom, the
+// overview's brush, Home.
+void TestWidgets::timelinesShareScaleAndZoom()
+{
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr a = DeviceHistory::build(files[0].snapshot, 0);
+    const DeviceHistoryPtr b = DeviceHistory::build(files[1].snapshot, 0);
+    QVERIFY(a->peakBytes() > b->peakBytes()); // rank 0 holds more
+    TimelineView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setTracks(
+        { { 0, QStringLiteral("A"), a, a->peakEvent() }, { 1, QStringLiteral("B"), b, b->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.overview()->hasCurves(), 10000);
+    view.plot()->replot();
+    const QList<QCPAxisRect*> rects = view.plot()->axisRects();
+    QCOMPARE(rects.size(), 2);
+    const auto x = [&](int i) { return rects[i]->axis(QCPAxis::atBottom)->range(); };
+    const auto y = [&](int i) { return rects[i]->axis(QCPAxis::atLeft)->range(); };
+
+    // One scale: the same bytes are the same pixels on A and B.
+    QCOMPARE(y(0), y(1));
+    QCOMPARE(rects[0]->height(), rects[1]->height());
+    QVERIFY(y(0).upper >= double(a->peakBytes()));
+    view.setYScale(TimelineView::FitEachScale);
+    QVERIFY(y(1).upper < y(0).upper);
+    QVERIFY(y(1).upper >= double(b->peakBytes()));
+    view.setYScale(TimelineView::SharedScale);
+    QCOMPARE(y(0), y(1));
+
+    // Zooming B (the wheel scales the axis under the cursor) zooms A too; the overview's brush follows.
+    const double full = x(0).size();
+    rects[1]->axis(QCPAxis::atBottom)->scaleRange(0.5, x(1).center());
+    QCOMPARE(x(0), x(1));
+    QVERIFY(x(0).size() < full * 0.6);
+    QCOMPARE(view.overview()->window().lower, x(0).lower);
+    QCOMPARE(view.overview()->window().upper, x(0).upper);
+    // Unlinked, B zooms alone; linked again, B follows A.
+    view.setZoomLinked(false);
+    rects[1]->axis(QCPAxis::atBottom)->scaleRange(0.5, x(1).center());
+    QVERIFY(x(1).size() < x(0).size() * 0.6);
+    view.setZoomLinked(true);
+    QCOMPARE(x(0), x(1));
+
+    // A box: time to its width, memory to its height, on both ranks.
+    const QRect plot0 = rects[0]->rect();
+    const QRect box(plot0.left() + 100, plot0.top() + 30, 200, 40);
+    const double from = rects[0]->axis(QCPAxis::atBottom)->pixelToCoord(box.left());
+    const double to = rects[0]->axis(QCPAxis::atBottom)->pixelToCoord(box.right());
+    const double top = rects[0]->axis(QCPAxis::atLeft)->pixelToCoord(box.top());
+    view.zoomToBox(0, box);
+    QVERIFY(std::abs(x(0).lower - from) < 1e-6 * full && std::abs(x(0).upper - to) < 1e-6 * full);
+    QVERIFY(std::abs(y(0).upper - top) < 1e-6 * top);
+    QVERIFY(y(0).lower > 0);
+    QCOMPARE(y(0), y(1));
+    // A memory axis zoomed in makes a pixel worth fewer bytes: more allocations are bands.
+    const int64_t zoomedPixel = view.pixelBytes(0);
+    view.resetZoom();
+    QVERIFY(view.pixelBytes(0) > zoomedPixel * 2);
+    QCOMPARE(x(0).size(), full);
+    QCOMPARE(y(0).upper, double(a->peakBytes()) * 1.12);
+    // Y fits the memory axis to what is in view: a stretch before the peaks holds less than they do.
+    view.zoomToKeys(x(0).lower, x(0).lower + full / 20);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    view.fitMemoryAxis();
+    QVERIFY(y(0).upper < double(a->peakBytes()));
+    QCOMPARE(y(0), y(1));
+    view.resetZoom();
+
+    // Dragging across the overview chooses the stretch; a double-click shows everything.
+    TimelineOverview* overview = view.overview();
+    const QRectF strip = overview->brushRect();
+    const QPoint start(int(strip.left() + strip.width() * 0.2), overview->height() / 2);
+    const QPoint end(int(strip.left() + strip.width() * 0.4), overview->height() / 2);
+    view.zoomToKeys(x(0).lower + full * 0.6, x(0).lower + full * 0.7); // so the drag starts outside the brush
+    QTest::mousePress(overview, Qt::LeftButton, {}, start);
+    QTest::mouseMove(overview, end);
+    QTest::mouseRelease(overview, Qt::LeftButton, {}, end);
+    QVERIFY2(std::abs(x(0).size() - full * 0.2) < full * 0.02, qPrintable(QString::number(x(0).size() / full)));
+    QVERIFY(std::abs(x(0).lower - (full * 0.2 + strip.left() * 0)) < full * 0.03 + std::abs(x(0).lower));
+    QCOMPARE(x(0), x(1));
+    QTest::mouseDClick(overview, Qt::LeftButton, {}, start);
+    QCOMPARE(x(0).size(), full);
+
+    // The legend names what the plots draw.
+    const QStringList legend = view.legend()->texts();
+    for (const QString& entry :
+        { QStringLiteral("an allocation (each its own colour)"), QStringLiteral("comparison point"),
+            QStringLiteral("peak"), QStringLiteral("out of memory"), QStringLiteral("step begins") })
+        QVERIFY2(legend.contains(entry), qPrintable(legend.join(QLatin1Char('|'))));
+    QVERIFY(std::any_of(
+        legend.begin(), legend.end(), [](const QString& t) { return t.contains(QLatin1String("summed")); }));
+    view.setBandColoring(TimelineView::ColorByCategory);
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("activations")));
+}
+
+// A finding whose allocations are far below a pixel is still seen: marked where it is, in the finding's colour, and
+// said in the legend; a site that has no allocation marks nothing.
+void TestWidgets::findingLitAtAnySize()
+{
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr h = DeviceHistory::build(files[0].snapshot, 0);
+    TimelineView view;
+    view.resize(1000, 500);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.bandCount(0) > 0, 10000);
+    // A site all of whose allocations are under 1/64 of a pixel: never a band.
+    std::vector<StackId> stacks;
+    for (const Allocation& a : h->allocations())
+        stacks.push_back(a.stack);
+    const std::vector<SiteTable::StackSite> sites = SiteTable::sitesOf(h->snapshot(), stacks, SiteOptions {}, false);
+    std::map<uint64_t, int64_t> largest;
+    std::map<uint64_t, int> inTrace;
+    for (size_t i = 0; i < sites.size(); ++i) {
+        largest[sites[i].fingerprint] = std::max(largest[sites[i].fingerprint], h->allocations()[i].size);
+        inTrace[sites[i].fingerprint] += h->allocations()[i].allocEvent != Allocation::NoEvent;
+    }
+    std::optional<uint64_t> small;
+    for (const auto& [fingerprint, size] : largest) {
+        if (size < view.pixelBytes(0) / 64 && inTrace[fingerprint] > 0)
+            small = fingerprint;
+    }
+    QVERIFY(small);
+    const QColor mark = ChartStyle::findingColor(view.palette());
+    const auto marked = [&] {
+        view.plot()->replot();
+        const QImage image = view.plot()->toPixmap().toImage();
+        int n = 0;
+        for (int py = 0; py < image.height(); ++py) {
+            for (int px = 0; px < image.width(); ++px)
+                n += image.pixelColor(px, py).rgb() == mark.rgb();
+        }
+        return n;
+    };
+    QCOMPARE(marked(), 0);
+    view.setHighlightedSite(*small);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    QCOMPARE(view.highlightedBandCount(0), 0);
+    QVERIFY(view.litMarkerColumns(0) > 0);
+    QVERIFY(marked() > 3 * view.litMarkerColumns(0) / 2);
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("the finding's allocations among the summed ones")));
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("other allocations (faded)")));
+    // The control: a site with no allocation.
+    view.setHighlightedSite(uint64_t(12345));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    QCOMPARE(view.litMarkerColumns(0), 0);
+    QCOMPARE(marked(), 0);
+}
+
+// Linked block maps draw a byte the same width on both and zoom together; unlinked they do not.
+void TestWidgets::blockMapsShareScaleAndZoom()
+{
+    const auto load = [](const char* name) {
+        return DeviceHistory::build(
+            SnapshotReader::read(dataDir() + QLatin1Char('/') + QLatin1String(name)).snapshot, 0);
+    };
+    const DeviceHistoryPtr small = load("magma27_memory_snapshot.pickle");
+    const DeviceHistoryPtr large = load("cranberrii_memory_snapshot.pickle");
+    BlockMapView a;
+    BlockMapView b;
+    a.setPartner(&b);
+    b.setPartner(&a);
+    for (BlockMapView* map : { &a, &b }) {
+        map->resize(700, 320);
+        map->show();
+    }
+    QSignalSpy readyA(&a, &BlockMapView::stateReady);
+    QSignalSpy readyB(&b, &BlockMapView::stateReady);
+    a.setState(0, QStringLiteral("A"), small, small->peakEvent(), {});
+    b.setState(1, QStringLiteral("B"), large, large->peakEvent(), {});
+    QTRY_VERIFY_WITH_TIMEOUT(readyA.count() > 0 && readyB.count() > 0, 10000);
+    QCOMPARE(a.rowBytes(), b.rowBytes());
+    a.zoomAt(QPointF(350, 150), 2.0);
+    QCOMPARE(b.zoom(), a.zoom());
+    QVERIFY(a.zoom() > 1.9);
+    a.setLinked(false);
+    QVERIFY(!b.isLinked());
+    QVERIFY(a.rowBytes() != b.rowBytes()); // each at its own scale again
+    b.zoomAt(QPointF(350, 150), 2.0);
+    QVERIFY(b.zoom() > a.zoom() * 1.9);
+    a.setLinked(true);
+    QCOMPARE(a.rowBytes(), b.rowBytes());
+    QCOMPARE(b.zoom(), a.zoom());
+    // Fading the other sites for a finding says so in the legend.
+    QVERIFY(!a.legendTexts().contains(QStringLiteral("allocated, other sites")));
+    a.setHighlightedSite(uint64_t(1));
+    QVERIFY(a.legendTexts().contains(QStringLiteral("allocated, other sites")));
+}

@@ -261,6 +261,14 @@
         <source>free, smaller than the failed %1</source>
         <translation>空闲，小于失败的 %1 请求</translation>
     </message>
+    <message>
+        <source>allocated, other sites</source>
+        <translation>已分配（其他位置）</translation>
+    </message>
+    <message>
+        <source>Link Scale and Zoom with the Other Map</source>
+        <translation>与另一张图共用比例并联动缩放</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::DiffSheet</name>
@@ -1234,18 +1242,6 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <translation>色带配色依据(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Site (the same colour on every rank)</source>
-        <translation>分配位置(&amp;S)（各 rank 上同色）</translation>
-    </message>
-    <message>
-        <source>&amp;Category (parameters, activations …)</source>
-        <translation>类别(&amp;C)（参数、激活……）</translation>
-    </message>
-    <message>
-        <source>What the colours of the timelines&apos; bands say: where each allocation was made, or what it is for, as the rank chart stacks it</source>
-        <translation>时间线色带的颜色表示什么：每个分配的位置，或它的用途（与 rank 图表的堆叠一致）</translation>
-    </message>
-    <message>
         <source>&amp;GPU Memory…</source>
         <translation>GPU 显存(&amp;G)…</translation>
     </message>
@@ -1264,6 +1260,10 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
     <message>
         <source>%1 is not a size with its unit, such as 80GiB.</source>
         <translation>%1 不是带单位的大小，例如 80GiB。</translation>
+    </message>
+    <message>
+        <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
+        <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
     </message>
 </context>
 <context>
@@ -1528,20 +1528,20 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>窗口和图表的配色</translation>
     </message>
     <message>
-        <source>Coarse: 16 bands</source>
-        <translation>粗略：16 条色带</translation>
+        <source>Coarse: at most 2,000 bands</source>
+        <translation>粗略：最多 2,000 条色带</translation>
     </message>
     <message>
-        <source>Normal: 48 bands</source>
-        <translation>普通：48 条色带</translation>
+        <source>Normal: at most 15,000 bands</source>
+        <translation>正常：最多 15,000 条色带</translation>
     </message>
     <message>
-        <source>Fine: 128 bands</source>
-        <translation>精细：128 条色带</translation>
+        <source>Fine: at most 60,000 bands</source>
+        <translation>精细：最多 60,000 条色带</translation>
     </message>
     <message>
-        <source>How many of the largest allocations get a band of their own on the timelines; the rest are one grey band. More bands take longer to draw.</source>
-        <translation>时间线上有多少个最大的分配各自画成一条色带；其余合并为一条灰色色带。色带越多，绘制越慢。</translation>
+        <source>Every allocation at least a pixel tall gets a band of its own on the timelines, up to this many; past it the smallest join the grey remainder. More take longer to draw.</source>
+        <translation>时间线上每个至少一像素高的分配都有自己的色带，最多这么多条；超出时最小的并入灰色余量。越多绘制越慢。</translation>
     </message>
 </context>
 <context>
@@ -1834,6 +1834,17 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::TimelineOverview</name>
+    <message>
+        <source>Overview of the whole trace</source>
+        <translation>整个跟踪的概览</translation>
+    </message>
+    <message>
+        <source>The whole trace of each rank. Drag the frame to pan, drag elsewhere to choose a stretch, click to centre there, double-click to see everything.</source>
+        <translation>每个 rank 的完整跟踪。拖动框以平移，在别处拖动以选择一段，单击以居中，双击显示全部。</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineView</name>
     <message>
         <source>Memory timelines</source>
@@ -1884,10 +1895,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
         <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;br&gt;%1 in allocations too small for a band of their own</source>
-        <translation>&lt;br&gt;&lt;br&gt;%1 位于太小而没有单独色带的分配中</translation>
     </message>
     <message>
         <source>before the trace began</source>
@@ -1954,6 +1961,94 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>&lt;br&gt;Category: %1</source>
         <translation>&lt;br&gt;类别：%1</translation>
+    </message>
+    <message>
+        <source>Legend of the timelines</source>
+        <translation>时间线图例</translation>
+    </message>
+    <message>
+        <source>&amp;Allocation (each its own colour)</source>
+        <translation>分配(&amp;A)（各有其色）</translation>
+    </message>
+    <message>
+        <source>&amp;Site (the same colour on every rank)</source>
+        <translation>位置(&amp;S)（各 rank 同色）</translation>
+    </message>
+    <message>
+        <source>&amp;Category (parameters, activations …)</source>
+        <translation>类别(&amp;C)（参数、激活……）</translation>
+    </message>
+    <message>
+        <source>an allocation (each its own colour)</source>
+        <translation>一次分配（各有其色）</translation>
+    </message>
+    <message>
+        <source>an allocation (colour: its site)</source>
+        <translation>一次分配（颜色：其位置）</translation>
+    </message>
+    <message>
+        <source>allocations under %1, summed</source>
+        <translation>小于 %1 的分配，合计</translation>
+    </message>
+    <message>
+        <source>small allocations, summed</source>
+        <translation>小分配，合计</translation>
+    </message>
+    <message>
+        <source>the finding&apos;s allocations (tinted)</source>
+        <translation>该发现的分配（着色）</translation>
+    </message>
+    <message>
+        <source>the finding&apos;s allocations among the summed ones</source>
+        <translation>合计部分中该发现的分配</translation>
+    </message>
+    <message>
+        <source>other allocations (faded)</source>
+        <translation>其他分配（淡化）</translation>
+    </message>
+    <message>
+        <source>comparison point</source>
+        <translation>比较点</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>step begins</source>
+        <translation>步开始</translation>
+    </message>
+    <message>
+        <source>selected allocation</source>
+        <translation>选中的分配</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;br&gt;%1 in allocations smaller than a pixel (%2) here</source>
+        <translation>&lt;br&gt;&lt;br&gt;此处 %1 在小于一像素（%2）的分配中</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;of which %1 are the finding&apos;s</source>
+        <translation>&lt;br&gt;其中 %1 属于该发现</translation>
+    </message>
+    <message>
+        <source>Fit Memory Axis to View</source>
+        <translation>内存轴适配当前视图</translation>
+    </message>
+    <message>
+        <source>Fit Each Rank&apos;s Memory Axis</source>
+        <translation>各 rank 内存轴分别适配</translation>
+    </message>
+    <message>
+        <source>Link Zoom Across Ranks</source>
+        <translation>各 rank 联动缩放</translation>
+    </message>
+    <message>
+        <source>Colour Bands By</source>
+        <translation>色带着色依据</translation>
     </message>
 </context>
 <context>

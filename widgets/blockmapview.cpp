@@ -4,6 +4,8 @@
 #include "chartstyle.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "legend.h"
+#include "rectlayer.h"
 #include "retranslator.h"
 #include "stacktext.h"
 
@@ -39,7 +41,6 @@ struct BlockMapView::Layout
 namespace {
 
 constexpr double HeaderHeight = 20;
-constexpr double LegendHeight = 20;
 constexpr double MaxRowHeight = 36;
 constexpr double MinRowHeight = 12;
 
@@ -147,7 +148,7 @@ void BlockMapView::setState(
         [this](std::shared_ptr<const Layout> layout) {
             const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
             m_layout = std::move(layout);
-            if (!sameSegments) {
+            if (!sameSegments && !(m_linked && m_partner)) {
                 m_zoom = 1;
                 m_pan = {};
             }
@@ -198,21 +199,72 @@ void BlockMapView::setColoring(Coloring coloring)
     update();
 }
 
-void BlockMapView::repack()
+double BlockMapView::ownRowWidth() const
 {
     if (!m_layout)
-        return;
+        return 0;
     // As wide as the largest segment, as in the viewer, unless that makes rows too thin to see: then wider, until
     // the rows fit the height.
     const QRectF area = mapArea();
     const double fitting = std::max(1.0, std::floor(area.height() / MinRowHeight));
     double width = std::max(m_layout->maxSize, m_layout->totalSize / fitting);
-    m_packing = pack(*m_layout, width);
-    for (int i = 0; i < 40 && double(m_packing.rows.size()) > fitting; ++i) {
+    for (int i = 0; i < 40 && double(pack(*m_layout, width).rows.size()) > fitting; ++i)
         width *= 1.15;
-        m_packing = pack(*m_layout, width);
-    }
+    return width;
+}
+
+void BlockMapView::repack()
+{
+    if (!m_layout)
+        return;
+    // Linked maps take the wider of their two rows, so that both draw a byte the same width.
+    const bool shared = m_linked && m_partner && m_partner->m_layout;
+    const double width = std::max(ownRowWidth(), shared ? m_partner->ownRowWidth() : 0.0);
+    m_packing = pack(*m_layout, width);
     update();
+    if (shared && m_partner->m_packing.rowWidth != width) {
+        m_partner->m_packing = pack(*m_partner->m_layout, width);
+        m_partner->update();
+    }
+}
+
+void BlockMapView::setPartner(BlockMapView* partner)
+{
+    m_partner = partner;
+    repack();
+}
+
+void BlockMapView::setLinked(bool linked)
+{
+    if (linked == m_linked)
+        return;
+    m_linked = linked;
+    if (m_partner && m_partner->m_linked != linked)
+        m_partner->setLinked(linked);
+    repack();
+    if (linked)
+        setView(m_zoom, m_pan);
+}
+
+void BlockMapView::setView(double zoom, QPointF pan)
+{
+    m_zoom = zoom;
+    m_pan = pan;
+    update();
+    if (m_linked && m_partner && (m_partner->m_zoom != zoom || m_partner->m_pan != pan)) {
+        m_partner->m_zoom = zoom;
+        m_partner->m_pan = pan;
+        m_partner->update();
+    }
+}
+
+void BlockMapView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        m_legendCache = {};
+        repack();
+    }
 }
 
 void BlockMapView::resizeEvent(QResizeEvent* event)
@@ -265,61 +317,6 @@ double xIn(const QRectF& rect, const StateSegment& segment, uint64_t address)
 }
 
 // Rectangles of one colour (with an outline colour, or 0 for none), drawn in the order of the layers.
-struct RectLayer
-{
-    QRgb color = 0;
-    QRgb outline = 0;
-    std::vector<QRectF> rects;
-};
-
-// Fills whole device pixels: left and top edges round down, right and bottom to the nearest, at least one pixel,
-// as the raster engine fills an unantialiased rectangle.
-void fillInto(QImage& image, const QRectF& r, const QPointF& origin, qreal dpr, QRgb color, QRgb outline)
-{
-    const int x0 = std::max(0, int(std::floor((r.left() - origin.x()) * dpr)));
-    const int y0 = std::max(0, int(std::floor((r.top() - origin.y()) * dpr)));
-    const int x1 = std::min(image.width(), std::max(x0 + 1, int(std::lround((r.right() - origin.x()) * dpr))));
-    const int y1 = std::min(image.height(), std::max(y0 + 1, int(std::lround((r.bottom() - origin.y()) * dpr))));
-    if (x0 >= x1 || y0 >= y1)
-        return;
-    uchar* bits = image.bits();
-    const qsizetype stride = image.bytesPerLine();
-    for (int y = y0; y < y1; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(bits + y * stride);
-        const bool edge = outline && (y == y0 || y == y1 - 1);
-        std::fill(line + x0, line + x1, edge ? outline : color);
-        if (outline && !edge) {
-            line[x0] = outline;
-            line[x1 - 1] = outline;
-        }
-    }
-}
-
-void drawLayers(QPainter& p, const QRectF& area, const std::vector<RectLayer>& layers)
-{
-    if (p.paintEngine()->type() != QPaintEngine::Raster) {
-        // Vector output (SVG, PDF) keeps rectangles: one call per colour.
-        for (const RectLayer& l : layers) {
-            p.setPen(l.outline ? QPen(QColor::fromRgba(l.outline), 0) : QPen(Qt::NoPen));
-            p.setBrush(QColor::fromRgba(l.color));
-            p.drawRects(l.rects.data(), int(l.rects.size()));
-        }
-        return;
-    }
-    const qreal dpr = p.device()->devicePixelRatioF();
-    QImage canvas(QSize(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr))),
-        QImage::Format_ARGB32_Premultiplied);
-    canvas.fill(Qt::transparent);
-    for (const RectLayer& l : layers) {
-        const QRgb color = qPremultiply(l.color);
-        const QRgb outline = l.outline ? qPremultiply(l.outline) : 0;
-        for (const QRectF& r : l.rects)
-            fillInto(canvas, r, area.topLeft(), dpr, color, outline);
-    }
-    canvas.setDevicePixelRatio(dpr);
-    p.drawImage(area.topLeft(), canvas);
-}
-
 } // namespace
 
 int BlockMapView::visibleOutlinedRuns() const
@@ -332,7 +329,7 @@ int BlockMapView::visibleOutlinedRuns() const
 
 QRectF BlockMapView::mapArea() const
 {
-    return QRectF(6, HeaderHeight + 4, width() - 12, height() - HeaderHeight - LegendHeight - 8);
+    return QRectF(6, HeaderHeight + 4, width() - 12, height() - HeaderHeight - legendHeight() - 8);
 }
 
 // Unzoomed map: x in pixels across the area's width for maxSize bytes, rows of rowHeight pixels.
@@ -453,7 +450,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
                 add(rounding, QRectF(left + used, s.top() + 1, waste, s.height() - 2));
         }
     }
-    drawLayers(p, area, layers);
+    drawRectLayers(p, area, layers);
     // A fragmentation verdict's rank: free spans between live blocks too small for the failed request, hatched.
     const QBrush tooSmall(ChartStyle::alertColor(), Qt::BDiagPattern);
     if (m_tooSmallFor > 0) {
@@ -490,25 +487,58 @@ void BlockMapView::paintEvent(QPaintEvent*)
     }
     p.restore();
 
-    // Legend.
-    double x = 6;
-    const double y = height() - LegendHeight + 4;
+    p.setFont(small);
+    Legend::paint(p, QRectF(6, height() - legendHeight() - 2, width() - 12, legendHeight()), legendEntries(),
+        pal.color(QPalette::Text));
+}
+
+std::vector<LegendEntry> BlockMapView::legendEntries() const
+{
+    const QPalette& pal = palette();
+    const QPen segmentPen(pal.color(QPalette::Mid), 0);
+    std::vector<LegendEntry> entries;
     const auto swatch = [&](const QBrush& brush, const QPen& pen, const QString& text) {
-        p.setPen(pen);
-        p.setBrush(brush);
-        p.drawRect(QRectF(x, y + 2, 12, 10));
-        p.setPen(pal.color(QPalette::Text));
-        p.drawText(QPointF(x + 16, y + 11), text);
-        x += 16 + p.fontMetrics().horizontalAdvance(text) + 14;
+        entries.push_back({ LegendEntry::Swatch, brush, pen, text, {} });
     };
-    swatch(m_coloring == BySite ? QBrush(ChartStyle::siteColor(1)) : QBrush(activeColor()), Qt::NoPen,
-        m_coloring == BySite ? tr("allocated (colour: site)") : tr("allocated"));
+    if (m_coloring == BySite) {
+        std::vector<QColor> colors;
+        for (uint64_t i = 0; i < 5; ++i)
+            colors.push_back(ChartStyle::siteColor(i));
+        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("allocated (colour: site)"), colors });
+    } else {
+        swatch(activeColor(), Qt::NoPen, tr("allocated"));
+    }
+    if (m_highlight)
+        swatch(pal.color(QPalette::Midlight), Qt::NoPen, tr("allocated, other sites"));
     swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
-    swatch(segmentBrush, segmentPen, tr("free"));
+    swatch(pal.color(QPalette::Base).lighter(102), segmentPen, tr("free"));
     swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding"));
-    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(palette()), 2), tr("finding"));
+    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("finding"));
     if (m_tooSmallFor > 0)
-        swatch(tooSmall, segmentPen, tr("free, smaller than the failed %1").arg(Formatting::bytes(m_tooSmallFor)));
+        swatch(QBrush(ChartStyle::alertColor(), Qt::BDiagPattern), segmentPen,
+            tr("free, smaller than the failed %1").arg(Formatting::bytes(m_tooSmallFor)));
+    return entries;
+}
+
+QStringList BlockMapView::legendTexts() const
+{
+    QStringList texts;
+    for (const LegendEntry& e : legendEntries())
+        texts << e.text;
+    return texts;
+}
+
+double BlockMapView::legendHeight() const
+{
+    // Asked for every segment's rectangle: measured once per width and set of entries.
+    const LegendCache key { width(), m_highlight.has_value(), m_coloring, m_tooSmallFor, 0 };
+    if (!m_legendCache.sameEntries(key)) {
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        m_legendCache = key;
+        m_legendCache.height = Legend::height(legendEntries(), width() - 12, small);
+    }
+    return m_legendCache.height;
 }
 
 QString BlockMapView::describeAt(const QPointF& pos) const
@@ -564,17 +594,20 @@ bool BlockMapView::event(QEvent* event)
     return QWidget::event(event);
 }
 
+void BlockMapView::zoomAt(const QPointF& position, double factor)
+{
+    const QPointF at = position - mapArea().topLeft();
+    const QPointF mapPoint = at / m_zoom + m_pan;
+    const double zoom = std::clamp(m_zoom * factor, 1.0, 4096.0);
+    setView(zoom, zoom == 1.0 ? QPointF() : mapPoint - at / zoom);
+}
+
 void BlockMapView::wheelEvent(QWheelEvent* event)
 {
     if (!m_layout)
         return;
-    const QRectF area = mapArea();
-    const QPointF at = event->position() - area.topLeft();
-    const QPointF mapPoint = at / m_zoom + m_pan;
-    const double factor = std::pow(1.0015, event->angleDelta().y());
-    m_zoom = std::clamp(m_zoom * factor, 1.0, 4096.0);
-    m_pan = m_zoom == 1.0 ? QPointF() : mapPoint - at / m_zoom;
-    update();
+    // 1.25× a notch, as the timelines zoom.
+    zoomAt(event->position(), std::pow(1.25, event->angleDelta().y() / 120.0));
     event->accept();
 }
 
@@ -587,9 +620,9 @@ void BlockMapView::mousePressEvent(QMouseEvent* event)
 void BlockMapView::mouseMoveEvent(QMouseEvent* event)
 {
     if (event->buttons() & Qt::LeftButton && m_zoom > 1) {
-        m_pan -= (event->position() - m_dragFrom) / m_zoom;
+        const QPointF pan = m_pan - (event->position() - m_dragFrom) / m_zoom;
         m_dragFrom = event->position();
-        update();
+        setView(m_zoom, pan);
     }
 }
 
@@ -612,9 +645,7 @@ void BlockMapView::mouseReleaseEvent(QMouseEvent* event)
 
 void BlockMapView::mouseDoubleClickEvent(QMouseEvent*)
 {
-    m_zoom = 1;
-    m_pan = {};
-    update();
+    setView(1, {});
 }
 
 void BlockMapView::contextMenuEvent(QContextMenuEvent* event)
@@ -627,11 +658,12 @@ void BlockMapView::contextMenuEvent(QContextMenuEvent* event)
     state->setCheckable(true);
     state->setChecked(m_coloring == ByState);
     menu.addSeparator();
-    menu.addAction(tr("Reset Zoom"), this, [this] {
-        m_zoom = 1;
-        m_pan = {};
-        update();
-    });
+    menu.addAction(tr("Reset Zoom"), this, [this] { setView(1, {}); });
+    if (m_partner) {
+        QAction* link = menu.addAction(tr("Link Scale and Zoom with the Other Map"), this, &BlockMapView::setLinked);
+        link->setCheckable(true);
+        link->setChecked(m_linked);
+    }
     menu.addSeparator();
     ImageExport::addImageActions(&menu, this);
     menu.exec(event->globalPos());

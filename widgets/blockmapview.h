@@ -16,8 +16,9 @@ namespace RankScope {
 /// its offset inside its segment. Blocks are coloured by site (or by state), pending frees in the alert colour,
 /// rounding waste as a thin alert strip after its block, free space inside segments left blank. The selected
 /// finding's contiguous runs are outlined; hover tells address, size, state and stack; the wheel zooms around the
-/// cursor, dragging pans, a double click resets. The state is replayed off the GUI thread; the newest request
-/// wins.
+/// cursor, dragging pans, a double click resets. Two maps can be linked (setPartner): they then share one
+/// bytes-per-pixel scale, so the same segment size has the same width on both, and zoom and pan together. The state
+/// is replayed off the GUI thread; the newest request wins.
 class BlockMapView : public QWidget
 {
     Q_OBJECT
@@ -39,6 +40,27 @@ public:
     /// Lights one site's blocks (SiteTable::fingerprint) and fades the rest.
     void setHighlightedSite(std::optional<uint64_t> fingerprint);
     void setColoring(Coloring coloring);
+    /// The map shown beside this one (ranks A and B); both must be told of each other.
+    void setPartner(BlockMapView* partner);
+    /// While linked (the default), this map and its partner share one scale and zoom and pan together.
+    void setLinked(bool linked);
+    bool isLinked() const
+    {
+        return m_linked;
+    }
+    /// Bytes in a row of the map at zoom 1 (the same on linked maps: the same bytes, the same pixels).
+    double rowBytes() const
+    {
+        return m_packing.rowWidth;
+    }
+    double zoom() const
+    {
+        return m_zoom;
+    }
+    /// Zooms by `factor` around `at` (widget pixels), as the wheel does.
+    void zoomAt(const QPointF& at, double factor);
+    /// The legend's entries, for tests.
+    QStringList legendTexts() const;
     /// Marks the free spans between live blocks smaller than `request` bytes (a fragmentation verdict's failed
     /// request on this rank); 0 for none.
     void setTooSmallFor(int64_t request);
@@ -79,6 +101,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 public:
     struct Layout;
@@ -98,6 +121,11 @@ private:
     std::optional<size_t> segmentAt(const QPointF& pos) const;
 
     void repack();
+    /// The row width this map would choose on its own: as wide as its largest segment, wider until rows fit.
+    double ownRowWidth() const;
+    void setView(double zoom, QPointF pan);
+    std::vector<struct LegendEntry> legendEntries() const;
+    double legendHeight() const;
 
     std::shared_ptr<const Layout> m_layout;
     Packing m_packing;
@@ -109,6 +137,23 @@ private:
     Coloring m_coloring = BySite;
     int64_t m_tooSmallFor = 0;
     JobTracker m_jobs { this };
+    // What the legend's height depends on (reset when the language or font changes).
+    struct LegendCache
+    {
+        int width = -1;
+        bool highlight = false;
+        Coloring coloring = BySite;
+        int64_t tooSmallFor = 0;
+        double height = 0;
+        bool sameEntries(const LegendCache& o) const
+        {
+            return width == o.width && highlight == o.highlight && coloring == o.coloring
+                && tooSmallFor == o.tooSmallFor;
+        }
+    };
+    mutable LegendCache m_legendCache;
+    BlockMapView* m_partner = nullptr;
+    bool m_linked = true;
     double m_zoom = 1;
     QPointF m_pan; // in unzoomed map pixels
     QPointF m_dragFrom;

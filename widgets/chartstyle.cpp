@@ -97,6 +97,34 @@ double luminance(const QColor& c)
 
 } // namespace
 
+QColor allocationColor(uint32_t allocation, const QPalette& palette)
+{
+    // Golden-ratio steps through hues 30° (orange) to 285° (violet): any run of neighbours is spread over the
+    // range, and the same allocation keeps its colour at every zoom. Three lightness levels split similar hues.
+    constexpr double golden = 0.6180339887498949;
+    const double turn = std::fmod(double(allocation) * golden, 1.0);
+    const int hue = 30 + int(turn * 255);
+    const int level = int(allocation % 3);
+    const int saturation = 150 + level * 30;
+    const int value = isDark(palette) ? 190 + level * 20 : 235 - level * 30;
+    return QColor::fromHsv(hue, saturation, value);
+}
+
+QColor findingColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0xf0, 0x4c, 0xd2) : QColor(0xc0, 0x1a, 0x9e);
+}
+
+QColor tinted(const QColor& color, const QPalette& palette)
+{
+    return mixed(findingColor(palette), color, 0.55);
+}
+
+QColor faded(const QColor& color, const QPalette& palette)
+{
+    return mixed(color, palette.color(QPalette::Base), 0.25);
+}
+
 QColor peakBarColor(const QPalette& palette)
 {
     // Opaque tints, so the bar reads the same over grid lines; on a dark base a lighter blue than the at-point bar.

@@ -36,6 +36,17 @@ namespace ChartStyle {
 /// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in
 /// every view.
 QColor siteColor(uint64_t fingerprint);
+/// The colour of one allocation on the timelines: a stable hue per allocation index, consecutive allocations far
+/// apart on the colour wheel, so neighbouring bands differ. Reds (alerts), magentas (findings) and greys (the
+/// remainder) are left out, so no allocation looks like a marker.
+QColor allocationColor(uint32_t allocation, const QPalette& palette);
+/// A selected finding's allocations: its bands are tinted with it and its allocations too small to see are marked
+/// in it. A colour no band, block or marker uses otherwise.
+QColor findingColor(const QPalette& palette);
+/// `color` tinted with findingColor, for a finding's bands.
+QColor tinted(const QColor& color, const QPalette& palette);
+/// `color` faded towards the background, for what is not the selected finding.
+QColor faded(const QColor& color, const QPalette& palette);
 /// The outlier, OOM markers and pending-free blocks.
 QColor alertColor();
 /// The comparison point and outlines of the selected finding: the palette's text colour, so it stands out on a

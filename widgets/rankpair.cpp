@@ -14,6 +14,9 @@ RankPair::RankPair(Part parts, QWidget* viewParent)
     if (parts & BlockMaps) {
         m_mapA = new BlockMapView(viewParent);
         m_mapB = new BlockMapView(viewParent);
+        // One scale and one zoom for both, so the same segment size has the same width on A and B.
+        m_mapA->setPartner(m_mapB);
+        m_mapB->setPartner(m_mapA);
         connect(m_mapA, &BlockMapView::blockClicked, this,
             [this](uint64_t address, StackId stack) { emit blockClicked(0, address, stack); });
         connect(m_mapB, &BlockMapView::blockClicked, this,

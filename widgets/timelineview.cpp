@@ -12,13 +12,20 @@
 #include "stacktext.h"
 #include "tracealignment.h"
 
+#include "legend.h"
+#include "rectlayer.h"
+#include "timelineoverview.h"
+
 #include <QAction>
+#include <QActionGroup>
 #include <QMenu>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 
 namespace RankScope {
 
@@ -29,7 +36,7 @@ struct BandInfo
     uint32_t allocation = 0;
     int64_t size = 0;
     uint64_t fingerprint = 0;
-    QColor color; ///< by site
+    QColor siteColor;
     Category category = Category::Other;
     QString label;
 };
@@ -40,6 +47,35 @@ struct Detail
     TimelineLod lod;
     std::vector<BandInfo> bands;
     std::vector<double> keys; // columns + 1
+    /// The pixel rows of the memory axis the request was made for: row r is the value valueLower + r·valuePerPixel.
+    double valueLower = 0;
+    double valuePerPixel = 1;
+    /// Per band, the columns where its edges move to other pixel rows, and its bottom and top rows from there: runs
+    /// [runStart[k], runStart[k + 1]) of runColumn, runBottom and runTop. Drawing walks these, not every column of
+    /// every band. Rounding each edge, not each height, keeps the stack exact: a sliver of a pixel gets the row it
+    /// covers most of, or none.
+    std::vector<size_t> runStart;
+    std::vector<int> runColumn;
+    std::vector<int> runBottom;
+    std::vector<int> runTop;
+    /// With a site highlighted: per column, the bytes of its allocations too small for a band (else empty).
+    std::vector<int64_t> litBelow;
+    std::optional<uint64_t> lit;
+};
+
+/// What a detail job needs besides the axis.
+struct DetailRequest
+{
+    EventIndex first = 0;
+    EventIndex last = 0;
+    int columns = 1;
+    int64_t minBandBytes = 1;
+    size_t maxBands = 0;
+    double valueLower = 0;
+    double valuePerPixel = 1;
+    SiteOptions site;
+    CategoriesPtr categories;
+    std::optional<uint64_t> lit;
 };
 
 /// Event index → x key on one of the axes. Copied into detail jobs, so it holds what it needs by value.
@@ -126,30 +162,120 @@ struct AxisMap
     }
 };
 
-Detail computeDetail(const AxisMap& axis, EventIndex first, EventIndex last, int columns, int maxBands,
-    const SiteOptions& siteOptions, const CategoriesPtr& categories)
+// The columns of a window of events: column c covers events [first + span·c/columns, first + span·(c+1)/columns).
+int columnOfEvent(const TimelineLod& lod, EventIndex event)
+{
+    const EventIndex span = lod.last - lod.first + 1;
+    const EventIndex e = std::clamp(event, lod.first, lod.last) - lod.first;
+    // The largest c whose first event is at most e.
+    int c = int(std::min<EventIndex>((e * lod.columns) / span, lod.columns - 1));
+    while (c + 1 < lod.columns && span * (c + 1) / lod.columns <= e)
+        ++c;
+    while (c > 0 && span * c / lod.columns > e)
+        --c;
+    return c;
+}
+
+// Per column, the bytes of the allocations of site `lit` live there that are not bands: they are too small to see,
+// so the view marks where they are.
+std::vector<int64_t> litBelowBands(
+    const DeviceHistory& h, const TimelineLod& lod, uint64_t lit, const SiteOptions& site)
+{
+    std::vector<bool> isBand(h.allocations().size(), false);
+    for (uint32_t b : lod.bands)
+        isBand[b] = true;
+    std::vector<uint32_t> hidden;
+    std::vector<StackId> stacks;
+    for (size_t i = 0; i < h.allocations().size(); ++i) {
+        const Allocation& a = h.allocations()[i];
+        const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= lod.last;
+        const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > lod.first;
+        if (isBand[i] || !startsBy || !endsAfter || a.size <= 0)
+            continue;
+        hidden.push_back(uint32_t(i));
+        stacks.push_back(a.stack);
+    }
+    // One site lookup per distinct stack.
+    std::vector<StackId> distinct = stacks;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    const std::vector<SiteTable::StackSite> sites = SiteTable::sitesOf(h.snapshot(), distinct, site, false);
+    std::vector<int64_t> delta(size_t(lod.columns) + 1, 0);
+    bool any = false;
+    for (uint32_t i : hidden) {
+        const Allocation& a = h.allocations()[i];
+        const size_t at = size_t(std::lower_bound(distinct.begin(), distinct.end(), a.stack) - distinct.begin());
+        if (sites[at].fingerprint != lit)
+            continue;
+        const EventIndex from = a.allocEvent == Allocation::NoEvent ? lod.first : EventIndex(a.allocEvent);
+        const EventIndex to = a.freeEvent == Allocation::NoEvent ? lod.last : EventIndex(a.freeEvent) - 1;
+        if (to < from)
+            continue;
+        delta[size_t(columnOfEvent(lod, from))] += a.size;
+        delta[size_t(columnOfEvent(lod, to)) + 1] -= a.size;
+        any = true;
+    }
+    if (!any)
+        return std::vector<int64_t>(size_t(lod.columns), 0);
+    std::vector<int64_t> bytes(size_t(lod.columns));
+    int64_t running = 0;
+    for (int c = 0; c < lod.columns; ++c)
+        bytes[size_t(c)] = running += delta[size_t(c)];
+    return bytes;
+}
+
+Detail computeDetail(const AxisMap& axis, const DetailRequest& r)
 {
     const DeviceHistoryPtr& h = axis.history;
     Detail d;
-    d.lod = h->lod(first, last, columns, maxBands);
+    d.lod = h->lod(r.first, r.last, r.columns, r.minBandBytes, r.maxBands);
     std::vector<StackId> stacks;
     for (uint32_t index : d.lod.bands)
         stacks.push_back(h->allocations()[index].stack);
-    const std::vector<SiteTable::StackSite> sites = SiteTable::sitesOf(h->snapshot(), stacks, siteOptions, true);
+    const std::vector<SiteTable::StackSite> sites = SiteTable::sitesOf(h->snapshot(), stacks, r.site, true);
+    d.bands.reserve(d.lod.bands.size());
     for (size_t i = 0; i < d.lod.bands.size(); ++i) {
         BandInfo band;
         band.allocation = d.lod.bands[i];
         band.size = h->allocations()[band.allocation].size;
         band.fingerprint = sites[i].fingerprint;
-        band.color = ChartStyle::siteColor(band.fingerprint);
-        if (categories && band.allocation < categories->size())
-            band.category = (*categories)[band.allocation];
+        band.siteColor = ChartStyle::siteColor(band.fingerprint);
+        if (r.categories && band.allocation < r.categories->size())
+            band.category = (*r.categories)[band.allocation];
         band.label = QString::fromStdString(sites[i].label);
         d.bands.push_back(std::move(band));
     }
     const EventIndex span = d.lod.last - d.lod.first + 1;
     for (int c = 0; c <= d.lod.columns; ++c)
         d.keys.push_back(axis.key(d.lod.first + span * c / d.lod.columns));
+    d.valueLower = r.valueLower;
+    d.valuePerPixel = std::max(r.valuePerPixel, 1e-9);
+    const auto row = [&](int64_t value) {
+        const double t = std::clamp((double(value) - d.valueLower) / d.valuePerPixel, -1e8, 1e8);
+        return int(std::floor(t + 0.5));
+    };
+    d.runStart.reserve(d.lod.bands.size() + 1);
+    for (size_t k = 0; k < d.lod.bands.size(); ++k) {
+        d.runStart.push_back(d.runColumn.size());
+        const int64_t size = d.bands[k].size;
+        int bottom = 0;
+        int top = 0;
+        for (size_t i = d.lod.runStart[k]; i < d.lod.runStart[k + 1]; ++i) {
+            const int b = row(d.lod.runOffset[i]);
+            const int t = row(d.lod.runOffset[i] + size);
+            if (i == d.lod.runStart[k] || b != bottom || t != top) {
+                d.runColumn.push_back(d.lod.runColumn[i]);
+                d.runBottom.push_back(b);
+                d.runTop.push_back(t);
+                bottom = b;
+                top = t;
+            }
+        }
+    }
+    d.runStart.push_back(d.runColumn.size());
+    d.lit = r.lit;
+    if (r.lit)
+        d.litBelow = litBelowBands(*h, d.lod, *r.lit, r.site);
     return d;
 }
 
@@ -222,6 +348,7 @@ protected:
 
 private:
     void drawMarkers(QCPPainter* painter) const;
+    QColor bandColor(const BandInfo& band) const;
 
     const TimelineView* m_view;
     int m_track;
@@ -231,6 +358,18 @@ private:
     const std::optional<uint64_t>* m_highlight = nullptr;
 };
 
+QColor TimelineBands::bandColor(const BandInfo& band) const
+{
+    const QPalette& palette = m_view->palette();
+    const QColor color = m_view->bandColoring() == TimelineView::ColorByCategory
+        ? ChartStyle::categoryColor(band.category, palette)
+        : m_view->bandColoring() == TimelineView::ColorBySite ? band.siteColor
+                                                              : ChartStyle::allocationColor(band.allocation, palette);
+    if (!*m_highlight)
+        return color;
+    return band.fingerprint == **m_highlight ? ChartStyle::tinted(color, palette) : ChartStyle::faded(color, palette);
+}
+
 void TimelineBands::draw(QCPPainter* painter)
 {
     if (!m_data || !m_detail || !*m_detail)
@@ -238,115 +377,107 @@ void TimelineBands::draw(QCPPainter* painter)
     const Detail& d = **m_detail;
     const TimelineLod& lod = d.lod;
     const size_t columns = size_t(lod.columns);
-    const size_t bands = d.bands.size();
-    std::vector<double> xs(columns + 1);
+    // Whole pixels: bands are axis-aligned rectangles that must meet without seams or overlaps.
+    std::vector<int> xs(columns + 1);
     for (size_t c = 0; c <= columns; ++c)
-        xs[c] = mKeyAxis->coordToPixel(d.keys[c]);
-    const auto y = [this](double v) { return mValueAxis->coordToPixel(v); };
+        xs[c] = int(std::lround(mKeyAxis->coordToPixel(d.keys[c])));
+    // The memory axis is linear: one multiply-add per edge instead of a call through the axis, for millions of edges.
+    const double y0 = mValueAxis->coordToPixel(0);
+    const double yScale = mValueAxis->coordToPixel(1e9) - y0;
+    const auto y = [y0, yScale](double v) {
+        // Nearest pixel, rounded the same way above and below zero (std::lround is a library call).
+        const double t = y0 + v * 1e-9 * yScale + 0.5;
+        const int i = int(t);
+        return i - (t < double(i));
+    };
     painter->setAntialiasing(false);
+    const QPalette& palette = m_view->palette();
 
     // The comparison point, behind the data so it never hides a thin band.
     const QRect area = mKeyAxis->axisRect()->rect();
     const double point = mKeyAxis->coordToPixel(m_view->keyOf(m_track, m_data->point));
-    QColor pointColor = ChartStyle::accentColor(m_view->palette());
+    QColor pointColor = ChartStyle::accentColor(palette);
     pointColor.setAlpha(150);
     painter->setPen(QPen(pointColor, 1, Qt::DashLine));
     painter->drawLine(QPointF(point, area.top()), QPointF(point, area.bottom()));
 
-    // Allocations too small for a band of their own at the bottom, as the viewer stacks them; the bands on top, so
-    // the large allocations that make a peak sit at its top. Each band is one stepped polygon per stretch of columns
-    // where it is live.
-    const auto bandPolygons = [&](size_t k, auto&& sink) {
-        QPolygonF top, bottom;
-        const int64_t size = d.bands[k].size;
-        for (size_t c = 0; c <= columns; ++c) {
-            const int64_t off = c < columns ? lod.bandOffsets[c * bands + k] : -1;
-            if (off < 0) {
-                if (!top.isEmpty()) {
-                    std::reverse(bottom.begin(), bottom.end());
-                    sink(top + bottom);
-                    top.clear();
-                    bottom.clear();
-                }
+    // Each band as rectangles: one per stretch of columns where its top and bottom stay on the same pixel rows, so
+    // a band that does not move is one rectangle however many columns it spans.
+    // The detail's pixel rows on the axis as it is now (the same rows unless the memory axis changed since).
+    const auto rowY = [&](int row) { return y(d.valueLower + double(row) * d.valuePerPixel); };
+    const auto forEachRect = [&](size_t k, auto&& sink) {
+        const int end = lod.firstColumn[k] + lod.columnCount[k];
+        int runStart = -1;
+        int runTop = 0;
+        int runBottom = 0;
+        const auto flush = [&](int until) {
+            if (runStart >= 0 && runTop < runBottom)
+                sink(
+                    QRectF(xs[size_t(runStart)], runTop, xs[size_t(until)] - xs[size_t(runStart)], runBottom - runTop));
+        };
+        for (size_t r = d.runStart[k]; r < d.runStart[k + 1]; ++r) {
+            const int bottom = rowY(d.runBottom[r]);
+            const int top = rowY(d.runTop[r]);
+            if (runStart >= 0 && top == runTop && bottom == runBottom)
                 continue;
-            }
-            const double base = double(lod.summarized[c] + off);
-            top << QPointF(xs[c], y(base + double(size))) << QPointF(xs[c + 1], y(base + double(size)));
-            bottom << QPointF(xs[c], y(base)) << QPointF(xs[c + 1], y(base));
+            flush(d.runColumn[r]);
+            runStart = d.runColumn[r];
+            runTop = top;
+            runBottom = bottom;
         }
+        flush(end);
     };
-    const std::optional<uint64_t> lit = *m_highlight;
+    std::vector<RectLayer> layers(d.bands.size());
+    for (size_t k = 0; k < d.bands.size(); ++k) {
+        layers[k].color = bandColor(d.bands[k]).rgba();
+        forEachRect(k, [&](const QRectF& r) { layers[k].rects.push_back(r); });
+    }
+    drawRectLayers(*painter, area, layers);
+
+    // What is too small for a band of its own, on top of the bands as the official viewer stacks it.
     QPolygonF rest, restBottom, outline;
     for (size_t c = 0; c < columns; ++c) {
-        const double top = y(double(lod.summarized[c]));
+        const double top = y(double(lod.maxTotal[c]));
+        const double bottom = y(double(lod.bandsTop[c]));
         rest << QPointF(xs[c], top) << QPointF(xs[c + 1], top);
-        restBottom << QPointF(xs[c], y(0)) << QPointF(xs[c + 1], y(0));
-        const double max = y(double(lod.maxTotal[c]));
-        outline << QPointF(xs[c], max) << QPointF(xs[c + 1], max);
+        restBottom << QPointF(xs[c], bottom) << QPointF(xs[c + 1], bottom);
+        outline << QPointF(xs[c], top) << QPointF(xs[c + 1], top);
     }
     std::reverse(restBottom.begin(), restBottom.end());
     QColor restColor = ChartStyle::summarizedColor();
-    if (lit)
-        restColor.setAlpha(110);
+    if (*m_highlight)
+        restColor = ChartStyle::faded(restColor, palette);
     painter->setBrush(restColor);
     painter->setPen(Qt::NoPen);
     painter->drawPolygon(rest + restBottom);
 
-    // Where the highlighted site is live, a tint across the plot: a short-lived allocation can be a pixel wide.
-    if (lit) {
-        QColor tint = ChartStyle::accentColor(m_view->palette());
-        tint.setAlpha(28);
-        // One rectangle per stretch of columns where the site is live (a blended fill per column costs a frame).
-        std::optional<QRectF> stretch;
-        const auto flush = [&] {
-            if (stretch)
-                painter->fillRect(*stretch, tint);
-            stretch.reset();
-        };
+    // The highlighted site's allocations too small for a band: marked at their time where the remainder starts, a
+    // few pixels tall at least, so that a finding made of small tensors is still seen.
+    if (!d.litBelow.empty() && d.lit == *m_highlight) {
+        const QColor mark = ChartStyle::findingColor(palette);
         for (size_t c = 0; c < columns; ++c) {
-            bool live = false;
-            for (size_t k = 0; k < bands && !live; ++k)
-                live = d.bands[k].fingerprint == *lit && lod.bandOffsets[c * bands + k] >= 0;
-            if (!live)
+            if (d.litBelow[c] <= 0)
                 continue;
-            // At least a few pixels wide, so a moment-long allocation is still found at a glance.
-            const double width = std::max(5.0, xs[c + 1] - xs[c]);
-            const QRectF r((xs[c] + xs[c + 1]) / 2 - width / 2, area.top(), width, area.height());
-            if (stretch && r.left() <= stretch->right() + 0.5) {
-                stretch->setRight(std::max(stretch->right(), r.right()));
-            } else {
-                flush();
-                stretch = r;
-            }
+            const int bottom = y(double(lod.bandsTop[c]));
+            const int top = std::min(y(double(lod.bandsTop[c] + d.litBelow[c])), bottom - 3);
+            const int left = xs[c];
+            const int right = std::max(xs[c + 1], left + 2);
+            painter->fillRect(QRect(QPoint(left, top), QPoint(right - 1, bottom - 1)), mark);
         }
-        flush();
     }
-    for (size_t k = 0; k < bands; ++k) {
-        const BandInfo& band = d.bands[k];
-        QColor color = m_view->bandColoring() == TimelineView::ColorByCategory
-            ? ChartStyle::categoryColor(band.category, m_view->palette())
-            : band.color;
-        const bool isLit = lit && band.fingerprint == *lit;
-        if (lit && !isLit)
-            color.setAlpha(150); // fade the others so the site's bands stand out
-        painter->setBrush(color);
-        // Hairline outlines only: a wider pen goes through the raster engine's stroker, a frame's time per band.
-        painter->setPen(QPen(isLit ? ChartStyle::accentColor(m_view->palette()) : color.darker(115), 0));
-        bandPolygons(k, [&](const QPolygonF& polygon) { painter->drawPolygon(polygon); });
-    }
+
     painter->setBrush(Qt::NoBrush);
-    QColor outlineColor = ChartStyle::accentColor(m_view->palette());
+    QColor outlineColor = ChartStyle::accentColor(palette);
     outlineColor.setAlpha(170);
     painter->setPen(QPen(outlineColor, 1));
     painter->drawPolyline(outline);
 
     if (*m_selected) {
-        for (size_t k = 0; k < bands; ++k) {
-            if (d.bands[k].allocation != **m_selected)
-                continue;
-            painter->setPen(QPen(ChartStyle::accentColor(m_view->palette()), 2.5));
-            painter->setBrush(Qt::NoBrush);
-            bandPolygons(k, [&](const QPolygonF& polygon) { painter->drawPolygon(polygon); });
+        painter->setPen(QPen(ChartStyle::accentColor(palette), 2));
+        painter->setBrush(Qt::NoBrush);
+        for (size_t k = 0; k < d.bands.size(); ++k) {
+            if (d.bands[k].allocation == **m_selected)
+                forEachRect(k, [&](const QRectF& r) { painter->drawRect(r); });
         }
     }
     drawMarkers(painter);
@@ -409,20 +540,50 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
 TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new ExportablePlot(this))
+    , m_overview(new TimelineOverview(this))
+    , m_legend(new LegendStrip(this))
     , m_detailTimer(new QTimer(this))
 {
     m_jobs.setOnIdle([this] { emit detailReady(); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(0);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_overview);
+    layout->addWidget(m_legend);
     setMinimumHeight(180);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // Dragging draws a box to zoom into; Shift-drag pans (onMousePress switches before QCustomPlot looks).
+    m_plot->setSelectionRectMode(QCP::srmCustom);
+    connect(m_plot->selectionRect(), &QCPSelectionRect::accepted, this, [this](const QRect& box, QMouseEvent*) {
+        const int track = trackAt(QPointF(box.center()));
+        if (track >= 0 && box.width() > 4)
+            zoomToBox(track, box);
+    });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &TimelineView::equalizeTrackHeights);
-    // The keyboard too, while the timelines have focus (a click gives it): Home fits, + and - zoom.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (!m_views.empty()) {
+            const QRect r = m_views.front()->rect->rect();
+            m_overview->setPlotMargins(r.left(), m_plot->width() - r.right() - 1);
+        }
+    });
+    connect(m_overview, &TimelineOverview::windowRequested, this, &TimelineView::zoomToKeys);
+    connect(m_overview, &TimelineOverview::fitRequested, this, &TimelineView::resetZoom);
+    connect(m_overview, &TimelineOverview::zoomRequested, this, [this](double factor, double key) {
+        if (!m_views.empty())
+            m_views.front()->rect->axis(QCPAxis::atBottom)->scaleRange(factor, key);
+    });
+    // The keyboard too, while the timelines have focus (a click gives it): Home fits, + and - zoom, arrows pan, Y fits
+    // the memory axis to what is in view.
     m_plot->setFocusPolicy(Qt::ClickFocus);
-    const std::pair<QKeySequence, void (TimelineView::*)()> keys[] = {
-        { QKeySequence(Qt::Key_Home), &TimelineView::resetZoom }, { QKeySequence(Qt::Key_Plus), &TimelineView::zoomIn },
-        { QKeySequence(Qt::Key_Equal), &TimelineView::zoomIn }, { QKeySequence(Qt::Key_Minus), &TimelineView::zoomOut }
+    const std::pair<QKeySequence, std::function<void()>> keys[] = {
+        { QKeySequence(Qt::Key_Home), [this] { resetZoom(); } },
+        { QKeySequence(Qt::Key_Plus), [this] { zoomIn(); } },
+        { QKeySequence(Qt::Key_Equal), [this] { zoomIn(); } },
+        { QKeySequence(Qt::Key_Minus), [this] { zoomOut(); } },
+        { QKeySequence(Qt::Key_Left), [this] { pan(-0.25); } },
+        { QKeySequence(Qt::Key_Right), [this] { pan(0.25); } },
+        { QKeySequence(Qt::Key_Y), [this] { fitMemoryAxis(); } },
     };
     for (const auto& [key, slot] : keys) {
         auto* action = new QAction(this);
@@ -446,6 +607,8 @@ TimelineView::TimelineView(QWidget* parent)
     (new Retranslator(this))->add([this] {
         setAccessibleName(tr("Memory timelines"));
         m_plot->setAccessibleName(tr("Memory timelines of ranks A and B"));
+        m_legend->setAccessibleName(tr("Legend of the timelines"));
+        updateLegend();
     });
     rebuildLayout();
 }
@@ -513,7 +676,41 @@ void TimelineView::setBandColoring(BandColoring coloring)
     if (coloring == m_bandColoring)
         return;
     m_bandColoring = coloring;
+    updateLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::fillColoringMenu(QMenu* menu)
+{
+    menu->clear();
+    qDeleteAll(menu->findChildren<QActionGroup*>(Qt::FindDirectChildrenOnly));
+    auto* group = new QActionGroup(menu);
+    const std::pair<BandColoring, QString> colourings[] = {
+        { ColorByAllocation, tr("&Allocation (each its own colour)") },
+        { ColorBySite, tr("&Site (the same colour on every rank)") },
+        { ColorByCategory, tr("&Category (parameters, activations …)") },
+    };
+    for (const auto& [kind, text] : colourings) {
+        QAction* choice = menu->addAction(text, this, [this, which = kind] { setBandColoring(which); });
+        choice->setCheckable(true);
+        choice->setChecked(m_bandColoring == kind);
+        group->addAction(choice);
+    }
+}
+
+void TimelineView::setYScale(YScale scale)
+{
+    if (scale == m_yScale)
+        return;
+    m_yScale = scale;
+    applyMemoryRanges(std::nullopt);
+}
+
+void TimelineView::setZoomLinked(bool linked)
+{
+    m_zoomLinked = linked;
+    if (linked && !m_views.empty())
+        setKeyRange(nullptr, m_views.front()->rect->axis(QCPAxis::atBottom)->range());
 }
 
 void TimelineView::setMaxBands(int bands)
@@ -593,7 +790,10 @@ void TimelineView::rebuildLayout()
     // The timelines come first in the window: each track's plot at least MinimumTrackHeight high, and the axis
     // under the last one.
     const int line = fontMetrics().height();
-    setMinimumHeight(m_tracks.empty() ? 180 : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3);
+    // The overview and the legend come on top of that.
+    const int below = m_overview->minimumSizeHint().height() + m_legend->heightForWidth(std::max(width(), 800));
+    setMinimumHeight(
+        m_tracks.empty() ? 180 : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3 + below);
     m_plot->clearPlottables();
     m_plot->plotLayout()->clear();
     m_plot->plotLayout()->setRowSpacing(0);
@@ -602,12 +802,13 @@ void TimelineView::rebuildLayout()
         m_plot->plotLayout()->addElement(0, 0, empty);
         ChartStyle::applyPalette(m_plot, palette());
         m_plot->replot();
+        m_overview->setCurves({});
+        m_overview->hide();
+        updateLegend();
         return;
     }
+    m_overview->show();
     auto* margins = new QCPMarginGroup(m_plot);
-    double maxPeak = 1;
-    for (const TimelineTrack& t : m_tracks)
-        maxPeak = std::max(maxPeak, double(t.history->peakBytes()));
     QFont titleFont = font();
     titleFont.setBold(true);
     for (size_t i = 0; i < m_tracks.size(); ++i) {
@@ -637,7 +838,6 @@ void TimelineView::rebuildLayout()
         y->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
         if (m_xAxis != TimeAxis)
             x->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
-        y->setRange(0, maxPeak * 1.12);
         const bool last = i + 1 == m_tracks.size();
         x->setTickLabels(last);
         // Height goes to the data: above each plot only room for the top tick label, and below every plot but the
@@ -659,6 +859,8 @@ void TimelineView::rebuildLayout()
         QCPAxisRect* rect = view->rect;
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this, rect](const QCPRange& r) { onRangeChanged(r, rect); });
+        // A new memory scale changes what a pixel is worth, so which allocations are bands.
+        connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_detailTimer, qOverload<>(&QTimer::start));
         m_views.push_back(std::move(view));
     }
     const QCPRange range = fullRange(); // needs every track's axis map
@@ -668,15 +870,142 @@ void TimelineView::rebuildLayout()
         m_views[i]->rect->axis(QCPAxis::atBottom)->setRange(range);
         m_syncing = false;
     }
+    applyMemoryRanges(std::nullopt);
     ChartStyle::applyPalette(m_plot, palette());
     m_plot->replot();
+    updateOverviewWindow();
+    updateLegend();
     requestDetail();
+    requestOverview();
+}
+
+void TimelineView::applyMemoryRanges(std::optional<QCPRange> range)
+{
+    // Without a range of its own: from zero to the highest peak of all ranks (one scale) or each rank's own, with room
+    // above for the title.
+    double shared = 1;
+    for (const TimelineTrack& t : m_tracks)
+        shared = std::max(shared, double(t.history->peakBytes()));
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        const double peak = m_yScale == SharedScale ? shared : std::max(1.0, double(m_tracks[i].history->peakBytes()));
+        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(range ? *range : QCPRange(0, peak * 1.12));
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::fitMemoryAxis()
+{
+    // The highest total each rank has in view, from the level of detail on screen.
+    std::vector<double> highest(m_views.size(), 0);
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        if (const std::optional<Detail>& d = m_views[i]->detail; d && !d->lod.maxTotal.empty())
+            highest[i] = double(*std::max_element(d->lod.maxTotal.begin(), d->lod.maxTotal.end()));
+    }
+    if (highest.empty())
+        return;
+    const double shared = std::max(1.0, *std::max_element(highest.begin(), highest.end()));
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        const double top = m_yScale == SharedScale ? shared : std::max(1.0, highest[i]);
+        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(0, top * 1.12);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::requestOverview()
+{
+    const int width = m_overview->width();
+    m_overviewWidth = width;
+    m_overviewJobs.cancel();
+    if (m_views.empty() || width <= 0)
+        return;
+    auto curves = std::make_shared<std::vector<TimelineOverview::Curve>>(m_views.size());
+    auto pending = std::make_shared<size_t>(m_views.size());
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        const EventIndex last = EventIndex(m_tracks[i].history->eventCount()) - 1;
+        DetailRequest request;
+        request.first = BeforeTrace;
+        request.last = last;
+        request.columns = width;
+        request.minBandBytes = std::numeric_limits<int64_t>::max(); // the curve only
+        m_overviewJobs.add([axis = m_views[i]->axis, request] { return computeDetail(axis, request); },
+            [this, i, curves, pending](Detail detail) {
+                (*curves)[i] = { std::move(detail.keys), std::move(detail.lod.maxTotal) };
+                if (--*pending == 0)
+                    m_overview->setCurves(std::move(*curves));
+            });
+    }
+}
+
+void TimelineView::updateOverviewWindow()
+{
+    if (m_views.empty())
+        return;
+    const QCPRange full = fullRange();
+    const QCPRange window = m_views.front()->rect->axis(QCPAxis::atBottom)->range();
+    m_overview->setRanges({ full.lower, full.upper }, { window.lower, window.upper });
+}
+
+void TimelineView::updateLegend()
+{
+    const QPalette& pal = palette();
+    std::vector<LegendEntry> entries;
+    const auto swatch = [&](const QColor& color, const QString& text) {
+        entries.push_back({ LegendEntry::Swatch, color, Qt::NoPen, text, {} });
+    };
+    switch (m_bandColoring) {
+    case ColorByAllocation: {
+        std::vector<QColor> colors;
+        for (uint32_t i = 0; i < 5; ++i)
+            colors.push_back(ChartStyle::allocationColor(i, pal));
+        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("an allocation (each its own colour)"), colors });
+        break;
+    }
+    case ColorBySite: {
+        std::vector<QColor> colors;
+        for (uint64_t i = 0; i < 5; ++i)
+            colors.push_back(ChartStyle::siteColor(i));
+        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("an allocation (colour: its site)"), colors });
+        break;
+    }
+    case ColorByCategory:
+        for (int c = 0; c < CategoryCount; ++c)
+            swatch(ChartStyle::categoryColor(Category(c), pal),
+                VerdictText::category(Category(c), VerdictText::Translated));
+        break;
+    }
+    // The least band size of what is on screen (smaller than a pixel where small allocations add up).
+    int64_t pixel = 0;
+    for (const auto& view : m_views)
+        pixel = std::max(pixel, view->detail ? view->detail->lod.minBandBytes : 0);
+    swatch(m_highlight ? ChartStyle::faded(ChartStyle::summarizedColor(), pal) : ChartStyle::summarizedColor(),
+        pixel > 1 ? tr("allocations under %1, summed").arg(Formatting::bytes(pixel)) : tr("small allocations, summed"));
+    if (m_highlight) {
+        swatch(ChartStyle::tinted(ChartStyle::allocationColor(0, pal), pal), tr("the finding's allocations (tinted)"));
+        swatch(ChartStyle::findingColor(pal), tr("the finding's allocations among the summed ones"));
+        swatch(ChartStyle::faded(ChartStyle::allocationColor(0, pal), pal), tr("other allocations (faded)"));
+    }
+    QColor point = ChartStyle::accentColor(pal);
+    point.setAlpha(150);
+    entries.push_back({ LegendEntry::Line, {}, QPen(point, 1, Qt::DashLine), tr("comparison point"), {} });
+    entries.push_back(
+        { LegendEntry::Diamond, ChartStyle::alertColor(), QPen(ChartStyle::accentColor(pal), 1), tr("peak"), {} });
+    entries.push_back({ LegendEntry::Line, {}, QPen(ChartStyle::alertColor(), 1.5), tr("out of memory"), {} });
+    entries.push_back(
+        { LegendEntry::Line, {}, QPen(ChartStyle::annotationColor(pal), 1, Qt::DotLine), tr("step begins"), {} });
+    entries.push_back(
+        { LegendEntry::Swatch, Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("selected allocation"), {} });
+    m_legend->setEntries(std::move(entries));
 }
 
 void TimelineView::onRangeChanged(const QCPRange& requested, QCPAxisRect* source)
 {
     if (m_syncing)
         return;
+    setKeyRange(source, requested);
+}
+
+void TimelineView::setKeyRange(QCPAxisRect* source, QCPRange requested)
+{
     // Keep the view inside the data: no zooming out past everything, no panning into nothing.
     const QCPRange full = fullRange();
     QCPRange range = requested;
@@ -688,38 +1017,95 @@ void TimelineView::onRangeChanged(const QCPRange& requested, QCPAxisRect* source
         range = QCPRange(full.upper - range.size(), full.upper);
     m_syncing = true;
     for (const auto& view : m_views) {
+        if (source && view->rect != source && !m_zoomLinked)
+            continue;
         if (view->rect != source || range != requested)
             view->rect->axis(QCPAxis::atBottom)->setRange(range);
     }
     m_syncing = false;
+    updateOverviewWindow();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_detailTimer->start();
+}
+
+void TimelineView::zoomToKeys(double lower, double upper)
+{
+    if (m_views.empty() || upper <= lower)
+        return;
+    setKeyRange(m_zoomLinked ? nullptr : m_views.front()->rect, QCPRange(lower, upper));
+}
+
+void TimelineView::zoomToBox(int track, const QRect& box)
+{
+    if (track < 0 || size_t(track) >= m_views.size())
+        return;
+    QCPAxisRect* rect = m_views[size_t(track)]->rect;
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    const double from = x->pixelToCoord(box.left());
+    const double to = x->pixelToCoord(box.right());
+    if (to > from)
+        setKeyRange(m_zoomLinked ? nullptr : rect, QCPRange(from, to));
+    // A box of a few pixels' height means "this stretch of time", not "these bytes".
+    if (box.height() >= 8) {
+        const QCPRange memory(std::max(0.0, y->pixelToCoord(box.bottom())), y->pixelToCoord(box.top()));
+        if (m_zoomLinked)
+            applyMemoryRanges(memory);
+        else
+            y->setRange(memory);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void TimelineView::pan(double fraction)
+{
+    if (m_views.empty())
+        return;
+    const QCPRange r = m_views.front()->rect->axis(QCPAxis::atBottom)->range();
+    setKeyRange(nullptr, QCPRange(r.lower + r.size() * fraction, r.upper + r.size() * fraction));
+}
+
+int64_t TimelineView::pixelBytes(int track) const
+{
+    if (track < 0 || size_t(track) >= m_views.size())
+        return 0;
+    const QCPAxisRect* rect = m_views[size_t(track)]->rect;
+    // A pixel of the memory axis as it is now.
+    return std::max<int64_t>(1, int64_t(rect->axis(QCPAxis::atLeft)->range().size() / std::max(1, rect->height())));
 }
 
 void TimelineView::requestDetail()
 {
     if (m_views.empty())
         return;
+    if (m_overview->width() != m_overviewWidth)
+        requestOverview();
     m_jobs.cancel();
     for (size_t i = 0; i < m_views.size(); ++i) {
         QCPAxis* x = m_views[i]->rect->axis(QCPAxis::atBottom);
         const QCPRange range = x->range();
         const EventIndex n = EventIndex(m_tracks[i].history->eventCount());
-        const EventIndex first = eventAt(int(i), range.lower);
-        const EventIndex last = std::max(first, eventAt(int(i), range.upper));
+        DetailRequest request;
+        request.first = eventAt(int(i), range.lower);
+        request.last = std::max(request.first, eventAt(int(i), range.upper));
         // Only as many columns as this rank's data covers on screen: a shorter trace gets fewer.
-        const double from = x->coordToPixel(keyOf(int(i), first));
-        const double to = x->coordToPixel(keyOf(int(i), std::min(last + 1, n)));
-        const int columns = std::max(1, int(std::ceil(std::abs(to - from))));
-        m_jobs.add(
-            [axis = m_views[i]->axis, first, last, columns, bands = m_maxBands, site = m_site,
-                categories = m_tracks[i].categories] {
-                return computeDetail(axis, first, last, columns, bands, site, categories);
-            },
+        const double from = x->coordToPixel(keyOf(int(i), request.first));
+        const double to = x->coordToPixel(keyOf(int(i), std::min(request.last + 1, n)));
+        request.columns = std::max(1, int(std::ceil(std::abs(to - from))));
+        request.minBandBytes = pixelBytes(int(i));
+        const QCPRange memory = m_views[i]->rect->axis(QCPAxis::atLeft)->range();
+        request.valueLower = memory.lower;
+        request.valuePerPixel = memory.size() / std::max(1, m_views[i]->rect->height());
+        request.maxBands = size_t(std::max(m_maxBands, 0));
+        request.site = m_site;
+        request.categories = m_tracks[i].categories;
+        request.lit = m_highlight;
+        m_jobs.add([axis = m_views[i]->axis, request] { return computeDetail(axis, request); },
             [this, i](Detail detail) {
                 if (i < m_views.size()) {
                     m_views[i]->detail = std::move(detail);
                     m_plot->replot(QCustomPlot::rpQueuedReplot);
+                    updateLegend();
                 }
             });
     }
@@ -757,8 +1143,14 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 
 void TimelineView::setHighlightedSite(std::optional<uint64_t> fingerprint)
 {
+    if (fingerprint == m_highlight)
+        return;
     m_highlight = fingerprint;
+    updateLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    // Its allocations too small for a band are found by a detail job.
+    if (m_highlight)
+        requestDetail();
 }
 
 void TimelineView::setSelectedAllocation(int track, std::optional<uint32_t> allocation)
@@ -771,6 +1163,16 @@ void TimelineView::setSelectedAllocation(int track, std::optional<uint32_t> allo
 int TimelineView::highlightedBandCount(int track) const
 {
     return track >= 0 && size_t(track) < m_views.size() ? m_views[size_t(track)]->bands->litBands() : 0;
+}
+
+int TimelineView::litMarkerColumns(int track) const
+{
+    if (track < 0 || size_t(track) >= m_views.size() || !m_views[size_t(track)]->detail)
+        return 0;
+    const Detail& d = *m_views[size_t(track)]->detail;
+    if (d.lit != m_highlight)
+        return 0;
+    return int(std::count_if(d.litBelow.begin(), d.litBelow.end(), [](int64_t bytes) { return bytes > 0; }));
 }
 
 int TimelineView::bandCount(int track) const
@@ -794,8 +1196,10 @@ void TimelineView::zoomOut()
 
 void TimelineView::resetZoom()
 {
-    if (!m_views.empty())
-        m_views.front()->rect->axis(QCPAxis::atBottom)->setRange(fullRange());
+    if (m_views.empty())
+        return;
+    setKeyRange(nullptr, fullRange());
+    applyMemoryRanges(std::nullopt);
 }
 
 int TimelineView::trackAt(const QPointF& pos) const
@@ -809,19 +1213,17 @@ int TimelineView::trackAt(const QPointF& pos) const
 
 namespace {
 
-// The band under a point of a track's detail: (band, column), or band -1 over the summarized band, column -1 when
-// outside the data.
+// The band under a point of a track's detail: (band, column), or band -1 over the remainder, column -1 when outside
+// the data.
 std::pair<int, int> hitTest(const Detail& d, double key, double value)
 {
     const auto it = std::upper_bound(d.keys.begin(), d.keys.end(), key);
     const int column = int(it - d.keys.begin()) - 1;
     if (column < 0 || column >= d.lod.columns)
         return { -1, -1 };
-    const size_t bands = d.bands.size();
-    const int64_t base = d.lod.summarized[size_t(column)];
-    for (size_t k = 0; k < bands; ++k) {
-        const int64_t off = d.lod.bandOffsets[size_t(column) * bands + k];
-        if (off >= 0 && value >= double(base + off) && value < double(base + off + d.bands[k].size))
+    for (size_t k = 0; k < d.bands.size(); ++k) {
+        const int64_t off = d.lod.offset(k, column);
+        if (off >= 0 && value >= double(off) && value < double(off + d.bands[k].size))
             return { int(k), column };
     }
     return { -1, column };
@@ -863,8 +1265,10 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
             .arg(Formatting::bytes(t.history->totalAfter(event)), Formatting::bytes(d.lod.maxTotal[size_t(column)]));
     if (band < 0) {
         if (value <= double(d.lod.maxTotal[size_t(column)]))
-            text += tr("<br><br>%1 in allocations too small for a band of their own")
-                        .arg(Formatting::bytes(d.lod.summarized[size_t(column)]));
+            text += tr("<br><br>%1 in allocations smaller than a pixel (%2) here")
+                        .arg(Formatting::bytes(d.lod.remainder(column)), Formatting::bytes(d.lod.minBandBytes));
+        if (!d.litBelow.empty() && d.litBelow[size_t(column)] > 0)
+            text += tr("<br>of which %1 are the finding's").arg(Formatting::bytes(d.litBelow[size_t(column)]));
         return text;
     }
     const BandInfo& b = d.bands[size_t(band)];
@@ -903,6 +1307,8 @@ void TimelineView::onMouseMove(QMouseEvent* event)
 void TimelineView::onMousePress(QMouseEvent* event)
 {
     m_pressPos = event->position().toPoint();
+    // QCustomPlot looks at the mode after this signal: a box to zoom into, or with Shift a pan.
+    m_plot->setSelectionRectMode(event->modifiers() & Qt::ShiftModifier ? QCP::srmNone : QCP::srmCustom);
 }
 
 void TimelineView::onMouseRelease(QMouseEvent* event)
@@ -942,6 +1348,16 @@ void TimelineView::showContextMenu(const QPoint& pos)
     menu.addAction(tr("Zoom In"), this, &TimelineView::zoomIn);
     menu.addAction(tr("Zoom Out"), this, &TimelineView::zoomOut);
     menu.addAction(tr("Reset Zoom"), this, &TimelineView::resetZoom);
+    menu.addAction(tr("Fit Memory Axis to View"), this, &TimelineView::fitMemoryAxis);
+    QAction* fitEach = menu.addAction(
+        tr("Fit Each Rank's Memory Axis"), this, [this](bool on) { setYScale(on ? FitEachScale : SharedScale); });
+    fitEach->setCheckable(true);
+    fitEach->setChecked(m_yScale == FitEachScale);
+    QAction* linked = menu.addAction(tr("Link Zoom Across Ranks"), this, &TimelineView::setZoomLinked);
+    linked->setCheckable(true);
+    linked->setChecked(m_zoomLinked);
+    menu.addSeparator();
+    fillColoringMenu(menu.addMenu(tr("Colour Bands By")));
     menu.addSeparator();
     QAction* events = menu.addAction(tr("X Axis: Trace Events"), this, [this] { setXAxis(EventAxis); });
     events->setCheckable(true);

@@ -15,11 +15,14 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPRange;
 class QCPTextElement;
+class QMenu;
 class QTimer;
 
 namespace RankScope {
 
+class LegendStrip;
 class TimelineBands;
+class TimelineOverview;
 
 /// One rank's timeline to show.
 struct TimelineTrack
@@ -43,11 +46,14 @@ struct TimelineTrack
     CategoriesPtr categories;
 };
 
-/// The ranks' Active Memory Timelines stacked vertically: one plot per rank sharing the x axis (event index,
-/// seconds since each rank's first event, or aligned profiler steps) and one memory scale, so a difference in height is
-/// a difference in memory. The largest allocations are bands coloured by site, the rest one grey band; peak, OOM, step
-/// and comparison-point markers on top. Level of detail is recomputed off the GUI thread whenever the visible range or
-/// the width changes; the newest request wins. Zoom and pan (wheel, drag) are horizontal and shared by all ranks.
+/// The ranks' Active Memory Timelines stacked vertically: one plot per rank of equal height sharing the x axis
+/// (event index, seconds since each rank's first event, aligned profiler steps or the top rank's aligned trace) and
+/// one memory scale, so a difference in height is a difference in memory. Every allocation at least a pixel tall at
+/// the current zoom is a band of its own, in its own colour (or its site's, or its category's); what is smaller is
+/// one grey remainder. Peak, OOM, step and comparison-point markers on top, an overview strip with a brush and a
+/// legend below. Level of detail is recomputed off the GUI thread whenever the visible range, the memory scale or the
+/// size changes; the newest request wins. The wheel zooms time, dragging draws a box to zoom into, Shift-drag pans;
+/// zoom is linked across ranks unless unlinked.
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -68,8 +74,17 @@ public:
     /// what it is for (parameters, activations …, as the rank chart stacks them).
     enum BandColoring
     {
+        /// Each allocation its own colour (ChartStyle::allocationColor), so neighbouring tensors can be told apart.
+        ColorByAllocation,
         ColorBySite,
         ColorByCategory,
+    };
+    /// How the memory axes of the ranks relate: one scale for all (the default: equal bytes, equal pixels), or each
+    /// rank's plot fitted to its own data.
+    enum YScale
+    {
+        SharedScale,
+        FitEachScale,
     };
 
     explicit TimelineView(QWidget* parent = nullptr);
@@ -104,27 +119,65 @@ public:
     bool available(XAxis axis) const;
 
     void setBandColoring(BandColoring coloring);
+    /// Fills `menu` with the colourings to choose from, the current one checked (the window's View menu and the
+    /// timelines' context menu).
+    void fillColoringMenu(QMenu* menu);
     BandColoring bandColoring() const
     {
         return m_bandColoring;
     }
-    /// Level of detail: how many of the largest allocations get a band of their own (the rest are one grey band).
-    /// More bands cost drawing time, and colours stop being told apart.
+    void setYScale(YScale scale);
+    YScale yScale() const
+    {
+        return m_yScale;
+    }
+    /// Zoom and pan of one rank's plot move the others too (the default).
+    void setZoomLinked(bool linked);
+    bool zoomLinked() const
+    {
+        return m_zoomLinked;
+    }
+    /// Level of detail: the most bands a plot draws. Every allocation a pixel tall gets one up to this many; past it
+    /// the smallest join the remainder. More cost drawing time.
     void setMaxBands(int bands);
     int maxBands() const
     {
         return m_maxBands;
     }
-    static constexpr int DefaultBands = 48;
+    /// As many as the official viewer draws.
+    static constexpr int DefaultBands = 15000;
     /// The least height a track's plot gets, at any window size.
-    static constexpr int MinimumTrackHeight = 140;
+    static constexpr int MinimumTrackHeight = 130;
     /// The range kept per wheel notch (QCustomPlot's factor): 0.8 zooms 1.25× a notch.
     static constexpr double WheelZoomFactor = 0.8;
 
     void zoomIn();
     void zoomOut();
+    /// Time and memory axes back to everything.
     void resetZoom();
+    /// The memory axes fitted to the highest total in view.
+    void fitMemoryAxis();
+    /// Pans time by `fraction` of the visible range (negative: earlier).
+    void pan(double fraction);
+    /// Zooms time into [lower, upper] (keys of the current axis), on every rank while zoom is linked.
+    void zoomToKeys(double lower, double upper);
+    /// Zooms into a rectangle of a track's plot, in the plot widget's pixels: time to its width, memory to its height
+    /// (its height only when it is at least a few pixels tall).
+    void zoomToBox(int track, const QRect& box);
 
+    /// Bytes a pixel of a track's memory axis is worth now: allocations this big or bigger are bands of their own.
+    int64_t pixelBytes(int track) const;
+    /// Columns of a track where allocations of the highlighted site too small for a band are marked.
+    int litMarkerColumns(int track) const;
+    /// The strip with the whole trace and its brush, and the legend under the plots.
+    TimelineOverview* overview() const
+    {
+        return m_overview;
+    }
+    LegendStrip* legend() const
+    {
+        return m_legend;
+    }
     /// Bands drawn lit for the highlighted site on a track (for tests and the status line).
     int highlightedBandCount(int track) const;
     /// Band count of a track's current level of detail.
@@ -169,21 +222,32 @@ private:
     std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
+    void applyMemoryRanges(std::optional<QCPRange> range);
+    void requestOverview();
+    void updateOverviewWindow();
+    void updateLegend();
+    void setKeyRange(QCPAxisRect* source, QCPRange range);
     // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
     using Anchors = std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>>;
     const std::vector<Anchors>& alignment() const;
 
     QCustomPlot* m_plot;
+    TimelineOverview* m_overview;
+    LegendStrip* m_legend;
     QTimer* m_detailTimer;
     std::vector<TimelineTrack> m_tracks;
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
     int m_maxBands = DefaultBands;
-    BandColoring m_bandColoring = ColorBySite;
+    BandColoring m_bandColoring = ColorByAllocation;
+    YScale m_yScale = SharedScale;
+    bool m_zoomLinked = true;
+    int m_overviewWidth = 0;
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;
     JobTracker m_jobs { this };
+    JobTracker m_overviewJobs { this };
     bool m_syncing = false;
     QPoint m_pressPos;
     mutable std::vector<Anchors> m_alignment;

@@ -374,7 +374,27 @@ std::vector<StateSegment> DeviceHistory::segmentsAt(EventIndex event) const
     return replay.state().segments;
 }
 
-TimelineLod DeviceHistory::lod(EventIndex first, EventIndex last, int columns, int maxBands) const
+const std::vector<uint32_t>& DeviceHistory::allocationsBySize() const
+{
+    std::call_once(m_bySizeOnce, [this] {
+        m_bySize.resize(m_allocations.size());
+        for (uint32_t i = 0; i < m_bySize.size(); ++i)
+            m_bySize[i] = i;
+        std::stable_sort(m_bySize.begin(), m_bySize.end(),
+            [this](uint32_t a, uint32_t b) { return m_allocations[a].size > m_allocations[b].size; });
+    });
+    return m_bySize;
+}
+
+namespace {
+// How much of a column the bands must cover where allocations smaller than a pixel add up, and at how many columns
+// spread over the window (plus the tallest) that is checked.
+constexpr double CoveredShare = 0.97;
+constexpr int SampledColumns = 16;
+} // namespace
+
+TimelineLod DeviceHistory::lod(
+    EventIndex first, EventIndex last, int columns, int64_t pixelBytes, size_t maxBands) const
 {
     TimelineLod lod;
     const EventIndex lastEvent = EventIndex(m_events.size()) - 1;
@@ -385,6 +405,7 @@ TimelineLod DeviceHistory::lod(EventIndex first, EventIndex last, int columns, i
     lod.first = first;
     lod.last = last;
     lod.columns = columns;
+    lod.minBandBytes = std::max<int64_t>(pixelBytes, 1);
     lod.minTotal.assign(size_t(columns), 0);
     lod.maxTotal.assign(size_t(columns), 0);
 
@@ -409,48 +430,114 @@ TimelineLod DeviceHistory::lod(EventIndex first, EventIndex last, int columns, i
         peakAt[size_t(c)] = at;
     }
 
-    // The largest allocations live at some moment of the window become bands, in allocation order.
-    std::vector<std::pair<int64_t, uint32_t>> candidates;
-    for (size_t i = 0; i < m_allocations.size(); ++i) {
+    // Every allocation at least a pixel tall that is live at some column's highest moment is a band. Where smaller
+    // ones make up much of the memory (thousands of tensors of a few MiB on a plot where a pixel is 40 MiB), they
+    // become bands too, down to the size that leaves at most CoveredShare of sampled columns to the remainder: each
+    // is then a sliver of a pixel, but together they are drawn where they are instead of as one grey mass.
+    const int64_t floorBytes = std::max<int64_t>(1, lod.minBandBytes / 64);
+    // The first column whose highest moment is at or after `event`: the column holding the event, or the next one.
+    const auto columnOf = [&](uint32_t raw) {
+        if (raw == Allocation::NoEvent)
+            return columns;
+        const EventIndex event = EventIndex(raw);
+        if (event <= first)
+            return 0;
+        if (event > last)
+            return columns;
+        int c = int((event - first) * columns / span);
+        while (c > 0 && first + span * c / columns > event)
+            --c;
+        while (c + 1 < columns && first + span * (c + 1) / columns <= event)
+            ++c;
+        return peakAt[size_t(c)] >= event ? c : c + 1;
+    };
+    struct Candidate
+    {
+        int64_t size;
+        uint32_t index;
+        int from;
+        int to;
+    };
+    // The sampled columns: the tallest and some spread over the window.
+    std::vector<int> samples;
+    samples.push_back(int(std::max_element(lod.maxTotal.begin(), lod.maxTotal.end()) - lod.maxTotal.begin()));
+    for (int i = 0; i < SampledColumns; ++i)
+        samples.push_back(int(int64_t(columns) * (2 * i + 1) / (2 * SampledColumns)));
+    std::sort(samples.begin(), samples.end());
+    samples.erase(std::unique(samples.begin(), samples.end()), samples.end());
+    std::vector<std::vector<int64_t>> sampledSmall(samples.size()); // sub-pixel sizes live there
+    std::vector<int64_t> sampledLarge(samples.size(), 0); // bytes of bands a pixel or more live there
+    std::vector<Candidate> candidates;
+    for (uint32_t i : allocationsBySize()) {
         const Allocation& a = m_allocations[i];
-        // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out
-        // the allocations the digest kept, so it stays in the summarized band.
-        if (m_snapshot->isLeftOut(a.addr))
-            continue;
+        if (a.size < floorBytes)
+            break; // the rest are smaller still
         const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= last;
         const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > first;
-        if (startsBy && endsAfter && a.size > 0)
-            candidates.emplace_back(a.size, uint32_t(i));
+        // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out
+        // the allocations the digest kept, so it stays in the remainder.
+        if (!startsBy || !endsAfter || m_snapshot->isLeftOut(a.addr))
+            continue;
+        // Live after the moments from its alloc event up to, not including, its free event.
+        const int from = a.allocEvent == Allocation::NoEvent ? 0 : columnOf(a.allocEvent);
+        const int to = columnOf(a.freeEvent);
+        if (from >= to)
+            continue;
+        candidates.push_back({ a.size, i, from, to });
+        for (auto s = std::lower_bound(samples.begin(), samples.end(), from); s != samples.end() && *s < to; ++s) {
+            const size_t k = size_t(s - samples.begin());
+            if (a.size >= lod.minBandBytes)
+                sampledLarge[k] += a.size;
+            else
+                sampledSmall[k].push_back(a.size);
+        }
     }
-    const size_t keep = std::min(candidates.size(), size_t(std::max(maxBands, 0)));
-    std::nth_element(candidates.begin(), candidates.begin() + ptrdiff_t(keep), candidates.end(),
-        [](const auto& a, const auto& b) { return a.first > b.first; });
-    candidates.resize(keep);
-    for (const auto& [size, index] : candidates)
-        lod.bands.push_back(index);
-    // Allocations from before the trace at the bottom, then in allocation order, as the viewer stacks them.
-    std::sort(lod.bands.begin(), lod.bands.end(), [this](uint32_t a, uint32_t b) {
-        const bool ia = m_allocations[a].initial;
-        const bool ib = m_allocations[b].initial;
-        return ia != ib ? ia : a < b;
+    // The size down to which sub-pixel allocations must be bands for every sampled column to be covered.
+    int64_t threshold = lod.minBandBytes;
+    for (size_t k = 0; k < samples.size(); ++k) {
+        const int64_t target = int64_t(double(lod.maxTotal[size_t(samples[k])]) * CoveredShare);
+        int64_t covered = sampledLarge[k];
+        std::vector<int64_t>& sizes = sampledSmall[k];
+        std::sort(sizes.begin(), sizes.end(), std::greater<>());
+        for (size_t j = 0; j < sizes.size() && covered < target; ++j) {
+            covered += sizes[j];
+            threshold = std::min(threshold, sizes[j]);
+        }
+    }
+    lod.minBandBytes = threshold;
+    std::erase_if(candidates, [threshold](const Candidate& c) { return c.size < threshold; });
+    // They came largest first.
+    candidates.resize(std::min(candidates.size(), maxBands));
+    std::sort(candidates.begin(), candidates.end(), [this](const Candidate& a, const Candidate& b) {
+        const bool ia = m_allocations[a.index].initial;
+        const bool ib = m_allocations[b.index].initial;
+        return ia != ib ? ia : a.index < b.index;
     });
 
-    // Pass 2: stack the bands at each column's highest moment; whatever else is live is the summarized band.
-    const size_t bands = lod.bands.size();
-    lod.bandOffsets.assign(size_t(columns) * bands, -1);
-    lod.summarized.assign(size_t(columns), 0);
-    for (int c = 0; c < columns; ++c) {
-        const EventIndex at = peakAt[size_t(c)];
-        int64_t offset = 0;
-        for (size_t k = 0; k < bands; ++k) {
-            const Allocation& a = m_allocations[lod.bands[k]];
-            if (!a.liveAfter(at))
-                continue;
-            lod.bandOffsets[size_t(c) * bands + k] = offset;
-            offset += a.size;
+    // Pass 2: stack the bands column by column in that order; what is left of each column's maximum is the
+    // remainder.
+    lod.bandsTop.assign(size_t(columns), 0);
+    lod.bands.reserve(candidates.size());
+    lod.firstColumn.reserve(candidates.size());
+    lod.columnCount.reserve(candidates.size());
+    lod.runStart.reserve(candidates.size() + 1);
+    for (const Candidate& band : candidates) {
+        lod.bands.push_back(band.index);
+        lod.firstColumn.push_back(band.from);
+        lod.columnCount.push_back(band.to - band.from);
+        lod.runStart.push_back(lod.runColumn.size());
+        int64_t previous = -1;
+        for (int c = band.from; c < band.to; ++c) {
+            const int64_t offset = lod.bandsTop[size_t(c)];
+            if (offset != previous) {
+                lod.runColumn.push_back(c);
+                lod.runOffset.push_back(offset);
+                previous = offset;
+            }
+            lod.bandsTop[size_t(c)] = offset + band.size;
         }
-        lod.summarized[size_t(c)] = lod.maxTotal[size_t(c)] - offset;
     }
+    lod.runStart.push_back(lod.runColumn.size());
     return lod;
 }
 

@@ -4,6 +4,8 @@
 #include "allocatorstate.h"
 #include "snapshot.h"
 
+#include <algorithm>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,23 +107,51 @@ struct AnnotationSpan
     bool hasEnd = false;
 };
 
-/// The curve decimated for drawing a window of events at a given width, and the largest allocations of the window
-/// as stacked bands. Bands are sampled at each column's highest moment, so band tops plus the summarized band meet
-/// the column's maximum.
+/// The curve decimated for drawing a window of events at a given width, with every allocation at least a pixel tall
+/// as a band of its own (as the official viewer draws each allocation as a polygon). Where smaller allocations add up
+/// to much of the memory, they are bands too, down to the size that leaves at most 3 % of the columns to the
+/// remainder: slivers of a pixel each, drawn where they are. Each column is sampled at its highest moment: bands
+/// stack from the bottom in the viewer's order (allocations from before the trace first, then in allocation order)
+/// and whatever else is live there is the remainder on top, so band tops plus the remainder meet the column's
+/// maximum.
 struct TimelineLod
 {
     EventIndex first = 0;
     EventIndex last = 0;
     int columns = 0;
+    /// The least size a band has (a pixel's worth, or less where small allocations add up): allocations smaller than
+    /// this are in the remainder.
+    int64_t minBandBytes = 0;
     std::vector<int64_t> minTotal; ///< per column
     std::vector<int64_t> maxTotal; ///< per column
-    /// Indices into DeviceHistory::allocations(), bottom to top: allocations from before the trace first, then in
-    /// allocation order.
+    /// Indices into DeviceHistory::allocations(), bottom to top.
     std::vector<uint32_t> bands;
-    /// columns × bands.size(): the band's bottom at that column, or -1 when it is not live there.
-    std::vector<int64_t> bandOffsets;
-    /// Per column: the bytes of allocations not drawn as bands.
-    std::vector<int64_t> summarized;
+    /// Per band: the columns where it is drawn, [firstColumn, firstColumn + columnCount) (an allocation lives one
+    /// stretch of time).
+    std::vector<int> firstColumn;
+    std::vector<int> columnCount;
+    /// Per band, its bottom from the columns where it changes on: runs [runStart[k], runStart[k + 1]) of runColumn
+    /// and runOffset, the first at firstColumn. Most bands move a few times over thousands of columns.
+    std::vector<size_t> runStart;
+    std::vector<int> runColumn;
+    std::vector<int64_t> runOffset;
+    /// Per column: the top of the bands, where the remainder starts.
+    std::vector<int64_t> bandsTop;
+
+    /// The bottom of band `band` at `column`, or -1 where it is not drawn.
+    int64_t offset(size_t band, int column) const
+    {
+        if (column < firstColumn[band] || column >= firstColumn[band] + columnCount[band])
+            return -1;
+        const auto begin = runColumn.begin() + ptrdiff_t(runStart[band]);
+        const auto end = runColumn.begin() + ptrdiff_t(runStart[band + 1]);
+        return runOffset[size_t(std::upper_bound(begin, end, column) - runColumn.begin()) - 1];
+    }
+    /// Bytes of a column in allocations too small for a band.
+    int64_t remainder(int column) const
+    {
+        return maxTotal[size_t(column)] - bandsTop[size_t(column)];
+    }
 };
 
 /// Replays one device's trace of a snapshot, as the official viewer's Active Memory Timeline and Allocator State
@@ -240,14 +270,19 @@ public:
     /// Only the segments after `event` (cheap: block events are skipped).
     std::vector<StateSegment> segmentsAt(EventIndex event) const;
 
-    /// Level of detail for drawing events [first, last] in `columns` pixel columns with at most `maxBands` bands.
-    TimelineLod lod(EventIndex first, EventIndex last, int columns, int maxBands) const;
+    /// Level of detail for drawing events [first, last] in `columns` pixel columns where a pixel is `pixelBytes`
+    /// tall: every allocation of at least a pixel is a band, smaller ones where they add up (see TimelineLod), the
+    /// largest `maxBands` of them when there are more.
+    TimelineLod lod(EventIndex first, EventIndex last, int columns, int64_t pixelBytes, size_t maxBands) const;
 
 private:
     DeviceHistory() = default;
     void replay();
     void collectMarkers();
     uint32_t poolOf(uint64_t address) const;
+    /// Allocations by size, largest first: made the first time a level of detail asks (drawing only), so that it
+    /// looks at the allocations big enough to draw instead of all of them.
+    const std::vector<uint32_t>& allocationsBySize() const;
 
     SnapshotPtr m_snapshot;
     int m_device = 0;
@@ -268,6 +303,8 @@ private:
     int64_t m_peakReserved = 0;
     bool m_traceIncomplete = false;
     bool m_hasTimes = false;
+    mutable std::once_flag m_bySizeOnce;
+    mutable std::vector<uint32_t> m_bySize;
 };
 
 using DeviceHistoryPtr = std::shared_ptr<const DeviceHistory>;

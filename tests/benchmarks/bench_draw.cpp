@@ -71,7 +71,8 @@ int main(int argc, char** argv)
     std::printf("block map paint               %.2f ms at 1920x1080 (median of 15; target < 16 ms)\n", paint);
     std::printf("memory per block              %.0f bytes (file read, replayed, laid out and drawn)\n", perBlock);
 
-    // Timeline: a rank with millions of events, as the window shows it (48 bands, 1920 px of plot).
+    // Timeline: a rank with millions of events, as the window shows it (every allocation a pixel tall as a band, 1920
+    // px of plot).
     before = rssKb();
     const SnapshotPtr big = SnapshotReader::read(QString::fromLocal8Bit(argv[1])).snapshot;
     const int device = DeviceHistory::mainDevice(*big);
@@ -92,8 +93,10 @@ int main(int argc, char** argv)
     const int plotWidth = timeline.plot()->axisRect()->width();
     const double replot = timeMs(15, [&] { timeline.plot()->replot(QCustomPlot::rpImmediateRefresh); });
     // What a zoom or resize asks of a worker thread: the curve and bands decimated again for the new range.
-    const double detail =
-        timeMs(7, [&] { history->lod(BeforeTrace, EventIndex(history->eventCount()) - 1, 1920, 48); });
+    const double detail = timeMs(7, [&] {
+        history->lod(BeforeTrace, EventIndex(history->eventCount()) - 1, 1920, timeline.pixelBytes(0),
+            size_t(TimelineView::DefaultBands));
+    });
     const double zoomed = timeMs(7, [&] {
         QCPAxis* x = timeline.plot()->axisRect()->axis(QCPAxis::atBottom);
         x->scaleRange(0.8, x->range().center());
@@ -103,6 +106,10 @@ int main(int argc, char** argv)
     const double perEvent = double(rssKb() - before) * 1024.0 / double(std::max<size_t>(history->eventCount(), 1));
     std::printf("timeline rank                 %zu events, %zu allocations\n", history->eventCount(),
         history->allocations().size());
+    std::printf(
+        "timeline bands                %d at the full view (every allocation a pixel tall, and smaller ones that "
+        "add up)\n",
+        timeline.bandCount(0));
     std::printf("timeline replot               %.2f ms at %d px (median of 15; target < 16 ms)\n", replot, plotWidth);
     std::printf(
         "timeline re-decimation        %.1f ms for the whole trace at 1920 px (worker thread, median of 7)\n", detail);

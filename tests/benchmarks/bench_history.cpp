@@ -46,7 +46,8 @@ int main(int argc, char** argv)
         for (int run = 0; run < 7; ++run) {
             QElapsedTimer timer;
             timer.start();
-            const TimelineLod lod = history->lod(first, end, 1920, 200);
+            const TimelineLod lod =
+                history->lod(first, end, 1920, std::max<int64_t>(1, history->peakBytes() / 400), 15000);
             ms.push_back(double(timer.nsecsElapsed()) / 1e6);
         }
         return median(ms);
