@@ -16,6 +16,7 @@
 #include "ranklistmodel.h"
 #include "rankname.h"
 #include "stepsreport.h"
+#include "timelineview.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -49,6 +50,7 @@ const char* const usage = "Usage:\n"
                           "                                         per-rank step reports from training logs: which\n"
                           "                                         rank departs first, at which step and phase\n"
                           "  rankscope export --out FILE.png|.svg|.pdf [--view diff|timelines|blockmaps|overview]\n"
+                          "                  [--colour allocation|site|category]\n"
                           "                 [--ranks A,B] [--finding N] [--size WxH] [--scale S] [--force]\n"
                           "                 [diff options] FILE|FOLDER...\n"
                           "                                         draw the comparison as the app shows it\n"
@@ -588,6 +590,7 @@ struct OutputOptions
     QString out;
     bool force = false;
     DiffSheet::View view = DiffSheet::Diff;
+    TimelineView::BandColoring coloring = TimelineView::ColorByAllocation;
     int rankA = -1;
     int rankB = -1;
     int finding = 0; // index into the findings
@@ -600,6 +603,8 @@ void addOutputOptions(CommandLine& cl, const char* outDescription)
     cl.add(names("o", "out"), outDescription, "FILE");
     cl.add(names("force"), "Replace the output if it exists.");
     cl.add(names("view"), "What to draw: diff (default), timelines, blockmaps or overview.", "VIEW");
+    cl.add(names("colour", "color"),
+        "What the timelines' colours say: allocation (each its own, the default), site or category.", "BY");
     cl.add(names("ranks"), "Ranks A and B (default: the verdict's rank and the rank closest to the baseline).", "A,B");
     cl.add(names("finding"), "The finding to select, counting from 1 (the largest, the default).", "N");
     cl.add(names("size"), "The page in pixels (default 1600x1000).", "WxH");
@@ -618,6 +623,12 @@ std::string readOutputOptions(const CommandLine& cl, OutputOptions& o)
         if (!view)
             return "--view needs diff, timelines, blockmaps or overview";
         o.view = *view;
+    }
+    if (cl.isSet("colour")) {
+        const auto coloring = TimelineView::parseColoring(cl.value("colour"));
+        if (!coloring)
+            return "--colour needs allocation, site or category";
+        o.coloring = *coloring;
     }
     if (cl.isSet("ranks")) {
         const QStringList pair = cl.value("ranks").split(QLatin1Char(','));
@@ -678,6 +689,8 @@ std::unique_ptr<DiffSheet> makeSheet(
     }
     ranks.setComparison(compared.comparison);
     auto sheet = std::make_unique<DiffSheet>(o.view);
+    if (sheet->timelines())
+        sheet->timelines()->setBandColoring(o.coloring);
     sheet->setComparison(compared.comparison, a, b, finding, &ranks);
     if (!sheet->prepare(o.size))
         error = "drawing the views took too long";

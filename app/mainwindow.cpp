@@ -1381,6 +1381,12 @@ void MainWindow::exportPicture()
     if (dialog.exec() != QDialog::Accepted)
         return;
     DiffSheet sheet(dialog.view());
+    // The page draws the timelines as the window does.
+    if (TimelineView* timelines = sheet.timelines()) {
+        timelines->setBandColoring(m_timelines->bandColoring());
+        timelines->setXAxis(m_timelines->preferredXAxis());
+        timelines->setYScale(m_timelines->yScale());
+    }
     sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
     QString error;
     if (!sheet.prepare(dialog.imageSize()))

@@ -48,6 +48,8 @@ private slots:
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
     void countLabelsReadAsNumbers();
+    void timelinesShowEachAllocation_data();
+    void timelinesShowEachAllocation();
     void timelinesShareScaleAndZoom();
     void findingLitAtAnySize();
     void blockMapsShareScaleAndZoom();
@@ -694,4 +696,67 @@ void TestWidgets::blockMapsShareScaleAndZoom()
     QVERIFY(!a.legendTexts().contains(QStringLiteral("allocated, other sites")));
     a.setHighlightedSite(uint64_t(1));
     QVERIFY(a.legendTexts().contains(QStringLiteral("allocated, other sites")));
+}
+
+void TestWidgets::timelinesShowEachAllocation_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("height");
+    // Real full-step training snapshots, at the least height the window gives a plot and at a roomy one.
+    for (const char* name : { "cranberrii_memory_snapshot.pickle", "bcrafton_memory_snapshot.pickle",
+             "magma27_memory_snapshot.pickle", "jasper_snapshot.pickle" }) {
+        for (int height : { 340, 700 })
+            QTest::addRow("%s %d", name, height) << QString::fromLatin1(name) << height;
+    }
+}
+
+// At the default zoom the grey remainder is a sliver of the area under the curve, and no colour covers much of it:
+// the plot shows allocations, not a grey mass or one striped slab.
+void TestWidgets::timelinesShowEachAllocation()
+{
+    QFETCH(QString, name);
+    QFETCH(int, height);
+    const DeviceHistoryPtr h =
+        DeviceHistory::build(SnapshotReader::read(dataDir() + QLatin1Char('/') + name).snapshot, 0);
+    TimelineView view;
+    view.resize(1600, height);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.bandCount(0) > 0, 10000);
+    const QRect plot = view.plot()->axisRect()->rect().adjusted(1, 1, -1, -1);
+    // (remainder, area under the curve, largest single colour) in pixels.
+    const auto measure = [&] {
+        view.plot()->replot();
+        const QImage image = view.plot()->toPixmap(0, 0, 1.0).toImage();
+        const QRgb rest = ChartStyle::summarizedColor().rgb();
+        int remainder = 0;
+        int bands = 0;
+        std::map<QRgb, int> colours;
+        for (int y = plot.top(); y <= plot.bottom(); ++y) {
+            for (int x = plot.left(); x <= plot.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.rgb() == rest) {
+                    ++remainder;
+                } else if (c.hsvSaturationF() > 0.2 && c.valueF() > 0.3) {
+                    ++bands;
+                    ++colours[c.rgb()];
+                }
+            }
+        }
+        int largest = remainder;
+        for (const auto& [colour, count] : colours)
+            largest = std::max(largest, count);
+        return std::tuple(remainder, remainder + bands, largest);
+    };
+    const auto [remainder, area, largest] = measure();
+    QVERIFY(area > plot.width() * plot.height() / 10);
+    qInfo("%s, plot %d px high: %d bands, remainder %.1f%% of the area under the curve, largest colour %.1f%%",
+        qPrintable(name), plot.height(), view.bandCount(0), 100.0 * remainder / area, 100.0 * largest / area);
+    QVERIFY(remainder * 10 <= area);
+    QVERIFY(largest * 3 <= area);
+    // The control: with only the ten largest allocations as bands, the measure sees the grey.
+    view.setMaxBands(10);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.bandCount(0) <= 10, 10000);
+    const auto [fewRemainder, fewArea, fewLargest] = measure();
+    QVERIFY2(fewRemainder * 10 > fewArea, qPrintable(QString::number(double(fewRemainder) / fewArea)));
 }

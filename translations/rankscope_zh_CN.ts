@@ -272,14 +272,6 @@
 </context>
 <context>
     <name>RankScope::DiffSheet</name>
-    <message>
-        <source>Timelines: live allocations over the trace on one memory scale; the largest as bands coloured by allocation site (same colour, same site on every rank), smaller ones grey. ◆ peak, red line out of memory, dotted lines profiler steps, dashed line the comparison point; the shaded columns and outlined bands are the selected finding&apos;s site. </source>
-        <translation>时间线：整个追踪期间存活的内存分配，使用同一显存刻度；最大的分配画成按分配位置着色的色带（各 rank 上同一位置颜色相同），较小的为灰色。◆ 为峰值，红线为显存不足（OOM），点线为 Profiler 步，虚线为比较点；阴影列和描边色带是所选差异项的分配位置。</translation>
-    </message>
-    <message>
-        <source>Block maps: the allocator&apos;s segments at the comparison point (rows packed by size), blocks at their offsets; the selected finding&apos;s address runs outlined and flagged. </source>
-        <translation>内存块图：比较点时分配器的内存段（按大小排成行），内存块画在各自的偏移处；所选差异项的连续地址区间已描边并标旗。</translation>
-    </message>
     <message numerus="yes">
         <source>&lt;b&gt;RankScope&lt;/b&gt; · %n rank(s) compared at &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>
@@ -313,6 +305,14 @@
     <message>
         <source>aligned moments (rank %1&apos;s peak)</source>
         <translation>对齐的时刻（rank %1 的峰值）</translation>
+    </message>
+    <message>
+        <source>Timelines: live allocations over the trace on one memory scale and equal heights, every allocation big enough to see as a band of its own (its legend says what the colours mean). </source>
+        <translation>时间线：跟踪期间的存活分配，使用同一内存刻度和相同高度，每个大到可见的分配都有自己的色带（图例说明颜色含义）。</translation>
+    </message>
+    <message>
+        <source>Block maps: the allocator&apos;s segments at the comparison point (rows packed by size, one scale for both), blocks at their offsets; the selected finding&apos;s address runs outlined and flagged. </source>
+        <translation>块图：比较点处分配器的段（按大小排成行，两图同一比例），块位于其偏移处；选中发现的地址区段加框并标记。</translation>
     </message>
 </context>
 <context>

@@ -103,13 +103,11 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     m_legend->setFont(small);
     QString legend;
     if (timelines())
-        legend += tr("Timelines: live allocations over the trace on one memory scale; the largest as bands coloured by "
-                     "allocation site (same colour, same site on every rank), smaller ones grey. ◆ peak, red line "
-                     "out of memory, dotted lines profiler steps, dashed line the comparison point; the shaded "
-                     "columns and outlined bands are the selected finding's site. ");
+        legend += tr("Timelines: live allocations over the trace on one memory scale and equal heights, every "
+                     "allocation big enough to see as a band of its own (its legend says what the colours mean). ");
     if (blockMap(0))
-        legend += tr("Block maps: the allocator's segments at the comparison point (rows packed by size), blocks at "
-                     "their offsets; the selected finding's address runs outlined and flagged. ");
+        legend += tr("Block maps: the allocator's segments at the comparison point (rows packed by size, one scale "
+                     "for both), blocks at their offsets; the selected finding's address runs outlined and flagged. ");
     if (m_chart)
         legend += tr("Bars: each rank's peak during the trace (light) and what it holds at the comparison point "
                      "(dark); the highest peak outlined.");

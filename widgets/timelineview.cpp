@@ -680,6 +680,18 @@ void TimelineView::setBandColoring(BandColoring coloring)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+std::optional<TimelineView::BandColoring> TimelineView::parseColoring(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == QLatin1String("allocation"))
+        return ColorByAllocation;
+    if (n == QLatin1String("site"))
+        return ColorBySite;
+    if (n == QLatin1String("category"))
+        return ColorByCategory;
+    return std::nullopt;
+}
+
 void TimelineView::fillColoringMenu(QMenu* menu)
 {
     menu->clear();
@@ -1327,9 +1339,12 @@ void TimelineView::onMouseRelease(QMouseEvent* event)
 
 void TimelineView::onDoubleClick(QMouseEvent* event)
 {
+    // On a plot a double click compares there; on the axes around them it shows everything, as on the overview.
     const int track = trackAt(event->position());
-    if (track < 0)
+    if (track < 0) {
+        resetZoom();
         return;
+    }
     const double key = m_views[size_t(track)]->rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
     emit pointPicked(track, eventAt(track, key));
 }

@@ -119,6 +119,8 @@ public:
     bool available(XAxis axis) const;
 
     void setBandColoring(BandColoring coloring);
+    /// "allocation", "site", "category"; nullopt for anything else.
+    static std::optional<BandColoring> parseColoring(const QString& name);
     /// Fills `menu` with the colourings to choose from, the current one checked (the window's View menu and the
     /// timelines' context menu).
     void fillColoringMenu(QMenu* menu);
