@@ -455,8 +455,8 @@ QWidget* MainWindow::createComparePanel()
     m_mapA = m_pair->blockMap(0);
     m_mapB = m_pair->blockMap(1);
     m_texts->add([this] {
-        m_timelines->setStatusTip(tr("Wheel: zoom · drag: pan · click: show an allocation's stack · double-click: "
-                                     "compare the ranks at that event"));
+        m_timelines->setStatusTip(tr("Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: "
+                                     "everything · click: an allocation's stack · double-click: compare there"));
     });
     connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
     connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
@@ -525,6 +525,10 @@ QWidget* MainWindow::createFindingsPanel()
             }
         }
         showFinding();
+    });
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (!m_findingsView->selectionModel()->hasSelection())
+            showFinding();
     });
     // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
     connect(m_findingsView, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
@@ -1310,8 +1314,9 @@ bool MainWindow::showsStartPage() const
 
 int MainWindow::selectedFinding() const
 {
+    // Ctrl+click on the selected finding unselects it but leaves it current: then no finding is marked.
     const QModelIndex current = m_findingsView->currentIndex();
-    if (!current.isValid() || !m_comparison)
+    if (!current.isValid() || !m_comparison || !m_findingsView->selectionModel()->isSelected(current))
         return -1;
     return m_findingsProxy->mapToSource(current).row();
 }

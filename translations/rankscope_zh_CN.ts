@@ -662,10 +662,6 @@
         <translation>深度(&amp;D)：</translation>
     </message>
     <message>
-        <source>Wheel: zoom · drag: pan · click: show an allocation&apos;s stack · double-click: compare the ranks at that event</source>
-        <translation>滚轮：缩放 · 拖动：平移 · 单击：显示分配的调用栈 · 双击：在该事件处比较各 rank</translation>
-    </message>
-    <message>
         <source>Filter findings (file, function, rank…)</source>
         <translation>筛选差异项（文件、函数、rank…）</translation>
     </message>
@@ -1264,6 +1260,10 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
     <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
+        <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
     </message>
 </context>
 <context>

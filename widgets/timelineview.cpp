@@ -427,11 +427,50 @@ void TimelineBands::draw(QCPPainter* painter)
         }
         flush(end);
     };
-    std::vector<RectLayer> layers(d.bands.size());
-    for (size_t k = 0; k < d.bands.size(); ++k) {
-        layers[k].color = bandColor(d.bands[k]).rgba();
-        forEachRect(k, [&](const QRectF& r) { layers[k].rects.push_back(r); });
+    // Where the highlighted site is live, a faint column across the plot behind the data: above the curve it shows
+    // where the finding is at a glance, however small its tensors and however short their lives.
+    if (*m_highlight) {
+        std::vector<bool> live(columns, false);
+        for (size_t k = 0; k < d.bands.size(); ++k) {
+            if (d.bands[k].fingerprint == **m_highlight)
+                std::fill_n(live.begin() + lod.firstColumn[k], lod.columnCount[k], true);
+        }
+        if (d.lit == *m_highlight) {
+            for (size_t c = 0; c < d.litBelow.size() && c < columns; ++c)
+                live[c] = live[c] || d.litBelow[c] > 0;
+        }
+        QColor tint = ChartStyle::findingColor(palette);
+        tint.setAlpha(70);
+        for (size_t c = 0; c < columns;) {
+            if (!live[c]) {
+                ++c;
+                continue;
+            }
+            size_t end = c;
+            while (end < columns && live[end])
+                ++end;
+            const int left = xs[c];
+            const int width = std::max(xs[end] - left, 7);
+            painter->fillRect(QRect(left + (xs[end] - left - width) / 2, area.top(), width, area.height()), tint);
+            c = end;
+        }
     }
+
+    // The highlighted site's bands last and at least three pixels wide, so that a tensor that lives a moment is
+    // still seen at the zoom that shows the whole trace.
+    std::vector<RectLayer> layers;
+    layers.reserve(d.bands.size());
+    std::vector<RectLayer> lit;
+    for (size_t k = 0; k < d.bands.size(); ++k) {
+        const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
+        RectLayer& layer = (isLit ? lit : layers).emplace_back();
+        layer.color = bandColor(d.bands[k]).rgba();
+        forEachRect(k, [&](const QRectF& r) {
+            layer.rects.push_back(
+                isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
+        });
+    }
+    layers.insert(layers.end(), std::make_move_iterator(lit.begin()), std::make_move_iterator(lit.end()));
     drawRectLayers(*painter, area, layers);
 
     // What is too small for a band of its own, on top of the bands as the official viewer stacks it.
@@ -461,7 +500,7 @@ void TimelineBands::draw(QCPPainter* painter)
             const int bottom = y(double(lod.bandsTop[c]));
             const int top = std::min(y(double(lod.bandsTop[c] + d.litBelow[c])), bottom - 3);
             const int left = xs[c];
-            const int right = std::max(xs[c + 1], left + 2);
+            const int right = std::max(xs[c + 1], left + 3);
             painter->fillRect(QRect(QPoint(left, top), QPoint(right - 1, bottom - 1)), mark);
         }
     }
@@ -961,8 +1000,9 @@ void TimelineView::updateLegend()
 {
     const QPalette& pal = palette();
     std::vector<LegendEntry> entries;
+    // Outlined, so that a faded swatch still shows on the background.
     const auto swatch = [&](const QColor& color, const QString& text) {
-        entries.push_back({ LegendEntry::Swatch, color, Qt::NoPen, text, {} });
+        entries.push_back({ LegendEntry::Swatch, color, QPen(pal.color(QPalette::Mid), 0), text, {} });
     };
     switch (m_bandColoring) {
     case ColorByAllocation: {
