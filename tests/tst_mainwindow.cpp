@@ -217,6 +217,19 @@ void TestMainWindow::findingMarksBlockMapAndTimeline()
     const QImage image = a->grab().toImage();
     QVERIFY(!image.isNull());
 
+    // Ctrl+click on the selected finding unselects it (it stays current): its marks go.
+    const QModelIndex current = w.findingsView()->currentIndex();
+    const QRect row = w.findingsView()->visualRect(current);
+    QTest::mouseClick(w.findingsView()->viewport(), Qt::LeftButton, Qt::ControlModifier, row.center());
+    QVERIFY(!w.findingsView()->selectionModel()->hasSelection());
+    QCOMPARE(w.selectedFinding(), -1);
+    QCOMPARE(t->highlightedBandCount(0), 0);
+    QCOMPARE(a->highlightedBlockCount(), 0);
+    QCOMPARE(a->visibleOutlinedRuns(), 0);
+    // Clicking it again marks it again.
+    QTest::mouseClick(w.findingsView()->viewport(), Qt::LeftButton, {}, row.center());
+    QVERIFY(t->highlightedBandCount(0) >= 1);
+
     // No finding selected: nothing is marked.
     w.findingsView()->setCurrentIndex({});
     QCOMPARE(t->highlightedBandCount(0), 0);

@@ -300,6 +300,7 @@ void TestWidgets::timelineAxesAndHover()
     QTRY_VERIFY(!view.isBusy());
     QVERIFY(view.timeAvailable());
     QVERIFY(view.stepsAvailable());
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("step begins"))); // these ranks have profiler steps
     QCOMPARE(view.keyOf(0, 3), 3.0);
 
     // Steps: each step one unit wide from its start, numbered as recorded.
@@ -594,10 +595,15 @@ void TestWidgets::timelinesShareScaleAndZoom()
 
     // The legend names what the plots draw.
     const QStringList legend = view.legend()->texts();
-    for (const QString& entry :
-        { QStringLiteral("an allocation (each its own colour)"), QStringLiteral("comparison point"),
-            QStringLiteral("peak"), QStringLiteral("out of memory"), QStringLiteral("step begins") })
+    for (const QString& entry : { QStringLiteral("an allocation (each its own colour)"),
+             QStringLiteral("comparison point"), QStringLiteral("peak") })
         QVERIFY2(legend.contains(entry), qPrintable(legend.join(QLatin1Char('|'))));
+    // Only what is drawn: these ranks have no OOM, no profiler step and no allocation selected yet.
+    QVERIFY(!legend.contains(QStringLiteral("out of memory")));
+    QVERIFY(!legend.contains(QStringLiteral("step begins")));
+    QVERIFY(!legend.contains(QStringLiteral("selected allocation")));
+    view.setSelectedAllocation(0, a->liveSet(a->peakEvent()).front());
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("selected allocation")));
     QVERIFY(std::any_of(
         legend.begin(), legend.end(), [](const QString& t) { return t.contains(QLatin1String("summed")); }));
     view.setBandColoring(TimelineView::ColorByCategory);

@@ -449,6 +449,11 @@ void TimelineBands::draw(QCPPainter* painter)
             size_t end = c;
             while (end < columns && live[end])
                 ++end;
+            // A stretch wide enough to see needs no column: its tinted bands show it.
+            if (xs[end] - xs[c] >= 24) {
+                c = end;
+                continue;
+            }
             const int left = xs[c];
             const int width = std::max(xs[end] - left, 7);
             painter->fillRect(QRect(left + (xs[end] - left - width) / 2, area.top(), width, area.height()), tint);
@@ -1031,9 +1036,14 @@ void TimelineView::updateLegend()
         pixel = std::max(pixel, view->detail ? view->detail->lod.minBandBytes : 0);
     swatch(m_highlight ? ChartStyle::faded(ChartStyle::summarizedColor(), pal) : ChartStyle::summarizedColor(),
         pixel > 1 ? tr("allocations under %1, summed").arg(Formatting::bytes(pixel)) : tr("small allocations, summed"));
+    // Only what the plots show now, so that the legend keeps to a row or two.
     if (m_highlight) {
         swatch(ChartStyle::tinted(ChartStyle::allocationColor(0, pal), pal), tr("the finding's allocations (tinted)"));
-        swatch(ChartStyle::findingColor(pal), tr("the finding's allocations among the summed ones"));
+        bool marked = false;
+        for (size_t i = 0; i < m_views.size(); ++i)
+            marked = marked || litMarkerColumns(int(i)) > 0;
+        if (marked)
+            swatch(ChartStyle::findingColor(pal), tr("the finding's allocations among the summed ones"));
         swatch(ChartStyle::faded(ChartStyle::allocationColor(0, pal), pal), tr("other allocations (faded)"));
     }
     QColor point = ChartStyle::accentColor(pal);
@@ -1041,11 +1051,15 @@ void TimelineView::updateLegend()
     entries.push_back({ LegendEntry::Line, {}, QPen(point, 1, Qt::DashLine), tr("comparison point"), {} });
     entries.push_back(
         { LegendEntry::Diamond, ChartStyle::alertColor(), QPen(ChartStyle::accentColor(pal), 1), tr("peak"), {} });
-    entries.push_back({ LegendEntry::Line, {}, QPen(ChartStyle::alertColor(), 1.5), tr("out of memory"), {} });
-    entries.push_back(
-        { LegendEntry::Line, {}, QPen(ChartStyle::annotationColor(pal), 1, Qt::DotLine), tr("step begins"), {} });
-    entries.push_back(
-        { LegendEntry::Swatch, Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("selected allocation"), {} });
+    const auto any = [this](auto has) { return std::any_of(m_tracks.begin(), m_tracks.end(), has); };
+    if (any([](const TimelineTrack& t) { return !t.history->ooms().empty(); }))
+        entries.push_back({ LegendEntry::Line, {}, QPen(ChartStyle::alertColor(), 1.5), tr("out of memory"), {} });
+    if (any([](const TimelineTrack& t) { return !t.history->annotations().empty(); }))
+        entries.push_back(
+            { LegendEntry::Line, {}, QPen(ChartStyle::annotationColor(pal), 1, Qt::DotLine), tr("step begins"), {} });
+    if (std::any_of(m_views.begin(), m_views.end(), [](const auto& view) { return view->selected.has_value(); }))
+        entries.push_back(
+            { LegendEntry::Swatch, Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("selected allocation"), {} });
     m_legend->setEntries(std::move(entries));
 }
 
@@ -1209,6 +1223,7 @@ void TimelineView::setSelectedAllocation(int track, std::optional<uint32_t> allo
 {
     for (size_t i = 0; i < m_views.size(); ++i)
         m_views[i]->selected = int(i) == track ? allocation : std::nullopt;
+    updateLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
