@@ -78,6 +78,19 @@ DeviceHistoryPtr steppedHistory(const QTemporaryDir& dir)
         SnapshotReader::read(writeFile(dir, QStringLiteral("steps.pickle"), bytes)).snapshot, 0);
 }
 
+// Pixels of exactly `colour` in the timelines' plot, drawn afresh.
+int pixelsOf(TimelineView& view, const QColor& colour)
+{
+    view.plot()->replot();
+    const QImage image = view.plot()->toPixmap().toImage();
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            n += image.pixelColor(x, y).rgb() == colour.rgb();
+    }
+    return n;
+}
+
 QList<LoadedFile> examples()
 {
     return LoadedFile::loadAll(
@@ -182,16 +195,7 @@ void TestWidgets::bandsColouredByCategory()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY(!view.isBusy() && view.bandCount(0) > 0);
     const QColor activation = ChartStyle::categoryColor(Category::Activation, view.palette());
-    const auto count = [&] {
-        view.plot()->replot();
-        const QImage image = view.plot()->toPixmap().toImage();
-        int n = 0;
-        for (int y = 0; y < image.height(); ++y) {
-            for (int x = 0; x < image.width(); ++x)
-                n += image.pixelColor(x, y).rgb() == activation.rgb();
-        }
-        return n;
-    };
+    const auto count = [&] { return pixelsOf(view, activation); };
     QCOMPARE(view.bandColoring(), TimelineView::ColorByAllocation);
     view.setBandColoring(TimelineView::ColorBySite);
     const int bySite = count();
@@ -639,16 +643,7 @@ void TestWidgets::findingLitAtAnySize()
     }
     QVERIFY(small);
     const QColor mark = ChartStyle::findingColor(view.palette());
-    const auto marked = [&] {
-        view.plot()->replot();
-        const QImage image = view.plot()->toPixmap().toImage();
-        int n = 0;
-        for (int py = 0; py < image.height(); ++py) {
-            for (int px = 0; px < image.width(); ++px)
-                n += image.pixelColor(px, py).rgb() == mark.rgb();
-        }
-        return n;
-    };
+    const auto marked = [&] { return pixelsOf(view, mark); };
     QCOMPARE(marked(), 0);
     view.setHighlightedSite(*small);
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);

@@ -842,6 +842,10 @@ QCPRange TimelineView::fullRange() const
 void TimelineView::rebuildLayout()
 {
     m_jobs.cancel(); // results of the old layout must not land on the new one
+    // The old plottables first: they point into the views and tracks, and a resize below replots at once.
+    m_plot->clearPlottables();
+    m_plot->plotLayout()->clear();
+    m_plot->plotLayout()->setRowSpacing(0);
     m_views.clear();
     // The timelines come first in the window: each track's plot at least MinimumTrackHeight high, and the axis
     // under the last one.
@@ -850,9 +854,6 @@ void TimelineView::rebuildLayout()
     const int below = m_overview->minimumSizeHint().height() + m_legend->heightForWidth(std::max(width(), 800));
     setMinimumHeight(
         m_tracks.empty() ? 180 : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3 + below);
-    m_plot->clearPlottables();
-    m_plot->plotLayout()->clear();
-    m_plot->plotLayout()->setRowSpacing(0);
     if (m_tracks.empty()) {
         auto* empty = new QCPTextElement(m_plot, tr("Timelines appear here once two ranks are compared"));
         m_plot->plotLayout()->addElement(0, 0, empty);

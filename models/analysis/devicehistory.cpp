@@ -462,7 +462,7 @@ TimelineLod DeviceHistory::lod(
     std::vector<int> samples;
     samples.push_back(int(std::max_element(lod.maxTotal.begin(), lod.maxTotal.end()) - lod.maxTotal.begin()));
     for (int i = 0; i < SampledColumns; ++i)
-        samples.push_back(int(int64_t(columns) * (2 * i + 1) / (2 * SampledColumns)));
+        samples.push_back(int(int64_t(columns) * int64_t(2 * i + 1) / int64_t(2 * SampledColumns)));
     std::sort(samples.begin(), samples.end());
     samples.erase(std::unique(samples.begin(), samples.end()), samples.end());
     std::vector<std::vector<int64_t>> sampledSmall(samples.size()); // sub-pixel sizes live there

@@ -134,6 +134,12 @@ def main():
         '<= 0.25x', ours.rss / peer.rss <= 0.25)
     row('load 1 GB: on one core', f'{big_mb / one_core.wall:.0f} MB/s', f'{big_mb / peer.cpu:.0f} MB/s',
         f'{peer.cpu / one_core.wall:.1f}x', '>= 200 MB/s', big_mb / one_core.wall >= 200)
+    # File to its timeline drawn, the window's drawing off screen: against the load of the same file.
+    drawn_png = os.path.join(work, 'timelines.png')
+    drawn = median_run([rs, 'export', '--force', '--view', 'timelines', '--out', drawn_png, big], runs,
+                       'rankscope export --view timelines')
+    row('1 GB file to its timeline drawn', f'{drawn.wall:.2f} s', f'load {ours.wall:.2f} s',
+        f'{drawn.wall / ours.wall:.2f}x the load', '<= 1.5x the load', drawn.wall / ours.wall <= 1.5)
     row('memory per trace event (info)', f'{ours.rss * 2**20 / big_events:.0f} B', f'{peer.rss * 2**20 / big_events:.0f} B',
         f'{ours.rss / peer.rss:.2f}x', 'report', True)
 
@@ -193,10 +199,14 @@ def main():
     print('  ' + draw.strip().replace('\n', '\n  '))
     figures = {line[:30].strip(): line[30:].strip() for line in draw.splitlines()}
     replot = float(figures['timeline replot'].split()[0])
+    decimation = float(figures['timeline re-decimation'].split()[0])
+    bands = int(figures['timeline bands'].split()[0])
     paint = float(figures['block map paint'].split()[0])
     nblocks = int(figures['block map'].split()[0])
     row(f'timeline replot, {big_events / 1e6:.1f}M events, 1920 px', f'{replot:.2f} ms', '16.7 ms frame',
         f'{16.7 / replot:.1f}x headroom', '< 16 ms', replot < 16)
+    row(f'timeline re-decimation, {bands:,} bands (worker)', f'{decimation:.1f} ms', '-', '-', '< 50 ms',
+        decimation < 50)
     row(f'block map paint, {nblocks:,} blocks', f'{paint:.2f} ms', '16.7 ms frame', f'{16.7 / paint:.1f}x headroom',
         '< 16 ms', paint < 16 and nblocks >= 50000)
     row('memory per trace event (drawn)', figures['memory per trace event'].split()[0] + ' B', '-', '-', 'report', True)
