@@ -374,18 +374,6 @@ std::vector<StateSegment> DeviceHistory::segmentsAt(EventIndex event) const
     return replay.state().segments;
 }
 
-const std::vector<uint32_t>& DeviceHistory::allocationsBySize() const
-{
-    std::call_once(m_bySizeOnce, [this] {
-        m_bySize.resize(m_allocations.size());
-        for (uint32_t i = 0; i < m_bySize.size(); ++i)
-            m_bySize[i] = i;
-        std::stable_sort(m_bySize.begin(), m_bySize.end(),
-            [this](uint32_t a, uint32_t b) { return m_allocations[a].size > m_allocations[b].size; });
-    });
-    return m_bySize;
-}
-
 namespace {
 // How much of a column the bands must cover where allocations smaller than a pixel add up, and at how many columns
 // spread over the window (plus the tallest) that is checked.
@@ -468,10 +456,10 @@ TimelineLod DeviceHistory::lod(
     std::vector<std::vector<int64_t>> sampledSmall(samples.size()); // sub-pixel sizes live there
     std::vector<int64_t> sampledLarge(samples.size(), 0); // bytes of bands a pixel or more live there
     std::vector<Candidate> candidates;
-    for (uint32_t i : allocationsBySize()) {
+    for (uint32_t i = 0; i < uint32_t(m_allocations.size()); ++i) {
         const Allocation& a = m_allocations[i];
         if (a.size < floorBytes)
-            break; // the rest are smaller still
+            continue;
         const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= last;
         const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > first;
         // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out
@@ -506,8 +494,11 @@ TimelineLod DeviceHistory::lod(
     }
     lod.minBandBytes = threshold;
     std::erase_if(candidates, [threshold](const Candidate& c) { return c.size < threshold; });
-    // They came largest first.
-    candidates.resize(std::min(candidates.size(), maxBands));
+    if (candidates.size() > maxBands) {
+        std::nth_element(candidates.begin(), candidates.begin() + ptrdiff_t(maxBands), candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.size > b.size; });
+        candidates.resize(maxBands);
+    }
     std::sort(candidates.begin(), candidates.end(), [this](const Candidate& a, const Candidate& b) {
         const bool ia = m_allocations[a.index].initial;
         const bool ib = m_allocations[b.index].initial;

@@ -5,7 +5,6 @@
 #include "snapshot.h"
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -280,9 +279,6 @@ private:
     void replay();
     void collectMarkers();
     uint32_t poolOf(uint64_t address) const;
-    /// Allocations by size, largest first: made the first time a level of detail asks (drawing only), so that it
-    /// looks at the allocations big enough to draw instead of all of them.
-    const std::vector<uint32_t>& allocationsBySize() const;
 
     SnapshotPtr m_snapshot;
     int m_device = 0;
@@ -303,8 +299,6 @@ private:
     int64_t m_peakReserved = 0;
     bool m_traceIncomplete = false;
     bool m_hasTimes = false;
-    mutable std::once_flag m_bySizeOnce;
-    mutable std::vector<uint32_t> m_bySize;
 };
 
 using DeviceHistoryPtr = std::shared_ptr<const DeviceHistory>;
