@@ -49,11 +49,11 @@ struct TimelineTrack
 /// The ranks' Active Memory Timelines stacked vertically: one plot per rank of equal height sharing the x axis
 /// (event index, seconds since each rank's first event, aligned profiler steps or the top rank's aligned trace) and
 /// one memory scale, so a difference in height is a difference in memory. Every allocation at least a pixel tall at
-/// the current zoom is a band of its own, in its own colour (or its site's, or its category's); what is smaller is
-/// one grey remainder. Peak, OOM, step and comparison-point markers on top, an overview strip with a brush and a
-/// legend below. Level of detail is recomputed off the GUI thread whenever the visible range, the memory scale or the
-/// size changes; the newest request wins. The wheel zooms time, dragging draws a box to zoom into, Shift-drag pans;
-/// zoom is linked across ranks unless unlinked.
+/// the current zoom is a band of its own, in its own colour (or its site's, or its category's), and smaller ones too
+/// where they add up (TimelineLod); the rest is one grey remainder. Peak, OOM, step and comparison-point markers on
+/// top, an overview strip with a brush and a legend below. Level of detail is recomputed off the GUI thread whenever
+/// the visible range, the memory scale or the size changes; the newest request wins. The wheel zooms time, dragging
+/// draws a box to zoom into, Shift-drag pans; zoom is linked across ranks unless unlinked.
 class TimelineView : public QWidget
 {
     Q_OBJECT
