@@ -4,6 +4,8 @@
 #include "profilerstep.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
 #include <unordered_map>
 
@@ -453,8 +455,13 @@ TimelineLod DeviceHistory::lod(
         samples.push_back(int(int64_t(columns) * int64_t(2 * i + 1) / int64_t(2 * SampledColumns)));
     std::sort(samples.begin(), samples.end());
     samples.erase(std::unique(samples.begin(), samples.end()), samples.end());
-    std::vector<std::vector<int64_t>> sampledSmall(samples.size()); // sub-pixel sizes live there
-    std::vector<int64_t> sampledLarge(samples.size(), 0); // bytes of bands a pixel or more live there
+    // Per sampled column, the bytes of sub-pixel allocations live there by power-of-two size class, and the bytes of
+    // those a pixel or more: counters, not lists, for the million allocations of a long trace.
+    constexpr int SizeClasses = 64;
+    std::vector<std::array<int64_t, SizeClasses>> sampledSmall(samples.size());
+    for (auto& classes : sampledSmall)
+        classes.fill(0);
+    std::vector<int64_t> sampledLarge(samples.size(), 0);
     std::vector<Candidate> candidates;
     for (uint32_t i = 0; i < uint32_t(m_allocations.size()); ++i) {
         const Allocation& a = m_allocations[i];
@@ -472,24 +479,27 @@ TimelineLod DeviceHistory::lod(
         if (from >= to)
             continue;
         candidates.push_back({ a.size, i, from, to });
+        const bool large = a.size >= lod.minBandBytes;
+        const int sizeClass = std::bit_width(uint64_t(a.size)) - 1;
         for (auto s = std::lower_bound(samples.begin(), samples.end(), from); s != samples.end() && *s < to; ++s) {
             const size_t k = size_t(s - samples.begin());
-            if (a.size >= lod.minBandBytes)
+            if (large)
                 sampledLarge[k] += a.size;
             else
-                sampledSmall[k].push_back(a.size);
+                sampledSmall[k][size_t(sizeClass)] += a.size;
         }
     }
-    // The size down to which sub-pixel allocations must be bands for every sampled column to be covered.
+    // The size down to which sub-pixel allocations must be bands for every sampled column to be covered, by whole
+    // size classes (a few more bands than the least that would do).
     int64_t threshold = lod.minBandBytes;
     for (size_t k = 0; k < samples.size(); ++k) {
         const int64_t target = int64_t(double(lod.maxTotal[size_t(samples[k])]) * CoveredShare);
         int64_t covered = sampledLarge[k];
-        std::vector<int64_t>& sizes = sampledSmall[k];
-        std::sort(sizes.begin(), sizes.end(), std::greater<>());
-        for (size_t j = 0; j < sizes.size() && covered < target; ++j) {
-            covered += sizes[j];
-            threshold = std::min(threshold, sizes[j]);
+        for (int sizeClass = SizeClasses - 1; sizeClass >= 0 && covered < target; --sizeClass) {
+            if (sampledSmall[k][size_t(sizeClass)] == 0)
+                continue;
+            covered += sampledSmall[k][size_t(sizeClass)];
+            threshold = std::min(threshold, std::max(floorBytes, int64_t(1) << sizeClass));
         }
     }
     lod.minBandBytes = threshold;
