@@ -92,6 +92,7 @@ int main(int argc, char** argv)
     settle();
     const int plotWidth = timeline.plot()->axisRect()->width();
     const double replot = timeMs(15, [&] { timeline.plot()->replot(QCustomPlot::rpImmediateRefresh); });
+    const int fullViewBands = timeline.bandCount(0);
     // What a zoom or resize asks of a worker thread: the curve and bands decimated again for the new range.
     const double detail = timeMs(7, [&] {
         history->lod(BeforeTrace, EventIndex(history->eventCount()) - 1, 1920, timeline.pixelBytes(0),
@@ -104,17 +105,32 @@ int main(int argc, char** argv)
         settle();
     });
     const double perEvent = double(rssKb() - before) * 1024.0 / double(std::max<size_t>(history->eventCount(), 1));
+    // The same with a finding's site lit: the worker also finds its allocations too small for a band.
+    const std::vector<uint32_t> live = history->liveSet(history->peakEvent());
+    const uint32_t largest = *std::max_element(live.begin(), live.end(),
+        [&](uint32_t a, uint32_t b) { return history->allocations()[a].size < history->allocations()[b].size; });
+    const std::vector<StackId> stack { history->allocations()[largest].stack };
+    timeline.setHighlightedSite(SiteTable::sitesOf(*big, stack, SiteOptions {}, false).front().fingerprint);
+    settle();
+    const double zoomedLit = timeMs(7, [&] {
+        QCPAxis* x = timeline.plot()->axisRect()->axis(QCPAxis::atBottom);
+        x->scaleRange(1.25, x->range().center());
+        timeline.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        settle();
+    });
     std::printf("timeline rank                 %zu events, %zu allocations\n", history->eventCount(),
         history->allocations().size());
     std::printf(
         "timeline bands                %d at the full view (every allocation a pixel tall, and smaller ones that "
         "add up)\n",
-        timeline.bandCount(0));
+        fullViewBands);
     std::printf("timeline replot               %.2f ms at %d px (median of 15; target < 16 ms)\n", replot, plotWidth);
     std::printf(
         "timeline re-decimation        %.1f ms for the whole trace at 1920 px (worker thread, median of 7)\n", detail);
     std::printf(
         "timeline zoom step to redrawn %.1f ms (median of 7, including the 40 ms debounce and the worker)\n", zoomed);
+    std::printf("timeline zoom step, site lit  %.1f ms (median of 7; its allocations too small for a band found too)\n",
+        zoomedLit);
     std::printf("memory per trace event        %.0f bytes (file read, replayed and drawn)\n", perEvent);
     return 0;
 }
