@@ -162,20 +162,6 @@ struct AxisMap
     }
 };
 
-// The columns of a window of events: column c covers events [first + span·c/columns, first + span·(c+1)/columns).
-int columnOfEvent(const TimelineLod& lod, EventIndex event)
-{
-    const EventIndex span = lod.last - lod.first + 1;
-    const EventIndex e = std::clamp(event, lod.first, lod.last) - lod.first;
-    // The largest c whose first event is at most e.
-    int c = int(std::min<EventIndex>((e * lod.columns) / span, lod.columns - 1));
-    while (c + 1 < lod.columns && span * (c + 1) / lod.columns <= e)
-        ++c;
-    while (c > 0 && span * c / lod.columns > e)
-        --c;
-    return c;
-}
-
 // Per column, the bytes of the allocations of site `lit` live there that are not bands: they are too small to see,
 // so the view marks where they are.
 std::vector<int64_t> litBelowBands(
@@ -188,9 +174,7 @@ std::vector<int64_t> litBelowBands(
     std::vector<StackId> stacks;
     for (size_t i = 0; i < h.allocations().size(); ++i) {
         const Allocation& a = h.allocations()[i];
-        const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= lod.last;
-        const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > lod.first;
-        if (isBand[i] || !startsBy || !endsAfter || a.size <= 0)
+        if (isBand[i] || !a.liveDuring(lod.first, lod.last) || a.size <= 0)
             continue;
         hidden.push_back(uint32_t(i));
         stacks.push_back(a.stack);
@@ -211,8 +195,8 @@ std::vector<int64_t> litBelowBands(
         const EventIndex to = a.freeEvent == Allocation::NoEvent ? lod.last : EventIndex(a.freeEvent) - 1;
         if (to < from)
             continue;
-        delta[size_t(columnOfEvent(lod, from))] += a.size;
-        delta[size_t(columnOfEvent(lod, to)) + 1] -= a.size;
+        delta[size_t(lod.columnOf(from))] += a.size;
+        delta[size_t(lod.columnOf(to)) + 1] -= a.size;
         any = true;
     }
     if (!any)
@@ -245,9 +229,8 @@ Detail computeDetail(const AxisMap& axis, const DetailRequest& r)
         band.label = QString::fromStdString(sites[i].label);
         d.bands.push_back(std::move(band));
     }
-    const EventIndex span = d.lod.last - d.lod.first + 1;
     for (int c = 0; c <= d.lod.columns; ++c)
-        d.keys.push_back(axis.key(d.lod.first + span * c / d.lod.columns));
+        d.keys.push_back(axis.key(d.lod.columnBegin(c)));
     d.valueLower = r.valueLower;
     d.valuePerPixel = std::max(r.valuePerPixel, 1e-9);
     const auto row = [&](int64_t value) {
@@ -479,13 +462,13 @@ void TimelineBands::draw(QCPPainter* painter)
     drawRectLayers(*painter, area, layers);
 
     // What is too small for a band of its own, on top of the bands as the official viewer stacks it.
-    QPolygonF rest, restBottom, outline;
+    // Its top is the curve, outlined below.
+    QPolygonF outline, restBottom;
     for (size_t c = 0; c < columns; ++c) {
         const double top = y(double(lod.maxTotal[c]));
         const double bottom = y(double(lod.bandsTop[c]));
-        rest << QPointF(xs[c], top) << QPointF(xs[c + 1], top);
-        restBottom << QPointF(xs[c], bottom) << QPointF(xs[c + 1], bottom);
         outline << QPointF(xs[c], top) << QPointF(xs[c + 1], top);
+        restBottom << QPointF(xs[c], bottom) << QPointF(xs[c + 1], bottom);
     }
     std::reverse(restBottom.begin(), restBottom.end());
     QColor restColor = ChartStyle::summarizedColor();
@@ -493,7 +476,7 @@ void TimelineBands::draw(QCPPainter* painter)
         restColor = ChartStyle::faded(restColor, palette);
     painter->setBrush(restColor);
     painter->setPen(Qt::NoPen);
-    painter->drawPolygon(rest + restBottom);
+    painter->drawPolygon(outline + restBottom);
 
     // The highlighted site's allocations too small for a band: marked at their time where the remainder starts, a
     // few pixels tall at least, so that a finding made of small tensors is still seen.
@@ -938,14 +921,25 @@ void TimelineView::rebuildLayout()
 
 void TimelineView::applyMemoryRanges(std::optional<QCPRange> range)
 {
-    // Without a range of its own: from zero to the highest peak of all ranks (one scale) or each rank's own, with room
-    // above for the title.
-    double shared = 1;
+    if (range) {
+        for (const auto& view : m_views)
+            view->rect->axis(QCPAxis::atLeft)->setRange(*range);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    std::vector<double> peaks;
     for (const TimelineTrack& t : m_tracks)
-        shared = std::max(shared, double(t.history->peakBytes()));
-    for (size_t i = 0; i < m_views.size(); ++i) {
-        const double peak = m_yScale == SharedScale ? shared : std::max(1.0, double(m_tracks[i].history->peakBytes()));
-        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(range ? *range : QCPRange(0, peak * 1.12));
+        peaks.push_back(double(t.history->peakBytes()));
+    fitMemoryAxes(peaks);
+}
+
+void TimelineView::fitMemoryAxes(const std::vector<double>& highest)
+{
+    // From zero to the highest of all ranks (one scale) or each rank's own, with room above for the title.
+    const double shared = highest.empty() ? 1.0 : std::max(1.0, *std::max_element(highest.begin(), highest.end()));
+    for (size_t i = 0; i < m_views.size() && i < highest.size(); ++i) {
+        const double top = m_yScale == SharedScale ? shared : std::max(1.0, highest[i]);
+        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(0, top * 1.12);
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -958,14 +952,7 @@ void TimelineView::fitMemoryAxis()
         if (const std::optional<Detail>& d = m_views[i]->detail; d && !d->lod.maxTotal.empty())
             highest[i] = double(*std::max_element(d->lod.maxTotal.begin(), d->lod.maxTotal.end()));
     }
-    if (highest.empty())
-        return;
-    const double shared = std::max(1.0, *std::max_element(highest.begin(), highest.end()));
-    for (size_t i = 0; i < m_views.size(); ++i) {
-        const double top = m_yScale == SharedScale ? shared : std::max(1.0, highest[i]);
-        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(0, top * 1.12);
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    fitMemoryAxes(highest);
 }
 
 void TimelineView::requestOverview()
@@ -1132,13 +1119,17 @@ void TimelineView::pan(double fraction)
     setKeyRange(nullptr, QCPRange(r.lower + r.size() * fraction, r.upper + r.size() * fraction));
 }
 
+double TimelineView::valuePerPixel(int track) const
+{
+    const QCPAxisRect* rect = m_views[size_t(track)]->rect;
+    return rect->axis(QCPAxis::atLeft)->range().size() / std::max(1, rect->height());
+}
+
 int64_t TimelineView::pixelBytes(int track) const
 {
     if (track < 0 || size_t(track) >= m_views.size())
         return 0;
-    const QCPAxisRect* rect = m_views[size_t(track)]->rect;
-    // A pixel of the memory axis as it is now.
-    return std::max<int64_t>(1, int64_t(rect->axis(QCPAxis::atLeft)->range().size() / std::max(1, rect->height())));
+    return std::max<int64_t>(1, int64_t(valuePerPixel(track)));
 }
 
 void TimelineView::requestDetail()
@@ -1160,9 +1151,8 @@ void TimelineView::requestDetail()
         const double to = x->coordToPixel(keyOf(int(i), std::min(request.last + 1, n)));
         request.columns = std::max(1, int(std::ceil(std::abs(to - from))));
         request.minBandBytes = pixelBytes(int(i));
-        const QCPRange memory = m_views[i]->rect->axis(QCPAxis::atLeft)->range();
-        request.valueLower = memory.lower;
-        request.valuePerPixel = memory.size() / std::max(1, m_views[i]->rect->height());
+        request.valueLower = m_views[i]->rect->axis(QCPAxis::atLeft)->range().lower;
+        request.valuePerPixel = valuePerPixel(int(i));
         request.maxBands = size_t(std::max(m_maxBands, 0));
         request.site = m_site;
         request.categories = m_tracks[i].categories;

@@ -224,7 +224,11 @@ private:
     std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
+    /// The memory axes to `range`, or without one fitted to each rank's peak (fitMemoryAxes).
     void applyMemoryRanges(std::optional<QCPRange> range);
+    /// The memory axes from zero to the highest of `highest` (one scale) or each rank's own, with headroom.
+    void fitMemoryAxes(const std::vector<double>& highest);
+    double valuePerPixel(int track) const;
     void requestOverview();
     void updateOverviewWindow();
     void updateLegend();

@@ -402,8 +402,8 @@ TimelineLod DeviceHistory::lod(
     // Pass 1: min and max of the curve per column, and the moment of each column's maximum.
     std::vector<EventIndex> peakAt(static_cast<size_t>(columns));
     for (int c = 0; c < columns; ++c) {
-        const EventIndex begin = first + span * c / columns;
-        const EventIndex end = first + span * (c + 1) / columns; // exclusive
+        const EventIndex begin = lod.columnBegin(c);
+        const EventIndex end = lod.columnBegin(c + 1); // exclusive
         int64_t lo = totalAfter(begin);
         int64_t hi = lo;
         EventIndex at = begin;
@@ -434,11 +434,7 @@ TimelineLod DeviceHistory::lod(
             return 0;
         if (event > last)
             return columns;
-        int c = int((event - first) * columns / span);
-        while (c > 0 && first + span * c / columns > event)
-            --c;
-        while (c + 1 < columns && first + span * (c + 1) / columns <= event)
-            ++c;
+        const int c = lod.columnOf(event);
         return peakAt[size_t(c)] >= event ? c : c + 1;
     };
     struct Candidate
@@ -467,11 +463,9 @@ TimelineLod DeviceHistory::lod(
         const Allocation& a = m_allocations[i];
         if (a.size < floorBytes)
             continue;
-        const bool startsBy = a.allocEvent == Allocation::NoEvent || EventIndex(a.allocEvent) <= last;
-        const bool endsAfter = a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > first;
         // A digest's stand-in for what it left out is many short, large allocations: as bands they would crowd out
         // the allocations the digest kept, so it stays in the remainder.
-        if (!startsBy || !endsAfter || m_snapshot->isLeftOut(a.addr))
+        if (!a.liveDuring(first, last) || m_snapshot->isLeftOut(a.addr))
             continue;
         // Live after the moments from its alloc event up to, not including, its free event.
         const int from = a.allocEvent == Allocation::NoEvent ? 0 : columnOf(a.allocEvent);

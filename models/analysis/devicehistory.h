@@ -43,6 +43,13 @@ struct Allocation
         const bool freed = freeEvent != NoEvent && EventIndex(freeEvent) <= event;
         return allocated && !freed;
     }
+    /// Live after some event of [first, last].
+    bool liveDuring(EventIndex first, EventIndex last) const
+    {
+        const bool allocatedBy = allocEvent == NoEvent || EventIndex(allocEvent) <= last;
+        const bool freedAfter = freeEvent == NoEvent || EventIndex(freeEvent) > first;
+        return allocatedBy && freedAfter;
+    }
 };
 
 /// A point on one device's timeline where the state can be looked at.
@@ -137,6 +144,22 @@ struct TimelineLod
     /// Per column: the top of the bands, where the remainder starts.
     std::vector<int64_t> bandsTop;
 
+    /// The first event of a column: column c covers [columnBegin(c), columnBegin(c + 1)).
+    EventIndex columnBegin(int column) const
+    {
+        return first + (last - first + 1) * column / columns;
+    }
+    /// The column holding `event` (clamped to the window).
+    int columnOf(EventIndex event) const
+    {
+        const EventIndex e = std::clamp(event, first, last);
+        int c = int(std::min<EventIndex>((e - first) * columns / (last - first + 1), columns - 1));
+        while (c > 0 && columnBegin(c) > e)
+            --c;
+        while (c + 1 < columns && columnBegin(c + 1) <= e)
+            ++c;
+        return c;
+    }
     /// The bottom of band `band` at `column`, or -1 where it is not drawn.
     int64_t offset(size_t band, int column) const
     {
