@@ -112,6 +112,41 @@ QColor activeColor()
     return QColor(0x4e, 0x79, 0xa7);
 }
 
+// The colours the map draws with, and its legend names: one definition for both.
+QColor freeColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lighter(102);
+}
+
+QPen segmentPen(const QPalette& palette)
+{
+    return QPen(palette.color(QPalette::Mid), 0);
+}
+
+QColor roundingColor()
+{
+    return ChartStyle::alertColor().lighter(130);
+}
+
+// With a site selected, the other sites' blocks.
+QColor otherSiteColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Midlight);
+}
+
+QBrush tooSmallBrush()
+{
+    return QBrush(ChartStyle::alertColor(), Qt::BDiagPattern);
+}
+
+// The map's text, its header and legend: a little smaller than the widget's.
+QFont smallFont(const QFont& font)
+{
+    QFont small = font;
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    return small;
+}
+
 } // namespace
 
 BlockMapView::BlockMapView(QWidget* parent)
@@ -372,9 +407,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     const QPalette& pal = palette();
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    p.setFont(small);
+    p.setFont(smallFont(font()));
     const QString who = m_rank < 0 ? QString()
         : m_role.isEmpty()         ? tr("Rank %1").arg(m_rank)
                                    : tr("Rank %1 (%2)").arg(m_rank).arg(m_role);
@@ -402,14 +435,12 @@ void BlockMapView::paintEvent(QPaintEvent*)
     p.save();
     p.setClipRect(area);
     const std::vector<StateSegment>& segments = m_layout->state.segments;
-    const QPen segmentPen(pal.color(QPalette::Mid), 0);
-    const QBrush segmentBrush(pal.color(QPalette::Base).lighter(102));
     // Tens of thousands of rectangles: each segment's rectangle is computed once, rectangles are gathered by colour,
     // and on screen they are filled straight into an image, which keeps a full repaint within a frame.
     std::vector<QRectF> segmentRects(segments.size());
     std::vector<RectLayer> layers(1);
-    layers[0].color = segmentBrush.color().rgba();
-    layers[0].outline = segmentPen.color().rgba();
+    layers[0].color = freeColor(pal).rgba();
+    layers[0].outline = segmentPen(pal).color().rgba();
     for (size_t i = 0; i < segments.size(); ++i) {
         segmentRects[i] = segmentRect(i);
         if (segmentRects[i].intersects(area))
@@ -423,8 +454,8 @@ void BlockMapView::paintEvent(QPaintEvent*)
         it->rects.push_back(r);
     };
     const QRgb alert = ChartStyle::alertColor().rgba();
-    const QRgb rounding = ChartStyle::alertColor().lighter(130).rgba();
-    const QRgb neutral = pal.color(QPalette::Midlight).rgba();
+    const QRgb rounding = roundingColor().rgba();
+    const QRgb neutral = otherSiteColor(pal).rgba();
     const QRgb active = activeColor().rgba();
     const std::vector<StateBlock>& blocks = m_layout->state.blocks;
     for (size_t i = 0; i < blocks.size(); ++i) {
@@ -452,10 +483,9 @@ void BlockMapView::paintEvent(QPaintEvent*)
     }
     drawRectLayers(p, area, layers);
     // A fragmentation verdict's rank: free spans between live blocks too small for the failed request, hatched.
-    const QBrush tooSmall(ChartStyle::alertColor(), Qt::BDiagPattern);
     if (m_tooSmallFor > 0) {
         p.setPen(Qt::NoPen);
-        p.setBrush(tooSmall);
+        p.setBrush(tooSmallBrush());
         for (const FreeSpace::Gap& g : m_layout->free.gaps) {
             const std::optional<size_t> seg = segmentOf(segments, g.addr);
             if (g.size >= m_tooSmallFor || !seg || !segmentRects[*seg].intersects(area))
@@ -487,7 +517,6 @@ void BlockMapView::paintEvent(QPaintEvent*)
     }
     p.restore();
 
-    p.setFont(small);
     Legend::paint(p, QRectF(6, height() - legendHeight() - 2, width() - 12, legendHeight()), legendEntries(),
         pal.color(QPalette::Text));
 }
@@ -495,37 +524,29 @@ void BlockMapView::paintEvent(QPaintEvent*)
 std::vector<LegendEntry> BlockMapView::legendEntries() const
 {
     const QPalette& pal = palette();
-    const QPen segmentPen(pal.color(QPalette::Mid), 0);
     std::vector<LegendEntry> entries;
     const auto swatch = [&](const QBrush& brush, const QPen& pen, const QString& text) {
         entries.push_back({ LegendEntry::Swatch, brush, pen, text, {} });
     };
-    if (m_coloring == BySite) {
-        std::vector<QColor> colors;
-        for (uint64_t i = 0; i < 5; ++i)
-            colors.push_back(ChartStyle::siteColor(i));
-        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("allocated (colour: site)"), colors });
-    } else {
+    if (m_coloring == BySite)
+        entries.push_back(Legend::spectrum(tr("allocated (colour: site)"), ChartStyle::siteColor));
+    else
         swatch(activeColor(), Qt::NoPen, tr("allocated"));
-    }
     if (m_highlight)
-        swatch(pal.color(QPalette::Midlight), Qt::NoPen, tr("allocated, other sites"));
+        swatch(otherSiteColor(pal), Qt::NoPen, tr("allocated, other sites"));
     swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
-    swatch(pal.color(QPalette::Base).lighter(102), segmentPen, tr("free"));
-    swatch(ChartStyle::alertColor().lighter(130), Qt::NoPen, tr("rounding"));
+    swatch(freeColor(pal), segmentPen(pal), tr("free"));
+    swatch(roundingColor(), Qt::NoPen, tr("rounding"));
     swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("finding"));
     if (m_tooSmallFor > 0)
-        swatch(QBrush(ChartStyle::alertColor(), Qt::BDiagPattern), segmentPen,
+        swatch(tooSmallBrush(), segmentPen(pal),
             tr("free, smaller than the failed %1").arg(Formatting::bytes(m_tooSmallFor)));
     return entries;
 }
 
 QStringList BlockMapView::legendTexts() const
 {
-    QStringList texts;
-    for (const LegendEntry& e : legendEntries())
-        texts << e.text;
-    return texts;
+    return Legend::texts(legendEntries());
 }
 
 double BlockMapView::legendHeight() const
@@ -533,10 +554,8 @@ double BlockMapView::legendHeight() const
     // Asked for every segment's rectangle: measured once per width and set of entries.
     const LegendCache key { width(), m_highlight.has_value(), m_coloring, m_tooSmallFor, 0 };
     if (!m_legendCache.sameEntries(key)) {
-        QFont small = font();
-        small.setPointSizeF(small.pointSizeF() * 0.9);
         m_legendCache = key;
-        m_legendCache.height = Legend::height(legendEntries(), width() - 12, small);
+        m_legendCache.height = Legend::height(legendEntries(), width() - 12, smallFont(font()));
     }
     return m_legendCache.height;
 }

@@ -79,6 +79,22 @@ void paint(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>
     painter.restore();
 }
 
+LegendEntry spectrum(const QString& text, const std::function<QColor(uint32_t)>& colorOf)
+{
+    LegendEntry entry { LegendEntry::Spectrum, {}, Qt::NoPen, text, {} };
+    for (uint32_t i = 0; i < 5; ++i)
+        entry.colors.push_back(colorOf(i));
+    return entry;
+}
+
+QStringList texts(const std::vector<LegendEntry>& entries)
+{
+    QStringList list;
+    for (const LegendEntry& e : entries)
+        list << e.text;
+    return list;
+}
+
 } // namespace Legend
 
 LegendStrip::LegendStrip(QWidget* parent)
@@ -96,10 +112,7 @@ void LegendStrip::setEntries(std::vector<LegendEntry> entries)
 
 QStringList LegendStrip::texts() const
 {
-    QStringList list;
-    for (const LegendEntry& e : m_entries)
-        list << e.text;
-    return list;
+    return Legend::texts(m_entries);
 }
 
 int LegendStrip::heightForWidth(int width) const

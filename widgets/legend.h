@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 class QPainter;
@@ -40,6 +41,10 @@ namespace Legend {
 int height(const std::vector<LegendEntry>& entries, int width, const QFont& font);
 /// Draws `entries` in `area`, wrapping to new rows; text in `text`.
 void paint(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries, const QColor& text);
+/// A Spectrum entry with a few samples of a colouring (each allocation or site its own colour).
+LegendEntry spectrum(const QString& text, const std::function<QColor(uint32_t)>& colorOf);
+/// The entries' texts (for tests).
+QStringList texts(const std::vector<LegendEntry>& entries);
 } // namespace Legend
 
 /// A legend as a widget of its own, under the view it explains; as high as its entries need at its width.

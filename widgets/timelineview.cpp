@@ -998,20 +998,13 @@ void TimelineView::updateLegend()
         entries.push_back({ LegendEntry::Swatch, color, QPen(pal.color(QPalette::Mid), 0), text, {} });
     };
     switch (m_bandColoring) {
-    case ColorByAllocation: {
-        std::vector<QColor> colors;
-        for (uint32_t i = 0; i < 5; ++i)
-            colors.push_back(ChartStyle::allocationColor(i, pal));
-        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("an allocation (each its own colour)"), colors });
+    case ColorByAllocation:
+        entries.push_back(Legend::spectrum(tr("an allocation (each its own colour)"),
+            [&pal](uint32_t i) { return ChartStyle::allocationColor(i, pal); }));
         break;
-    }
-    case ColorBySite: {
-        std::vector<QColor> colors;
-        for (uint64_t i = 0; i < 5; ++i)
-            colors.push_back(ChartStyle::siteColor(i));
-        entries.push_back({ LegendEntry::Spectrum, {}, Qt::NoPen, tr("an allocation (colour: its site)"), colors });
+    case ColorBySite:
+        entries.push_back(Legend::spectrum(tr("an allocation (colour: its site)"), ChartStyle::siteColor));
         break;
-    }
     case ColorByCategory:
         for (int c = 0; c < CategoryCount; ++c)
             swatch(ChartStyle::categoryColor(Category(c), pal),
