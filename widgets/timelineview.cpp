@@ -63,6 +63,34 @@ struct Detail
     std::optional<uint64_t> lit;
 };
 
+// The marks drawn over the bands, and the legend that names them: one definition for both.
+QPen pointPen(const QPalette& palette)
+{
+    QColor color = ChartStyle::accentColor(palette);
+    color.setAlpha(150);
+    return QPen(color, 1, Qt::DashLine);
+}
+
+QPen stepPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::annotationColor(palette), 1, Qt::DotLine);
+}
+
+QPen oomPen()
+{
+    return QPen(ChartStyle::alertColor(), 1.5);
+}
+
+QPen peakPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::accentColor(palette), 1);
+}
+
+QPen selectedPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::accentColor(palette), 2);
+}
+
 /// What a detail job needs besides the axis.
 struct DetailRequest
 {
@@ -379,9 +407,7 @@ void TimelineBands::draw(QCPPainter* painter)
     // The comparison point, behind the data so it never hides a thin band.
     const QRect area = mKeyAxis->axisRect()->rect();
     const double point = mKeyAxis->coordToPixel(m_view->keyOf(m_track, m_data->point));
-    QColor pointColor = ChartStyle::accentColor(palette);
-    pointColor.setAlpha(150);
-    painter->setPen(QPen(pointColor, 1, Qt::DashLine));
+    painter->setPen(pointPen(palette));
     painter->drawLine(QPointF(point, area.top()), QPointF(point, area.bottom()));
 
     // Each band as rectangles: one per stretch of columns where its top and bottom stay on the same pixel rows, so
@@ -500,7 +526,7 @@ void TimelineBands::draw(QCPPainter* painter)
     painter->drawPolyline(outline);
 
     if (*m_selected) {
-        painter->setPen(QPen(ChartStyle::accentColor(palette), 2));
+        painter->setPen(selectedPen(palette));
         painter->setBrush(Qt::NoBrush);
         for (size_t k = 0; k < d.bands.size(); ++k) {
             if (d.bands[k].allocation == **m_selected)
@@ -530,7 +556,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const double px = x(span.startEvent);
         if (px < area.left() || px > area.right())
             continue;
-        painter->setPen(QPen(annotation, 1, Qt::DotLine));
+        painter->setPen(stepPen(m_view->palette()));
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
         painter->setPen(annotation);
         const std::string_view raw = h.snapshot().strings.view(span.name);
@@ -542,7 +568,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
     }
 
     // OOMs: where the allocator gave up.
-    painter->setPen(QPen(ChartStyle::alertColor(), 1.5));
+    painter->setPen(oomPen());
     for (const OomMarker& oom : h.ooms()) {
         const double px = x(oom.event);
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
@@ -554,7 +580,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const QPointF at(x(h.peakEvent()), mValueAxis->coordToPixel(double(h.peakBytes())));
         QPolygonF diamond;
         diamond << at + QPointF(0, -5) << at + QPointF(5, 0) << at + QPointF(0, 5) << at + QPointF(-5, 0);
-        painter->setPen(QPen(ChartStyle::accentColor(m_view->palette()), 1));
+        painter->setPen(peakPen(m_view->palette()));
         painter->setBrush(ChartStyle::alertColor());
         painter->drawPolygon(diamond);
         const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
@@ -1027,20 +1053,15 @@ void TimelineView::updateLegend()
             swatch(ChartStyle::findingColor(pal), tr("the finding's allocations among the summed ones"));
         swatch(ChartStyle::faded(ChartStyle::allocationColor(0, pal), pal), tr("other allocations (faded)"));
     }
-    QColor point = ChartStyle::accentColor(pal);
-    point.setAlpha(150);
-    entries.push_back({ LegendEntry::Line, {}, QPen(point, 1, Qt::DashLine), tr("comparison point"), {} });
-    entries.push_back(
-        { LegendEntry::Diamond, ChartStyle::alertColor(), QPen(ChartStyle::accentColor(pal), 1), tr("peak"), {} });
+    entries.push_back({ LegendEntry::Line, {}, pointPen(pal), tr("comparison point"), {} });
+    entries.push_back({ LegendEntry::Diamond, ChartStyle::alertColor(), peakPen(pal), tr("peak"), {} });
     const auto any = [this](auto has) { return std::any_of(m_tracks.begin(), m_tracks.end(), has); };
     if (any([](const TimelineTrack& t) { return !t.history->ooms().empty(); }))
-        entries.push_back({ LegendEntry::Line, {}, QPen(ChartStyle::alertColor(), 1.5), tr("out of memory"), {} });
+        entries.push_back({ LegendEntry::Line, {}, oomPen(), tr("out of memory"), {} });
     if (any([](const TimelineTrack& t) { return !t.history->annotations().empty(); }))
-        entries.push_back(
-            { LegendEntry::Line, {}, QPen(ChartStyle::annotationColor(pal), 1, Qt::DotLine), tr("step begins"), {} });
+        entries.push_back({ LegendEntry::Line, {}, stepPen(pal), tr("step begins"), {} });
     if (std::any_of(m_views.begin(), m_views.end(), [](const auto& view) { return view->selected.has_value(); }))
-        entries.push_back(
-            { LegendEntry::Swatch, Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("selected allocation"), {} });
+        entries.push_back({ LegendEntry::Swatch, Qt::NoBrush, selectedPen(pal), tr("selected allocation"), {} });
     m_legend->setEntries(std::move(entries));
 }
 
