@@ -625,8 +625,7 @@ void BlockMapView::wheelEvent(QWheelEvent* event)
 {
     if (!m_layout)
         return;
-    // 1.25× a notch, as the timelines zoom.
-    zoomAt(event->position(), std::pow(1.25, event->angleDelta().y() / 120.0));
+    zoomAt(event->position(), std::pow(ChartStyle::WheelZoomStep, event->angleDelta().y() / 120.0));
     event->accept();
 }
 

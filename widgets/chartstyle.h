@@ -33,6 +33,8 @@ protected:
 
 /// Colours shared by every view, so that one thing looks the same everywhere.
 namespace ChartStyle {
+/// How much a wheel notch zooms in every view (timelines, their overview, block maps): six notches about four times.
+constexpr double WheelZoomStep = 1.25;
 /// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in
 /// every view.
 QColor siteColor(uint64_t fingerprint);

@@ -175,7 +175,7 @@ void TimelineOverview::wheelEvent(QWheelEvent* event)
     const double notches = event->angleDelta().y() / 120.0;
     if (notches == 0)
         return;
-    emit zoomRequested(std::pow(0.8, notches), keyAt(event->position().x()));
+    emit zoomRequested(notches, keyAt(event->position().x()));
     event->accept();
 }
 

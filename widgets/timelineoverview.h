@@ -54,8 +54,8 @@ signals:
     void windowRequested(double lower, double upper);
     /// Double-click: show everything.
     void fitRequested();
-    /// Wheel over the strip: zoom by `factor` (< 1 in) around `key`.
-    void zoomRequested(double factor, double key);
+    /// Wheel over the strip: zoom in by `notches` wheel notches (negative: out) around `key`.
+    void zoomRequested(double notches, double key);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -590,6 +591,8 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
     }
 }
 
+const double TimelineView::WheelZoomFactor = 1 / ChartStyle::WheelZoomStep;
+
 TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new ExportablePlot(this))
@@ -622,9 +625,9 @@ TimelineView::TimelineView(QWidget* parent)
     });
     connect(m_overview, &TimelineOverview::windowRequested, this, &TimelineView::zoomToKeys);
     connect(m_overview, &TimelineOverview::fitRequested, this, &TimelineView::resetZoom);
-    connect(m_overview, &TimelineOverview::zoomRequested, this, [this](double factor, double key) {
+    connect(m_overview, &TimelineOverview::zoomRequested, this, [this](double notches, double key) {
         if (!m_views.empty())
-            m_views.front()->rect->axis(QCPAxis::atBottom)->scaleRange(factor, key);
+            m_views.front()->rect->axis(QCPAxis::atBottom)->scaleRange(std::pow(WheelZoomFactor, notches), key);
     });
     // The keyboard too, while the timelines have focus (a click gives it): Home fits, + and - zoom, arrows pan, Y fits
     // the memory axis to what is in view.
@@ -897,7 +900,7 @@ void TimelineView::rebuildLayout()
         view->rect = new QCPAxisRect(m_plot);
         view->rect->setRangeDrag(Qt::Horizontal);
         view->rect->setRangeZoom(Qt::Horizontal);
-        view->rect->setRangeZoomFactor(WheelZoomFactor); // 1.25× a notch: six notches zoom about four times
+        view->rect->setRangeZoomFactor(WheelZoomFactor);
         view->rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         QCPAxis* x = view->rect->axis(QCPAxis::atBottom);
         QCPAxis* y = view->rect->axis(QCPAxis::atLeft);

@@ -150,8 +150,8 @@ public:
     static constexpr int DefaultBands = 15000;
     /// The least height a track's plot gets, at any window size.
     static constexpr int MinimumTrackHeight = 130;
-    /// The range kept per wheel notch (QCustomPlot's factor): 0.8 zooms 1.25× a notch.
-    static constexpr double WheelZoomFactor = 0.8;
+    /// The range kept per wheel notch (QCustomPlot's factor): ChartStyle::WheelZoomStep a notch.
+    static const double WheelZoomFactor;
 
     void zoomIn();
     void zoomOut();
