@@ -22,6 +22,7 @@ private slots:
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
     void frameListInSeveralBatches();
+    void frameListsOfMemoReferences();
 
 private:
     QTemporaryDir m_dir;
@@ -281,6 +282,95 @@ void TestPickleOps::frameListInSeveralBatches()
     frame(bad, 2);
     bad.appends().setitems().stop();
     QVERIFY_THROWS_EXCEPTION(ReadError, read(bad));
+}
+
+// How CPython writes the frame lists of a large file: each frame dict memoized once, each list a MARK, a memo
+// reference per frame (BINGET below index 256, LONG_BINGET above) and APPENDS. The reader takes that shape in one go;
+// every other shape around it must read as the general path reads it, errors included.
+void TestPickleOps::frameListsOfMemoReferences()
+{
+    const auto get = [](PickleWriter& w, uint32_t index) -> PickleWriter& {
+        return index < 256 ? w.op('h').op(uint8_t(index)) : w.op('j').le<uint32_t>(index);
+    };
+    const auto put = [](PickleWriter& w, uint32_t index) -> PickleWriter& { return w.op('r').le<uint32_t>(index); };
+    // The first entry holds the frame dicts themselves, memoized at 1 and 300, and its key "frames" at 2; the batch of
+    // entries stays open.
+    const auto start = [&](PickleWriter& w) {
+        w.proto(2).emptyDict().mark().str("segments").emptyList();
+        w.str("device_traces").emptyList().emptyList().mark();
+        w.emptyDict().mark().keyStr("action", "alloc").key("addr", 4096).key("size", 1).str("frames");
+        put(w, 2).emptyList().mark().emptyDict();
+        put(w, 1).mark().keyStr("name", "f").keyStr("filename", "a.py").key("line", 1).setitems().emptyDict();
+        put(w, 300).mark().keyStr("name", "g").keyStr("filename", "b.py").key("line", 2).setitems();
+        w.appends().setitems();
+    };
+    const auto entry = [&](PickleWriter& w, int64_t addr) -> PickleWriter& {
+        w.emptyDict().mark().keyStr("action", "alloc").key("addr", addr).key("size", 1);
+        return get(w, 2);
+    };
+
+    // Two lists with the same frames share one stack; a list referenced again by memo is the same stack; an
+    // empty list is the empty stack; a list in two batches keeps both.
+    PickleWriter w;
+    start(w);
+    entry(w, 8192).emptyList();
+    put(w, 10).mark();
+    get(w, 1);
+    get(w, 300).appends().setitems();
+    entry(w, 8704).emptyList().mark();
+    get(w, 1);
+    get(w, 300).appends().setitems();
+    entry(w, 9216);
+    get(w, 10).setitems();
+    entry(w, 9728).emptyList().mark().appends().setitems();
+    entry(w, 10240).emptyList().mark();
+    get(w, 300).appends().mark();
+    get(w, 1);
+    get(w, 1).appends().setitems();
+    w.appends().op('a').setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(6));
+    const auto& trace = s->deviceTraces[0];
+    QVERIFY(trace[0].stack != EmptyStack);
+    QCOMPARE(trace[1].stack, trace[0].stack);
+    QCOMPARE(trace[2].stack, trace[0].stack);
+    QCOMPARE(trace[3].stack, trace[0].stack);
+    QCOMPARE(trace[4].stack, EmptyStack);
+    const auto lines = [&](StackId id) {
+        std::vector<int64_t> out;
+        for (FrameId f : s->stacks.frames(id))
+            out.push_back(s->frames.frame(f).line);
+        return out;
+    };
+    QCOMPARE(lines(trace[0].stack), (std::vector<int64_t> { 1, 2 }));
+    QCOMPARE(lines(trace[5].stack), (std::vector<int64_t> { 2, 1, 1 }));
+
+    // A memo reference to something that is not a frame dict, inside a frame list.
+    PickleWriter notFrame;
+    start(notFrame);
+    entry(notFrame, 8192).emptyList().mark();
+    get(notFrame, 1);
+    get(notFrame, 2).appends().setitems().appends().op('a').setitems().stop();
+    QCOMPARE(readError(notFrame.bytes()),
+        QStringLiteral("expected a frame dict in 'frames', found a string at byte %1")
+            .arg(notFrame.bytes().size() - 6));
+    // A memo index never stored, inside a frame list.
+    PickleWriter unset;
+    start(unset);
+    entry(unset, 8192).emptyList().mark();
+    get(unset, 1);
+    get(unset, 77).appends().setitems().appends().op('a').setitems().stop();
+    QCOMPARE(readError(unset.bytes()),
+        QStringLiteral("memo index 77 was never stored at byte %1").arg(unset.bytes().size() - 8));
+    // A list used as an entry's frames, then appended to by memo references.
+    PickleWriter changed;
+    start(changed);
+    entry(changed, 8192).emptyList();
+    put(changed, 10).mark();
+    get(changed, 1).appends().setitems();
+    get(changed, 10).mark();
+    get(changed, 300).appends().op('0').appends().op('a').setitems().stop();
+    QVERIFY(readError(changed.bytes()).startsWith(QStringLiteral("a frame list was changed after it was used")));
 }
 
 QTEST_GUILESS_MAIN(TestPickleOps)

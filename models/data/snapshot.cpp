@@ -121,20 +121,38 @@ StackId StackTable::intern(std::span<const FrameId> frames)
 {
     if (frames.empty())
         return EmptyStack;
-    // FNV-1a over the ids: stacks are interned once per distinct frame list object, not per reference.
+    // FNV-1a over the ids: stacks are interned once per distinct frame list object, not per reference. The index
+    // keeps the high half of the hash with the id and starts probing from it, so it can grow without hashing the
+    // stacks again.
     uint64_t hash = 1469598103934665603ull;
     for (FrameId id : frames)
         hash = (hash ^ id) * 1099511628211ull;
-    auto [first, last] = m_index.equal_range(hash);
-    for (auto it = first; it != last; ++it) {
-        const auto existing = this->frames(it->second);
+    constexpr uint64_t high = ~uint64_t(0xffffffffu);
+    if (m_index.size() < 2 * size() + 16) {
+        std::vector<uint64_t> old(std::max<size_t>(64, m_index.size() * 2), 0);
+        old.swap(m_index);
+        const size_t mask = m_index.size() - 1;
+        for (const uint64_t entry : old) {
+            size_t i = size_t(entry >> 32) & mask;
+            while (entry != 0 && m_index[i] != 0)
+                i = (i + 1) & mask;
+            if (entry != 0)
+                m_index[i] = entry;
+        }
+    }
+    const size_t mask = m_index.size() - 1;
+    size_t i = size_t(hash >> 32) & mask;
+    for (; m_index[i] != 0; i = (i + 1) & mask) {
+        if ((m_index[i] & high) != (hash & high))
+            continue;
+        const auto existing = this->frames(StackId(m_index[i]));
         if (std::equal(existing.begin(), existing.end(), frames.begin(), frames.end()))
-            return it->second;
+            return StackId(m_index[i]);
     }
     const auto id = StackId(size());
     m_frames.insert(m_frames.end(), frames.begin(), frames.end());
     m_offsets.push_back(uint32_t(m_frames.size()));
-    m_index.emplace(hash, id);
+    m_index[i] = (hash & high) | id;
     return id;
 }
 

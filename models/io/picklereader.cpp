@@ -229,7 +229,12 @@ template <typename T> T readLE(const uint8_t* p)
     return v; // snapshots are read on little-endian hosts only (x86-64, aarch64)
 }
 
-// Memo slots skipped by a BINPUT past the end, and memo entries of trace entry dicts.
+// A memo entry: a slot of m_memoValues, or a frame list or string held in the entry itself (tag and index), or
+// one of the two markers (slots skipped by a BINPUT past the end, trace entry dicts).
+constexpr uint32_t memoTag = 0xc0000000u;
+constexpr uint32_t memoFrameList = 0x40000000u;
+constexpr uint32_t memoString = 0x80000000u;
+constexpr uint32_t memoIndex = ~memoTag;
 constexpr uint32_t unsetMemo = 0xffffffffu;
 constexpr uint32_t traceEntryMemo = 0xfffffffeu;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
@@ -287,7 +292,13 @@ void PickleReader::memoPut(uint64_t index)
         fail("memo store with an empty stack");
     const BuilderValue& top = m_stack.back();
     uint32_t slot = traceEntryMemo;
-    if (top.ctx != SchemaContext::TraceEntry) {
+    if (top.ctx == SchemaContext::FrameList && top.a < memoIndex) {
+        slot = memoFrameList | top.a;
+    } else if (top.kind == BuilderValue::String && top.ctx == SchemaContext::Ignore && top.a < memoIndex) {
+        slot = memoString | top.a;
+    } else if (top.ctx != SchemaContext::TraceEntry) {
+        if (m_memoValues.size() >= memoFrameList)
+            fail("more memoized objects than any snapshot holds");
         slot = uint32_t(m_memoValues.size());
         m_memoValues.push_back(top);
     }
@@ -301,28 +312,73 @@ void PickleReader::memoPut(uint64_t index)
     }
 }
 
-const BuilderValue& PickleReader::memoGet(uint64_t index) const
+BuilderValue PickleReader::memoGet(uint64_t index) const
 {
     if (index < m_memo.size()) {
         const uint32_t slot = m_memo[index];
-        if (slot < m_memoValues.size())
+        switch (slot & memoTag) {
+        case 0:
             return m_memoValues[slot];
+        case memoFrameList: {
+            BuilderValue v;
+            v.kind = BuilderValue::List;
+            v.ctx = SchemaContext::FrameList;
+            v.a = slot & memoIndex;
+            return v;
+        }
+        case memoString: {
+            BuilderValue v;
+            v.kind = BuilderValue::String;
+            v.a = slot & memoIndex;
+            return v;
+        }
+        default:
+            break;
+        }
         if (slot == traceEntryMemo) {
             // A script that kept a reference to an entry (snapshot["last"] = entry) makes a second reference. Its
             // fields went into the trace already; wherever the copy lands it is a dict whose contents are ignored.
             // (Placed in a trace list a second time, the builder says so.)
-            static const BuilderValue seenEntry = [] {
-                BuilderValue v;
-                v.kind = BuilderValue::Dict;
-                v.ctx = SchemaContext::Ignore;
-                return v;
-            }();
-            return seenEntry;
+            BuilderValue v;
+            v.kind = BuilderValue::Dict;
+            v.ctx = SchemaContext::Ignore;
+            return v;
         }
     }
     if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end())
         return it->second;
     fail("memo index " + std::to_string(index) + " was never stored");
+}
+
+bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end)
+{
+    // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
+    // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
+    // the general path, which then reports whatever is wrong.
+    m_frameIds.clear();
+    const uint8_t* q = p;
+    while (q < end && *q != APPENDS) {
+        uint64_t index;
+        if (*q == BINGET && end - q >= 2) {
+            index = q[1];
+            q += 2;
+        } else if (*q == LONG_BINGET && end - q >= 5) {
+            index = readLE<uint32_t>(q + 1);
+            q += 5;
+        } else {
+            return false;
+        }
+        if (index >= m_memo.size() || m_memo[index] >= m_memoValues.size())
+            return false;
+        const BuilderValue& frame = m_memoValues[m_memo[index]];
+        if (frame.ctx != SchemaContext::Frame)
+            return false;
+        m_frameIds.push_back(m_builder.frameId(frame));
+    }
+    if (q == end || !m_builder.setWholeFrameList(m_stack.back(), m_frameIds))
+        return false;
+    p = q + 1;
+    return true;
 }
 
 size_t PickleReader::popMark()
@@ -481,6 +537,8 @@ void PickleReader::runOpcodes()
             return;
         }
         case MARK:
+            if (!m_stack.empty() && m_stack.back().ctx == SchemaContext::FrameList && readWholeFrameList(p, end))
+                break;
             m_marks.push_back(m_stack.size());
             break;
         case POP:

@@ -23,7 +23,8 @@ private:
     void runOpcodes();
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
-    const BuilderValue& memoGet(uint64_t index) const;
+    BuilderValue memoGet(uint64_t index) const;
+    bool readWholeFrameList(const uint8_t*& p, const uint8_t* end);
     size_t popMark();
     BuilderValue decodeLong(const uint8_t* p, uint64_t n) const;
     [[noreturn]] void fail(const std::string& what) const;
@@ -32,12 +33,14 @@ private:
     SnapshotBuilder& m_builder;
     std::vector<BuilderValue> m_stack;
     std::vector<size_t> m_marks;
-    // The memo maps an index to a slot of m_memoValues. Trace entry dicts, the bulk of every file, are memoized by
-    // CPython but never referenced again, so they take 4 bytes here and no value slot.
+    // The memo maps an index to a slot of m_memoValues, or holds the value itself: CPython memoizes every trace
+    // entry dict, frame list and string of a file, the bulk of it, and most are never referenced again, so those
+    // take 4 bytes here and no value slot.
     std::vector<uint32_t, HugePageAllocator<uint32_t>> m_memo;
     std::vector<BuilderValue> m_memoValues;
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;
     std::vector<BuilderValue> m_items;
+    std::vector<FrameId> m_frameIds;
     uint64_t m_opOffset = 0;
     bool m_rootCreated = false;
 };

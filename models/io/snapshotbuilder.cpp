@@ -495,9 +495,13 @@ uint32_t SnapshotBuilder::streamIndex(int64_t stream)
 {
     if (stream == 0)
         return 0;
+    // Consecutive entries nearly always share their stream and their context: one lookup per change.
+    if (stream == m_lastStream.first)
+        return m_lastStream.second;
     auto [it, inserted] = m_streamIndex.try_emplace(stream, uint32_t(m_snapshot->streams.size()));
     if (inserted)
         m_snapshot->streams.push_back(stream);
+    m_lastStream = *it;
     return it->second;
 }
 
@@ -506,9 +510,12 @@ uint32_t SnapshotBuilder::contextIndex(EntryContext context)
     if (context.compileContext == EmptyString && context.userMetadata == EmptyString && context.category == EmptyString)
         return 0;
     const ContextKey key { context.compileContext, context.userMetadata, context.category };
+    if (key == m_lastContext.first)
+        return m_lastContext.second;
     auto [it, inserted] = m_contextIndex.try_emplace(key, uint32_t(m_snapshot->entryContexts.size()));
     if (inserted)
         m_snapshot->entryContexts.push_back(context);
+    m_lastContext = *it;
     return it->second;
 }
 
@@ -597,7 +604,7 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
         *field = intOf(value, "rankscope_digest field");
 }
 
-FrameId SnapshotBuilder::frameId(const BuilderValue& value)
+FrameId SnapshotBuilder::internFrame(const BuilderValue& value)
 {
     if (value.ctx != SchemaContext::Frame)
         wrongItem("a frame dict in 'frames'", value);
@@ -621,6 +628,18 @@ std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
     return frames;
 }
 
+bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames)
+{
+    if (list.ctx != SchemaContext::FrameList)
+        return false;
+    FrameListBuild& build = m_frameLists[list.a];
+    if (build.interned || build.preinterned || m_listFrames.count(list.a))
+        return false;
+    build.id = m_snapshot->stacks.intern(frames);
+    build.preinterned = true;
+    return true;
+}
+
 void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const BuilderValue> values)
 {
     if (list.ctx != SchemaContext::FrameList) {
@@ -630,20 +649,16 @@ void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const Builde
     }
     // A frame list almost always arrives whole in one APPENDS: intern it from a reused buffer at once, so the
     // millions of lists of a large file need no vector each. A later APPENDS to the same list restores its frames.
-    FrameListBuild& frames = m_frameLists[list.a];
-    if (frames.interned)
+    if (m_frameLists[list.a].interned)
         throw SchemaError("a frame list was changed after it was used");
-    const bool whole = !frames.preinterned && !m_listFrames.count(list.a);
-    std::vector<FrameId>& out = whole ? m_scratchFrames : framesOf(list.a);
-    if (whole)
-        m_scratchFrames.clear();
+    m_scratchFrames.clear();
     for (const BuilderValue& item : values) {
         // Frames referenced from the memo are typed already; only a dict made in place may still need its type.
-        out.push_back(frameId(item.ctx == SchemaContext::Frame ? item : place(list, nullptr, item)));
+        m_scratchFrames.push_back(frameId(item.ctx == SchemaContext::Frame ? item : place(list, nullptr, item)));
     }
-    if (whole) {
-        frames.id = m_snapshot->stacks.intern(m_scratchFrames);
-        frames.preinterned = true;
+    if (!setWholeFrameList(list, m_scratchFrames)) {
+        std::vector<FrameId>& out = framesOf(list.a);
+        out.insert(out.end(), m_scratchFrames.begin(), m_scratchFrames.end());
     }
 }
 

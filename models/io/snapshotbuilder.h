@@ -108,6 +108,16 @@ public:
     void append(const BuilderValue& list, BuilderValue value);
     /// The same as append() for each value in turn; frame lists, the bulk of a large file, take a faster path.
     void appendAll(const BuilderValue& list, std::span<const BuilderValue> values);
+    /// A frame dict's interned frame (interned on first use); throws when the value is not a frame dict.
+    FrameId frameId(const BuilderValue& value)
+    {
+        if (value.ctx == SchemaContext::Frame && m_frames[value.a].interned)
+            return m_frames[value.a].id;
+        return internFrame(value);
+    }
+    /// Takes `frames` as the whole of a frame list that has no frames yet, as one APPENDS of frame dicts gives
+    /// them; false (nothing done) when `list` is not such a list, so the reader takes the general path.
+    bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames);
     void setRoot(const BuilderValue& root);
 
     std::shared_ptr<Snapshot> finish();
@@ -162,8 +172,7 @@ private:
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
     /// The frames of a list built item by item (or restored from its stack when more come after it was interned).
     std::vector<FrameId>& framesOf(uint32_t listIndex);
-    /// A frame dict's interned frame (interned on first use); throws when the value is not a frame dict.
-    FrameId frameId(const BuilderValue& value);
+    FrameId internFrame(const BuilderValue& value);
     void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
@@ -201,6 +210,8 @@ private:
         }
     };
     std::unordered_map<ContextKey, uint32_t, ContextKeyHash> m_contextIndex;
+    std::pair<int64_t, uint32_t> m_lastStream { 0, 0 };
+    std::pair<ContextKey, uint32_t> m_lastContext { { EmptyString, EmptyString, EmptyString }, 0 };
     bool m_rootSet = false;
     bool m_hasSegments = false;
 };
