@@ -3,6 +3,7 @@
 // and proof that everything else keeps working: the good rank loads and is compared, in the loader and in the
 // window, and no file of theirs is changed.
 #include "blockmapview.h"
+#include "gziputil.h"
 #include "mainwindow.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
@@ -47,21 +48,6 @@ QByteArray contents(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QByteArray gzip(const QByteArray& data)
-{
-    z_stream zs {};
-    deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(int(deflateBound(&zs, uLong(data.size()))), Qt::Uninitialized);
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
-    zs.avail_in = uInt(data.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(qsizetype(zs.total_out));
-    deflateEnd(&zs);
-    return out;
 }
 
 QByteArray digest(const QStringList& paths)

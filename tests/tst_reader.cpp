@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The reader against CPython's pickle module: every real file, and the same files re-written at other protocols,
 // gzip-compressed and as JSON, must give the figures in expected_info.json.
+#include "gziputil.h"
 #include "testutils.h"
 
+#include <QBuffer>
 #include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -39,6 +43,7 @@ private slots:
     void blocksKeepTheirStacks();
     void annotationsAndSettings();
     void jsonLoneSurrogates();
+    void readAhead();
 };
 
 void TestReader::realFiles_data()
@@ -196,4 +201,82 @@ void TestReader::jsonLoneSurrogates()
 }
 
 QTEST_GUILESS_MAIN(TestReader)
+// A file of several chunks is read (and inflated) ahead on a thread of its own: it must give what the same bytes give
+// read on the calling thread, a string longer than a chunk included, and fail and cancel the same way.
+void TestReader::readAhead()
+{
+    // 120,000 entries whose frame lists reference memoized frame dicts, as CPython writes them, and annotations
+    // whose names are 1.5 MB and 9 MB long (more than the room a chunk keeps for the window's end, and more than
+    // two chunks).
+    PickleWriter w;
+    w.proto(2).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    for (int i = 0; i < 120000; ++i) {
+        w.emptyDict().mark().keyStr("action", i % 2 ? "free_completed" : "alloc").key("addr", 4096 + (i / 2) * 512);
+        w.key("size", 512 + i % 7).key("time_us", i).str("frames").emptyList().mark();
+        // The first entry holds the five frame dicts, memoized; the others reference them.
+        for (int f = 0; f < (i == 0 ? 5 : 1 + i % 5); ++f) {
+            if (i == 0) {
+                w.emptyDict().op('r').le<uint32_t>(uint32_t(1000 + f)).mark().keyStr("name", "f");
+                w.keyStr("filename", "a.py").key("line", f).setitems();
+            } else {
+                w.op('j').le<uint32_t>(uint32_t(1000 + (f + i) % 5));
+            }
+        }
+        w.appends().setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').str("external_annotations").emptyList().mark();
+    for (const int length : { 1500000, 9000000 }) {
+        const QByteArray name(length, 'n');
+        w.emptyDict().mark().keyStr("stage", "START").keyStr("name", name.constData()).key("device", 0);
+        w.key("time_us", length).setitems();
+    }
+    w.appends().setitems().stop();
+    QByteArray bytes = w.bytes();
+    QVERIFY2(bytes.size() > 16 << 20, qPrintable(QString::number(bytes.size())));
+
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("big.pickle"), bytes);
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const SnapshotPtr inline_ = SnapshotReader::read(&buffer).snapshot;
+    const SnapshotPtr ahead = SnapshotReader::read(path).snapshot;
+    QCOMPARE(inline_->deviceTraces[0].size(), size_t(120000));
+    QCOMPARE(QString::fromStdString(figures(ahead).dump()), QString::fromStdString(figures(inline_).dump()));
+    for (size_t i = 0; i < inline_->deviceTraces[0].size(); ++i) {
+        const TraceEntry& a = ahead->deviceTraces[0][i];
+        const TraceEntry& b = inline_->deviceTraces[0][i];
+        QVERIFY(a.addr == b.addr && a.size == b.size && a.timeUs == b.timeUs && a.actionName == b.actionName);
+        QVERIFY(std::ranges::equal(ahead->stacks.frames(a.stack), inline_->stacks.frames(b.stack)));
+        QCOMPARE(inline_->stacks.frames(b.stack).size(), i == 0 ? 5 : 1 + i % 5);
+    }
+    QCOMPARE(ahead->annotations.size(), size_t(2));
+    QCOMPARE(ahead->strings.view(ahead->annotations[1].name).size(), size_t(9000000));
+    QCOMPARE(ahead->annotations[1].timeUs, int64_t(9000000));
+
+    // Compressed (over a megabyte: inflated on the reading thread).
+    const QString packed = writeFile(dir, QStringLiteral("big.pickle.gz"), gzip(bytes));
+    QVERIFY(QFileInfo(packed).size() > 1 << 20);
+    const SnapshotReader::Result gz = SnapshotReader::read(packed);
+    QVERIFY(gz.gzip);
+    QCOMPARE(QString::fromStdString(figures(gz.snapshot).dump()), QString::fromStdString(figures(inline_).dump()));
+
+    // Cut short: the same message, with the same byte offset, as the bytes read on the calling thread.
+    for (const qsizetype cut : { bytes.size() / 3, bytes.size() - 4000000 }) {
+        const QString name = QStringLiteral("cut%1.pickle").arg(cut);
+        const QString error = readError(writeFile(dir, name, bytes.left(cut)));
+        QVERIFY2(error.contains(QLatin1String("truncated")), qPrintable(error));
+        QCOMPARE(error, readError(bytes.left(cut)));
+    }
+
+    // Cancelled at about a third: stops there, with the reading thread joined.
+    uint64_t seen = 0;
+    QVERIFY_THROWS_EXCEPTION(ReadCancelled, SnapshotReader::read(path, [&](uint64_t done, uint64_t total) {
+        seen = done;
+        return done < total / 3;
+    }));
+    QVERIFY(seen >= uint64_t(bytes.size()) / 3 && seen < uint64_t(bytes.size()));
+}
+
 #include "tst_reader.moc"

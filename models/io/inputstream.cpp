@@ -6,11 +6,15 @@
 #include <cstring>
 #include <string>
 
+#include <sys/stat.h>
+
 namespace RankScope {
 
 namespace {
 constexpr size_t chunk = size_t(4) << 20;
-}
+// Chunks in flight when reading ahead: the one the parser reads, one waiting, one being filled.
+constexpr size_t readAheadChunks = 3;
+} // namespace
 
 InputStream::InputStream(const QString& path, ProgressCallback progress)
     : m_file(path)
@@ -19,7 +23,8 @@ InputStream::InputStream(const QString& path, ProgressCallback progress)
 {
     if (!m_file.open(QIODevice::ReadOnly))
         throw ReadError("cannot open the file: " + m_file.errorString().toStdString());
-    start();
+    m_fd = m_file.handle();
+    start(true);
 }
 
 InputStream::InputStream(QIODevice* device, ProgressCallback progress)
@@ -28,15 +33,15 @@ InputStream::InputStream(QIODevice* device, ProgressCallback progress)
 {
     if (!m_device->isOpen() || !m_device->isReadable())
         throw ReadError("cannot read the data: the device is not open for reading");
-    start();
+    start(false);
 }
 
-void InputStream::start()
+void InputStream::start(bool mayReadAhead)
 {
     m_fileSize = uint64_t(std::max<qint64>(m_device->size(), 0));
-    // A small input gets a small window: what it holds fits, and opening many small files (or fuzzing) stays cheap.
-    m_out.resize(size_t(std::clamp<uint64_t>(m_fileSize * 4, 4096, chunk)));
-    cur = end = m_out.data();
+    // A small input gets small chunks: what it holds fits, and opening many small files (or fuzzing) stays cheap.
+    m_chunkBytes = size_t(std::clamp<uint64_t>(m_fileSize * 4, 4096, chunk));
+    m_room = m_chunkBytes / 4;
     uint8_t magic[2] = {};
     if (m_device->peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         m_gzip = true;
@@ -45,10 +50,27 @@ void InputStream::start()
         m_zsInit = true;
         m_in.resize(size_t(std::clamp<uint64_t>(m_fileSize, 4096, chunk)));
     }
+    // A thread costs more than it saves on data of a chunk or two (and opening a thousand digests stays cheap);
+    // gzip inflates snapshots about tenfold.
+    const bool readAhead = mayReadAhead && (m_gzip ? m_fileSize * 8 : m_fileSize) > 2 * chunk;
+    m_chunks.resize(readAhead ? readAheadChunks : 2);
+    for (size_t i = 0; i < m_chunks.size(); ++i) {
+        m_chunks[i].data.resize(m_room + m_chunkBytes);
+        m_free.push_back(i);
+    }
+    if (readAhead)
+        m_reader = std::thread([this] { this->readAhead(); });
 }
 
 InputStream::~InputStream()
 {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_changed.notify_all();
+    if (m_reader.joinable())
+        m_reader.join();
     if (m_zsInit)
         inflateEnd(&m_zs);
 }
@@ -60,7 +82,7 @@ size_t InputStream::readFile(uint8_t* into, size_t max)
         throw ReadError("cannot read the file: " + m_device->errorString().toStdString());
     m_fileRead += uint64_t(n);
     if (n == 0)
-        checkUnchanged();
+        checkUnchanged(m_fileRead, true);
     return size_t(n);
 }
 
@@ -68,12 +90,12 @@ size_t InputStream::produce(uint8_t* into, size_t max)
 {
     if (!m_gzip) {
         const size_t n = readFile(into, max);
-        m_eof = n == 0;
+        m_sourceDone = n == 0;
         return n;
     }
     m_zs.next_out = into;
     m_zs.avail_out = uInt(std::min<size_t>(max, UINT_MAX));
-    while (m_zs.avail_out > 0 && !m_eof) {
+    while (m_zs.avail_out > 0 && !m_sourceDone) {
         if (m_zs.avail_in == 0) {
             m_zs.next_in = m_in.data();
             m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
@@ -89,7 +111,7 @@ size_t InputStream::produce(uint8_t* into, size_t max)
             if (m_zs.avail_in >= 2 && m_zs.next_in[0] == 0x1f && m_zs.next_in[1] == 0x8b)
                 inflateReset(&m_zs);
             else
-                m_eof = true;
+                m_sourceDone = true;
         } else if (ret == Z_BUF_ERROR && noInput) {
             throw ReadError("the gzip data is truncated");
         } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
@@ -99,42 +121,136 @@ size_t InputStream::produce(uint8_t* into, size_t max)
     return size_t(m_zs.next_out - into);
 }
 
+void InputStream::fill(Chunk& c)
+{
+    try {
+        c.size = produce(c.data.data() + m_room, m_chunkBytes);
+        c.last = m_sourceDone;
+    } catch (...) {
+        // Handed to the parser with the chunk, so it reads everything before the error first, as without a thread.
+        c.error = std::current_exception();
+        c.size = 0;
+        c.last = true;
+    }
+    c.fileRead = m_fileRead;
+}
+
+void InputStream::readAhead()
+{
+    for (bool last = false; !last;) {
+        size_t index;
+        {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [this] { return m_stop || !m_free.empty(); });
+            if (m_stop)
+                return;
+            index = m_free.front();
+            m_free.pop_front();
+        }
+        fill(m_chunks[index]);
+        last = m_chunks[index].last;
+        {
+            std::lock_guard lock(m_mutex);
+            m_filled.push_back(index);
+        }
+        m_changed.notify_all();
+    }
+}
+
+size_t InputStream::takeChunk()
+{
+    if (!m_reader.joinable()) {
+        const size_t index = m_free.front();
+        m_free.pop_front();
+        fill(m_chunks[index]);
+        return index;
+    }
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [this] { return !m_filled.empty(); });
+    const size_t index = m_filled.front();
+    m_filled.pop_front();
+    return index;
+}
+
+void InputStream::releaseChunk(size_t index)
+{
+    if (!m_reader.joinable()) {
+        m_free.push_back(index);
+        return;
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_free.push_back(index);
+    }
+    m_changed.notify_all();
+}
+
 bool InputStream::refill(size_t need)
 {
     size_t have = size_t(end - cur);
-    if (have >= need)
-        return true;
-    if (m_eof)
-        return false;
-    // Slide the unread bytes to the front, then fill behind them.
-    m_windowOffset += uint64_t(cur - m_out.data());
-    std::memmove(m_out.data(), cur, have);
     while (have < need && !m_eof) {
-        if (m_out.size() - have < std::min(need - have, chunk / 4)) {
-            // Grow only as data actually arrives, so a huge length field cannot make us allocate in advance.
-            m_out.resize(std::max(m_out.size() * 2, have + std::min(need - have, chunk)));
+        const size_t next = takeChunk();
+        const Chunk& c = m_chunks[next];
+        if (c.error)
+            std::rethrow_exception(c.error);
+        m_fileConsumed = c.fileRead;
+        m_eof = c.last;
+        const uint64_t offset = offsetOf(cur);
+        const uint8_t* data = c.data.data() + m_room;
+        if (have <= m_room) {
+            // The unread end of the window goes just before the new bytes, so the window stays one range.
+            uint8_t* start = m_chunks[next].data.data() + m_room - have;
+            if (have > 0)
+                std::memcpy(start, cur, have);
+            if (m_current != SIZE_MAX)
+                releaseChunk(m_current);
+            m_current = next;
+            cur = start;
+            end = data + c.size;
+        } else {
+            // Grown only as data actually arrives, so a huge length field cannot make us allocate in advance.
+            if (m_current != SIZE_MAX) {
+                m_joined.assign(cur, end);
+                releaseChunk(m_current);
+                m_current = SIZE_MAX;
+            } else {
+                m_joined.erase(m_joined.begin(), m_joined.begin() + (cur - m_joined.data()));
+            }
+            m_joined.insert(m_joined.end(), data, data + c.size);
+            releaseChunk(next);
+            cur = m_joined.data();
+            end = cur + m_joined.size();
         }
-        have += produce(m_out.data() + have, m_out.size() - have);
+        m_base = cur;
+        m_baseOffset = offset;
+        have = size_t(end - cur);
     }
-    cur = m_out.data();
-    end = cur + have;
     return have >= need;
 }
 
 void InputStream::checkUnchanged() const
 {
+    checkUnchanged(m_fileConsumed, m_eof);
+}
+
+void InputStream::checkUnchanged(uint64_t read, bool atEnd) const
+{
     // A rank still writing its snapshot, or a copy still in progress, gives a file that grows or shrinks under us.
-    if (m_device != &m_file)
+    // fstat, not QFile::size(): the reading thread may be inside the QFile meanwhile.
+    if (m_fd < 0)
         return;
-    const uint64_t now = uint64_t(std::max<qint64>(m_file.size(), 0));
-    if (now != m_fileSize || (m_eof && m_fileRead != m_fileSize))
+    struct stat st
+    {
+    };
+    const uint64_t now = ::fstat(m_fd, &st) == 0 ? uint64_t(st.st_size) : m_fileSize;
+    if (now != m_fileSize || (atEnd && read != m_fileSize))
         throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "
             + std::to_string(now) + " now); load it again once whatever writes it has finished");
 }
 
 void InputStream::reportProgress()
 {
-    if (m_progress && !m_progress(m_fileRead, m_fileSize))
+    if (m_progress && !m_progress(m_fileConsumed, m_fileSize))
         throw ReadCancelled();
 }
 

@@ -5,6 +5,11 @@
 
 #include <QFile>
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include <zlib.h>
@@ -14,12 +19,14 @@ namespace RankScope {
 /// The bytes of a snapshot file, plain or gzip-compressed (recognised by its magic bytes, whatever the file is
 /// called), read through a sliding window [cur, end) that readers advance themselves. The file is read in chunks
 /// and inflated as it goes, so memory stays at a few megabytes whatever the file's size, and the file is opened
-/// read-only.
+/// read-only. A file of several chunks is read (and inflated) ahead on a thread of its own, so the parser on the
+/// calling thread never waits on the kernel or on zlib while the other core is free.
 class InputStream
 {
 public:
     explicit InputStream(const QString& path, ProgressCallback progress = {});
-    /// Reads from an open device (a QBuffer in the fuzzers and tests); the device must outlive the stream.
+    /// Reads from an open device (a QBuffer in the fuzzers and tests) on the calling thread; the device must
+    /// outlive the stream.
     explicit InputStream(QIODevice* device, ProgressCallback progress = {});
     ~InputStream();
     InputStream(const InputStream&) = delete;
@@ -31,7 +38,7 @@ public:
     /// Offset in the (decompressed) data of a pointer into the window; used in error messages.
     uint64_t offsetOf(const uint8_t* p) const
     {
-        return m_windowOffset + uint64_t(p - m_out.data());
+        return m_baseOffset + uint64_t(p - m_base);
     }
     /// Throws ReadError when the file's size is no longer what it was when opened.
     void checkUnchanged() const;
@@ -50,23 +57,57 @@ public:
     const uint8_t* end = nullptr;
 
 private:
+    /// Bytes as they come from the file or zlib, after room for the unread end of the window before them.
+    struct Chunk
+    {
+        std::vector<uint8_t> data;
+        size_t size = 0;
+        uint64_t fileRead = 0; ///< file bytes read when this chunk was complete
+        bool last = false;
+        std::exception_ptr error;
+    };
+
+    void start(bool mayReadAhead);
+    void checkUnchanged(uint64_t read, bool atEnd) const;
+    void fill(Chunk& chunk);
     size_t readFile(uint8_t* into, size_t max);
     size_t produce(uint8_t* into, size_t max);
-    void start();
+    void readAhead();
+    size_t takeChunk();
+    void releaseChunk(size_t index);
 
     QFile m_file;
     QIODevice* m_device = nullptr;
+    int m_fd = -1; ///< the file's descriptor when reading a file by path
     ProgressCallback m_progress;
     uint64_t m_fileSize = 0;
-    uint64_t m_fileRead = 0;
-    uint64_t m_windowOffset = 0;
-    std::vector<uint8_t> m_out;
-    bool m_eof = false;
     bool m_gzip = false;
-    // gzip only
+
+    // The consumer's side (the calling thread).
+    const uint8_t* m_base = nullptr;
+    uint64_t m_baseOffset = 0;
+    size_t m_current = SIZE_MAX; ///< the chunk the window lies in; SIZE_MAX while it lies in m_joined
+    std::vector<uint8_t> m_joined; ///< a window longer than a chunk's spare room (a long string) is joined here
+    uint64_t m_fileConsumed = 0;
+    bool m_eof = false;
+
+    // The producer's side: the reading thread, or the calling thread when there is none.
+    size_t m_room = 0; ///< bytes kept free before each chunk's data for the unread end of the previous window
+    size_t m_chunkBytes = 0;
+    uint64_t m_fileRead = 0;
+    bool m_sourceDone = false;
     z_stream m_zs {};
     bool m_zsInit = false;
     std::vector<uint8_t> m_in;
+
+    // Handing chunks over.
+    std::vector<Chunk> m_chunks;
+    std::deque<size_t> m_free;
+    std::deque<size_t> m_filled;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_stop = false;
+    std::thread m_reader;
 };
 
 } // namespace RankScope
