@@ -508,7 +508,7 @@ void PickleReader::runOpcodes()
         if (p == end) {
             m_in.cur = p;
             if (!m_in.refill(1)) {
-                m_opOffset = m_in.offsetOf(p);
+                m_opOffset = m_in.offsetOf(m_in.cur); // p may lie in a window the refill gave back
                 fail("the file ends before the pickle's STOP opcode (truncated?)");
             }
             p = m_in.cur;
