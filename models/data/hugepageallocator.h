@@ -12,6 +12,10 @@ namespace HugePages {
 /// faults, not parsing, dominate the cost of filling the multi-gigabyte arrays of a big snapshot.
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
+/// Faults in the pages of [from, to) that lie in one block allocated here and still alive, without changing a byte
+/// (MADV_POPULATE_WRITE), so another thread pays the kernel's zeroing before the owner writes there. Anything else
+/// is left alone. False once the kernel turns out not to support it.
+bool populate(const void* from, const void* to);
 } // namespace HugePages
 
 /// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo).

@@ -14,6 +14,8 @@ namespace {
 constexpr size_t chunk = size_t(4) << 20;
 // Chunks in flight when reading ahead: the one the parser reads, one waiting, one being filled.
 constexpr size_t readAheadChunks = 3;
+// How far past their filled ends the parse's arrays are faulted in: several chunks' worth of entries.
+constexpr size_t pagesAhead = size_t(8) << 20;
 } // namespace
 
 InputStream::InputStream(const QString& path, ProgressCallback progress)
@@ -154,6 +156,7 @@ void InputStream::readAhead()
             m_filled.push_back(index);
         }
         m_changed.notify_all();
+        m_pageAhead.run(pagesAhead);
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "pageahead.h"
 #include "readerror.h"
 
 #include <QFile>
@@ -20,7 +21,8 @@ namespace RankScope {
 /// called), read through a sliding window [cur, end) that readers advance themselves. The file is read in chunks
 /// and inflated as it goes, so memory stays at a few megabytes whatever the file's size, and the file is opened
 /// read-only. A file of several chunks is read (and inflated) ahead on a thread of its own, so the parser on the
-/// calling thread never waits on the kernel or on zlib while the other core is free.
+/// calling thread never waits on the kernel or on zlib while the other core is free; between chunks, that thread
+/// also faults in the pages the parse is about to fill (pageAhead()).
 class InputStream
 {
 public:
@@ -51,6 +53,11 @@ public:
     uint64_t fileSize() const
     {
         return m_fileSize;
+    }
+    /// Arrays the parse fills, whose pages the reading thread faults in ahead between chunks (when there is one).
+    PageAhead& pageAhead()
+    {
+        return m_pageAhead;
     }
 
     const uint8_t* cur = nullptr;
@@ -107,6 +114,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     bool m_stop = false;
+    PageAhead m_pageAhead;
     std::thread m_reader;
 };
 

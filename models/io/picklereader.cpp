@@ -246,7 +246,6 @@ PickleReader::PickleReader(InputStream& in, SnapshotBuilder& builder)
     : m_in(in)
     , m_builder(builder)
 {
-    m_stack.reserve(1024);
     // Every memo entry costs at least two bytes of pickle (the object and MEMOIZE), so this never reallocates for
     // plain files; the reservation is address space, touched only as entries arrive.
     try {
@@ -504,6 +503,9 @@ void PickleReader::runOpcodes()
             m_in.cur = p;
             m_in.reportProgress();
             nextProgress = p + progressStep;
+            m_in.pageAhead().publish(
+                0, m_memo.data(), m_memo.size() * sizeof(uint32_t), m_memo.capacity() * sizeof(uint32_t));
+            m_builder.publishArrays(m_in.pageAhead());
         }
         if (p == end) {
             m_in.cur = p;

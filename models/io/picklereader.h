@@ -4,6 +4,7 @@
 #include "inputstream.h"
 #include "snapshotbuilder.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace RankScope {
@@ -20,6 +21,59 @@ public:
     void run();
 
 private:
+    /// The pickle stack. Its push stays inline in the opcode loop, where std::vector's is not inlined (a call per
+    /// key and value of every trace entry); it only shrinks by resize().
+    class ValueStack
+    {
+    public:
+        void push_back(const BuilderValue& v)
+        {
+            if (m_size == m_values.size()) [[unlikely]]
+                m_values.resize(m_values.size() * 2 + 64);
+            m_values[m_size++] = v;
+        }
+        void pop_back()
+        {
+            --m_size;
+        }
+        BuilderValue& back()
+        {
+            return m_values[m_size - 1];
+        }
+        BuilderValue& operator[](size_t i)
+        {
+            return m_values[i];
+        }
+        size_t size() const
+        {
+            return m_size;
+        }
+        bool empty() const
+        {
+            return m_size == 0;
+        }
+        void resize(size_t n)
+        {
+            m_size = std::min(n, m_size);
+        }
+        const BuilderValue* data() const
+        {
+            return m_values.data();
+        }
+        const BuilderValue* begin() const
+        {
+            return m_values.data();
+        }
+        const BuilderValue* end() const
+        {
+            return m_values.data() + m_size;
+        }
+
+    private:
+        std::vector<BuilderValue> m_values = std::vector<BuilderValue>(1024);
+        size_t m_size = 0;
+    };
+
     void runOpcodes();
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
@@ -31,7 +85,7 @@ private:
 
     InputStream& m_in;
     SnapshotBuilder& m_builder;
-    std::vector<BuilderValue> m_stack;
+    ValueStack m_stack;
     std::vector<size_t> m_marks;
     // The memo maps an index to a slot of m_memoValues, or holds the value itself: CPython memoizes every trace
     // entry dict, frame list and string of a file, the bulk of it, and most are never referenced again, so those

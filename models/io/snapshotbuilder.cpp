@@ -252,6 +252,14 @@ BuilderValue SnapshotBuilder::place(const BuilderValue& parent, const BuilderVal
     return value;
 }
 
+void SnapshotBuilder::publishArrays(PageAhead& pages) const
+{
+    if (m_snapshot->deviceTraces.empty())
+        return;
+    const TraceVector& trace = m_snapshot->deviceTraces.back();
+    pages.publish(1, trace.data(), trace.size() * sizeof(TraceEntry), trace.capacity() * sizeof(TraceEntry));
+}
+
 int64_t SnapshotBuilder::intOf(const BuilderValue& value, const char* field) const
 {
     if (value.kind == BuilderValue::Int || value.kind == BuilderValue::Bool)

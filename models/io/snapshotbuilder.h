@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "pageahead.h"
 #include "snapshot.h"
 
 #include <span>
@@ -121,6 +122,8 @@ public:
     void setRoot(const BuilderValue& root);
 
     std::shared_ptr<Snapshot> finish();
+    /// Tells `pages` (arrays 1 and up) how far the trace being filled is, so its pages can be faulted in ahead.
+    void publishArrays(PageAhead& pages) const;
 
 private:
     struct SegmentBuild

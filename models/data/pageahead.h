@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace RankScope {
+
+/// Growing arrays (a parse's trace entries and memo) whose fresh pages another thread faults in ahead of the
+/// thread that fills them, so the kernel's zeroing costs the other core. The filling thread publishes how far each
+/// array is filled; the helper calls run(). Only HugePages::populate() touches the memory, which changes no byte
+/// and only ever touches blocks still allocated, so a stale or torn view of an array costs time, never data.
+class PageAhead
+{
+public:
+    static constexpr size_t Arrays = 4;
+
+    /// The filling thread: array `index` spans [data, data + capacity) and holds `used` bytes.
+    void publish(size_t index, const void* data, size_t used, size_t capacity)
+    {
+        Array& a = m_arrays[index];
+        a.data.store(uintptr_t(data), std::memory_order_relaxed);
+        a.used.store(used, std::memory_order_relaxed);
+        a.capacity.store(capacity, std::memory_order_relaxed);
+    }
+    /// The helper thread: faults in up to `ahead` bytes past each array's filled end.
+    void run(size_t ahead);
+
+private:
+    struct Array
+    {
+        std::atomic<uintptr_t> data { 0 };
+        std::atomic<size_t> used { 0 };
+        std::atomic<size_t> capacity { 0 };
+        // The helper's own: how far it has faulted in, and in which block.
+        uintptr_t doneData = 0;
+        size_t done = 0;
+    };
+    std::array<Array, Arrays> m_arrays;
+    bool m_works = true;
+};
+
+} // namespace RankScope
