@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The history engine on real files: replay consistency, peaks and live sets, statistics, markers, points, LOD.
+#include "addressmap.h"
 #include "devicehistory.h"
 #include "testutils.h"
 
 #include <QDir>
 #include <QTest>
 
+#include <map>
+#include <random>
 #include <set>
 
 using namespace RankScope;
@@ -15,6 +18,7 @@ class TestHistory : public QObject
 {
     Q_OBJECT
 private slots:
+    void addressMap();
     void replayBackAndForth_data();
     void replayBackAndForth();
     void peakLiveSet_data();
@@ -363,4 +367,43 @@ void TestHistory::exampleBurdenSitsOnThePeak()
 }
 
 QTEST_GUILESS_MAIN(TestHistory)
+// The walks' live allocations by address: against std::map through a million random sets and takes, over few
+// enough addresses that the table is full of collisions and removals shift entries back across its end.
+void TestHistory::addressMap()
+{
+    AddressMap<int64_t> map;
+    std::map<uint64_t, int64_t> reference;
+    std::mt19937_64 random(7);
+    for (int i = 0; i < 1000000; ++i) {
+        // Aligned addresses, as allocations are, and a few beyond 2^63.
+        const uint64_t address = (random() % 3000) * 512 + (random() % 8 == 0 ? (uint64_t(1) << 63) : 0);
+        if (random() % 2) {
+            map.set(address, int64_t(i));
+            reference[address] = i;
+        } else {
+            const std::optional<int64_t> taken = map.take(address);
+            const auto it = reference.find(address);
+            QCOMPARE(taken.has_value(), it != reference.end());
+            if (taken) {
+                QCOMPARE(*taken, it->second);
+                reference.erase(it);
+            }
+        }
+        if (i % 1000 == 0) {
+            QCOMPARE(map.size(), reference.size());
+            const uint64_t probe = (random() % 3000) * 512;
+            QCOMPARE(map.contains(probe), reference.count(probe) == 1);
+        }
+    }
+    size_t seen = 0;
+    map.forEach([&](uint64_t address, int64_t value) {
+        ++seen;
+        QCOMPARE(reference.at(address), value);
+    });
+    QCOMPARE(seen, reference.size());
+    if (int64_t* value = map.find(reference.begin()->first))
+        *value = -1;
+    QCOMPARE(*map.take(reference.begin()->first), int64_t(-1));
+}
+
 #include "tst_history.moc"

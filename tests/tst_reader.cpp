@@ -2,7 +2,7 @@
 // The reader against CPython's pickle module: every real file, and the same files re-written at other protocols,
 // gzip-compressed and as JSON, must give the figures in expected_info.json.
 #include "gziputil.h"
-#include "hugepageallocator.h"
+#include "bigallocator.h"
 #include "pageahead.h"
 #include "testutils.h"
 
@@ -296,7 +296,7 @@ void TestReader::pagesFaultedAhead()
             return size_t(0);
         return size_t(std::count_if(pages.begin(), pages.end(), [](unsigned char c) { return c & 1; })) * 4096;
     };
-    auto* block = static_cast<uint8_t*>(HugePages::allocate(64 * mb));
+    auto* block = static_cast<uint8_t*>(BigBlocks::allocate(64 * mb));
     block[0] = 7;
     QVERIFY(resident(block + 32 * mb, 32 * mb) == 0);
     PageAhead pages;
@@ -311,7 +311,7 @@ void TestReader::pagesFaultedAhead()
     pages.run(16 * mb);
     QVERIFY(resident(block + 56 * mb, 8 * mb) == 8 * mb);
     // Freed: a stale view of the array touches nothing (the range is not mapped again).
-    HugePages::deallocate(block, 64 * mb);
+    BigBlocks::deallocate(block, 64 * mb);
     pages.publish(1, block, 0, 64 * mb);
     pages.run(16 * mb);
     std::vector<unsigned char> probe(1);

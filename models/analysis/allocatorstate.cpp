@@ -96,8 +96,8 @@ AllocatorReplay::AllocatorReplay(const Snapshot& snapshot, int device, bool segm
             continue;
         for (const Block& b : snapshot.blocksOf(seg)) {
             if (b.state == BlockState::ActiveAllocated || b.state == BlockState::ActivePendingFree)
-                m_blocks[b.address] = { b.address, b.size, b.requestedSize, b.stack,
-                    b.state == BlockState::ActivePendingFree };
+                m_blocks.set(b.address,
+                    { b.address, b.size, b.requestedSize, b.stack, b.state == BlockState::ActivePendingFree });
         }
     }
 }
@@ -160,16 +160,16 @@ void AllocatorReplay::undo(const TraceEntry& e)
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
     case TraceAction::Alloc:
-        m_blocks.erase(e.addr);
+        m_blocks.take(e.addr);
         break;
     case TraceAction::FreeRequested:
-        if (auto it = m_blocks.find(e.addr); it != m_blocks.end())
-            it->second.pendingFree = false;
+        if (StateBlock* block = m_blocks.find(e.addr))
+            block->pendingFree = false;
         break;
     case TraceAction::FreeCompleted:
         // Until free_completed the block was live, waiting for its streams: pending, unless free_requested's undo
         // clears that too.
-        m_blocks[e.addr] = { e.addr, e.size, e.size, e.stack, true };
+        m_blocks.set(e.addr, { e.addr, e.size, e.size, e.stack, true });
         break;
     case TraceAction::SegmentAlloc:
         m_segments.erase(e.addr);
@@ -198,14 +198,14 @@ void AllocatorReplay::redo(const TraceEntry& e)
     const int64_t stream = m_snapshot.stream(e);
     switch (action) {
     case TraceAction::Alloc:
-        m_blocks[e.addr] = { e.addr, e.size, e.size, e.stack, false };
+        m_blocks.set(e.addr, { e.addr, e.size, e.size, e.stack, false });
         break;
     case TraceAction::FreeRequested:
-        if (auto it = m_blocks.find(e.addr); it != m_blocks.end())
-            it->second.pendingFree = true;
+        if (StateBlock* block = m_blocks.find(e.addr))
+            block->pendingFree = true;
         break;
     case TraceAction::FreeCompleted:
-        m_blocks.erase(e.addr);
+        m_blocks.take(e.addr);
         break;
     case TraceAction::SegmentAlloc:
         m_segments[e.addr] = { e.addr, e.size, stream, e.stack };
@@ -233,8 +233,9 @@ AllocatorState AllocatorReplay::state() const
     for (const auto& [addr, seg] : m_segments)
         state.segments.push_back(seg);
     state.blocks.reserve(m_blocks.size());
-    for (const auto& [addr, block] : m_blocks)
-        state.blocks.push_back(block);
+    m_blocks.forEach([&](uint64_t, const StateBlock& block) { state.blocks.push_back(block); });
+    std::sort(state.blocks.begin(), state.blocks.end(),
+        [](const StateBlock& a, const StateBlock& b) { return a.addr < b.addr; });
     return state;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "addressmap.h"
 #include "snapshot.h"
 
 #include <map>
@@ -92,7 +93,7 @@ private:
     const Snapshot& m_snapshot;
     bool m_segmentsOnly = false;
     std::map<uint64_t, StateSegment> m_segments;
-    std::map<uint64_t, StateBlock> m_blocks;
+    AddressMap<StateBlock> m_blocks; // ordered by address only when the state is taken
 };
 
 } // namespace RankScope

@@ -218,6 +218,12 @@ public:
         , m_live(inputs.size())
         , m_baselineIndex(baselineIndex())
     { }
+    ~ComparisonPhases()
+    {
+        m_pendingCategories.waitForFinished(); // its tasks use this object
+    }
+    ComparisonPhases(const ComparisonPhases&) = delete;
+    ComparisonPhases& operator=(const ComparisonPhases&) = delete;
 
     void measureRanks();
     void measureForeign();
@@ -284,6 +290,7 @@ private:
     };
     std::vector<std::vector<EarlierState>> m_earlier;
     std::vector<uint8_t> m_grows; // per rank: more at its point than at the same moment of every step before
+    QFuture<CategoriesPtr> m_pendingCategories; // classifying, until measureAt() takes them
 };
 
 int ComparisonPhases::baselineIndex() const
@@ -363,11 +370,12 @@ void ComparisonPhases::measureRanks()
     const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return DeviceHistory::build(m_inputs[size_t(r)].snapshot, m_devices[size_t(r)]); });
     m_c.m_histories.assign(histories.begin(), histories.end());
-    const QList<CategoriesPtr> categories = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+    // Classified while the ranks are replayed to their points (measureAt takes the categories when it needs them):
+    // with fewer ranks than cores, the two share them.
+    m_pendingCategories = Parallel::mapIndicesLater(qsizetype(m_rankCount), [this](qsizetype r) {
         return std::make_shared<const std::vector<Category>>(
             Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories));
     });
-    m_c.m_categories.assign(categories.begin(), categories.end());
 
     // The layout, given or guessed: ranks are looked at and compared within their replica groups. A baseline rank
     // (A/B) is every rank's baseline, whatever the layout; one that does not fit the ranks is not used (the caller
@@ -398,6 +406,11 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
 {
     QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event); });
+    if (m_pendingCategories.isValid()) {
+        const QList<CategoriesPtr> categories = m_pendingCategories.results();
+        m_c.m_categories.assign(categories.begin(), categories.end());
+        m_pendingCategories = {};
+    }
     for (size_t r = 0; r < m_rankCount; ++r) {
         const RankInput& in = m_inputs[r];
         const Chosen& c = chosen[r];

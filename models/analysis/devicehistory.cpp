@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicehistory.h"
 
+#include "addressmap.h"
+#include "pageahead.h"
 #include "profilerstep.h"
 
 #include <algorithm>
@@ -39,19 +41,18 @@ template <typename Payload, typename Alloc, typename PairedFree, typename Unpair
 void walkTrace(const Snapshot& s, int device, std::span<const TraceEntry> events, Alloc alloc, PairedFree pairedFree,
     UnpairedFree unpairedFree, After after, Ghost ghost)
 {
-    std::unordered_map<uint64_t, std::pair<Payload, int64_t>> live; // address → payload, size
+    AddressMap<std::pair<Payload, int64_t>> live; // address → payload, size
     int64_t net = 0;
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEntry& e = events[i];
         const TraceAction action = e.action();
         if (action == TraceAction::Alloc) {
-            live[e.addr] = { alloc(i, e), e.size };
+            live.set(e.addr, { alloc(i, e), e.size });
             net += e.size;
         } else if (action == TraceAction::FreeCompleted) {
-            if (auto it = live.find(e.addr); it != live.end()) {
-                pairedFree(i, e, it->second.first);
-                net -= it->second.second;
-                live.erase(it);
+            if (const auto freed = live.take(e.addr)) {
+                pairedFree(i, e, freed->first);
+                net -= freed->second;
             } else {
                 unpairedFree(i, e);
                 net -= e.size;
@@ -63,7 +64,7 @@ void walkTrace(const Snapshot& s, int device, std::span<const TraceEntry> events
         if (seg.device != device)
             continue;
         for (const Block& b : s.blocksOf(seg)) {
-            if (b.state == BlockState::ActiveAllocated && !live.count(b.address))
+            if (b.state == BlockState::ActiveAllocated && !live.contains(b.address))
                 ghost(b);
         }
     }
@@ -198,6 +199,10 @@ void DeviceHistory::replay()
     m_allocations.reserve(allocs);
     m_totalAfter.reserve(n);
     m_reservedAfter.reserve(n);
+    // Fresh pages cost the kernel's zeroing on first touch, as much as the walk itself on a large trace: the other
+    // core takes it.
+    const PagesInBackground pages({ { m_totalAfter.data(), n * sizeof(int64_t) },
+        { m_reservedAfter.data(), n * sizeof(int64_t) }, { m_allocations.data(), allocs * sizeof(Allocation) } });
     std::vector<Allocation> initial;
     int64_t reservedNet = 0;
     walkTrace<uint32_t>(

@@ -17,4 +17,13 @@ QThreadPool* partPool()
     return &pool;
 }
 
+QList<qsizetype> indices(qsizetype count)
+{
+    QList<qsizetype> all;
+    all.reserve(count);
+    for (qsizetype i = 0; i < count; ++i)
+        all.append(i);
+    return all;
+}
+
 } // namespace RankScope::Parallel

@@ -17,14 +17,19 @@ QThreadPool* jobPool();
 /// a job that waits for its parts must never wait for work queued behind itself.
 QThreadPool* partPool();
 
+/// 0, 1, … count - 1.
+QList<qsizetype> indices(qsizetype count);
+
 /// `f(i)` for every i in [0, count) on the part pool, results in order of i; waits for all of them.
 template <typename F> auto mapIndices(qsizetype count, F f)
 {
-    QList<qsizetype> indices;
-    indices.reserve(count);
-    for (qsizetype i = 0; i < count; ++i)
-        indices.append(i);
-    return QtConcurrent::blockingMapped(partPool(), indices, std::move(f));
+    return QtConcurrent::blockingMapped(partPool(), indices(count), std::move(f));
+}
+
+/// The same, started now on the part pool: the future's results() wait for all of them.
+template <typename F> auto mapIndicesLater(qsizetype count, F f)
+{
+    return QtConcurrent::mapped(partPool(), indices(count), std::move(f));
 }
 
 } // namespace RankScope::Parallel

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pageahead.h"
 
-#include "hugepageallocator.h"
+#include "bigallocator.h"
 
 #include <algorithm>
 
@@ -25,9 +25,31 @@ void PageAhead::run(size_t ahead)
         if (data == 0 || to <= from + ahead / 4)
             continue;
         m_works =
-            HugePages::populate(reinterpret_cast<const void*>(data + from), reinterpret_cast<const void*>(data + to));
+            BigBlocks::populate(reinterpret_cast<const void*>(data + from), reinterpret_cast<const void*>(data + to));
         a.done = to;
     }
+}
+
+PagesInBackground::PagesInBackground(std::vector<std::pair<const void*, size_t>> arrays)
+{
+    // Below a block of BigBlocks' own (a few megabytes) there is nothing to gain from a thread.
+    size_t total = 0;
+    for (const auto& [data, bytes] : arrays)
+        total += bytes;
+    if (total < (size_t(16) << 20))
+        return;
+    m_thread = std::thread([arrays = std::move(arrays)] {
+        for (const auto& [data, bytes] : arrays) {
+            if (!BigBlocks::populate(data, static_cast<const char*>(data) + bytes))
+                return;
+        }
+    });
+}
+
+PagesInBackground::~PagesInBackground()
+{
+    if (m_thread.joinable())
+        m_thread.join();
 }
 
 } // namespace RankScope

@@ -5,12 +5,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace RankScope {
 
 /// Growing arrays (a parse's trace entries and memo) whose fresh pages another thread faults in ahead of the
 /// thread that fills them, so the kernel's zeroing costs the other core. The filling thread publishes how far each
-/// array is filled; the helper calls run(). Only HugePages::populate() touches the memory, which changes no byte
+/// array is filled; the helper calls run(). Only BigBlocks::populate() touches the memory, which changes no byte
 /// and only ever touches blocks still allocated, so a stale or torn view of an array costs time, never data.
 class PageAhead
 {
@@ -40,6 +43,20 @@ private:
     };
     std::array<Array, Arrays> m_arrays;
     bool m_works = true;
+};
+
+/// Whole arrays, just reserved, faulted in on a thread of its own while the caller fills them from the start (the
+/// thread keeps ahead: faulting in is faster than filling). Joined when destroyed.
+class PagesInBackground
+{
+public:
+    explicit PagesInBackground(std::vector<std::pair<const void*, size_t>> arrays);
+    ~PagesInBackground();
+    PagesInBackground(const PagesInBackground&) = delete;
+    PagesInBackground& operator=(const PagesInBackground&) = delete;
+
+private:
+    std::thread m_thread;
 };
 
 } // namespace RankScope

@@ -67,33 +67,6 @@ StringTable::StringTable()
         intern(s);
 }
 
-TraceAction TraceEntry::action() const
-{
-    using namespace Known;
-    switch (actionName) {
-    case K_alloc:
-        return TraceAction::Alloc;
-    case K_free_requested:
-        return TraceAction::FreeRequested;
-    case K_free_completed:
-        return TraceAction::FreeCompleted;
-    case K_segment_alloc:
-        return TraceAction::SegmentAlloc;
-    case K_segment_free:
-        return TraceAction::SegmentFree;
-    case K_segment_map:
-        return TraceAction::SegmentMap;
-    case K_segment_unmap:
-        return TraceAction::SegmentUnmap;
-    case K_snapshot:
-        return TraceAction::Snapshot;
-    case K_oom:
-        return TraceAction::Oom;
-    default:
-        return TraceAction::Other;
-    }
-}
-
 StringId StringTable::intern(std::string_view text)
 {
     if (auto it = m_index.find(text); it != m_index.end())

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "hugepageallocator.h"
+#include "bigallocator.h"
 
 #include <cstdint>
 #include <deque>
@@ -238,7 +238,33 @@ struct TraceEntry
     /// Index into Snapshot::entryContexts.
     uint32_t contextIndex = 0;
 
-    TraceAction action() const;
+    TraceAction action() const
+    {
+        // Inline: every walk over a trace asks each entry, millions of times.
+        using namespace Known;
+        switch (actionName) {
+        case K_alloc:
+            return TraceAction::Alloc;
+        case K_free_requested:
+            return TraceAction::FreeRequested;
+        case K_free_completed:
+            return TraceAction::FreeCompleted;
+        case K_segment_alloc:
+            return TraceAction::SegmentAlloc;
+        case K_segment_free:
+            return TraceAction::SegmentFree;
+        case K_segment_map:
+            return TraceAction::SegmentMap;
+        case K_segment_unmap:
+            return TraceAction::SegmentUnmap;
+        case K_snapshot:
+            return TraceAction::Snapshot;
+        case K_oom:
+            return TraceAction::Oom;
+        default:
+            return TraceAction::Other;
+        }
+    }
 };
 /// `compile_context` and `user_metadata` of trace entries; nearly every entry shares one pair.
 struct EntryContext

@@ -90,7 +90,7 @@ private:
     // The memo maps an index to a slot of m_memoValues, or holds the value itself: CPython memoizes every trace
     // entry dict, frame list and string of a file, the bulk of it, and most are never referenced again, so those
     // take 4 bytes here and no value slot.
-    std::vector<uint32_t, HugePageAllocator<uint32_t>> m_memo;
+    std::vector<uint32_t, BigAllocator<uint32_t>> m_memo;
     std::vector<BuilderValue> m_memoValues;
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;
     std::vector<BuilderValue> m_items;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "hugepageallocator.h"
+#include "bigallocator.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,16 +14,16 @@
 #define MADV_POPULATE_WRITE 23 // Linux 5.14; older kernels answer EINVAL
 #endif
 
-namespace RankScope::HugePages {
+namespace RankScope::BigBlocks {
 
 namespace {
 constexpr std::size_t threshold = std::size_t(4) << 20;
-constexpr std::size_t hugePage = std::size_t(2) << 20;
+constexpr std::size_t granule = std::size_t(2) << 20;
 constexpr std::uintptr_t smallPage = 4096;
 
 std::size_t rounded(std::size_t bytes)
 {
-    return (bytes + hugePage - 1) & ~(hugePage - 1);
+    return (bytes + granule - 1) & ~(granule - 1);
 }
 
 // The mapped blocks alive now: populate() touches nothing else, and a block is unmapped only while no populate()
@@ -52,9 +52,6 @@ void* allocate(std::size_t bytes)
     void* p = mmap(nullptr, rounded(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    madvise(p, rounded(bytes), MADV_HUGEPAGE);
-#endif
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     r.blocks.emplace_back(std::uintptr_t(p), rounded(bytes));
@@ -77,20 +74,23 @@ void deallocate(void* p, std::size_t bytes) noexcept
 
 bool populate(const void* from, const void* to)
 {
+    // In slices, taking the lock for each: a block being freed or allocated elsewhere waits for one slice at most.
+    constexpr std::uintptr_t slice = std::uintptr_t(8) << 20;
     Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    const auto a = std::uintptr_t(from);
-    for (const auto& [start, size] : r.blocks) {
-        if (a < start || a >= start + size)
-            continue;
-        const std::uintptr_t first = a & ~(smallPage - 1);
-        const std::uintptr_t last = std::min(std::uintptr_t(to), start + size);
-        if (r.populateWorks && last > first
-            && madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    for (std::uintptr_t a = std::uintptr_t(from) & ~(smallPage - 1); a < std::uintptr_t(to);) {
+        std::lock_guard lock(r.mutex);
+        if (!r.populateWorks)
+            return false;
+        const auto block = std::find_if(
+            r.blocks.begin(), r.blocks.end(), [&](const auto& b) { return a >= b.first && a < b.first + b.second; });
+        if (block == r.blocks.end())
+            return true;
+        const std::uintptr_t last = std::min({ std::uintptr_t(to), block->first + block->second, a + slice });
+        if (madvise(reinterpret_cast<void*>(a), last - a, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
             r.populateWorks = false;
-        return r.populateWorks;
+        a = last;
     }
     return r.populateWorks;
 }
 
-} // namespace RankScope::HugePages
+} // namespace RankScope::BigBlocks

@@ -7,40 +7,42 @@
 
 namespace RankScope {
 
-namespace HugePages {
-/// Allocates `bytes`; blocks of several megabytes come from mmap with transparent huge pages requested, since page
-/// faults, not parsing, dominate the cost of filling the multi-gigabyte arrays of a big snapshot.
+namespace BigBlocks {
+/// Allocates `bytes`; blocks of several megabytes are mapped on their own, so their pages can be faulted in ahead
+/// (populate()) on another core: the kernel's zeroing of fresh pages costs as much as filling the multi-gigabyte
+/// arrays of a big snapshot. (Transparent huge pages are not requested: where the kernel compacts memory for them on
+/// the fault, as Debian's default does, a fault took up to ten times longer.)
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
 /// Faults in the pages of [from, to) that lie in one block allocated here and still alive, without changing a byte
 /// (MADV_POPULATE_WRITE), so another thread pays the kernel's zeroing before the owner writes there. Anything else
 /// is left alone. False once the kernel turns out not to support it.
 bool populate(const void* from, const void* to);
-} // namespace HugePages
+} // namespace BigBlocks
 
 /// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo).
-template <typename T> struct HugePageAllocator
+template <typename T> struct BigAllocator
 {
     using value_type = T;
-    HugePageAllocator() = default;
-    template <typename U> HugePageAllocator(const HugePageAllocator<U>&) noexcept { }
+    BigAllocator() = default;
+    template <typename U> BigAllocator(const BigAllocator<U>&) noexcept { }
     T* allocate(std::size_t n)
     {
         if (n > std::size_t(-1) / sizeof(T))
             throw std::bad_array_new_length();
-        return static_cast<T*>(HugePages::allocate(n * sizeof(T)));
+        return static_cast<T*>(BigBlocks::allocate(n * sizeof(T)));
     }
     void deallocate(T* p, std::size_t n) noexcept
     {
-        HugePages::deallocate(p, n * sizeof(T));
+        BigBlocks::deallocate(p, n * sizeof(T));
     }
-    template <typename U> bool operator==(const HugePageAllocator<U>&) const noexcept
+    template <typename U> bool operator==(const BigAllocator<U>&) const noexcept
     {
         return true;
     }
 };
 
 /// A vector for per-event arrays.
-template <typename T> using BigVector = std::vector<T, HugePageAllocator<T>>;
+template <typename T> using BigVector = std::vector<T, BigAllocator<T>>;
 
 } // namespace RankScope

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace RankScope {
+
+/// A hash map from addresses to small values for the walks over a trace (live allocations by address): open
+/// addressing with linear probing and backward-shift deletion, so millions of inserts and removals allocate nothing
+/// per entry and leave no tombstones.
+template <typename Value> class AddressMap
+{
+public:
+    bool contains(uint64_t address) const
+    {
+        return indexOf(address) != npos;
+    }
+    /// The value at `address` to change in place, or nullptr; valid until the next set() or take().
+    Value* find(uint64_t address)
+    {
+        const size_t i = indexOf(address);
+        return i == npos ? nullptr : &m_slots[i].value;
+    }
+    /// Sets the value at `address`, adding it if it is not there.
+    void set(uint64_t address, const Value& value)
+    {
+        if (2 * (m_count + 1) > m_slots.size())
+            grow();
+        size_t i = slotOf(address);
+        for (; m_slots[i].used; i = (i + 1) & m_mask) {
+            if (m_slots[i].address == address) {
+                m_slots[i].value = value;
+                return;
+            }
+        }
+        m_slots[i] = { address, value, true };
+        ++m_count;
+    }
+    /// Removes the entry at `address` and returns its value, if there is one.
+    std::optional<Value> take(uint64_t address)
+    {
+        size_t hole = indexOf(address);
+        if (hole == npos)
+            return std::nullopt;
+        const Value value = m_slots[hole].value;
+        // Entries after the hole that could no longer be found move back into it.
+        for (size_t j = (hole + 1) & m_mask; m_slots[j].used; j = (j + 1) & m_mask) {
+            const size_t home = slotOf(m_slots[j].address);
+            if (hole <= j ? (home <= hole || home > j) : (home <= hole && home > j)) {
+                m_slots[hole] = m_slots[j];
+                hole = j;
+            }
+        }
+        m_slots[hole].used = false;
+        --m_count;
+        return value;
+    }
+    size_t size() const
+    {
+        return m_count;
+    }
+    /// f(address, value) for every entry, in no particular order.
+    template <typename F> void forEach(F f) const
+    {
+        for (const Slot& s : m_slots) {
+            if (s.used)
+                f(s.address, s.value);
+        }
+    }
+
+private:
+    static constexpr size_t npos = ~size_t(0);
+
+    size_t indexOf(uint64_t address) const
+    {
+        if (m_count == 0)
+            return npos;
+        for (size_t i = slotOf(address);; i = (i + 1) & m_mask) {
+            if (!m_slots[i].used)
+                return npos;
+            if (m_slots[i].address == address)
+                return i;
+        }
+    }
+
+    struct Slot
+    {
+        uint64_t address = 0;
+        Value value {};
+        bool used = false;
+    };
+
+    size_t slotOf(uint64_t address) const
+    {
+        // Allocations are aligned: mix the bits so neighbouring blocks spread over the table.
+        address ^= address >> 33;
+        address *= 0xff51afd7ed558ccdull;
+        address ^= address >> 33;
+        return size_t(address) & m_mask;
+    }
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.empty() ? 64 : m_slots.size() * 2);
+        old.swap(m_slots);
+        m_mask = m_slots.size() - 1;
+        m_count = 0;
+        for (const Slot& s : old) {
+            if (s.used)
+                set(s.address, s.value);
+        }
+    }
+
+    std::vector<Slot> m_slots;
+    size_t m_mask = 0;
+    size_t m_count = 0;
+};
+
+} // namespace RankScope
