@@ -217,10 +217,13 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     show();
     QElapsedTimer clock;
     clock.start();
-    do {
+    // A few rounds even when nothing is busy yet: layout and resizes post the events that start the views' jobs.
+    for (int round = 0; (isBusy() || round < 3) && clock.elapsed() < timeoutMs; ++round) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         QCoreApplication::sendPostedEvents();
-    } while ((isBusy() || clock.elapsed() < 50) && clock.elapsed() < timeoutMs);
+        if (m_pair && m_pair->timelines())
+            m_pair->timelines()->flushDetail();
+    }
     // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.
     for (QTreeView* table : { m_findingsView, m_rankTable }) {
         if (!table || !table->model() || table->model()->rowCount() == 0)

@@ -1185,6 +1185,14 @@ void TimelineView::requestDetail()
     }
 }
 
+void TimelineView::flushDetail()
+{
+    if (!m_detailTimer->isActive())
+        return;
+    m_detailTimer->stop();
+    requestDetail();
+}
+
 bool TimelineView::isBusy() const
 {
     return m_jobs.isBusy() || m_detailTimer->isActive();

@@ -186,6 +186,9 @@ public:
     int bandCount(int track) const;
     /// True while a level-of-detail job is running or about to start.
     bool isBusy() const;
+    /// Starts at once the detail a zoom or resize waits for (debounced while the user drags): a picture drawn off
+    /// screen has nothing to wait for.
+    void flushDetail();
     QCustomPlot* plot() const
     {
         return m_plot;
