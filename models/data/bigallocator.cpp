@@ -93,4 +93,19 @@ bool populate(const void* from, const void* to)
     return r.populateWorks;
 }
 
+void trim(const void* from, const void* to)
+{
+    const std::uintptr_t first = (std::uintptr_t(from) + smallPage - 1) & ~(smallPage - 1);
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    for (const auto& [start, size] : r.blocks) {
+        if (first < start || first >= start + size)
+            continue;
+        const std::uintptr_t last = std::min(std::uintptr_t(to), start + size) & ~(smallPage - 1);
+        if (last > first)
+            madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+        return;
+    }
+}
+
 } // namespace RankScope::BigBlocks

@@ -18,6 +18,9 @@ void deallocate(void* p, std::size_t bytes) noexcept;
 /// (MADV_POPULATE_WRITE), so another thread pays the kernel's zeroing before the owner writes there. Anything else
 /// is left alone. False once the kernel turns out not to support it.
 bool populate(const void* from, const void* to);
+/// Gives back to the kernel the whole pages of [from, to) in a block allocated here (the unused capacity of an
+/// array whose pages were faulted in ahead), so they no longer count as memory in use. Their bytes become zero.
+void trim(const void* from, const void* to);
 } // namespace BigBlocks
 
 /// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo).

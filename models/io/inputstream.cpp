@@ -66,6 +66,13 @@ void InputStream::start(bool mayReadAhead)
 
 InputStream::~InputStream()
 {
+    stopReadingAhead();
+    if (m_zsInit)
+        inflateEnd(&m_zs);
+}
+
+void InputStream::stopReadingAhead()
+{
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -73,8 +80,6 @@ InputStream::~InputStream()
     m_changed.notify_all();
     if (m_reader.joinable())
         m_reader.join();
-    if (m_zsInit)
-        inflateEnd(&m_zs);
 }
 
 size_t InputStream::readFile(uint8_t* into, size_t max)

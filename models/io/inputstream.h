@@ -42,6 +42,8 @@ public:
     {
         return m_baseOffset + uint64_t(p - m_base);
     }
+    /// Stops reading ahead (and faulting pages in ahead) once the reader is done with the data.
+    void stopReadingAhead();
     /// Throws ReadError when the file's size is no longer what it was when opened.
     void checkUnchanged() const;
     /// Reports progress and throws ReadCancelled when the callback says stop. Cheap enough to call every megabyte.

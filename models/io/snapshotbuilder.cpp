@@ -759,8 +759,13 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
     Snapshot& s = *m_snapshot;
     // Drop records that were created but never added to their list (possible only in hand-made files).
     s.deviceTraces.resize(m_confirmedDevices);
-    for (size_t d = 0; d < s.deviceTraces.size(); ++d)
-        s.deviceTraces[d].resize(m_confirmedTrace[d]);
+    for (size_t d = 0; d < s.deviceTraces.size(); ++d) {
+        TraceVector& trace = s.deviceTraces[d];
+        trace.resize(m_confirmedTrace[d]);
+        // The capacity reserved from the file's size is address space only, but pages past the end may have been
+        // faulted in ahead.
+        BigBlocks::trim(trace.data() + trace.size(), trace.data() + trace.capacity());
+    }
     s.annotations.resize(m_confirmedAnnotations);
     m_segments.resize(m_confirmedSegments);
 

@@ -82,6 +82,7 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in)
         throw ReadError(describeUnknown(p, n));
     }
     in.checkUnchanged();
+    in.stopReadingAhead(); // before the builder gives back the pages faulted in past its arrays' ends
     try {
         result.snapshot = builder.finish();
     } catch (const SchemaError& e) {
