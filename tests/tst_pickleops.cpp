@@ -23,6 +23,7 @@ private slots:
     void sharedFramesAcrossBlockAndTrace();
     void frameListInSeveralBatches();
     void frameListsOfMemoReferences();
+    void traceEntryShapes();
 
 private:
     QTemporaryDir m_dir;
@@ -371,6 +372,68 @@ void TestPickleOps::frameListsOfMemoReferences()
     get(changed, 10).mark();
     get(changed, 300).appends().op('0').appends().op('a').setitems().stop();
     QVERIFY(readError(changed.bytes()).startsWith(QStringLiteral("a frame list was changed after it was used")));
+}
+
+// Trace entry dicts are read without the general loop while their items have the usual shapes; any other item
+// hands what was read to the general loop, which must end with the same entry, or the same error at the same byte.
+void TestPickleOps::traceEntryShapes()
+{
+    // Protocol 4 memoizes every string with MEMOIZE (implicit indices); the second entry's keys are references.
+    const auto entry = [](PickleWriter& w, bool inlineKeys, bool withFloat) {
+        w.emptyDict().op(0x94).mark();
+        const auto key = [&](const char* k, uint8_t index) {
+            if (inlineKeys)
+                w.str(k).op(0x94);
+            else
+                w.op('h').op(index);
+        };
+        key("action", 1);
+        w.str("alloc").op(0x94);
+        key("addr", 3);
+        w.op(0x8a).op(9).le<int64_t>(4096).op(0); // LONG1 of 9 bytes: the general loop's
+        if (withFloat) {
+            w.str("ratio").op(0x94).op('G').le<uint64_t>(0); // BINFLOAT: unknown key, the general loop's
+        }
+        key("size", 4);
+        w.integer(70000);
+        key("time_us", 5);
+        w.integer(int64_t(1) << 40);
+        key("stream", 6);
+        w.integer(0);
+    };
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    // Memo: 0 the entry, 1 "action", 2 "alloc", 3 "addr", 4 "size", 5 "time_us", 6 "stream" (no float yet).
+    entry(w, true, false);
+    w.setitems();
+    entry(w, false, true);
+    w.setitems();
+    entry(w, false, false);
+    w.setitems().appends().op('a').setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(3));
+    for (const TraceEntry& e : s->deviceTraces[0]) {
+        QCOMPARE(e.action(), TraceAction::Alloc);
+        QCOMPARE(e.addr, uint64_t(4096));
+        QCOMPARE(e.size, int64_t(70000));
+        QCOMPARE(e.timeUs, int64_t(1) << 40);
+    }
+
+    // The same errors at the same bytes: a field of the wrong type, an odd number of items.
+    const auto broken = [&](bool odd) {
+        PickleWriter b;
+        b.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+        b.emptyDict().op(0x94).mark().keyStr("action", "alloc").keyStr("size", "big");
+        if (odd)
+            b.str("addr");
+        const qsizetype at = b.bytes().size();
+        b.setitems().appends().op('a').setitems().stop();
+        return std::pair(readError(b.bytes()), at);
+    };
+    const auto [wrongType, typeAt] = broken(false);
+    QCOMPARE(wrongType, QStringLiteral("'size' should be an int, found a string at byte %1").arg(typeAt));
+    const auto [odd, oddAt] = broken(true);
+    QCOMPARE(odd, QStringLiteral("SETITEMS with an odd number of items at byte %1").arg(oddAt));
 }
 
 QTEST_GUILESS_MAIN(TestPickleOps)

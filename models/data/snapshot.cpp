@@ -90,16 +90,12 @@ StackTable::StackTable()
     m_offsets = { 0, 0 };
 }
 
-StackId StackTable::intern(std::span<const FrameId> frames)
+StackId StackTable::intern(std::span<const FrameId> frames, uint64_t hash)
 {
     if (frames.empty())
         return EmptyStack;
-    // FNV-1a over the ids: stacks are interned once per distinct frame list object, not per reference. The index
-    // keeps the high half of the hash with the id and starts probing from it, so it can grow without hashing the
-    // stacks again.
-    uint64_t hash = 1469598103934665603ull;
-    for (FrameId id : frames)
-        hash = (hash ^ id) * 1099511628211ull;
+    // Stacks are interned once per distinct frame list object, not per reference. The index keeps the high half of
+    // the hash with the id and starts probing from it, so it can grow without hashing the stacks again.
     constexpr uint64_t high = ~uint64_t(0xffffffffu);
     if (m_index.size() < 2 * size() + 16) {
         std::vector<uint64_t> old(std::max<size_t>(64, m_index.size() * 2), 0);

@@ -151,7 +151,20 @@ class StackTable
 {
 public:
     StackTable();
-    StackId intern(std::span<const FrameId> frames);
+    StackId intern(std::span<const FrameId> frames)
+    {
+        uint64_t hash = EmptyHash;
+        for (FrameId id : frames)
+            hash = hashStep(hash, id);
+        return intern(frames, hash);
+    }
+    /// The same, with the hash of `frames` already computed by the caller, frame by frame with hashStep().
+    StackId intern(std::span<const FrameId> frames, uint64_t hash);
+    static constexpr uint64_t EmptyHash = 1469598103934665603ull;
+    static uint64_t hashStep(uint64_t hash, FrameId id)
+    {
+        return (hash ^ id) * 1099511628211ull; // FNV-1a over the ids
+    }
     std::span<const FrameId> frames(StackId id) const
     {
         return { m_frames.data() + m_offsets[id], m_offsets[id + 1] - m_offsets[id] };

@@ -289,7 +289,11 @@ void PickleReader::memoPut(uint64_t index)
 {
     if (m_stack.empty())
         fail("memo store with an empty stack");
-    const BuilderValue& top = m_stack.back();
+    memoPut(index, m_stack.back());
+}
+
+void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
+{
     uint32_t slot = traceEntryMemo;
     if (top.ctx == SchemaContext::FrameList && top.a < memoIndex) {
         slot = memoFrameList | top.a;
@@ -349,12 +353,13 @@ BuilderValue PickleReader::memoGet(uint64_t index) const
     fail("memo index " + std::to_string(index) + " was never stored");
 }
 
-bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end)
+bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list)
 {
     // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
     // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
     // the general path, which then reports whatever is wrong.
     m_frameIds.clear();
+    uint64_t hash = StackTable::EmptyHash;
     const uint8_t* q = p;
     while (q < end && *q != APPENDS) {
         uint64_t index;
@@ -369,14 +374,142 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end)
         }
         if (index >= m_memo.size() || m_memo[index] >= m_memoValues.size())
             return false;
-        const BuilderValue& frame = m_memoValues[m_memo[index]];
-        if (frame.ctx != SchemaContext::Frame)
-            return false;
-        m_frameIds.push_back(m_builder.frameId(frame));
+        // The frame dict behind a memo slot, once interned, is remembered by slot: one load per reference.
+        const uint32_t slot = m_memo[index];
+        if (slot >= m_frameOfSlot.size())
+            m_frameOfSlot.resize(m_memoValues.size(), 0);
+        uint32_t frame = m_frameOfSlot[slot];
+        if (frame == 0) {
+            const BuilderValue& value = m_memoValues[slot];
+            if (value.ctx != SchemaContext::Frame)
+                return false;
+            frame = m_builder.frameId(value) + 1;
+            m_frameOfSlot[slot] = frame;
+        }
+        m_frameIds.push_back(frame - 1);
+        hash = StackTable::hashStep(hash, frame - 1);
     }
-    if (q == end || !m_builder.setWholeFrameList(m_stack.back(), m_frameIds))
+    if (q == end || !m_builder.setWholeFrameList(list, m_frameIds, hash))
         return false;
     p = q + 1;
+    return true;
+}
+
+bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
+{
+    // A trace entry dict's items: keys and strings as memo references or short strings (memoized), numbers, and
+    // the frame list. Read one opcode at a time without the general loop, and set at SETITEMS; at anything else
+    // (or the window's end) the items read so far go on the stack above a MARK, as the general loop would have put
+    // them, and it carries on from there. Nothing is ever read twice.
+    const BuilderValue dict = m_stack.back();
+    std::vector<BuilderValue>& items = m_entryItems;
+    items.clear();
+    const uint8_t* q = p;
+    for (bool more = true; more && q < end;) {
+        m_opOffset = m_in.offsetOf(q);
+        const uint8_t op = *q;
+        const size_t left = size_t(end - q);
+        switch (op) {
+        case SETITEMS:
+            if (items.size() % 2) {
+                more = false;
+                break;
+            }
+            for (size_t i = 0; i < items.size(); i += 2)
+                m_builder.setItem(dict, items[i], items[i + 1]);
+            p = q + 1;
+            return true;
+        case BINGET:
+        case LONG_BINGET: {
+            const size_t width = op == BINGET ? 2 : 5;
+            if (left < width) {
+                more = false;
+                break;
+            }
+            const uint64_t index = op == BINGET ? q[1] : readLE<uint32_t>(q + 1);
+            if (index >= m_memo.size() || (m_memo[index] & memoTag) != memoString) {
+                more = false;
+                break;
+            }
+            items.push_back(memoGet(index));
+            q += width;
+            break;
+        }
+        case SHORT_BINUNICODE:
+        case BINUNICODE: {
+            const size_t width = op == SHORT_BINUNICODE ? 2 : 5;
+            const uint64_t length = left < width ? left : op == SHORT_BINUNICODE ? q[1] : readLE<uint32_t>(q + 1);
+            if (left < width || left - width < length) {
+                more = false;
+                break;
+            }
+            items.push_back(m_builder.string(std::string_view(reinterpret_cast<const char*>(q + width), length)));
+            q += width + length;
+            break;
+        }
+        case BINPUT:
+        case LONG_BINPUT:
+        case MEMOIZE: {
+            const size_t width = op == BINPUT ? 2 : op == LONG_BINPUT ? 5 : 1;
+            if (left < width || items.empty()) {
+                more = false;
+                break;
+            }
+            memoPut(op == BINPUT ? q[1] : op == LONG_BINPUT ? readLE<uint32_t>(q + 1) : m_memo.size(), items.back());
+            q += width;
+            break;
+        }
+        case BININT1:
+        case BININT2:
+        case BININT: {
+            const size_t width = op == BININT1 ? 2 : op == BININT2 ? 3 : 5;
+            if (left < width) {
+                more = false;
+                break;
+            }
+            items.push_back(BuilderValue::integer(op == BININT1 ? q[1]
+                    : op == BININT2                             ? readLE<uint16_t>(q + 1)
+                                                                : readLE<int32_t>(q + 1)));
+            q += width;
+            break;
+        }
+        case LONG1:
+            if (left < 2 || q[1] > 8 || left - 2 < q[1]) {
+                more = false;
+                break;
+            }
+            items.push_back(decodeLong(q + 2, q[1]));
+            q += 2 + q[1];
+            break;
+        case EMPTY_LIST:
+            // The frames: the same list the general loop would make here (the dict below the MARK, this key).
+            if (items.size() % 2 == 0 || items.back().kind != BuilderValue::String) {
+                more = false;
+                break;
+            }
+            items.push_back(m_builder.newContainer(false, &dict, &items.back()));
+            ++q;
+            break;
+        case MARK:
+            if (items.empty() || items.back().ctx != SchemaContext::FrameList) {
+                more = false;
+                break;
+            }
+            ++q;
+            if (!readWholeFrameList(q, end, items.back())) {
+                --q;
+                more = false;
+            }
+            break;
+        default:
+            more = false;
+            break;
+        }
+    }
+    m_marks.push_back(m_stack.size());
+    for (const BuilderValue& v : items)
+        m_stack.push_back(v);
+    p = q;
     return true;
 }
 
@@ -539,8 +672,13 @@ void PickleReader::runOpcodes()
             return;
         }
         case MARK:
-            if (!m_stack.empty() && m_stack.back().ctx == SchemaContext::FrameList && readWholeFrameList(p, end))
-                break;
+            if (!m_stack.empty()) {
+                const SchemaContext below = m_stack.back().ctx;
+                if (below == SchemaContext::FrameList && readWholeFrameList(p, end, m_stack.back()))
+                    break;
+                if (below == SchemaContext::TraceEntry && readTraceEntry(p, end))
+                    break;
+            }
             m_marks.push_back(m_stack.size());
             break;
         case POP:

@@ -77,8 +77,10 @@ private:
     void runOpcodes();
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
+    void memoPut(uint64_t index, const BuilderValue& value);
     BuilderValue memoGet(uint64_t index) const;
-    bool readWholeFrameList(const uint8_t*& p, const uint8_t* end);
+    bool readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list);
+    bool readTraceEntry(const uint8_t*& p, const uint8_t* end);
     size_t popMark();
     BuilderValue decodeLong(const uint8_t* p, uint64_t n) const;
     [[noreturn]] void fail(const std::string& what) const;
@@ -95,6 +97,8 @@ private:
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;
     std::vector<BuilderValue> m_items;
     std::vector<FrameId> m_frameIds;
+    std::vector<uint32_t> m_frameOfSlot; // per m_memoValues slot: its frame dict's FrameId + 1, 0 until known
+    std::vector<BuilderValue> m_entryItems;
     uint64_t m_opOffset = 0;
     bool m_rootCreated = false;
 };

@@ -50,7 +50,14 @@ BuilderValue SnapshotBuilder::string(std::string_view text)
 {
     BuilderValue v;
     v.kind = BuilderValue::String;
+    // A field that is not memoized as a reference (compile_context's "N/A") repeats in every entry: no hashing.
+    if (text == m_lastString.first) {
+        v.a = m_lastString.second;
+        return v;
+    }
     v.a = m_snapshot->strings.intern(text);
+    if (text.size() <= 64)
+        m_lastString = { std::string(text), v.a };
     return v;
 }
 
@@ -638,12 +645,20 @@ std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
 
 bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames)
 {
+    uint64_t hash = StackTable::EmptyHash;
+    for (FrameId id : frames)
+        hash = StackTable::hashStep(hash, id);
+    return setWholeFrameList(list, frames, hash);
+}
+
+bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash)
+{
     if (list.ctx != SchemaContext::FrameList)
         return false;
     FrameListBuild& build = m_frameLists[list.a];
     if (build.interned || build.preinterned || m_listFrames.count(list.a))
         return false;
-    build.id = m_snapshot->stacks.intern(frames);
+    build.id = m_snapshot->stacks.intern(frames, hash);
     build.preinterned = true;
     return true;
 }

@@ -119,6 +119,8 @@ public:
     /// Takes `frames` as the whole of a frame list that has no frames yet, as one APPENDS of frame dicts gives
     /// them; false (nothing done) when `list` is not such a list, so the reader takes the general path.
     bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames);
+    /// The same, with the frames' StackTable hash.
+    bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash);
     void setRoot(const BuilderValue& root);
 
     std::shared_ptr<Snapshot> finish();
@@ -214,6 +216,7 @@ private:
     };
     std::unordered_map<ContextKey, uint32_t, ContextKeyHash> m_contextIndex;
     std::pair<int64_t, uint32_t> m_lastStream { 0, 0 };
+    std::pair<std::string, StringId> m_lastString { std::string(), EmptyString };
     std::pair<ContextKey, uint32_t> m_lastContext { { EmptyString, EmptyString, EmptyString }, 0 };
     bool m_rootSet = false;
     bool m_hasSegments = false;
