@@ -329,12 +329,8 @@ BuilderValue PickleReader::memoGet(uint64_t index) const
             v.a = slot & memoIndex;
             return v;
         }
-        case memoString: {
-            BuilderValue v;
-            v.kind = BuilderValue::String;
-            v.a = slot & memoIndex;
-            return v;
-        }
+        case memoString:
+            return BuilderValue::text(slot & memoIndex);
         default:
             break;
         }
@@ -415,8 +411,7 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
                 more = false;
                 break;
             }
-            for (size_t i = 0; i < items.size(); i += 2)
-                m_builder.setItem(dict, items[i], items[i + 1]);
+            m_builder.setTraceItems(dict, items);
             p = q + 1;
             return true;
         case BINGET:
@@ -431,7 +426,7 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
                 more = false;
                 break;
             }
-            items.push_back(memoGet(index));
+            items.push_back(BuilderValue::text(m_memo[index] & memoIndex));
             q += width;
             break;
         }

@@ -48,17 +48,13 @@ SnapshotBuilder::SnapshotBuilder()
 
 BuilderValue SnapshotBuilder::string(std::string_view text)
 {
-    BuilderValue v;
-    v.kind = BuilderValue::String;
     // A field that is not memoized as a reference (compile_context's "N/A") repeats in every entry: no hashing.
-    if (text == m_lastString.first) {
-        v.a = m_lastString.second;
-        return v;
-    }
-    v.a = m_snapshot->strings.intern(text);
+    if (text == m_lastString.first)
+        return BuilderValue::text(m_lastString.second);
+    const StringId id = m_snapshot->strings.intern(text);
     if (text.size() <= 64)
-        m_lastString = { std::string(text), v.a };
-    return v;
+        m_lastString = { std::string(text), id };
+    return BuilderValue::text(id);
 }
 
 SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* parent, const BuilderValue* key) const
@@ -379,6 +375,15 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
         break;
     }
     throw SchemaError("a list was used as a dict");
+}
+
+void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items)
+{
+    TraceEntry& e = m_snapshot->deviceTraces[entry.a][entry.b];
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        const BuilderValue& key = items[i];
+        setTraceField(e, key.kind == BuilderValue::String ? key.a : StringId(K_None), items[i + 1]);
+    }
 }
 
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)

@@ -76,6 +76,13 @@ struct BuilderValue
         r.i = v;
         return r;
     }
+    static BuilderValue text(uint32_t stringId)
+    {
+        BuilderValue r;
+        r.kind = String;
+        r.a = stringId;
+        return r;
+    }
 };
 
 /// Builds a Snapshot straight from reader events (new container, set item, append) without a generic object tree:
@@ -106,6 +113,9 @@ public:
     SchemaContext contextFor(bool isDict, const BuilderValue* parent, const BuilderValue* key) const;
 
     void setItem(const BuilderValue& dict, const BuilderValue& key, BuilderValue value);
+    /// setItem() for each key and value of a trace entry dict (key, value, key, value …), none of them a container
+    /// still waiting for its place (as the reader's own trace entry path makes them).
+    void setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items);
     void append(const BuilderValue& list, BuilderValue value);
     /// The same as append() for each value in turn; frame lists, the bulk of a large file, take a faster path.
     void appendAll(const BuilderValue& list, std::span<const BuilderValue> values);
