@@ -31,8 +31,18 @@ std::size_t rounded(std::size_t bytes)
 struct Registry
 {
     std::mutex mutex;
-    std::vector<std::pair<std::uintptr_t, std::size_t>> blocks;
+    std::vector<std::pair<char*, std::size_t>> blocks;
     bool populateWorks = true;
+
+    // The block holding `address`, or nullptr.
+    const std::pair<char*, std::size_t>* blockOf(std::uintptr_t address) const
+    {
+        for (const auto& block : blocks) {
+            if (address >= std::uintptr_t(block.first) && address - std::uintptr_t(block.first) < block.second)
+                return &block;
+        }
+        return nullptr;
+    }
 };
 
 Registry& registry()
@@ -54,7 +64,7 @@ void* allocate(std::size_t bytes)
         throw std::bad_alloc();
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    r.blocks.emplace_back(std::uintptr_t(p), rounded(bytes));
+    r.blocks.emplace_back(static_cast<char*>(p), rounded(bytes));
     return p;
 }
 
@@ -68,27 +78,27 @@ void deallocate(void* p, std::size_t bytes) noexcept
     }
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    std::erase(r.blocks, std::pair(std::uintptr_t(p), rounded(bytes)));
+    std::erase(r.blocks, std::pair(static_cast<char*>(p), rounded(bytes)));
     munmap(p, rounded(bytes));
 }
 
 bool populate(const void* from, const void* to)
 {
     // In slices, taking the lock for each: a block being freed or allocated elsewhere waits for one slice at most.
-    constexpr std::uintptr_t slice = std::uintptr_t(8) << 20;
+    constexpr std::size_t slice = std::size_t(8) << 20;
     Registry& r = registry();
     for (std::uintptr_t a = std::uintptr_t(from) & ~(smallPage - 1); a < std::uintptr_t(to);) {
         std::lock_guard lock(r.mutex);
         if (!r.populateWorks)
             return false;
-        const auto block = std::find_if(
-            r.blocks.begin(), r.blocks.end(), [&](const auto& b) { return a >= b.first && a < b.first + b.second; });
-        if (block == r.blocks.end())
+        const auto* block = r.blockOf(a);
+        if (!block)
             return true;
-        const std::uintptr_t last = std::min({ std::uintptr_t(to), block->first + block->second, a + slice });
-        if (madvise(reinterpret_cast<void*>(a), last - a, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        const std::size_t offset = a - std::uintptr_t(block->first);
+        const std::size_t length = std::min({ std::uintptr_t(to) - a, block->second - offset, slice });
+        if (madvise(block->first + offset, length, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
             r.populateWorks = false;
-        a = last;
+        a += length;
     }
     return r.populateWorks;
 }
@@ -98,13 +108,12 @@ void trim(const void* from, const void* to)
     const std::uintptr_t first = (std::uintptr_t(from) + smallPage - 1) & ~(smallPage - 1);
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    for (const auto& [start, size] : r.blocks) {
-        if (first < start || first >= start + size)
-            continue;
-        const std::uintptr_t last = std::min(std::uintptr_t(to), start + size) & ~(smallPage - 1);
-        if (last > first)
-            madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-        return;
+    if (const auto* block = r.blockOf(first)) {
+        const std::size_t offset = first - std::uintptr_t(block->first);
+        const std::uintptr_t last = std::min(std::uintptr_t(to), std::uintptr_t(block->first) + block->second);
+        const std::size_t length = last > first ? (last - first) & ~(smallPage - 1) : 0;
+        if (length > 0)
+            madvise(block->first + offset, length, MADV_DONTNEED);
     }
 }
 

@@ -12,7 +12,7 @@ void PageAhead::run(size_t ahead)
     for (Array& a : m_arrays) {
         if (!m_works)
             return;
-        const uintptr_t data = a.data.load(std::memory_order_relaxed);
+        const char* data = a.data.load(std::memory_order_relaxed);
         const size_t used = a.used.load(std::memory_order_relaxed);
         const size_t capacity = a.capacity.load(std::memory_order_relaxed);
         if (data != a.doneData) {
@@ -22,10 +22,9 @@ void PageAhead::run(size_t ahead)
         const size_t from = std::max(a.done, used);
         const size_t to = std::min(capacity, used + ahead);
         // Once a quarter of the distance is due: fewer, larger calls.
-        if (data == 0 || to <= from + ahead / 4)
+        if (!data || to <= from + ahead / 4)
             continue;
-        m_works =
-            BigBlocks::populate(reinterpret_cast<const void*>(data + from), reinterpret_cast<const void*>(data + to));
+        m_works = BigBlocks::populate(data + from, data + to);
         a.done = to;
     }
 }

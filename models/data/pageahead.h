@@ -24,7 +24,7 @@ public:
     void publish(size_t index, const void* data, size_t used, size_t capacity)
     {
         Array& a = m_arrays[index];
-        a.data.store(uintptr_t(data), std::memory_order_relaxed);
+        a.data.store(static_cast<const char*>(data), std::memory_order_relaxed);
         a.used.store(used, std::memory_order_relaxed);
         a.capacity.store(capacity, std::memory_order_relaxed);
     }
@@ -34,11 +34,11 @@ public:
 private:
     struct Array
     {
-        std::atomic<uintptr_t> data { 0 };
+        std::atomic<const char*> data { nullptr };
         std::atomic<size_t> used { 0 };
         std::atomic<size_t> capacity { 0 };
         // The helper's own: how far it has faulted in, and in which block.
-        uintptr_t doneData = 0;
+        const char* doneData = nullptr;
         size_t done = 0;
     };
     std::array<Array, Arrays> m_arrays;

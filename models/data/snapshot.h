@@ -153,10 +153,7 @@ public:
     StackTable();
     StackId intern(std::span<const FrameId> frames)
     {
-        uint64_t hash = EmptyHash;
-        for (FrameId id : frames)
-            hash = hashStep(hash, id);
-        return intern(frames, hash);
+        return intern(frames, hashOf(frames));
     }
     /// The same, with the hash of `frames` already computed by the caller, frame by frame with hashStep().
     StackId intern(std::span<const FrameId> frames, uint64_t hash);
@@ -164,6 +161,13 @@ public:
     static uint64_t hashStep(uint64_t hash, FrameId id)
     {
         return (hash ^ id) * 1099511628211ull; // FNV-1a over the ids
+    }
+    static uint64_t hashOf(std::span<const FrameId> frames)
+    {
+        uint64_t hash = EmptyHash;
+        for (FrameId id : frames)
+            hash = hashStep(hash, id);
+        return hash;
     }
     std::span<const FrameId> frames(StackId id) const
     {

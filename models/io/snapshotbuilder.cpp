@@ -650,10 +650,7 @@ std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
 
 bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames)
 {
-    uint64_t hash = StackTable::EmptyHash;
-    for (FrameId id : frames)
-        hash = StackTable::hashStep(hash, id);
-    return setWholeFrameList(list, frames, hash);
+    return setWholeFrameList(list, frames, StackTable::hashOf(frames));
 }
 
 bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash)
