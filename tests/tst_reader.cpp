@@ -300,14 +300,14 @@ void TestReader::pagesFaultedAhead()
     block[0] = 7;
     QVERIFY(resident(block + 32 * mb, 32 * mb) == 0);
     PageAhead pages;
-    pages.publish(0, block, 1, 64 * mb);
+    pages.publish(PageAhead::Memo, block, 1, 64 * mb);
     pages.run(16 * mb);
     QVERIFY(resident(block, 16 * mb) == 16 * mb);
     QVERIFY(resident(block + 20 * mb, 44 * mb) < 4 * mb); // a huge page may round up; nothing far past
     QCOMPARE(block[0], uint8_t(7));
     QVERIFY(std::all_of(block + 1, block + 16 * mb, [](uint8_t b) { return b == 0; }));
     // Filled further: the next stretch, and never past the capacity.
-    pages.publish(0, block, 56 * mb, 64 * mb);
+    pages.publish(PageAhead::Memo, block, 56 * mb, 64 * mb);
     pages.run(16 * mb);
     QVERIFY(resident(block + 56 * mb, 8 * mb) == 8 * mb);
     // What was faulted in past an array's end is given back when the parse is done with it.
@@ -317,7 +317,7 @@ void TestReader::pagesFaultedAhead()
     QCOMPARE(block[0], uint8_t(7));
     // Freed: a stale view of the array touches nothing (the range is not mapped again).
     BigBlocks::deallocate(block, 64 * mb);
-    pages.publish(1, block, 0, 64 * mb);
+    pages.publish(PageAhead::Trace, block, 0, 64 * mb);
     pages.run(16 * mb);
     std::vector<unsigned char> probe(1);
     QVERIFY(mincore(block, 4096, probe.data()) != 0 && errno == ENOMEM);

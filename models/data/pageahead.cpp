@@ -9,7 +9,7 @@ namespace RankScope {
 
 void PageAhead::run(size_t ahead)
 {
-    for (Array& a : m_arrays) {
+    for (Published& a : m_arrays) {
         if (!m_works)
             return;
         const char* data = a.data.load(std::memory_order_relaxed);

@@ -18,12 +18,18 @@ namespace RankScope {
 class PageAhead
 {
 public:
-    static constexpr size_t Arrays = 4;
-
-    /// The filling thread: array `index` spans [data, data + capacity) and holds `used` bytes.
-    void publish(size_t index, const void* data, size_t used, size_t capacity)
+    /// The arrays a parse fills.
+    enum Array : size_t
     {
-        Array& a = m_arrays[index];
+        Memo,
+        Trace,
+        Arrays,
+    };
+
+    /// The filling thread: `array` spans [data, data + capacity) and holds `used` bytes.
+    void publish(Array array, const void* data, size_t used, size_t capacity)
+    {
+        Published& a = m_arrays[array];
         a.data.store(static_cast<const char*>(data), std::memory_order_relaxed);
         a.used.store(used, std::memory_order_relaxed);
         a.capacity.store(capacity, std::memory_order_relaxed);
@@ -32,7 +38,7 @@ public:
     void run(size_t ahead);
 
 private:
-    struct Array
+    struct Published
     {
         std::atomic<const char*> data { nullptr };
         std::atomic<size_t> used { 0 };
@@ -41,7 +47,7 @@ private:
         const char* doneData = nullptr;
         size_t done = 0;
     };
-    std::array<Array, Arrays> m_arrays;
+    std::array<Published, Arrays> m_arrays;
     bool m_works = true;
 };
 

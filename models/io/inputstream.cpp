@@ -247,9 +247,7 @@ void InputStream::checkUnchanged(uint64_t read, bool atEnd) const
     // fstat, not QFile::size(): the reading thread may be inside the QFile meanwhile.
     if (m_fd < 0)
         return;
-    struct stat st
-    {
-    };
+    struct stat st = {};
     const uint64_t now = ::fstat(m_fd, &st) == 0 ? uint64_t(st.st_size) : m_fileSize;
     if (now != m_fileSize || (atEnd && read != m_fileSize))
         throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "

@@ -632,7 +632,7 @@ void PickleReader::runOpcodes()
             m_in.reportProgress();
             nextProgress = p + progressStep;
             m_in.pageAhead().publish(
-                0, m_memo.data(), m_memo.size() * sizeof(uint32_t), m_memo.capacity() * sizeof(uint32_t));
+                PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t), m_memo.capacity() * sizeof(uint32_t));
             m_builder.publishArrays(m_in.pageAhead());
         }
         if (p == end) {
@@ -739,7 +739,7 @@ void PickleReader::runOpcodes()
             if (mark == 0 || m_stack[mark - 1].kind != BuilderValue::List)
                 fail("APPENDS to something that is not a list");
             const BuilderValue list = m_stack[mark - 1];
-            m_builder.appendAll(list, std::span<const BuilderValue>(m_stack.data() + mark, m_stack.size() - mark));
+            m_builder.appendAll(list, std::span<const BuilderValue>(m_stack.begin() + mark, m_stack.end()));
             m_stack.resize(mark);
             break;
         }

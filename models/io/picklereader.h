@@ -56,10 +56,6 @@ private:
         {
             m_size = std::min(n, m_size);
         }
-        const BuilderValue* data() const
-        {
-            return m_values.data();
-        }
         const BuilderValue* begin() const
         {
             return m_values.data();

@@ -260,7 +260,8 @@ void SnapshotBuilder::publishArrays(PageAhead& pages) const
     if (m_snapshot->deviceTraces.empty())
         return;
     const TraceVector& trace = m_snapshot->deviceTraces.back();
-    pages.publish(1, trace.data(), trace.size() * sizeof(TraceEntry), trace.capacity() * sizeof(TraceEntry));
+    pages.publish(
+        PageAhead::Trace, trace.data(), trace.size() * sizeof(TraceEntry), trace.capacity() * sizeof(TraceEntry));
 }
 
 int64_t SnapshotBuilder::intOf(const BuilderValue& value, const char* field) const
@@ -296,7 +297,7 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
 {
     using C = SchemaContext;
     value = place(dict, &key, value);
-    const StringId k = key.kind == BuilderValue::String ? key.a : StringId(K_None);
+    const StringId k = keyId(&key);
     Snapshot& s = *m_snapshot;
     switch (dict.ctx) {
     case C::Ignore:
@@ -380,10 +381,8 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
 void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items)
 {
     TraceEntry& e = m_snapshot->deviceTraces[entry.a][entry.b];
-    for (size_t i = 0; i + 1 < items.size(); i += 2) {
-        const BuilderValue& key = items[i];
-        setTraceField(e, key.kind == BuilderValue::String ? key.a : StringId(K_None), items[i + 1]);
-    }
+    for (size_t i = 0; i + 1 < items.size(); i += 2)
+        setTraceField(e, keyId(&items[i]), items[i + 1]);
 }
 
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)

@@ -134,7 +134,7 @@ public:
     void setRoot(const BuilderValue& root);
 
     std::shared_ptr<Snapshot> finish();
-    /// Tells `pages` (arrays 1 and up) how far the trace being filled is, so its pages can be faulted in ahead.
+    /// Tells `pages` how far the trace being filled is, so its pages can be faulted in ahead.
     void publishArrays(PageAhead& pages) const;
 
 private:
