@@ -61,7 +61,7 @@ int main(int argc, char** argv)
     QElapsedTimer layout;
     layout.start();
     while (map.isBusy())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        BenchUtil::waitForEvents(5);
     const double layoutMs = double(layout.nsecsElapsed()) / 1e6;
     QImage image(map.size(), QImage::Format_ARGB32_Premultiplied);
     const double paint = timeMs(15, [&] { map.render(&image); });
@@ -83,7 +83,7 @@ int main(int argc, char** argv)
     timeline.setTracks({ { 0, QString(), history, history->peakEvent() } }, SiteOptions {});
     const auto settle = [&] {
         do
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+            BenchUtil::waitForEvents(5);
         while (timeline.isBusy());
     };
     settle();

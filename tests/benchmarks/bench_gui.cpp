@@ -71,7 +71,7 @@ int main(int argc, char** argv)
     window.openPaths(files);
     double loadedAt = 0;
     while (!(window.comparison() && !window.isBusy())) {
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        BenchUtil::waitForEvents(50);
         if (loadedAt == 0 && !window.loader()->isRunning())
             loadedAt = double(clock.elapsed()) / 1000;
     }
@@ -129,7 +129,7 @@ int main(int argc, char** argv)
         QObject::connect(&loader, &SnapshotLoader::finished, [&](int, const LoadedFile&) { finished = true; });
         loader.load({ files.front() });
         while (!finished)
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+            BenchUtil::waitForEvents(20);
         if (sinceCancel.isValid())
             cancels.push_back(double(sinceCancel.nsecsElapsed()) / 1e6);
     }

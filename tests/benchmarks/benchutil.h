@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-// What the benchmark programs share: the process's resident memory and the median of timings.
+// What the benchmark programs share: the process's resident memory, the median of timings, waiting for events.
 #pragma once
+
+#include <QCoreApplication>
+#include <QTimer>
 
 #include <algorithm>
 #include <fstream>
@@ -25,6 +28,17 @@ inline double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/// Handles the events that arrive within `ms`, sleeping while there are none, as a window's event loop does.
+/// (QCoreApplication::processEvents(flags, ms) drops WaitForMoreEvents: a loop around it keeps a core busy, which
+/// on two cores is the one the jobs being timed need.)
+inline void waitForEvents(int ms)
+{
+    QTimer wake;
+    wake.setSingleShot(true);
+    wake.start(ms);
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
 } // namespace BenchUtil
