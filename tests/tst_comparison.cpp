@@ -73,6 +73,7 @@ private slots:
     void excessByFrame();
     void sharedSiteIsNotOnlyOnRank();
     void oneRankHasNothingToCompare();
+    void statesAtThePoints();
     void runsMergeAdjacentBlocks();
     void abBaseline();
     void siteKeys();
@@ -509,6 +510,44 @@ void TestComparison::oneRankHasNothingToCompare()
     const QString words = VerdictText::explanation(v, VerdictText::English);
     QVERIFY2(words.contains(QString::fromStdString(v.topSites[0].label)), qPrintable(words));
     QVERIFY(QString::fromStdString(DiffReport::text(*c)).startsWith(QLatin1String("Verdict: none (one rank")));
+}
+
+void TestComparison::statesAtThePoints()
+{
+    // Each rank's allocator state at its point, kept for the block maps: with one rank it is replayed beside the
+    // history, at the peak the cheap walk finds, and must be thrown away when the point is elsewhere.
+    const std::vector<RankInput> all = loadRanks(scenarioDir() + QStringLiteral("/burden_8"));
+    const std::vector<RankInput> one(all.begin(), all.begin() + 1);
+    const std::vector<RankInput> two(all.begin(), all.begin() + 2);
+    const EventIndex middle = EventIndex(one.front().snapshot->deviceTraces.at(0).size() / 2);
+    QVERIFY(middle > 10);
+    ComparisonOptions atMiddle;
+    atMiddle.point = TimelinePoint::Spec { TimelinePoint::Event, middle };
+    int checked = 0;
+    for (const auto& [ranks, options] : { std::pair { &one, ComparisonOptions {} }, std::pair { &one, atMiddle },
+             std::pair { &two, ComparisonOptions {} }, std::pair { &all, ComparisonOptions {} } }) {
+        const ComparisonPtr c = Comparison::compute(*ranks, options);
+        QCOMPARE(c->ranks().size(), ranks->size());
+        for (size_t i = 0; i < c->ranks().size(); ++i) {
+            const RankSummary& r = c->ranks()[i];
+            if (options.point)
+                QCOMPARE(r.point.event, middle);
+            else
+                QCOMPARE(r.point.event, c->history(i).peakEvent());
+            const AllocatorState replayed = c->history(i).stateAt(r.point.event);
+            const std::shared_ptr<const AllocatorState>& kept = c->statePtr(i);
+            QVERIFY(kept);
+            QVERIFY(kept->segments == replayed.segments);
+            QVERIFY(kept->blocks == replayed.blocks);
+            QCOMPARE(r.fragmentation, replayed.stats().fragmentation);
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 1 + 1 + 2 + int(all.size()));
+    // The middle of the trace is not the peak: the state replayed at the peak was not used.
+    const ComparisonPtr c = Comparison::compute(one, atMiddle);
+    QVERIFY(c->history(0).peakEvent() != middle);
+    QVERIFY(!(c->statePtr(0)->blocks == c->history(0).stateAt(c->history(0).peakEvent()).blocks));
 }
 
 void TestComparison::runsMergeAdjacentBlocks()

@@ -26,7 +26,7 @@ namespace RankScope {
 struct BlockMapView::Layout
 {
     DeviceHistoryPtr history;
-    AllocatorState state;
+    std::shared_ptr<const AllocatorState> state;
     DeviceStats stats;
     FreeSpace free; ///< the gaps between live blocks, for marking those too small for a failed request
     std::vector<uint64_t> fingerprints; // per block
@@ -49,7 +49,7 @@ BlockMapView::Packing pack(const BlockMapView::Layout& layout, double rowWidth)
 {
     BlockMapView::Packing p;
     p.rowWidth = rowWidth;
-    const std::vector<StateSegment>& segments = layout.state.segments;
+    const std::vector<StateSegment>& segments = layout.state->segments;
     const double padding = layout.maxSize / 200;
     p.segmentRow.assign(segments.size(), 0);
     p.segmentOffset.assign(segments.size(), 0);
@@ -68,27 +68,27 @@ BlockMapView::Packing pack(const BlockMapView::Layout& layout, double rowWidth)
     return p;
 }
 
-std::shared_ptr<const BlockMapView::Layout> computeLayout(
-    const DeviceHistoryPtr& history, EventIndex event, const SiteOptions& siteOptions)
+std::shared_ptr<const BlockMapView::Layout> computeLayout(const DeviceHistoryPtr& history, EventIndex event,
+    std::shared_ptr<const AllocatorState> state, const SiteOptions& siteOptions)
 {
     auto layout = std::make_shared<BlockMapView::Layout>();
     layout->history = history;
-    layout->state = history->stateAt(event);
-    layout->stats = layout->state.stats();
-    layout->free = layout->state.freeInUsedSegments();
-    const std::vector<StateSegment>& segments = layout->state.segments;
+    layout->state = state ? std::move(state) : std::make_shared<const AllocatorState>(history->stateAt(event));
+    layout->stats = layout->state->stats();
+    layout->free = layout->state->freeInUsedSegments();
+    const std::vector<StateSegment>& segments = layout->state->segments;
     // A block recreated by undoing a free carries the free's stack, often none; the allocation live at that address
     // carries where it was allocated, which is what sites are made of.
     std::unordered_map<uint64_t, StackId> allocatedAt;
     for (uint32_t i : history->liveSet(event))
         allocatedAt.emplace(history->allocations()[i].addr, history->allocations()[i].stack);
-    for (const StateBlock& b : layout->state.blocks) {
+    for (const StateBlock& b : layout->state->blocks) {
         const auto found = allocatedAt.find(b.addr);
         layout->stacks.push_back(found != allocatedAt.end() ? found->second : b.stack);
     }
     for (const SiteTable::StackSite& site : SiteTable::sitesOf(history->snapshot(), layout->stacks, siteOptions, false))
         layout->fingerprints.push_back(site.fingerprint);
-    for (const StateBlock& b : layout->state.blocks) {
+    for (const StateBlock& b : layout->state->blocks) {
         auto seg = std::upper_bound(segments.begin(), segments.end(), b.addr,
             [](uint64_t addr, const StateSegment& s) { return addr < s.addr; });
         layout->blockSegment.push_back(seg == segments.begin() ? 0 : uint32_t(seg - segments.begin() - 1));
@@ -172,16 +172,17 @@ QSize BlockMapView::minimumSizeHint() const
     return { 160, 90 };
 }
 
-void BlockMapView::setState(
-    int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site)
+void BlockMapView::setState(int rank, const QString& role, DeviceHistoryPtr history, EventIndex event,
+    const SiteOptions& site, std::shared_ptr<const AllocatorState> state)
 {
     m_rank = rank;
     m_role = role;
     m_event = event;
     update();
-    m_jobs.start([history = std::move(history), event, site] { return computeLayout(history, event, site); },
+    m_jobs.start([history = std::move(history), event, state = std::move(state),
+                     site] { return computeLayout(history, event, state, site); },
         [this](std::shared_ptr<const Layout> layout) {
-            const bool sameSegments = m_layout && m_layout->state.segments == layout->state.segments;
+            const bool sameSegments = m_layout && m_layout->state->segments == layout->state->segments;
             m_layout = std::move(layout);
             if (!sameSegments && !(m_linked && m_partner)) {
                 m_zoom = 1;
@@ -315,12 +316,12 @@ std::optional<DeviceStats> BlockMapView::stats() const
 
 int BlockMapView::blockCount() const
 {
-    return m_layout ? int(m_layout->state.blocks.size()) : 0;
+    return m_layout ? int(m_layout->state->blocks.size()) : 0;
 }
 
 int BlockMapView::segmentCount() const
 {
-    return m_layout ? int(m_layout->state.segments.size()) : 0;
+    return m_layout ? int(m_layout->state->segments.size()) : 0;
 }
 
 int BlockMapView::highlightedBlockCount() const
@@ -359,7 +360,7 @@ int BlockMapView::visibleOutlinedRuns() const
     if (!m_layout)
         return 0;
     return int(std::count_if(m_runs.begin(), m_runs.end(),
-        [this](const FindingRun& r) { return segmentOf(m_layout->state.segments, r.address).has_value(); }));
+        [this](const FindingRun& r) { return segmentOf(m_layout->state->segments, r.address).has_value(); }));
 }
 
 QRectF BlockMapView::mapArea() const
@@ -374,14 +375,14 @@ QRectF BlockMapView::segmentRect(size_t segment) const
     const double scale = area.width() / m_packing.rowWidth;
     const double rowHeight = std::min(MaxRowHeight, area.height() / double(std::max<size_t>(m_packing.rows.size(), 1)));
     const QRectF unzoomed(m_packing.segmentOffset[segment] * scale, m_packing.segmentRow[segment] * rowHeight,
-        double(m_layout->state.segments[segment].size) * scale, rowHeight * 0.8);
+        double(m_layout->state->segments[segment].size) * scale, rowHeight * 0.8);
     return QRectF(area.left() + (unzoomed.left() - m_pan.x()) * m_zoom,
         area.top() + (unzoomed.top() - m_pan.y()) * m_zoom, unzoomed.width() * m_zoom, unzoomed.height() * m_zoom);
 }
 
 double BlockMapView::xOf(size_t segment, uint64_t address) const
 {
-    return xIn(segmentRect(segment), m_layout->state.segments[segment], address);
+    return xIn(segmentRect(segment), m_layout->state->segments[segment], address);
 }
 
 std::optional<size_t> BlockMapView::segmentAt(const QPointF& pos) const
@@ -434,7 +435,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
     const QRectF area = mapArea();
     p.save();
     p.setClipRect(area);
-    const std::vector<StateSegment>& segments = m_layout->state.segments;
+    const std::vector<StateSegment>& segments = m_layout->state->segments;
     // Tens of thousands of rectangles: each segment's rectangle is computed once, rectangles are gathered by colour,
     // and on screen they are filled straight into an image, which keeps a full repaint within a frame.
     std::vector<QRectF> segmentRects(segments.size());
@@ -457,7 +458,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
     const QRgb rounding = roundingColor().rgba();
     const QRgb neutral = otherSiteColor(pal).rgba();
     const QRgb active = activeColor().rgba();
-    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    const std::vector<StateBlock>& blocks = m_layout->state->blocks;
     for (size_t i = 0; i < blocks.size(); ++i) {
         const StateBlock& b = blocks[i];
         const size_t seg = m_layout->blockSegment[i];
@@ -565,10 +566,10 @@ QString BlockMapView::describeAt(const QPointF& pos) const
     const std::optional<size_t> seg = segmentAt(pos);
     if (!seg)
         return {};
-    const StateSegment& s = m_layout->state.segments[*seg];
+    const StateSegment& s = m_layout->state->segments[*seg];
     const QRectF r = segmentRect(*seg);
     const uint64_t address = s.addr + uint64_t(double(s.size) * std::clamp((pos.x() - r.left()) / r.width(), 0.0, 1.0));
-    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    const std::vector<StateBlock>& blocks = m_layout->state->blocks;
     auto it = std::upper_bound(
         blocks.begin(), blocks.end(), address, [](uint64_t a, const StateBlock& b) { return a < b.addr; });
     const Snapshot& snapshot = m_layout->history->snapshot();
@@ -651,10 +652,10 @@ void BlockMapView::mouseReleaseEvent(QMouseEvent* event)
     const std::optional<size_t> seg = segmentAt(event->position());
     if (!seg)
         return;
-    const StateSegment& s = m_layout->state.segments[*seg];
+    const StateSegment& s = m_layout->state->segments[*seg];
     const QRectF r = segmentRect(*seg);
     const uint64_t address = s.addr + uint64_t(double(s.size) * (event->position().x() - r.left()) / r.width());
-    const std::vector<StateBlock>& blocks = m_layout->state.blocks;
+    const std::vector<StateBlock>& blocks = m_layout->state->blocks;
     auto it = std::upper_bound(
         blocks.begin(), blocks.end(), address, [](uint64_t a, const StateBlock& b) { return a < b.addr; });
     if (it != blocks.begin() && address < std::prev(it)->addr + uint64_t(std::prev(it)->size))

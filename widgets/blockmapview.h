@@ -32,8 +32,10 @@ public:
     explicit BlockMapView(QWidget* parent = nullptr);
     ~BlockMapView() override;
 
-    /// Shows `history` after `event`; `site` must be the comparison's, so that colours match its sites.
-    void setState(int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site);
+    /// Shows `history` after `event`; `site` must be the comparison's, so that colours match its sites. `state` is the
+    /// allocator's state after `event` where the caller has it (the comparison's), else it is replayed here.
+    void setState(int rank, const QString& role, DeviceHistoryPtr history, EventIndex event, const SiteOptions& site,
+        std::shared_ptr<const AllocatorState> state = nullptr);
     void clear();
     /// Address ranges to outline (a finding's runs on this rank); empty for none.
     void setOutlinedRuns(std::vector<FindingRun> runs);

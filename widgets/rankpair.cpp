@@ -46,7 +46,7 @@ void RankPair::showRanks(const ComparisonPtr& comparison, int rankA, int rankB)
         const RankSummary& s = c.ranks()[size_t(index)];
         tracks.push_back({ s.rank, role, c.historyPtr(size_t(index)), s.point.event, c.categoriesPtr(size_t(index)) });
         if (map) {
-            map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site);
+            map->setState(s.rank, role, c.historyPtr(size_t(index)), s.point.event, site, c.statePtr(size_t(index)));
             const Verdict& v = c.verdict();
             map->setTooSmallFor(v.kind == Verdict::Fragmentation && v.rank == s.rank ? v.oomRequestedBytes : 0);
         }

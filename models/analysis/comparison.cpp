@@ -5,6 +5,8 @@
 #include "spread.h"
 #include "tracealignment.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -220,7 +222,9 @@ public:
     { }
     ~ComparisonPhases()
     {
-        m_pendingCategories.waitForFinished(); // its tasks use this object
+        // Their tasks use this object.
+        m_pendingCategories.waitForFinished();
+        m_peakStates.waitForFinished();
     }
     ComparisonPhases(const ComparisonPhases&) = delete;
     ComparisonPhases& operator=(const ComparisonPhases&) = delete;
@@ -278,7 +282,6 @@ private:
     std::vector<std::vector<Live>> m_live; // per rank, sorted by site
     std::vector<Finding> m_foreign; // allocations on other ranks' GPUs
     const int m_baselineIndex; // -1: the median of the other ranks
-    std::vector<std::vector<StateSegment>> m_segments; // per rank, at its point
     std::vector<std::vector<size_t>> m_groupMembers; // replica groups of rank indices
     std::vector<int64_t> m_siteModelBytes; // sites × ranks: parameters, gradients and optimizer state
     // Per rank with earlier steps: what it held at the same moment of each of them, oldest first.
@@ -291,6 +294,9 @@ private:
     std::vector<std::vector<EarlierState>> m_earlier;
     std::vector<uint8_t> m_grows; // per rank: more at its point than at the same moment of every step before
     QFuture<CategoriesPtr> m_pendingCategories; // classifying, until measureAt() takes them
+    // Per rank, its peak event and the state there, replayed while the histories are built (see measureRanks()),
+    // until measureAt() takes them.
+    QFuture<std::pair<EventIndex, AllocatorState>> m_peakStates;
 };
 
 int ComparisonPhases::baselineIndex() const
@@ -366,6 +372,16 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
 
 void ComparisonPhases::measureRanks()
 {
+    // With fewer ranks than cores, a rank's history is one core's work while another waits: the state at its peak,
+    // nearly always the point compared, is replayed there meanwhile (the peak found by the cheap walk `info` uses).
+    if (m_rankCount < size_t(Parallel::partPool()->maxThreadCount())) {
+        m_peakStates = Parallel::mapIndicesLater(qsizetype(m_rankCount), [this](qsizetype r) {
+            const Snapshot& s = *m_inputs[size_t(r)].snapshot;
+            const int device = m_devices[size_t(r)];
+            const EventIndex peak = DeviceHistory::summarize(s, device).peakEvent;
+            return std::make_pair(peak, DeviceHistory::stateAt(s, device, peak));
+        });
+    }
     // Each rank's history and its state at its point: independent per rank, so every core takes ranks.
     const QList<DeviceHistoryPtr> histories = Parallel::mapIndices(qsizetype(m_rankCount),
         [&](qsizetype r) { return DeviceHistory::build(m_inputs[size_t(r)].snapshot, m_devices[size_t(r)]); });
@@ -395,7 +411,7 @@ void ComparisonPhases::measureRanks()
     if (std::optional<ParallelLayout> guessed = suggestLayout()) {
         setGroups(guessed);
         m_c.m_ranks.clear();
-        m_segments.clear();
+        m_c.m_states.clear();
         m_live.assign(m_rankCount, {});
         m_c.m_alignedTo = -1;
         measureAt(choosePoints());
@@ -404,8 +420,19 @@ void ComparisonPhases::measureRanks()
 
 void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
 {
-    QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount),
-        [&](qsizetype r) { return m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event); });
+    std::vector<std::optional<AllocatorState>> replayed(m_rankCount);
+    if (m_peakStates.isValid()) {
+        QList<std::pair<EventIndex, AllocatorState>> peaks = m_peakStates.results();
+        m_peakStates = {};
+        for (size_t r = 0; r < m_rankCount; ++r) {
+            if (peaks[qsizetype(r)].first == chosen[r].point.event)
+                replayed[r] = std::move(peaks[qsizetype(r)].second);
+        }
+    }
+    QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+        std::optional<AllocatorState>& done = replayed[size_t(r)];
+        return done ? std::move(*done) : m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event);
+    });
     if (m_pendingCategories.isValid()) {
         const QList<CategoriesPtr> categories = m_pendingCategories.results();
         m_c.m_categories.assign(categories.begin(), categories.end());
@@ -442,9 +469,9 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
-        AllocatorState& state = states[qsizetype(r)];
-        summary.fragmentation = state.stats().fragmentation;
-        m_segments.push_back(std::move(state.segments));
+        auto state = std::make_shared<const AllocatorState>(std::move(states[qsizetype(r)]));
+        summary.fragmentation = state->stats().fragmentation;
+        m_c.m_states.push_back(std::move(state));
         summary.oomEvents = int64_t(h->ooms().size());
         summary.traceIncomplete = h->traceIncomplete();
         m_c.m_ranks.push_back(summary);
@@ -722,7 +749,7 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
     for (uint32_t i : siteBlocks)
         byCategory[size_t((*m_c.m_categories[r])[i])] += h.allocations()[i].size;
     f.category = Category(std::max_element(byCategory.begin(), byCategory.end()) - byCategory.begin());
-    const std::vector<StateSegment>& segs = m_segments[r];
+    const std::vector<StateSegment>& segs = m_c.m_states[r]->segments;
     for (uint32_t i : chosen) {
         const Allocation& a = h.allocations()[i];
         auto seg = std::upper_bound(

@@ -303,6 +303,12 @@ public:
     {
         return m_categories[rankIndex];
     }
+    /// The allocator's segments and blocks of rank rankIndex at its point (ranks()[rankIndex].point): what its
+    /// fragmentation figure was computed from, and what its block map shows.
+    const std::shared_ptr<const AllocatorState>& statePtr(size_t rankIndex) const
+    {
+        return m_states[rankIndex];
+    }
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
@@ -362,6 +368,7 @@ private:
     std::vector<RankSummary> m_ranks;
     std::vector<DeviceHistoryPtr> m_histories;
     std::vector<CategoriesPtr> m_categories;
+    std::vector<std::shared_ptr<const AllocatorState>> m_states;
     std::vector<Finding> m_findings;
     // sites × ranks
     std::vector<int64_t> m_siteBytes;

@@ -21,6 +21,12 @@ bool parseNumber(std::string_view text, int64_t& value)
     return ec == std::errc() && end == text.data() + text.size();
 }
 
+std::span<const TraceEntry> traceOf(const Snapshot& s, int device)
+{
+    return size_t(device) < s.deviceTraces.size() ? std::span<const TraceEntry>(s.deviceTraces[size_t(device)])
+                                                  : std::span<const TraceEntry>();
+}
+
 // What a trace event tells about its block; an alloc's own, or a free's when the alloc was not recorded.
 Allocation allocationOf(const TraceEntry& e)
 {
@@ -76,9 +82,7 @@ DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int devic
 {
     // The same walk as a full replay, keeping only the running maximum: memory grows with the live allocations,
     // not with the events.
-    const std::span<const TraceEntry> events = size_t(device) < s.deviceTraces.size()
-        ? std::span<const TraceEntry>(s.deviceTraces[size_t(device)])
-        : std::span<const TraceEntry>();
+    const std::span<const TraceEntry> events = traceOf(s, device);
     PeakSummary summary;
     int64_t initial = 0;
     int64_t maxNet = 0;
@@ -109,7 +113,7 @@ int DeviceHistory::mainDevice(const Snapshot& s)
     for (int d = 0; d < s.deviceCount(); ++d) {
         if (d == s.hostDevice())
             continue; // a profile's host memory is not a GPU
-        const size_t events = size_t(d) < s.deviceTraces.size() ? s.deviceTraces[size_t(d)].size() : 0;
+        const size_t events = traceOf(s, d).size();
         int64_t reserved = 0;
         for (const Segment& seg : s.segments)
             reserved += seg.device == d ? seg.totalSize : 0;
@@ -154,8 +158,7 @@ std::shared_ptr<const DeviceHistory> DeviceHistory::build(SnapshotPtr snapshot, 
     std::shared_ptr<DeviceHistory> h(new DeviceHistory);
     h->m_snapshot = std::move(snapshot);
     h->m_device = device;
-    if (size_t(device) < h->m_snapshot->deviceTraces.size())
-        h->m_events = h->m_snapshot->deviceTraces[size_t(device)];
+    h->m_events = traceOf(*h->m_snapshot, device);
     h->replay();
     h->collectMarkers();
     return h;
@@ -365,11 +368,12 @@ std::optional<TimelinePoint> DeviceHistory::point(const TimelinePoint::Spec& spe
     return std::nullopt;
 }
 
-AllocatorState DeviceHistory::stateAt(EventIndex event) const
+AllocatorState DeviceHistory::stateAt(const Snapshot& snapshot, int device, EventIndex event)
 {
-    AllocatorReplay replay(*m_snapshot, m_device);
-    for (EventIndex i = EventIndex(m_events.size()) - 1; i > event; --i)
-        replay.undo(m_events[size_t(i)]);
+    AllocatorReplay replay(snapshot, device);
+    const std::span<const TraceEntry> events = traceOf(snapshot, device);
+    for (EventIndex i = EventIndex(events.size()) - 1; i > event; --i)
+        replay.undo(events[size_t(i)]);
     return replay.state();
 }
 

@@ -288,7 +288,12 @@ public:
     /// Resolves a point; nullopt when this device has no such point (no OOM, no such step, event out of range).
     std::optional<TimelinePoint> point(const TimelinePoint::Spec& spec) const;
     /// The allocator's segments and blocks after `event`, undoing events from the final snapshot backwards.
-    AllocatorState stateAt(EventIndex event) const;
+    AllocatorState stateAt(EventIndex event) const
+    {
+        return stateAt(*m_snapshot, m_device, event);
+    }
+    /// The same without a history: it needs only the snapshot's trace of the device.
+    static AllocatorState stateAt(const Snapshot& snapshot, int device, EventIndex event);
     /// Only the segments after `event` (cheap: block events are skipped).
     std::vector<StateSegment> segmentsAt(EventIndex event) const;
 

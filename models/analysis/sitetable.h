@@ -21,6 +21,8 @@ struct SiteOptions
     bool myCodeOnly = false;
     /// Keep at most this many frames (innermost first); 0 keeps all.
     int depth = 0;
+
+    bool operator==(const SiteOptions&) const = default;
 };
 
 /// Where an allocation was made, as a key that is the same on every rank for the same code: the stack after the
