@@ -42,6 +42,7 @@ private slots:
     void timelineAxesAndHover();
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
+    void detailOnlyForWhatChanged();
     void flameGraphOfTheExcess();
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
@@ -269,6 +270,33 @@ void TestWidgets::alignedAxisLinesUpTheSameCode()
 
 // The flame graph: the whole excess at the top, each frame under its caller as wide as its share, exported as
 // vectors with its frames' names.
+// A view asked again for what it already shows (layout settling after a comparison arrives) starts no job: one
+// started cannot be stopped midway, and a second would do the same work again. A new size does start one.
+void TestWidgets::detailOnlyForWhatChanged()
+{
+    const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/voxelflex_dump_snapshot.pickle")).snapshot;
+    const DeviceHistoryPtr h = DeviceHistory::build(s, DeviceHistory::mainDevice(*s));
+    TimelineView view;
+    view.resize(900, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    QTRY_VERIFY(!view.isBusy() && view.bandCount(0) > 0);
+    const int bands = view.bandCount(0);
+    QResizeEvent same(view.size(), view.size());
+    QApplication::sendEvent(&view, &same);
+    QVERIFY(view.isBusy()); // the debounce
+    view.flushDetail();
+    QVERIFY(!view.isBusy());
+    QCOMPARE(view.bandCount(0), bands);
+    view.resize(1400, 300);
+    QTRY_VERIFY(view.plot()->width() > 1300);
+    view.flushDetail();
+    QVERIFY(view.isBusy());
+    QTRY_VERIFY(!view.isBusy());
+    QVERIFY(view.bandCount(0) > 0);
+}
+
 void TestWidgets::flameGraphOfTheExcess()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));

@@ -22,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -218,10 +219,18 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     QElapsedTimer clock;
     clock.start();
     // A few rounds even when nothing is busy yet: layout and resizes post the events that start the views' jobs.
+    // After them the thread sleeps until a job reports (or the tick): spinning here took the core the views' jobs
+    // needed on a two-core machine.
+    QTimer tick;
+    tick.start(20);
     for (int round = 0; (isBusy() || round < 3) && clock.elapsed() < timeoutMs; ++round) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (round < 3)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        else
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         QCoreApplication::sendPostedEvents();
-        if (m_pair && m_pair->timelines())
+        // Not before the layout has settled: a detail started for a passing size runs to its end all the same.
+        if (m_pair && m_pair->timelines() && round >= 2)
             m_pair->timelines()->flushDetail();
     }
     // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.

@@ -105,6 +105,8 @@ struct DetailRequest
     SiteOptions site;
     CategoriesPtr categories;
     std::optional<uint64_t> lit;
+
+    bool operator==(const DetailRequest&) const = default;
 };
 
 /// Event index → x key on one of the axes. Copied into detail jobs, so it holds what it needs by value.
@@ -303,6 +305,8 @@ struct TimelineView::Track
     QCPTextElement* title = nullptr;
     TimelineBands* bands = nullptr;
     std::optional<Detail> detail;
+    /// What `detail` was computed for, or is being computed for while a job runs.
+    std::optional<DetailRequest> requested;
     std::optional<uint32_t> selected;
 };
 
@@ -944,8 +948,14 @@ void TimelineView::rebuildLayout()
     m_plot->replot();
     updateOverviewWindow();
     updateLegend();
-    requestDetail();
-    requestOverview();
+    // A view not yet laid out would compute for a size it is about to leave (and a job runs to its end once
+    // started): it asks once its size is known.
+    if (isVisible()) {
+        requestOverview(); // first: the detail asks for the overview only when its width changed
+        requestDetail();
+    } else {
+        m_detailTimer->start();
+    }
 }
 
 void TimelineView::applyMemoryRanges(std::optional<QCPRange> range)
@@ -1155,7 +1165,7 @@ void TimelineView::requestDetail()
         return;
     if (m_overview->width() != m_overviewWidth)
         requestOverview();
-    m_jobs.cancel();
+    std::vector<DetailRequest> requests;
     for (size_t i = 0; i < m_views.size(); ++i) {
         QCPAxis* x = m_views[i]->rect->axis(QCPAxis::atBottom);
         const QCPRange range = x->range();
@@ -1174,7 +1184,19 @@ void TimelineView::requestDetail()
         request.site = m_site;
         request.categories = m_tracks[i].categories;
         request.lit = m_highlight;
-        m_jobs.add([axis = m_views[i]->axis, request] { return computeDetail(axis, request); },
+        requests.push_back(std::move(request));
+    }
+    // Layout settling after a comparison arrives asks again for what is already being computed: the job in flight
+    // (which cannot be stopped midway) is kept rather than its result thrown away and the same work done twice.
+    bool same = true;
+    for (size_t i = 0; i < m_views.size(); ++i)
+        same = same && m_views[i]->requested == requests[i];
+    if (same)
+        return;
+    m_jobs.cancel();
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        m_views[i]->requested = requests[i];
+        m_jobs.add([axis = m_views[i]->axis, request = requests[i]] { return computeDetail(axis, request); },
             [this, i](Detail detail) {
                 if (i < m_views.size()) {
                     m_views[i]->detail = std::move(detail);
