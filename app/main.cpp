@@ -2,6 +2,7 @@
 #include "appearance.h"
 #include "cli.h"
 #include "mainwindow.h"
+#include "parallel.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -30,14 +31,18 @@ int main(int argc, char** argv)
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
-        return RankScope::Cli::run(arguments);
+        const int code = RankScope::Cli::run(arguments);
+        RankScope::Parallel::finish();
+        return code;
     }
     if (RankScope::Cli::isCommand(arguments)) {
         // Headless: no display connection is opened, so this works on a cluster login node or in CI.
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
-        return RankScope::Cli::run(arguments);
+        const int code = RankScope::Cli::run(arguments);
+        RankScope::Parallel::finish();
+        return code;
     }
 
     QApplication app(argc, argv);
@@ -48,9 +53,14 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope-256.png")));
     RankScope::Appearance::restore();
 
-    RankScope::MainWindow window;
-    window.show();
-    if (arguments.size() > 1)
-        window.openPaths(arguments.mid(1));
-    return app.exec();
+    int code = 0;
+    {
+        RankScope::MainWindow window;
+        window.show();
+        if (arguments.size() > 1)
+            window.openPaths(arguments.mid(1));
+        code = app.exec();
+    }
+    RankScope::Parallel::finish(); // the closed window's jobs may still be running
+    return code;
 }

@@ -17,6 +17,12 @@ QThreadPool* partPool()
     return &pool;
 }
 
+void finish()
+{
+    for (QThreadPool* pool : { jobPool(), partPool(), QThreadPool::globalInstance() })
+        pool->waitForDone();
+}
+
 QList<qsizetype> indices(qsizetype count)
 {
     QList<qsizetype> all;

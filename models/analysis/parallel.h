@@ -17,6 +17,11 @@ QThreadPool* jobPool();
 /// a job that waits for its parts must never wait for work queued behind itself.
 QThreadPool* partPool();
 
+/// Waits for the jobs on the pools (the job pool, the part pool and Qt's global pool) and lets their threads end:
+/// called before `main` returns, so that no pool thread is still alive, or halfway through ending, while the
+/// process's exit handlers run.
+void finish();
+
 /// 0, 1, … count - 1.
 QList<qsizetype> indices(qsizetype count);
 
