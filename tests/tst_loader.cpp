@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Background loading and the rank table: parallel jobs with progress, a failing file among good ones, cancelling,
 // and RankListModel under QAbstractItemModelTester through all of it.
+#include "jobtracker.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
 #include "testutils.h"
@@ -19,6 +20,7 @@ private slots:
     void loadsInParallelAndKeepsGoodFiles();
     void cancel();
     void loadAllMatchesFileOrder();
+    void jobResultsMovedNotCopied();
 
 private:
     QTemporaryDir m_dir;
@@ -108,4 +110,52 @@ void TestLoader::loadAllMatchesFileOrder()
 }
 
 QTEST_GUILESS_MAIN(TestLoader)
+namespace {
+// Counts its copies: a job's result (a timeline's detail is tens of MB) must reach the GUI thread without one.
+struct Counted
+{
+    explicit Counted(std::shared_ptr<int> copies = std::make_shared<int>(0))
+        : copies(std::move(copies))
+    { }
+    Counted(const Counted& other)
+        : copies(other.copies)
+    {
+        ++*copies;
+    }
+    Counted(Counted&&) = default;
+    Counted& operator=(const Counted& other)
+    {
+        copies = other.copies;
+        ++*copies;
+        return *this;
+    }
+    Counted& operator=(Counted&&) = default;
+    std::shared_ptr<int> copies;
+};
+} // namespace
+
+void TestLoader::jobResultsMovedNotCopied()
+{
+    QObject owner;
+    JobTracker jobs(&owner);
+    auto copies = std::make_shared<int>(0);
+    int applied = 0;
+    jobs.start([copies] { return Counted(copies); },
+        [&](Counted result) {
+            QCOMPARE(result.copies, copies);
+            ++applied;
+        });
+    QVERIFY(jobs.isBusy());
+    QTRY_COMPARE(applied, 1);
+    QVERIFY(!jobs.isBusy());
+    QCOMPARE(*copies, 0);
+    // The latest job wins: a superseded one is never applied.
+    jobs.start([] { return Counted(); }, [&](Counted) { applied += 10; });
+    jobs.start([copies] { return Counted(copies); }, [&](Counted) { ++applied; });
+    QTRY_COMPARE(applied, 2);
+    QTest::qWait(50);
+    QCOMPARE(applied, 2);
+    QCOMPARE(*copies, 0);
+}
+
 #include "tst_loader.moc"

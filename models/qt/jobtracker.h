@@ -46,8 +46,9 @@ public:
                 if (generation != m_generation)
                     return;
                 --m_current;
+                // Moved out, not copied: a timeline's detail is tens of MB, and a copy here held the GUI thread.
                 if (watcher->future().resultCount() > 0)
-                    apply(watcher->result());
+                    apply(watcher->future().takeResult());
                 if (m_current == 0 && m_idle)
                     m_idle();
             });
