@@ -269,6 +269,11 @@ Detail computeDetail(const AxisMap& axis, const DetailRequest& r)
         return int(std::floor(t + 0.5));
     };
     d.runStart.reserve(d.lod.bands.size() + 1);
+    // At most the decimation's runs: reserved, untouched pages cost nothing, and the arrays are never copied as they
+    // grow.
+    d.runColumn.reserve(d.lod.runColumn.size());
+    d.runBottom.reserve(d.lod.runColumn.size());
+    d.runTop.reserve(d.lod.runColumn.size());
     for (size_t k = 0; k < d.lod.bands.size(); ++k) {
         d.runStart.push_back(d.runColumn.size());
         const int64_t size = d.bands[k].size;

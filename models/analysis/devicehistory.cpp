@@ -159,8 +159,8 @@ std::shared_ptr<const DeviceHistory> DeviceHistory::build(SnapshotPtr snapshot, 
     h->m_snapshot = std::move(snapshot);
     h->m_device = device;
     h->m_events = traceOf(*h->m_snapshot, device);
-    h->replay();
-    h->collectMarkers();
+    h->replay(); // and the OOM and snapshot markers, on the same walk
+    h->collectAnnotations();
     return h;
 }
 
@@ -200,14 +200,17 @@ void DeviceHistory::replay()
     for (const TraceEntry& e : m_events)
         allocs += e.action() == TraceAction::Alloc;
     m_allocations.reserve(allocs);
-    m_totalAfter.reserve(n);
-    m_reservedAfter.reserve(n);
+    m_netAfter.reserve(n);
+    m_reservedNetAfter.reserve(n);
     // Fresh pages cost the kernel's zeroing on first touch, as much as the walk itself on a large trace: the other
     // core takes it.
-    const PagesInBackground pages({ { m_totalAfter.data(), n * sizeof(int64_t) },
-        { m_reservedAfter.data(), n * sizeof(int64_t) }, { m_allocations.data(), allocs * sizeof(Allocation) } });
+    const PagesInBackground pages({ { m_netAfter.data(), n * sizeof(int64_t) },
+        { m_reservedNetAfter.data(), n * sizeof(int64_t) }, { m_allocations.data(), allocs * sizeof(Allocation) } });
     std::vector<Allocation> initial;
     int64_t reservedNet = 0;
+    int64_t maxNet = 0; // the peak is first reached after m_peakEvent (BeforeTrace: the initial state)
+    int64_t maxReservedNet = 0;
+    m_peakEvent = BeforeTrace;
     walkTrace<uint32_t>(
         s, m_device, m_events,
         [&](size_t i, const TraceEntry& e) {
@@ -224,8 +227,14 @@ void DeviceHistory::replay()
             initial.push_back(a);
             m_traceIncomplete = true;
         },
-        [&](size_t, const TraceEntry& e, int64_t net) {
+        [&](size_t i, const TraceEntry& e, int64_t net) {
             switch (e.action()) {
+            case TraceAction::Oom:
+                m_ooms.push_back({ uint32_t(i), e.size, int64_t(e.addr) });
+                break;
+            case TraceAction::Snapshot:
+                m_snapshotMarkers.push_back({ uint32_t(i), e.size });
+                break;
             case TraceAction::SegmentAlloc:
             case TraceAction::SegmentMap:
                 reservedNet += e.size;
@@ -237,8 +246,15 @@ void DeviceHistory::replay()
             default:
                 break;
             }
-            m_totalAfter.push_back(net); // made absolute below, once the initial total is known
-            m_reservedAfter.push_back(reservedNet);
+            // Changes since the start: the initial figures are known only at the end (ghosts), so they are added
+            // where the curves are read instead of in another pass over both arrays.
+            m_netAfter.push_back(net);
+            m_reservedNetAfter.push_back(reservedNet);
+            if (net > maxNet) {
+                maxNet = net;
+                m_peakEvent = EventIndex(i);
+            }
+            maxReservedNet = std::max(maxReservedNet, reservedNet);
         },
         [&](const Block& b) {
             Allocation a;
@@ -253,19 +269,9 @@ void DeviceHistory::replay()
     m_initialTotal = 0;
     for (const Allocation& a : initial)
         m_initialTotal += a.size;
-    m_peakBytes = m_initialTotal;
-    m_peakEvent = BeforeTrace;
+    m_peakBytes = m_initialTotal + maxNet;
     m_initialReserved = finalReserved - reservedNet;
-    m_peakReserved = m_initialReserved;
-    for (size_t i = 0; i < n; ++i) {
-        m_totalAfter[i] += m_initialTotal;
-        m_reservedAfter[i] += m_initialReserved;
-        if (m_totalAfter[i] > m_peakBytes) {
-            m_peakBytes = m_totalAfter[i];
-            m_peakEvent = EventIndex(i);
-        }
-        m_peakReserved = std::max(m_peakReserved, m_reservedAfter[i]);
-    }
+    m_peakReserved = m_initialReserved + maxReservedNet;
 
     m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
     for (Allocation& a : m_allocations)
@@ -273,15 +279,8 @@ void DeviceHistory::replay()
     m_hasTimes = n > 0 && m_events[0].timeUs != 0;
 }
 
-void DeviceHistory::collectMarkers()
+void DeviceHistory::collectAnnotations()
 {
-    for (size_t i = 0; i < m_events.size(); ++i) {
-        const TraceEntry& e = m_events[i];
-        if (e.action() == TraceAction::Oom)
-            m_ooms.push_back({ uint32_t(i), e.size, int64_t(e.addr) });
-        else if (e.action() == TraceAction::Snapshot)
-            m_snapshotMarkers.push_back({ uint32_t(i), e.size });
-    }
     // The state at a moment in time is the state after the last event recorded before it (times are monotonic
     // within a file).
     auto eventBefore = [this](int64_t timeUs) -> EventIndex {
@@ -417,7 +416,7 @@ TimelineLod DeviceHistory::lod(
         int64_t hi = lo;
         EventIndex at = begin;
         for (EventIndex i = begin + 1; i < end; ++i) {
-            const int64_t v = m_totalAfter[size_t(i)];
+            const int64_t v = m_initialTotal + m_netAfter[size_t(i)];
             lo = std::min(lo, v);
             if (v > hi) {
                 hi = v;
@@ -525,6 +524,13 @@ TimelineLod DeviceHistory::lod(
     lod.firstColumn.reserve(candidates.size());
     lod.columnCount.reserve(candidates.size());
     lod.runStart.reserve(candidates.size() + 1);
+    // At most a run per column a band spans: reserved, pages are only touched as runs are written, and the arrays
+    // (millions of runs for a long trace) are never copied while they grow.
+    size_t spanned = 0;
+    for (const Candidate& band : candidates)
+        spanned += size_t(band.to - band.from);
+    lod.runColumn.reserve(spanned);
+    lod.runOffset.reserve(spanned);
     for (const Candidate& band : candidates) {
         lod.bands.push_back(band.index);
         lod.firstColumn.push_back(band.from);

@@ -222,7 +222,7 @@ public:
     /// Total after event i (the viewer's curve, one value per trace event).
     int64_t totalAfter(EventIndex event) const
     {
-        return event < 0 ? m_initialTotal : m_totalAfter[size_t(event)];
+        return event < 0 ? m_initialTotal : m_initialTotal + m_netAfter[size_t(event)];
     }
     /// The maximum of the curve, equal to the viewer's max(max_at_time).
     int64_t peakBytes() const
@@ -237,7 +237,7 @@ public:
     /// Reserved bytes (sum of segments) after event i, from segment events replayed back from the snapshot.
     int64_t reservedAfter(EventIndex event) const
     {
-        return event < 0 ? m_initialReserved : m_reservedAfter[size_t(event)];
+        return event < 0 ? m_initialReserved : m_initialReserved + m_reservedNetAfter[size_t(event)];
     }
     int64_t peakReservedBytes() const
     {
@@ -305,14 +305,15 @@ public:
 private:
     DeviceHistory() = default;
     void replay();
-    void collectMarkers();
+    void collectAnnotations();
     uint32_t poolOf(uint64_t address) const;
 
     SnapshotPtr m_snapshot;
     int m_device = 0;
     std::span<const TraceEntry> m_events;
-    BigVector<int64_t> m_totalAfter;
-    BigVector<int64_t> m_reservedAfter;
+    // Per event, the change of the total and of reserved bytes since before the first event.
+    BigVector<int64_t> m_netAfter;
+    BigVector<int64_t> m_reservedNetAfter;
     BigVector<Allocation> m_allocations;
     std::vector<OomMarker> m_ooms;
     std::vector<SnapshotMarker> m_snapshotMarkers;
