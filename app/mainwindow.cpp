@@ -63,6 +63,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -129,7 +130,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_texts(new Retranslator(this))
 {
     setAcceptDrops(true);
-    resize(1440, 900);
+    // No larger than the screen: a window manager may not shrink it, and without one (Xvfb) it would run off the edge.
+    resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size()));
 
     m_stack = new QStackedWidget(this);
     m_start = new StartPage(m_stack);
