@@ -367,21 +367,26 @@ std::optional<TimelinePoint> DeviceHistory::point(const TimelinePoint::Spec& spe
     return std::nullopt;
 }
 
-AllocatorState DeviceHistory::stateAt(const Snapshot& snapshot, int device, EventIndex event)
+namespace {
+// The final snapshot of the device with the events after `event` undone, last first.
+AllocatorState undoneTo(const Snapshot& snapshot, int device, EventIndex event, bool segmentsOnly)
 {
-    AllocatorReplay replay(snapshot, device);
+    AllocatorReplay replay(snapshot, device, segmentsOnly);
     const std::span<const TraceEntry> events = traceOf(snapshot, device);
     for (EventIndex i = EventIndex(events.size()) - 1; i > event; --i)
         replay.undo(events[size_t(i)]);
     return replay.state();
 }
+} // namespace
+
+AllocatorState DeviceHistory::stateAt(const Snapshot& snapshot, int device, EventIndex event)
+{
+    return undoneTo(snapshot, device, event, false);
+}
 
 std::vector<StateSegment> DeviceHistory::segmentsAt(EventIndex event) const
 {
-    AllocatorReplay replay(*m_snapshot, m_device, true);
-    for (EventIndex i = EventIndex(m_events.size()) - 1; i > event; --i)
-        replay.undo(m_events[size_t(i)]);
-    return replay.state().segments;
+    return undoneTo(*m_snapshot, m_device, event, true).segments;
 }
 
 namespace {
