@@ -46,6 +46,10 @@ const char* const usage = "Usage:\n"
                           "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
                           "                                         a run before a fix against the run after it:\n"
                           "                                         spreads, top sites, and whether it is fixed\n"
+                          "  rankscope top [--at POINT] [--by site|category] [--rank N] [--sites N] [--json]\n"
+                          "                [diff options] FILE|FOLDER...\n"
+                          "                                         what fills a rank's GPU at a point, and the peak\n"
+                          "                                         it would have reached without each site\n"
                           "  rankscope steps [--json] [--threshold PCT] LOG...\n"
                           "                                         per-rank step reports from training logs: which\n"
                           "                                         rank departs first, at which step and phase\n"
@@ -83,8 +87,13 @@ const char* const usage = "Usage:\n"
                           "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
                           "say what allocations are for (parameter, gradient, optimizer_state, activation,\n"
                           "temporary, other).\n"
-                          "--fail-on-imbalance exits with 3 unless the verdict is balanced (or, with --before and\n"
-                          "--after, unless the run after is fixed).\n"
+                          "--fail-on-imbalance exits with 3 when a rank stands out (an imbalance, a stray device, a\n"
+                          "growth), with 5 when ranks ran out of memory and none stands out (over_capacity,\n"
+                          "outside_allocator, fragmentation), else 0 (with --before and --after: 3 unless the run\n"
+                          "after is fixed).\n"
+                          "\n"
+                          "top: by default the rank the verdict is about, at its OOM when the verdict is about one\n"
+                          "(else at the point compared); --rank and --at choose another.\n"
                           "\n"
                           "steps: LOG holds lines such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB\n"
                           "peak=70144.5MB (resources/python/rankscope_capture.py prints them), from every rank in\n"
@@ -498,7 +507,9 @@ int diff(const QStringList& args)
     cl.add(names("json"), "Print JSON.");
     cl.add(names("csv"), "Print the findings as CSV.");
     cl.add(names("fail-on-imbalance"),
-        "Exit with 3 unless the verdict is balanced (with --before and --after: unless the run after is fixed).");
+        "Exit with 3 when a rank stands out (imbalance, stray device, growth), with 5 when ranks ran out of memory and "
+        "none stands out (over_capacity, outside_allocator, fragmentation); with --before and --after: 3 unless the "
+        "run after is fixed.");
     cl.add(names("before"), "The run before the change (a folder or file; may be repeated).", "DIR");
     cl.add(names("after"), "The run after the change (a folder or file; may be repeated).", "DIR");
     if (const auto code = cl.parse(args))
@@ -546,7 +557,76 @@ int diff(const QStringList& args)
                             : DiffReport::text(comparison));
     if (compared.failures)
         return 1;
-    return failOnImbalance && comparison.verdict().kind != Verdict::Balanced ? 3 : 0;
+    if (!failOnImbalance)
+        return 0;
+    switch (comparison.verdict().kind) {
+    case Verdict::Balanced:
+        return 0;
+    case Verdict::OverCapacity:
+    case Verdict::OutsideAllocator:
+    case Verdict::Fragmentation:
+        return 5; // out of memory, and no rank stands out
+    case Verdict::BurdenImbalance:
+    case Verdict::InputImbalance:
+    case Verdict::StrayDevice:
+    case Verdict::ModelParallelImbalance:
+    case Verdict::Growth:
+        break;
+    }
+    return 3;
+}
+
+int top(const QStringList& args)
+{
+    CommandLine cl("top",
+        "[--at POINT] [--by site|category] [--rank N] [--sites N] [--json] [diff options] FILE|FOLDER...",
+        "What fills a rank's GPU at a point: the sites (or categories) holding memory there, with bytes, allocations\n"
+        "and category, and the peak the rank would have reached had each one's allocations not been made (the trace\n"
+        "replayed without them; a failed request counts as allocated at its OOM). One file, or the rank the verdict\n"
+        "of a job is about, at its OOM when the verdict is about one.");
+    addComparisonOptions(cl);
+    cl.add(names("by"), "List sites (default) or categories.", "site|category");
+    cl.add(names("rank"), "The rank to look at (default: the rank the verdict is about).", "N");
+    cl.add(names("sites"), "How many sites to list, each with its peak without it (default 20).", "N");
+    cl.add(names("json"), "Print JSON.");
+    if (const auto code = cl.parse(args))
+        return *code;
+    ComparisonOptions options;
+    Loading step;
+    if (const std::string error = readComparisonOptions(cl, options, step); !error.empty())
+        return cl.fail(error);
+    const QString by = cl.value("by");
+    if (cl.isSet("by") && by != QLatin1String("site") && by != QLatin1String("category"))
+        return cl.fail("--by needs site or category");
+    bool ok = true;
+    const int sites = cl.isSet("sites") ? cl.value("sites").toInt(&ok) : 20;
+    if (!ok || sites < 1)
+        return cl.fail("--sites needs a number, 1 or more");
+    const int wanted = cl.isSet("rank") ? cl.value("rank").toInt(&ok) : -1;
+    if (!ok || (cl.isSet("rank") && wanted < 0))
+        return cl.fail("--rank needs a rank number");
+    const Compared compared = loadAndCompare(cl.positional(), options, step);
+    if (!compared.error.empty())
+        return cl.fail(compared.error);
+    if (!compared.comparison)
+        return 1;
+    const Comparison& c = *compared.comparison;
+    const int rank = wanted >= 0 ? wanted : c.verdictHoldingsRank();
+    const int index = c.rankIndex(rank);
+    if (index < 0)
+        return cl.fail("--rank " + std::to_string(rank) + ": no such rank among the files");
+    const RankSummary& r = c.ranks()[size_t(index)];
+    if (!r.note.empty())
+        print(stderr, "note: rank " + std::to_string(r.rank) + " " + r.note + "\n");
+    // Without --at, the rank the verdict is about where the verdict looks at it (the same figures as the verdict's).
+    const bool verdicts = wanted < 0 && !options.point;
+    const RankHoldings holdings =
+        verdicts ? c.verdictHoldings(size_t(sites)) : c.holdingsOf(size_t(index), r.point.event, size_t(sites));
+    const DiffReport::By order = by == QLatin1String("category") ? DiffReport::By::Category : DiffReport::By::Site;
+    print(stdout,
+        cl.isSet("json") ? DiffReport::topJson(c, holdings, order)
+                         : DiffReport::topText(c, holdings, order, size_t(sites)));
+    return compared.failures ? 1 : 0;
 }
 
 int steps(const QStringList& args)
@@ -889,8 +969,9 @@ bool isCommand(const QStringList& arguments)
         return false;
     const QString& first = arguments[1];
     return first == QLatin1String("info") || first == QLatin1String("diff") || first == QLatin1String("steps")
-        || first == QLatin1String("digest") || needsWidgets(arguments) || first == QLatin1String("--help")
-        || first == QLatin1String("-h") || first == QLatin1String("help") || first == QLatin1String("--version");
+        || first == QLatin1String("digest") || first == QLatin1String("top") || needsWidgets(arguments)
+        || first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")
+        || first == QLatin1String("--version");
 }
 
 int run(const QStringList& arguments)
@@ -902,6 +983,8 @@ int run(const QStringList& arguments)
         return diff(arguments.mid(2));
     if (command == QLatin1String("steps"))
         return steps(arguments.mid(2));
+    if (command == QLatin1String("top"))
+        return top(arguments.mid(2));
     if (command == QLatin1String("export"))
         return exportImage(arguments.mid(2));
     if (command == QLatin1String("report"))

@@ -30,6 +30,8 @@ private slots:
     void layoutAndCategories();
     void stepsOfOneRank();
     void deviceMemory();
+    void outOfMemory();
+    void top();
     void beforeAndAfter();
     void steps();
     void exportWithoutDisplay();
@@ -105,7 +107,7 @@ void TestCli::usage()
     QCOMPARE(p->exitCode(), 0);
     QVERIFY(p->readAllStandardOutput().startsWith("rankscope "));
     // Every command has its own help, and every usage error ends in it.
-    for (const char* command : { "info", "diff", "steps", "export", "report", "digest" }) {
+    for (const char* command : { "info", "diff", "top", "steps", "export", "report", "digest" }) {
         p = run({ QLatin1String(command), QStringLiteral("--help") });
         QCOMPARE(p->exitCode(), 0);
         const QByteArray help = p->readAllStandardOutput();
@@ -246,6 +248,86 @@ void TestCli::stepsOfOneRank()
         folder + QStringLiteral("iteration_10/rank0_memory_snapshot.pickle") });
     QCOMPARE(p->exitCode(), 2);
     QVERIFY(p->readAllStandardError().contains("--steps needs the snapshots of two or more steps"));
+}
+
+// Every rank out of memory alike: over_capacity, a CI status of its own, and each rank's failed request in JSON.
+void TestCli::outOfMemory()
+{
+    const QString capacity = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4");
+    QProcess* p =
+        run({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--fail-on-imbalance"), capacity });
+    QCOMPARE(p->exitCode(), 5);
+    const nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    const nlohmann::json& v = j["verdict"];
+    QCOMPARE(v["kind"].get<std::string>(), std::string("over_capacity"));
+    QCOMPARE(v["rank"].get<int>(), -1);
+    QCOMPARE(v["ranks"].get<std::vector<int>>(), std::vector<int>({ 0, 1, 2, 3 }));
+    QCOMPARE(v["remedies"][1]["kind"].get<std::string>(), std::string("chunked_loss"));
+    QCOMPARE(v["composition"]["at"].get<std::string>(), std::string("oom"));
+    QCOMPARE(v["composition"]["bytes"].get<int64_t>(), v["held_bytes"].get<int64_t>());
+    QVERIFY(!v["what_if"].empty());
+    for (const auto& rank : j["ranks"]) {
+        const nlohmann::json& oom = rank["oom"];
+        QCOMPARE(oom["requested_bytes"].get<int64_t>(), int64_t(4) * 327680000);
+        QCOMPARE(oom["device_free_bytes"].get<int64_t>(), int64_t(20) << 20);
+        QVERIFY(oom["site"].get<std::string>().find("log_softmax") != std::string::npos);
+        // The frames as recorded, C++ frames first as in the file.
+        QVERIFY(oom["frames"][0]["name"].get<std::string>().find("CUDACachingAllocator") != std::string::npos);
+    }
+    p = run({ QStringLiteral("diff"), capacity });
+    const QString text = QString::fromUtf8(p->readAllStandardOutput());
+    QVERIFY2(text.startsWith(QStringLiteral("Verdict: over_capacity (ranks 0\u20133, needed ")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("Out of memory (each rank's last failed request")));
+    QVERIFY(text.contains(QLatin1String("What fills rank 0's GPU at its OOM")));
+    // Ranks that fit with the same work: memory outside the allocator, also an out-of-memory without an outlier.
+    p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"),
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/outside_one_of_4") });
+    QCOMPARE(p->exitCode(), 5);
+    p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"),
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_balanced_4") });
+    QCOMPARE(p->exitCode(), 0);
+}
+
+// `top`: what fills the verdict's rank (at its OOM for an over-capacity job) or a chosen rank, by site or category,
+// with the peak without each.
+void TestCli::top()
+{
+    const QString capacity = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4");
+    QProcess* p = run({ QStringLiteral("top"), QStringLiteral("--json"), capacity });
+    QCOMPARE(p->exitCode(), 0);
+    nlohmann::json j = nlohmann::json::parse(p->readAllStandardOutput().toStdString());
+    QCOMPARE(j["rank"].get<int>(), 0);
+    QCOMPARE(j["at"].get<std::string>(), std::string("oom"));
+    int64_t sum = 0;
+    for (const auto& site : j["top_sites"]) {
+        sum += site["bytes"].get<int64_t>();
+        QVERIFY(site["count"].get<int64_t>() > 0);
+    }
+    QCOMPARE(sum, j["bytes"].get<int64_t>()); // every site listed: every byte at the point
+    // The same figures as the verdict's, from one computation.
+    p = run({ QStringLiteral("diff"), QStringLiteral("--json"), capacity });
+    const nlohmann::json verdict = nlohmann::json::parse(p->readAllStandardOutput().toStdString())["verdict"];
+    QCOMPARE(j["bytes"].get<int64_t>(), verdict["held_bytes"].get<int64_t>());
+    QCOMPARE(j["what_if"][0].dump(), verdict["what_if"][0].dump());
+
+    p = run({ QStringLiteral("top"), QStringLiteral("--by"), QStringLiteral("category"), QStringLiteral("--rank"),
+        QStringLiteral("2"), QStringLiteral("--at"), QStringLiteral("peak"),
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_8") });
+    QCOMPARE(p->exitCode(), 0);
+    const QString text = QString::fromUtf8(p->readAllStandardOutput());
+    QVERIFY2(text.startsWith(QLatin1String("What fills rank 2's GPU at peak")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("activation")));
+    // One file alone.
+    p = run({ QStringLiteral("top"), dataDir() + QStringLiteral("/magma27_memory_snapshot.pickle") });
+    QCOMPARE(p->exitCode(), 0);
+    QVERIFY(p->readAllStandardOutput().contains("model.py:532 silu"));
+
+    p = run({ QStringLiteral("top"), QStringLiteral("--by"), QStringLiteral("file"), capacity });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("--by needs site or category"));
+    p = run({ QStringLiteral("top"), QStringLiteral("--rank"), QStringLiteral("9"), capacity });
+    QCOMPARE(p->exitCode(), 2);
+    QVERIFY(p->readAllStandardError().contains("--rank 9: no such rank"));
 }
 
 // --device-memory: with the GPU's total, an OOM outside the allocator says how much is outside (total - reserve -
@@ -432,14 +514,28 @@ void TestCli::digests()
         static const QRegularExpression name(QStringLiteral("[^\\s]*rank\\d[^\\s]*"));
         return text.remove(folder).replace(name, QStringLiteral("FILE"));
     };
+    // The same findings and verdict; the peak without a site needs the whole trace, so digests give no what-if
+    // figures and those are left out of the comparison.
+    const auto withoutWhatIf = [](const QString& text) {
+        if (text.startsWith(QLatin1Char('{'))) {
+            nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.toStdString());
+            j["verdict"].erase("what_if");
+            return QString::fromStdString(j.dump(2));
+        }
+        static const QRegularExpression block(
+            QStringLiteral("^Peak [^\n]*\n(  [^\n]*\n)*"), QRegularExpression::MultilineOption);
+        return QString(text).remove(block);
+    };
     // A digest keeps no aligned moments: digests are compared each at its own peak, as the files are with --at peak.
     for (const QString& format : { QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--my-code") }) {
-        const QString full = withoutPaths(QString::fromUtf8(run({ QStringLiteral("diff"), QStringLiteral("--at"),
-                                                                    QStringLiteral("peak"), format, examples })
-                                                                ->readAllStandardOutput()),
+        const QString full = withoutPaths(
+            withoutWhatIf(QString::fromUtf8(
+                run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("peak"), format, examples })
+                    ->readAllStandardOutput())),
             examples);
-        const QString digest =
-            withoutPaths(QString::fromUtf8(run({ QStringLiteral("diff"), format, out })->readAllStandardOutput()), out);
+        const QString digest = withoutPaths(
+            withoutWhatIf(QString::fromUtf8(run({ QStringLiteral("diff"), format, out })->readAllStandardOutput())),
+            out);
         QVERIFY(full.contains(QLatin1String("gather_predictions")));
         QCOMPARE(digest, full);
     }

@@ -6,6 +6,7 @@
 #include "diffreport.h"
 #include "excesstreemodel.h"
 #include "findingsmodel.h"
+#include "formatting.h"
 #include "loadedfile.h"
 #include "parallel.h"
 #include "rankfiles.h"
@@ -73,6 +74,8 @@ private slots:
     void excessByFrame();
     void sharedSiteIsNotOnlyOnRank();
     void oneRankHasNothingToCompare();
+    void oneRankOutOfMemory();
+    void whatIfMatchesAnIndependentReplay();
     void statesAtThePoints();
     void runsMergeAdjacentBlocks();
     void abBaseline();
@@ -88,9 +91,64 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 47);
+    QCOMPARE(names.size(), 56);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
+}
+
+// What every verdict about an out-of-memory must hold: it names no single rank among ranks alike, claims memory
+// outside PyTorch only with evidence, and names the failed request.
+static void checkOutOfMemory(const nlohmann::json& expected, const Comparison& c)
+{
+    const Verdict& v = c.verdict();
+    if (v.oomRanks.size() > 1)
+        QCOMPARE(v.rank, -1);
+    if (v.kind == Verdict::OutsideAllocator) {
+        QVERIFY(v.evidence != Verdict::NoEvidence);
+        if (v.evidence == Verdict::ReplicasFit) {
+            QVERIFY(!v.fittingRanks.empty());
+            for (int r : v.fittingRanks)
+                QVERIFY(std::find(v.oomRanks.begin(), v.oomRanks.end(), r) == v.oomRanks.end());
+        } else {
+            QVERIFY(v.deviceMemoryBytes > 0 && v.outsideBytes > Verdict::contextAllowanceBytes);
+        }
+    }
+    if (expected.contains("oom_ranks"))
+        QCOMPARE(v.oomRanks, expected["oom_ranks"].get<std::vector<int>>());
+    if (expected.contains("evidence"))
+        QCOMPARE(std::string(v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit"),
+            expected["evidence"].get<std::string>());
+    if (expected.contains("fitting_ranks"))
+        QCOMPARE(v.fittingRanks, expected["fitting_ranks"].get<std::vector<int>>());
+    if (expected.contains("request_site")) {
+        QVERIFY2(v.oomSite.find(expected["request_site"].get<std::string>()) != std::string::npos, v.oomSite.c_str());
+        QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(v.oomSite)));
+    }
+    if (v.kind != Verdict::OverCapacity)
+        return;
+    if (!expected.contains("finding_kind"))
+        QVERIFY(c.findings().empty()); // alike: nothing to report per site
+    // What fills the GPU, from the same computation everywhere: the verdict's figures are its rank's holdings.
+    const RankHoldings holdings = c.verdictHoldings();
+    QCOMPARE(holdings.rank, v.figuresRank);
+    QCOMPARE(holdings.composition.totalBytes, v.heldBytes);
+    QCOMPARE(holdings.composition.categoryBytes, v.heldByCategory);
+    QCOMPARE(v.neededBytes, v.heldBytes + v.oomRequestedBytes);
+    QVERIFY(holdings.peakBytes >= v.neededBytes);
+    QVERIFY(!v.topSites.empty());
+    QCOMPARE(v.topSites.front().excessBytes, holdings.composition.sites.front().bytes);
+    std::vector<std::string> remedies;
+    for (const Verdict::Remedy& r : v.remedies)
+        remedies.push_back(Verdict::Remedy::kindName(r.kind));
+    if (expected.contains("remedies"))
+        QCOMPARE(remedies, expected["remedies"].get<std::vector<std::string>>());
+    QVERIFY(!remedies.empty());
+    const QString remedy = VerdictText::remedy(v, VerdictText::English);
+    for (const Verdict::Remedy& r : v.remedies) {
+        if (r.kind == Verdict::Remedy::ChunkedLoss) // the what-if figure, cited
+            QVERIFY(remedy.contains(QStringLiteral("the peak would be %1").arg(Formatting::bytes(r.peakWithoutBytes))));
+    }
+    QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("does not fit")));
 }
 
 // The verdict and findings a scenario expects, of one comparison of its ranks.
@@ -114,6 +172,7 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
     }
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
+    checkOutOfMemory(expected, *c);
     // Only the kinds of finding the edit makes: a relocated rank must not turn shared code into "only on rank".
     if (expected.contains("finding_kinds")) {
         const std::vector<std::string> kinds = expected["finding_kinds"];
@@ -215,6 +274,87 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
 }
 
+// A rank alone that ran out of memory: over capacity on its own file, named; the same file without the OOM is a
+// one-rank summary, not an out-of-memory verdict.
+void TestComparison::oneRankOutOfMemory()
+{
+    const auto one = [](const QString& folder) {
+        const LoadedFile f =
+            LoadedFile::load(scenarioDir() + folder + QStringLiteral("/rank2_memory_snapshot.pickle"), 2, false);
+        return Comparison::compute({ { 2, f.path, f.snapshot } }, {});
+    };
+    const ComparisonPtr c = one(QStringLiteral("/capacity_loss_4"));
+    const Verdict& v = c->verdict();
+    QCOMPARE(v.kind, Verdict::OverCapacity);
+    QCOMPARE(v.rank, 2);
+    QCOMPARE(v.oomRanks, std::vector<int>({ 2 }));
+    QVERIFY(v.oomSite.find("log_softmax") != std::string::npos);
+    QVERIFY(std::any_of(v.remedies.begin(), v.remedies.end(),
+        [](const Verdict::Remedy& r) { return r.kind == Verdict::Remedy::ChunkedLoss; }));
+    QVERIFY(VerdictText::title(v, VerdictText::English).contains(QLatin1String("rank 2 needs more memory")));
+    QCOMPARE(c->defaultPair().first, 2);
+
+    const ComparisonPtr control = one(QStringLiteral("/capacity_loss_balanced_4"));
+    QCOMPARE(control->verdict().kind, Verdict::Balanced);
+    QVERIFY(control->verdict().oomRanks.empty());
+    QVERIFY(VerdictText::title(control->verdict(), VerdictText::English).startsWith(QLatin1String("One rank")));
+}
+
+// The what-if peaks against a replay written the plain way: at every moment, the bytes of every allocation live there
+// that is not left out, plus each failed request at its OOM; the highest of them.
+void TestComparison::whatIfMatchesAnIndependentReplay()
+{
+    struct Case
+    {
+        const char* folder;
+        int rank;
+    };
+    for (const Case& k : { Case { "/capacity_loss_4", 1 }, Case { "/burden_8", 7 }, Case { "/outside_one_of_4", 2 },
+             Case { "/fragmentation_oom_4", 3 } }) {
+        const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QLatin1String(k.folder)), {});
+        const size_t r = size_t(c->rankIndex(k.rank));
+        const DeviceHistory& h = c->history(r);
+        const std::vector<Category>& categories = c->categories(r);
+        const StackSites& sites = c->stackSites(r);
+        const RankHoldings holdings = c->holdingsOf(r, c->ranks()[r].point.event, 12);
+        QVERIFY(holdings.whatIf.size() > 6);
+        const WhatIf whatIf(h, categories, sites); // for the category a failed request counts in
+        const auto plainPeak = [&](const WhatIf::Candidate* without) {
+            const auto dropped = [&](StackId stack, Category category) {
+                return without
+                    && (without->kind == WhatIf::Candidate::Site ? sites[stack] == without->site
+                                                                 : category == without->category);
+            };
+            int64_t best = std::numeric_limits<int64_t>::min();
+            const std::span<const Allocation> allocations = h.allocations();
+            for (EventIndex e = BeforeTrace; e < EventIndex(h.eventCount()); ++e) {
+                int64_t total = 0;
+                for (size_t i = 0; i < allocations.size(); ++i)
+                    total += allocations[i].liveAfter(e) && !dropped(allocations[i].stack, categories[i])
+                        ? allocations[i].size
+                        : 0;
+                for (size_t k = 0; k < h.ooms().size(); ++k) {
+                    const OomMarker& oom = h.ooms()[k];
+                    if (EventIndex(oom.event) == e && !dropped(oom.stack, whatIf.requestCategory(k)))
+                        total += oom.requestedBytes;
+                }
+                best = std::max(best, total);
+            }
+            return best;
+        };
+        const int64_t all = plainPeak(nullptr);
+        QCOMPARE(holdings.peakBytes, all);
+        if (h.ooms().empty())
+            QCOMPARE(all, h.peakBytes()); // without failed requests, the viewer's peak
+        else
+            QVERIFY(all >= h.peakBytes()); // the request counts where it was made, which may be after the peak
+        for (const WhatIf::Result& result : holdings.whatIf) {
+            QCOMPARE(result.peakBytes, plainPeak(&result.without));
+            QCOMPARE(result.savedBytes, all - result.peakBytes);
+        }
+    }
+}
+
 void TestComparison::scenarios()
 {
     QFETCH(QString, folder);
@@ -240,14 +380,17 @@ void TestComparison::scenarios()
     ComparisonOptions options;
     if (expected.contains("layout"))
         options.layout = ParallelLayout::parse(expected["layout"].get<std::string>(), nullptr);
+    options.deviceMemoryBytes = expected.value("device_memory", int64_t(0));
     checkScenario(expected, Comparison::compute(ranks, options), options.layout.has_value());
     if (expected.contains("suggested_layout")) {
-        const ComparisonPtr guessed = Comparison::compute(ranks, {});
+        ComparisonOptions guessing;
+        guessing.deviceMemoryBytes = options.deviceMemoryBytes;
+        const ComparisonPtr guessed = Comparison::compute(ranks, guessing);
         QVERIFY(guessed->layout() && guessed->layout()->suggested);
         QCOMPARE(guessed->layout()->text(), expected["suggested_layout"].get<std::string>());
         checkScenario(expected, guessed, true);
     } else if (!expected.contains("layout")) {
-        QVERIFY(!Comparison::compute(ranks, {})->layout()); // nothing to guess where no layout is expected
+        QVERIFY(!Comparison::compute(ranks, options)->layout()); // nothing to guess where no layout is expected
     }
 }
 

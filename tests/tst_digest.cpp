@@ -59,10 +59,20 @@ Loaded load(const QStringList& paths, const QString& dir)
     return l;
 }
 
-// The JSON report without the digests' own event indices, which DiffReport never shows.
+// The JSON report without the digests' own event indices, which DiffReport never shows, and without the what-if
+// peaks (and the remedies' figures taken from them), which need the whole trace (a digest gives none).
 nlohmann::json report(const std::vector<RankInput>& ranks, const ComparisonOptions& options)
 {
-    return nlohmann::json::parse(DiffReport::json(*Comparison::compute(ranks, options)));
+    nlohmann::json j = nlohmann::json::parse(DiffReport::json(*Comparison::compute(ranks, options)));
+    j["verdict"].erase("what_if");
+    if (j["verdict"].contains("remedies")) {
+        for (auto& remedy : j["verdict"]["remedies"]) {
+            remedy.erase("peak_without_bytes");
+            remedy.erase("saved_bytes");
+        }
+        j["verdict"].erase("remedy"); // the same steps, without the figures
+    }
+    return j;
 }
 
 } // namespace

@@ -2149,10 +2149,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>只有一个 rank：没有可比较的对象。</translation>
     </message>
     <message>
-        <source>Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is held outside PyTorch&apos;s caching allocator.</source>
-        <translation>各 rank 的分配相差不超过 %1，但 rank %2 在申请 %3 时显存不足：PyTorch 预留了 %4，设备上只剩 %5 空闲，GPU 的其余显存被 PyTorch 缓存分配器之外的部分占用。</translation>
-    </message>
-    <message>
         <source>Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more).</source>
         <translation>均衡：%3，没有哪个 rank 比%2多出 %1 以上（最多的是 rank %4，多出 %5）。</translation>
     </message>
@@ -2345,8 +2341,108 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>在设备的 %1 中，有 %2 在 PyTorch 之外。</translation>
     </message>
     <message>
-        <source>The snapshot does not record the device&apos;s total memory: give it (--device-memory 80GiB, or Compare → GPU Memory…) to count what is held outside.</source>
-        <translation>快照不记录设备的总显存：请给出它（--device-memory 80GiB，或 比较 → GPU 显存…），以统计外部占用了多少。</translation>
+        <source>(no stack recorded)</source>
+        <translation>（未记录调用栈）</translation>
+    </message>
+    <message>
+        <source>Of the device&apos;s %1, %2 is neither PyTorch&apos;s reserve nor free: no more than the %3 a CUDA context and NCCL usually take.</source>
+        <translation>设备的 %1 中，有 %2 既不是 PyTorch 的预留也不空闲：不超过 CUDA 上下文和 NCCL 通常占用的 %3。</translation>
+    </message>
+    <message>
+        <source>The snapshot does not record the device&apos;s total memory: PyTorch&apos;s reserve and the free memory make %1, and a CUDA context and NCCL usually take up to %2 more; if the GPU has more than that, something outside PyTorch holds the rest (give --device-memory 80GiB, or Compare → GPU Memory…, to count it).</source>
+        <translation>快照不记录设备的总显存：PyTorch 的预留与空闲显存合计 %1，CUDA 上下文和 NCCL 通常还会占用最多 %2；如果 GPU 的显存比这更多，其余部分被 PyTorch 之外的东西占用（给出 --device-memory 80GiB，或 比较 → GPU 显存…，即可统计）。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 run out of memory held outside PyTorch&apos;s allocator</source>
+        <translation>rank %1 因 PyTorch 分配器之外占用的显存而耗尽显存</translation>
+    </message>
+    <message>
+        <source>Over capacity: ranks %1 ran out of memory alike, no rank stands out</source>
+        <translation>超出容量：rank %1 同样耗尽显存，没有哪个 rank 特别突出</translation>
+    </message>
+    <message>
+        <source>Over capacity: rank %1 needs more memory than its GPU offers</source>
+        <translation>超出容量：rank %1 需要的显存超过其 GPU 所能提供的</translation>
+    </message>
+    <message>
+        <source>Ranks %1 ran out of memory in fragmented reserves</source>
+        <translation>rank %1 在碎片化的预留内存中耗尽显存</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory asking for %2 %3.</source>
+        <translation>rank %1 在申请 %2 时耗尽显存（%3）。</translation>
+    </message>
+    <message>
+        <source>ranks %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>%1 ran out of memory asking for %2 %3 with %4 reserved by PyTorch and only %5 free on the device</source>
+        <translation>%1 在申请 %2 时耗尽显存（%3），当时 PyTorch 预留了 %4，设备上只剩 %5 空闲</translation>
+    </message>
+    <message>
+        <source>Of the device&apos;s %1, %2 is neither PyTorch&apos;s reserve nor free: more than the %3 a CUDA context and NCCL usually take, so something outside PyTorch&apos;s caching allocator holds it. %4.</source>
+        <translation>设备的 %1 中，有 %2 既不是 PyTorch 的预留也不空闲：超过了 CUDA 上下文和 NCCL 通常占用的 %3，因此是 PyTorch 缓存分配器之外的东西占用了它。%4。</translation>
+    </message>
+    <message>
+        <source>Allocations agree across ranks within %1 and %2 did the same without running out of memory, yet %3: the rest of that GPU is held outside PyTorch&apos;s caching allocator.</source>
+        <translation>各 rank 的分配相差不超过 %1，%2 做同样的工作并未耗尽显存，然而 %3：该 GPU 的其余显存被 PyTorch 缓存分配器之外的部分占用。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 ran out of memory holding about the same (within %2 of each other), and no rank that did the same work fit:</source>
+        <translation>rank %1 在占用量大致相同（彼此相差不超过 %2）时耗尽显存，且做同样工作的 rank 没有一个放得下：</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory and no rank doing the same work fit:</source>
+        <translation>rank %1 耗尽显存，且做同样工作的 rank 没有一个放得下：</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory:</source>
+        <translation>rank %1 耗尽显存：</translation>
+    </message>
+    <message>
+        <source>At its OOM rank %1 (the others alike) holds %2</source>
+        <translation>在显存耗尽时，rank %1（其他 rank 相同）占用 %2</translation>
+    </message>
+    <message>
+        <source>At its OOM it holds %1</source>
+        <translation>在显存耗尽时它占用 %1</translation>
+    </message>
+    <message>
+        <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. It asked for %4 more %5, with %6 reserved by PyTorch and %7 free on the device: it needed %8. Top sites: %9.</source>
+        <translation>%1文件中没有任何迹象表明显存被别处占用，所以这个任务放不下。%2：%3。它还要再申请 %4（%5），当时 PyTorch 预留了 %6，设备上空闲 %7：它需要 %8。主要分配位置：%9。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 all ran out of memory; the request was %2.</source>
+        <translation>rank %1 全部耗尽显存；失败的申请%2。</translation>
+    </message>
+    <message>
+        <source>The request was %1.</source>
+        <translation>失败的申请%1。</translation>
+    </message>
+    <message>
+        <source>The failed request computes the loss: compute the cross-entropy in chunks or with a fused kernel, and never upcast the full logits to float32</source>
+        <translation>失败的申请在计算损失：分块计算交叉熵或使用融合内核，且不要把完整的 logits 升为 float32</translation>
+    </message>
+    <message>
+        <source> (without %1 the peak would be %2, -%3).</source>
+        <translation>（没有 %1 时峰值将是 %2，减少 %3）。</translation>
+    </message>
+    <message>
+        <source>Activations hold %1 (%2): checkpoint them (torch.utils.checkpoint, activation checkpointing in FSDP, torchtitan or Megatron), or use a smaller micro-batch or sequence length.</source>
+        <translation>激活占用 %1（%2）：对其做检查点（torch.utils.checkpoint，或 FSDP、torchtitan、Megatron 中的激活检查点），或使用更小的微批次或序列长度。</translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state hold %1 (%2): shard them further (FSDP full sharding, ZeRO stage 3), offload optimizer state to the CPU, or keep it in lower precision (8-bit Adam).</source>
+        <translation>参数、梯度和优化器状态占用 %1（%2）：进一步分片（FSDP 完全分片、ZeRO 第 3 阶段），把优化器状态卸载到 CPU，或以更低精度保存（8 位 Adam）。</translation>
+    </message>
+    <message>
+        <source>%1 is free in PyTorch&apos;s reserve, split between live blocks: set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and allocate long-lived tensors before the training loop.</source>
+        <translation>PyTorch 的预留中有 %1 空闲，但被分散在存活的块之间：设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True，并在训练循环之前分配长期存在的张量。</translation>
+    </message>
+    <message>
+        <source>Bring the peak down, in the order of the memory each step addresses: %1</source>
+        <translation>降低峰值，按各步骤涉及的显存从多到少排列：%1</translation>
     </message>
 </context>
 <context>

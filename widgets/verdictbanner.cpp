@@ -101,6 +101,9 @@ void VerdictBanner::showVerdict()
     case Verdict::OutsideAllocator:
         colour = QColor(0xaf, 0x7a, 0xa1);
         break;
+    case Verdict::OverCapacity:
+        colour = QColor(0xc0, 0x39, 0x2b); // every rank alike out of memory: the job does not fit
+        break;
     case Verdict::StrayDevice:
         colour = QColor(0x4e, 0x79, 0xa7);
         break;
@@ -114,7 +117,7 @@ void VerdictBanner::showVerdict()
         colour = QColor(0xb0, 0x7a, 0xa1).darker(110);
         break;
     }
-    if (v.rankCount < 2 && v.kind != Verdict::Growth)
+    if (v.rankCount < 2 && v.kind != Verdict::Growth && v.oomRanks.empty())
         colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news
     // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
     QPalette p = palette();

@@ -301,4 +301,19 @@ std::vector<Category> Categories::classify(const DeviceHistory& h, const Categor
     return out;
 }
 
+bool Categories::isLoss(const Snapshot& s, StackId stack)
+{
+    for (FrameId id : s.stacks.frames(stack)) {
+        const Frame& f = s.frames.frame(id);
+        const std::string name = lower(s.strings.view(f.name));
+        std::string file = lower(s.strings.view(f.filename));
+        std::replace(file.begin(), file.end(), '\\', '/');
+        const std::string_view base = std::string_view(file).substr(file.rfind('/') + 1);
+        if (contains(name, "loss") || contains(name, "cross_entropy") || contains(name, "log_softmax")
+            || contains(name, "logits") || contains(base, "loss"))
+            return true;
+    }
+    return false;
+}
+
 } // namespace RankScope

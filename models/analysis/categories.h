@@ -76,6 +76,9 @@ class Categories
 public:
     /// One category per allocation of `history`, in its order.
     static std::vector<Category> classify(const DeviceHistory& history, const CategoryRules& rules = {});
+    /// Whether a stack computes a loss or the logits it is taken of: a frame whose function names a loss, a
+    /// (log-)softmax cross-entropy or logits, or whose file is a loss module (torchtitan's components/loss.py).
+    static bool isLoss(const Snapshot& snapshot, StackId stack);
 };
 
 } // namespace RankScope

@@ -127,6 +127,21 @@ const char* Verdict::Suspect::kindName(Kind kind)
     return kind == ForeignDevice ? "foreign_device" : "private_pools";
 }
 
+const char* Verdict::Remedy::kindName(Kind kind)
+{
+    switch (kind) {
+    case ChunkedLoss:
+        return "chunked_loss";
+    case ActivationCheckpointing:
+        return "activation_checkpointing";
+    case ShardModelState:
+        return "shard_model_state";
+    case Defragment:
+        return "defragment";
+    }
+    return "";
+}
+
 const char* Verdict::kindName(Kind kind)
 {
     switch (kind) {
@@ -138,6 +153,8 @@ const char* Verdict::kindName(Kind kind)
         return "input_imbalance";
     case OutsideAllocator:
         return "outside_allocator";
+    case OverCapacity:
+        return "over_capacity";
     case StrayDevice:
         return "stray_device";
     case Fragmentation:
@@ -159,7 +176,9 @@ std::pair<int, int> Comparison::defaultPair() const
         if (s.excessBytes > most->excessBytes)
             most = &s;
     }
-    const int a = m_verdict.rank >= 0 ? m_verdict.rank : most->rank;
+    const int a = m_verdict.rank >= 0 ? m_verdict.rank
+        : m_verdict.figuresRank >= 0  ? m_verdict.figuresRank
+                                      : most->rank;
     // B is one of A's replicas where it has any: a rank of another stage differs by design.
     const int groupA = m_ranks[size_t(std::max(0, rankIndex(a)))].group;
     const bool replicas =
@@ -173,6 +192,72 @@ std::pair<int, int> Comparison::defaultPair() const
         }
     }
     return { a, b };
+}
+
+RankHoldings Comparison::holdingsOf(size_t r, EventIndex event, size_t sites) const
+{
+    RankHoldings h;
+    h.rank = m_ranks[r].rank;
+    h.rankIndex = r;
+    const DeviceHistory& history = *m_histories[r];
+    h.composition = Composition::at(history, *m_categories[r], m_stackSites[r], event);
+    const WhatIf whatIf(history, *m_categories[r], m_stackSites[r]);
+    h.peakBytes = whatIf.peakBytes();
+    // A digest keeps its peak and OOMs exactly, but the allocations it leaves out are one stand-in whatever their
+    // sites: a peak without a site would count the site's left-out allocations all the same.
+    if (history.snapshot().digest)
+        return h;
+    std::vector<WhatIf::Candidate> candidates;
+    for (size_t i = 0; i < h.composition.sites.size() && i < sites; ++i)
+        candidates.push_back({ WhatIf::Candidate::Site, h.composition.sites[i].site, Category::Other });
+    if (!history.ooms().empty()) {
+        const WhatIf::Candidate request { WhatIf::Candidate::Site, m_stackSites[r][history.ooms().back().stack],
+            Category::Other };
+        if (std::find(candidates.begin(), candidates.end(), request) == candidates.end())
+            candidates.push_back(request);
+    }
+    for (int c = 0; c < CategoryCount; ++c) {
+        if (h.composition.categoryBytes[size_t(c)] > 0)
+            candidates.push_back({ WhatIf::Candidate::CategoryOf, 0, Category(c) });
+    }
+    h.whatIf = whatIf.without(candidates);
+    return h;
+}
+
+namespace {
+
+// A failed request's site as texts name it: nothing when its stack was not recorded.
+std::string requestLabel(const SiteTable& sites, SiteId site)
+{
+    return site == NoSite || sites.frames(site).empty() ? std::string() : sites.label(site);
+}
+
+bool aboutOutOfMemory(Verdict::Kind kind)
+{
+    return kind == Verdict::OverCapacity || kind == Verdict::OutsideAllocator || kind == Verdict::Fragmentation;
+}
+
+} // namespace
+
+int Comparison::verdictHoldingsRank() const
+{
+    if (m_verdict.rank >= 0)
+        return m_verdict.rank;
+    if (m_verdict.figuresRank >= 0)
+        return m_verdict.figuresRank;
+    return defaultPair().first;
+}
+
+RankHoldings Comparison::verdictHoldings(size_t sites) const
+{
+    if (m_holdings && sites == RankHoldings::DefaultSites)
+        return *m_holdings;
+    const int index = rankIndex(verdictHoldingsRank());
+    if (index < 0)
+        return {};
+    const RankSummary& r = m_ranks[size_t(index)];
+    return holdingsOf(
+        size_t(index), aboutOutOfMemory(m_verdict.kind) && r.oomEvents > 0 ? r.oomEvent : r.point.event, sites);
 }
 
 int Comparison::rankIndex(int rank) const
@@ -237,6 +322,7 @@ public:
     void findGrowth();
     void totalRanks();
     void compareGroups();
+    void mapSites();
     void decideVerdict();
 
 private:
@@ -269,7 +355,9 @@ private:
     void measureAt(const std::vector<Chosen>& chosen);
     bool decideModelParallel();
     void decideImbalance(const RankSummary& outlier);
-    bool decideOutsideAllocator();
+    bool decideOutOfMemory();
+    void decideOverCapacity(size_t examined, const OomMarker& oom, const FreeSpace& free);
+    void nameFailedRequest();
     void decideStray();
     void summarizeOneRank();
     void findSuspects(size_t oomRank);
@@ -473,6 +561,13 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         summary.fragmentation = state->stats().fragmentation;
         m_c.m_states.push_back(std::move(state));
         summary.oomEvents = int64_t(h->ooms().size());
+        if (!h->ooms().empty()) {
+            const OomMarker& oom = h->ooms().back();
+            summary.oomRequestedBytes = oom.requestedBytes;
+            summary.oomDeviceFreeBytes = oom.deviceFreeBytes;
+            summary.oomEvent = EventIndex(oom.event);
+            summary.oomStack = oom.stack;
+        }
         summary.traceIncomplete = h->traceIncomplete();
         m_c.m_ranks.push_back(summary);
 
@@ -795,6 +890,35 @@ void ComparisonPhases::totalRanks()
     }
 }
 
+void ComparisonPhases::mapSites()
+{
+    // Every stack a rank allocates at or fails to allocate at gets its site, for what is asked of any moment (what
+    // fills a GPU, what-if peaks), not only of the point compared. Sites found now come after those of the point, so
+    // the findings' sites and their order are what they are without them.
+    m_c.m_stackSites.resize(m_rankCount);
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const Snapshot& snapshot = *m_inputs[r].snapshot;
+        const DeviceHistory& h = *m_c.m_histories[r];
+        StackSites& sites = m_c.m_stackSites[r];
+        sites.assign(snapshot.stacks.size(), NoSite);
+        const auto map = [&](StackId stack) {
+            if (sites[stack] == NoSite)
+                sites[stack] = m_c.m_sites.site(snapshot, stack);
+        };
+        for (const Allocation& a : h.allocations())
+            map(a.stack);
+        for (const OomMarker& oom : h.ooms())
+            map(oom.stack);
+        RankSummary& summary = m_c.m_ranks[r];
+        if (summary.oomEvents > 0)
+            summary.oomSite = sites[summary.oomStack];
+    }
+    const size_t cells = m_c.m_sites.size() * m_rankCount;
+    m_c.m_siteBytes.resize(cells, 0);
+    m_c.m_siteCount.resize(cells, 0);
+    m_siteModelBytes.resize(cells, 0);
+}
+
 void ComparisonPhases::setGroups(const std::optional<ParallelLayout>& layout)
 {
     m_c.m_layout = layout;
@@ -980,7 +1104,9 @@ void ComparisonPhases::decideVerdict()
     v.baselineRank = m_baselineIndex >= 0 ? m_c.m_options.baselineRank : -1;
     if (m_rankCount < 2) {
         v.kind = Verdict::Balanced;
-        if (m_rankCount == 1) {
+        // A rank alone that ran out of memory is over capacity, or held memory outside (as its device's total shows),
+        // or was fragmented: what its own file tells.
+        if (m_rankCount == 1 && !decideOutOfMemory()) {
             summarizeOneRank();
             decideGrowth(); // one rank's steps still tell whether it keeps tensors across them
         }
@@ -999,13 +1125,30 @@ void ComparisonPhases::decideVerdict()
     const bool beyond = beyondThreshold(o.excessBytes, v.baselineBytes, v.thresholdPercent);
     if (beyond) {
         decideImbalance(o);
-    } else if (!decideModelParallel() && !decideOutsideAllocator()) {
+    } else if (!decideModelParallel() && !decideOutOfMemory()) {
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
         v.excessBytes = o.excessBytes;
     }
     decideGrowth();
     decideStray();
+    nameFailedRequest();
+}
+
+void ComparisonPhases::nameFailedRequest()
+{
+    // Whatever the verdict, a rank it names that ran out of memory says which allocation failed.
+    Verdict& v = m_c.m_verdict;
+    const int index = m_c.rankIndex(v.rank);
+    if (index < 0 || !v.oomSite.empty() || aboutOutOfMemory(v.kind))
+        return;
+    const RankSummary& s = m_c.m_ranks[size_t(index)];
+    if (s.oomEvents == 0 || (v.device >= 0 && v.device != s.device))
+        return;
+    v.oomRequestedBytes = s.oomRequestedBytes;
+    v.oomDeviceFreeBytes = s.oomDeviceFreeBytes;
+    v.oomReservedBytes = m_c.m_histories[size_t(index)]->reservedAfter(s.oomEvent);
+    v.oomSite = requestLabel(m_c.m_sites, s.oomSite);
 }
 
 void ComparisonPhases::decideImbalance(const RankSummary& o)
@@ -1035,43 +1178,129 @@ void ComparisonPhases::decideImbalance(const RankSummary& o)
     v.device = m_c.namesDevices() ? o.device : -1;
 }
 
-bool ComparisonPhases::decideOutsideAllocator()
+bool ComparisonPhases::decideOutOfMemory()
 {
-    // Allocations agree. An OOM anyway means the memory went somewhere the allocator does not see.
-    size_t oomRank = m_rankCount;
+    // Allocations agree (no rank stands out), yet ranks ran out of memory. The one examined is the one that did most
+    // often (the first of them); every rank that did is named.
+    std::vector<size_t> oomRanks;
     for (size_t r = 0; r < m_rankCount; ++r) {
-        if (m_c.m_ranks[r].oomEvents > 0
-            && (oomRank == m_rankCount || m_c.m_ranks[r].oomEvents > m_c.m_ranks[oomRank].oomEvents))
-            oomRank = r;
+        if (m_c.m_ranks[r].oomEvents > 0)
+            oomRanks.push_back(r);
     }
-    if (oomRank == m_rankCount)
+    if (oomRanks.empty())
         return false;
+    size_t examined = oomRanks.front();
+    for (size_t r : oomRanks) {
+        if (m_c.m_ranks[r].oomEvents > m_c.m_ranks[examined].oomEvents)
+            examined = r;
+    }
     Verdict& v = m_c.m_verdict;
-    const RankSummary& s = m_c.m_ranks[oomRank];
-    const OomMarker& oom = m_c.m_histories[oomRank]->ooms().back();
-    v.kind = Verdict::OutsideAllocator;
-    v.rank = s.rank;
+    const RankSummary& s = m_c.m_ranks[examined];
+    const DeviceHistory& h = *m_c.m_histories[examined];
+    const OomMarker& oom = h.ooms().back();
+    for (size_t r : oomRanks)
+        v.oomRanks.push_back(m_c.m_ranks[r].rank);
+    std::sort(v.oomRanks.begin(), v.oomRanks.end());
+    v.figuresRank = s.rank;
+    // Several alike: none of them is the one to blame.
+    v.rank = oomRanks.size() == 1 ? s.rank : -1;
     v.excessBytes = s.excessBytes;
     v.oomRequestedBytes = oom.requestedBytes;
-    v.oomReservedBytes = m_c.m_histories[oomRank]->reservedAfter(oom.event);
+    v.oomReservedBytes = h.reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
+    v.oomSite = requestLabel(m_c.m_sites, s.oomSite);
     if (const int64_t total = m_c.m_options.deviceMemoryBytes; total > 0) {
         v.deviceMemoryBytes = total;
         v.outsideBytes = std::max<int64_t>(0, total - v.oomReservedBytes - v.oomDeviceFreeBytes);
     }
     v.device = m_c.namesDevices() ? s.device : -1;
-    findSuspects(oomRank);
+    findSuspects(examined);
     // Before an OOM the allocator releases its entirely free segments and retries; what is still free is split
     // between live blocks. Enough of it for the request, in no single block large enough: fragmentation.
-    const FreeSpace free = m_c.m_histories[oomRank]->stateAt(EventIndex(oom.event)).freeInUsedSegments();
+    const FreeSpace free = h.stateAt(EventIndex(oom.event)).freeInUsedSegments();
+    v.freeInReserveBytes = free.bytes;
+    v.largestFreeBytes = free.largest;
+    v.fragmentedSegments = int(free.segments.size());
     if (free.bytes >= oom.requestedBytes && free.largest < oom.requestedBytes) {
         v.kind = Verdict::Fragmentation;
-        v.freeInReserveBytes = free.bytes;
-        v.largestFreeBytes = free.largest;
-        v.fragmentedSegments = int(free.segments.size());
-        v.expandableSegments = usesExpandableSegments(*m_inputs[oomRank].snapshot);
+        v.expandableSegments = usesExpandableSegments(*m_inputs[examined].snapshot);
+        return true;
     }
+    // Replicas that do the same work and did not run out of memory: the same allocations fit there, so something
+    // else holds this GPU. (Ranks of other stages or shards run other work and tell nothing of this.)
+    for (const std::vector<size_t>& members : m_groupMembers) {
+        if (std::find(members.begin(), members.end(), examined) == members.end())
+            continue;
+        for (size_t r : members) {
+            if (m_c.m_ranks[r].oomEvents == 0)
+                v.fittingRanks.push_back(m_c.m_ranks[r].rank);
+        }
+    }
+    std::sort(v.fittingRanks.begin(), v.fittingRanks.end());
+    if (!v.fittingRanks.empty()) {
+        v.kind = Verdict::OutsideAllocator;
+        v.evidence = Verdict::ReplicasFit;
+        return true;
+    }
+    // The device's total, when given, shows what is neither PyTorch's reserve nor free: beyond what a CUDA context
+    // and NCCL take, something else holds it.
+    if (v.deviceMemoryBytes > 0 && v.outsideBytes > Verdict::contextAllowanceBytes) {
+        v.kind = Verdict::OutsideAllocator;
+        v.evidence = Verdict::DeviceTotal;
+        return true;
+    }
+    v.kind = Verdict::OverCapacity;
+    decideOverCapacity(examined, oom, free);
     return true;
+}
+
+void ComparisonPhases::decideOverCapacity(size_t examined, const OomMarker& oom, const FreeSpace& free)
+{
+    // Nothing shows memory elsewhere and no rank stands out: the job does not fit. What fills the GPU at the OOM,
+    // and what would bring the peak down, in the order of the memory each addresses.
+    Verdict& v = m_c.m_verdict;
+    const RankSummary& s = m_c.m_ranks[examined];
+    RankHoldings holdings = m_c.holdingsOf(examined, EventIndex(oom.event));
+    const Composition& c = holdings.composition;
+    v.heldBytes = c.totalBytes;
+    v.heldByCategory = c.categoryBytes;
+    v.neededBytes = c.totalBytes + oom.requestedBytes;
+    v.topSites.clear();
+    for (size_t i = 0; i < c.sites.size() && i < 3; ++i)
+        v.topSites.push_back({ m_c.m_sites.label(c.sites[i].site), c.sites[i].bytes, int(Finding::OnlyOnRank) });
+    const auto whatIf = [&](WhatIf::Candidate candidate) -> const WhatIf::Result* {
+        for (const WhatIf::Result& r : holdings.whatIf) {
+            if (r.without == candidate)
+                return &r;
+        }
+        return nullptr;
+    };
+    const int64_t held = std::max<int64_t>(c.totalBytes, 1);
+    if (Categories::isLoss(*m_inputs[examined].snapshot, oom.stack)) {
+        // What it addresses: the request and what its site holds at the OOM.
+        int64_t bytes = oom.requestedBytes;
+        for (const Holding& site : c.sites)
+            bytes += site.site == s.oomSite ? site.bytes : 0;
+        const WhatIf::Result* r = whatIf({ WhatIf::Candidate::Site, s.oomSite, Category::Other });
+        v.remedies.push_back(
+            { Verdict::Remedy::ChunkedLoss, bytes, r ? r->peakBytes : 0, r ? r->savedBytes : 0, v.oomSite });
+    }
+    const int64_t activations = c.categoryBytes[size_t(Category::Activation)];
+    const int64_t modelState = modelStateBytes(c.categoryBytes);
+    // A fifth of the GPU or more is worth its remedy; the largest of the two stands for the rest otherwise.
+    if (activations * 5 >= held || (activations >= modelState && activations > 0 && v.remedies.empty())) {
+        const WhatIf::Result* r = whatIf({ WhatIf::Candidate::CategoryOf, 0, Category::Activation });
+        v.remedies.push_back(
+            { Verdict::Remedy::ActivationCheckpointing, activations, r ? r->peakBytes : 0, r ? r->savedBytes : 0, {} });
+    }
+    if (modelState * 5 >= held || (modelState > activations && v.remedies.empty()))
+        v.remedies.push_back({ Verdict::Remedy::ShardModelState, modelState, 0, 0, {} });
+    // Free space between live blocks worth a twentieth of the reserve, or half the request.
+    if (free.bytes > 0 && (free.bytes * 20 >= v.oomReservedBytes || free.bytes * 2 >= oom.requestedBytes))
+        v.remedies.push_back({ Verdict::Remedy::Defragment, free.bytes, 0, 0, {} });
+    std::stable_sort(v.remedies.begin(), v.remedies.end(),
+        [](const Verdict::Remedy& a, const Verdict::Remedy& b) { return a.bytes > b.bytes; });
+    m_c.m_holdings = std::move(holdings);
 }
 
 void ComparisonPhases::decideGrowth()
@@ -1254,6 +1483,7 @@ std::pair<int, int64_t> severity(const Comparison& c)
     case Verdict::Growth:
         return { 2, v.excessBytes };
     case Verdict::OutsideAllocator:
+    case Verdict::OverCapacity:
     case Verdict::Fragmentation:
         return { 1, v.oomRequestedBytes };
     case Verdict::Balanced:
@@ -1295,6 +1525,7 @@ std::shared_ptr<const Comparison> Comparison::compute(
         phases.findGrowth();
         phases.totalRanks();
         phases.compareGroups();
+        phases.mapSites();
         phases.decideVerdict();
         all.push_back(std::move(c));
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "categories.h"
+#include "composition.h"
 #include "devicehistory.h"
 #include "deviceroles.h"
 #include "parallellayout.h"
@@ -86,6 +87,13 @@ struct RankSummary
     /// The rank whose peak this one is looked at the same moment of (itself for that rank), -1 at its own point.
     int alignedTo = -1;
     int64_t oomEvents = 0;
+    /// The last failed allocation, when the rank ran out of memory: its size, what the driver still had free, and
+    /// where it was asked for (its site in this comparison and the stack as recorded).
+    int64_t oomRequestedBytes = 0;
+    int64_t oomDeviceFreeBytes = 0;
+    EventIndex oomEvent = BeforeTrace;
+    SiteId oomSite = NoSite;
+    StackId oomStack = EmptyStack;
     bool traceIncomplete = false;
     /// With earlier steps: the rank's peak at each step, oldest first, this one last (step, bytes).
     std::vector<std::pair<int64_t, int64_t>> peakPerStep;
@@ -147,7 +155,8 @@ struct Verdict
         Balanced,
         BurdenImbalance, ///< the outlier does work the others do not
         InputImbalance, ///< the outlier's tensors are larger or more numerous at shared sites
-        OutsideAllocator, ///< allocations agree; the memory is held outside PyTorch's allocator
+        OutsideAllocator, ///< allocations agree with ranks that fit, or the device's total shows memory outside
+        OverCapacity, ///< every rank that ran out of memory holds about the same, and nothing shows memory outside
         StrayDevice, ///< other ranks' allocations sit on this rank's GPU
         Fragmentation, ///< an OOM with enough free memory in reserve, but no free block as large as the request
         ModelParallelImbalance, ///< parameters, gradients or optimizer state differ between stages or shards
@@ -179,17 +188,63 @@ struct Verdict
         int kind = 0; ///< Finding::Kind
     };
     std::vector<TopSite> topSites;
+    /// The failed request of the verdict's rank (for OverCapacity and a fragmentation of several ranks: of
+    /// `figuresRank`), when it ran out of memory: size, reserve, what the driver had free, and its site's label.
     int64_t oomRequestedBytes = 0;
     int64_t oomReservedBytes = 0;
     int64_t oomDeviceFreeBytes = 0;
+    std::string oomSite;
+    /// For the verdicts of an out-of-memory (OverCapacity, OutsideAllocator, Fragmentation): the ranks that ran out
+    /// of memory, and the rank whose OOM the figures are of (`rank` is -1 when several alike ran out of memory:
+    /// none of them stands out).
+    std::vector<int> oomRanks;
+    int figuresRank = -1;
+    /// For OutsideAllocator, what shows memory outside PyTorch: replicas doing the same work that did not run out of
+    /// memory (`fittingRanks`), or the device's total given (`outsideBytes` beyond `contextAllowanceBytes`).
+    enum Evidence
+    {
+        NoEvidence,
+        ReplicasFit,
+        DeviceTotal,
+    };
+    Evidence evidence = NoEvidence;
+    std::vector<int> fittingRanks;
+    /// What a CUDA context and NCCL's buffers usually hold outside PyTorch's allocator, and so are not taken for
+    /// memory held by something else: a context takes 0.3-1 GiB (GPU, driver, lazy module loading), NCCL's
+    /// communicators 0.2-1 GiB (channels, peers, NVLS).
+    static constexpr int64_t contextAllowanceBytes = int64_t(2) << 30;
+    /// For OverCapacity: what fills the GPU at the OOM (`heldBytes` in all, by category; `topSites` its largest
+    /// sites) and what the rank needed there (held plus the failed request).
+    CategoryBytes heldByCategory {};
+    int64_t neededBytes = 0;
+    /// What would bring the peak down, the most bytes first: each with the bytes it addresses at the OOM and, where
+    /// one site or category stands for it, the peak without them (WhatIf; 0: none, as on a digest).
+    struct Remedy
+    {
+        enum Kind
+        {
+            ChunkedLoss, ///< the failed request computes a loss or its logits
+            ActivationCheckpointing, ///< activations fill much of the GPU
+            ShardModelState, ///< parameters, gradients and optimizer state do
+            Defragment, ///< free space split between live blocks
+        };
+        Kind kind = ActivationCheckpointing;
+        int64_t bytes = 0;
+        int64_t peakWithoutBytes = 0;
+        int64_t savedBytes = 0; ///< the peak with everything minus peakWithoutBytes
+        std::string label; ///< ChunkedLoss: the site
+        static const char* kindName(Kind kind);
+    };
+    std::vector<Remedy> remedies;
     /// For OutsideAllocator with the device's total memory given: that total, and what is neither PyTorch's reserve
     /// nor free (total - reserved - device_free).
     int64_t deviceMemoryBytes = 0;
     int64_t outsideBytes = 0;
     /// A single rank (nothing to compare it with): what it holds at its point; topSites are its largest sites.
     int64_t heldBytes = 0;
-    /// For Fragmentation: free bytes left in segments that hold live blocks at the OOM, the largest free block, how
-    /// many segments hold that free space, and whether expandable segments were on.
+    /// For Fragmentation (and OverCapacity, where it is one remedy): free bytes left in segments that hold live blocks
+    /// at the OOM, the largest free block, how many segments hold that free space, and whether expandable segments were
+    /// on.
     int64_t freeInReserveBytes = 0;
     int64_t largestFreeBytes = 0;
     int fragmentedSegments = 0;
@@ -242,6 +297,23 @@ struct GroupSummary
     {
         return RankScope::modelStateBytes(categoryBytes);
     }
+};
+
+/// What fills one rank's GPU at a moment, and the peak it would have reached without its largest sites and without
+/// each category it holds there (WhatIf): the figures of `rankscope top`, the window's composition and the
+/// over-capacity verdict.
+struct RankHoldings
+{
+    /// How many of the largest sites get a what-if figure unless asked otherwise.
+    static constexpr size_t DefaultSites = 8;
+    int rank = -1;
+    size_t rankIndex = 0;
+    Composition composition;
+    /// The highest total with everything, failed requests counted at their OOMs (WhatIf::peakBytes).
+    int64_t peakBytes = 0;
+    /// The largest sites first, then the failed request's site where it is not among them, then each category.
+    /// Empty for a digest, which keeps too little of the trace for them.
+    std::vector<WhatIf::Result> whatIf;
 };
 
 /// The verdict of one device compared across ranks, when ranks use several.
@@ -309,6 +381,20 @@ public:
     {
         return m_states[rankIndex];
     }
+    /// The site of each stack of rank `rankIndex`'s snapshot that its history allocates at or fails to allocate at.
+    const StackSites& stackSites(size_t rankIndex) const
+    {
+        return m_stackSites[rankIndex];
+    }
+    /// What fills rank `rankIndex`'s GPU after `event`, and its peak without each of its `sites` largest sites there
+    /// (and the failed request's site) and without each category it holds there.
+    RankHoldings holdingsOf(size_t rankIndex, EventIndex event, size_t sites = RankHoldings::DefaultSites) const;
+    /// The holdings of the rank the verdict is about (its rank, the rank its figures are of, else the rank holding
+    /// the most beyond its baseline), at its last OOM for the verdicts of an out-of-memory, else at its point: the
+    /// figures an over-capacity verdict was worded from, the same wherever they are shown. `sites` as holdingsOf.
+    RankHoldings verdictHoldings(size_t sites = RankHoldings::DefaultSites) const;
+    /// The rank verdictHoldings() is of, -1 without ranks.
+    int verdictHoldingsRank() const;
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
@@ -369,6 +455,8 @@ private:
     std::vector<DeviceHistoryPtr> m_histories;
     std::vector<CategoriesPtr> m_categories;
     std::vector<std::shared_ptr<const AllocatorState>> m_states;
+    std::vector<StackSites> m_stackSites;
+    std::optional<RankHoldings> m_holdings;
     std::vector<Finding> m_findings;
     // sites × ranks
     std::vector<int64_t> m_siteBytes;

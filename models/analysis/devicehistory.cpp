@@ -230,7 +230,7 @@ void DeviceHistory::replay()
         [&](size_t i, const TraceEntry& e, int64_t net) {
             switch (e.action()) {
             case TraceAction::Oom:
-                m_ooms.push_back({ uint32_t(i), e.size, int64_t(e.addr) });
+                m_ooms.push_back({ uint32_t(i), e.size, int64_t(e.addr), e.stack });
                 break;
             case TraceAction::Snapshot:
                 m_snapshotMarkers.push_back({ uint32_t(i), e.size });

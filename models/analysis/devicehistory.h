@@ -90,6 +90,8 @@ struct OomMarker
     uint32_t event = 0;
     int64_t requestedBytes = 0;
     int64_t deviceFreeBytes = 0;
+    /// Where the failed allocation was asked for.
+    StackId stack = EmptyStack;
 };
 
 /// A `snapshot` event: `_snapshot()` ran here; `size` is the total active bytes at that moment.
@@ -208,6 +210,12 @@ public:
     std::span<const TraceEntry> events() const
     {
         return m_events;
+    }
+    /// Per event, the total's change since before the first event: totalAfter(i) - initialTotal(), for walks over
+    /// the whole curve.
+    std::span<const int64_t> netAfter() const
+    {
+        return m_netAfter;
     }
     size_t eventCount() const
     {

@@ -87,6 +87,134 @@ nlohmann::ordered_json categoriesJson(const CategoryBytes& bytes)
     return out;
 }
 
+// A stack as the file recorded it, innermost first.
+nlohmann::ordered_json framesJson(const Snapshot& snapshot, StackId stack)
+{
+    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+    for (FrameId id : snapshot.stacks.frames(stack)) {
+        const Frame& f = snapshot.frames.frame(id);
+        frames.push_back({ { "filename", std::string(snapshot.strings.view(f.filename)) }, { "line", f.line },
+            { "name", std::string(snapshot.strings.view(f.name)) } });
+    }
+    return frames;
+}
+
+// An event of a rank's trace as its file numbers it: a digest's own events become those of the file it was made
+// from, where the digest says (its point and its last OOM).
+EventIndex sourceEvent(const Comparison& c, size_t rankIndex, EventIndex event)
+{
+    const RankSummary& r = c.ranks()[rankIndex];
+    const std::optional<DigestInfo>& digest = c.history(rankIndex).snapshot().digest;
+    if (!digest)
+        return event;
+    if (event == r.point.event)
+        return r.sourceEvent;
+    if (r.oomEvents > 0 && event == r.oomEvent)
+        return digest->sourceOf(r.device).oomEvent;
+    return event;
+}
+
+// A rank's last failed request: {"requested_bytes","device_free_bytes","event","site","frames"}.
+nlohmann::ordered_json oomJson(const Comparison& c, const RankSummary& r)
+{
+    const size_t index = size_t(c.rankIndex(r.rank));
+    return { { "requested_bytes", r.oomRequestedBytes }, { "device_free_bytes", r.oomDeviceFreeBytes },
+        { "event", sourceEvent(c, index, r.oomEvent) },
+        { "site",
+            r.oomSite == NoSite || c.sites().frames(r.oomSite).empty() ? std::string() : c.sites().label(r.oomSite) },
+        { "frames", framesJson(c.history(index).snapshot(), r.oomStack) } };
+}
+
+// Where holdings were looked at: "oom" at the rank's last OOM, the comparison's point at its point, else the event.
+std::string holdingsAt(const Comparison& c, const RankHoldings& h)
+{
+    const RankSummary& r = c.ranks()[h.rankIndex];
+    if (r.oomEvents > 0 && h.composition.event == r.oomEvent)
+        return "oom";
+    if (h.composition.event == r.point.event)
+        return c.pointName();
+    return "event:" + std::to_string(h.composition.event);
+}
+
+std::string withoutName(const Comparison& c, const WhatIf::Result& r)
+{
+    return r.without.kind == WhatIf::Candidate::Site ? c.sites().label(r.without.site)
+                                                     : categoryName(r.without.category);
+}
+
+std::string share(int64_t part, int64_t whole)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f%%", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
+    return text;
+}
+
+nlohmann::ordered_json whatIfJson(const Comparison& c, const RankHoldings& h)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const WhatIf::Result& r : h.whatIf) {
+        out.push_back({ { "without", withoutName(c, r) },
+            { "kind", r.without.kind == WhatIf::Candidate::Site ? "site" : "category" }, { "peak_bytes", r.peakBytes },
+            { "saved_bytes", r.savedBytes } });
+    }
+    return out;
+}
+
+// What fills a rank's GPU: where, how much, by category, its largest sites (all with maxSites < 0).
+nlohmann::ordered_json compositionJson(const Comparison& c, const RankHoldings& h, long maxSites)
+{
+    const Composition& comp = h.composition;
+    nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+    for (const Holding& site : comp.sites) {
+        if (maxSites >= 0 && long(sites.size()) >= maxSites)
+            break;
+        sites.push_back({ { "site", c.sites().label(site.site) }, { "bytes", site.bytes }, { "count", site.count },
+            { "category", categoryName(site.category) },
+            { "share", comp.totalBytes > 0 ? double(site.bytes) / double(comp.totalBytes) : 0.0 } });
+    }
+    return { { "rank", h.rank }, { "at", holdingsAt(c, h) }, { "event", sourceEvent(c, h.rankIndex, comp.event) },
+        { "bytes", comp.totalBytes }, { "categories", categoriesJson(comp.categoryBytes) },
+        { "top_sites", std::move(sites) } };
+}
+
+// The holdings in lines: where, by category, the largest sites, and the peak without each candidate.
+std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxSites)
+{
+    const Composition& comp = h.composition;
+    const std::string at = holdingsAt(c, h);
+    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU "
+        + (at == "oom" ? std::string("at its OOM") : "at " + at) + " (event "
+        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n  ";
+    std::string categories;
+    for (int k = 0; k < CategoryCount; ++k) {
+        const int64_t b = comp.categoryBytes[size_t(k)];
+        if (b > 0)
+            categories += (categories.empty() ? "" : ", ") + std::string(categoryName(Category(k))) + " " + bytes(b)
+                + " (" + share(b, comp.totalBytes) + ")";
+    }
+    out += (categories.empty() ? std::string("nothing") : categories) + "\n";
+    out += "  " + pad("bytes", 10, true) + pad("share", 8, true) + pad("allocs", 8, true) + "  " + pad("category", 16)
+        + "site\n";
+    for (size_t i = 0; i < comp.sites.size() && i < maxSites; ++i) {
+        const Holding& site = comp.sites[i];
+        out += "  " + pad(bytes(site.bytes), 10, true) + pad(share(site.bytes, comp.totalBytes), 8, true)
+            + pad(std::to_string(site.count), 8, true) + "  " + pad(categoryName(site.category), 16)
+            + c.sites().label(site.site) + "\n";
+    }
+    if (comp.sites.size() > maxSites)
+        out += "  … " + std::to_string(comp.sites.size() - maxSites) + " more sites\n";
+    out += "Peak " + bytes(h.peakBytes)
+        + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(" (failed requests counted)"))
+        + (c.history(h.rankIndex).snapshot().digest
+                ? std::string("; a digest keeps too little of the trace for the peak without a site\n")
+                : std::string("; had these allocations not been made:\n"));
+    for (const WhatIf::Result& r : h.whatIf) {
+        out += "  " + pad(bytes(r.peakBytes), 10, true) + pad("-" + bytes(r.savedBytes), 12, true) + "  without "
+            + (r.without.kind == WhatIf::Candidate::Site ? "" : "every ") + withoutName(c, r) + "\n";
+    }
+    return out;
+}
+
 } // namespace
 
 std::string pointWords(const Comparison& c)
@@ -102,8 +230,14 @@ std::string text(const Comparison& c, int maxFindings)
     std::string out = v.rankCount < 2 && v.kind != Verdict::Growth
         ? std::string("Verdict: none (one rank, nothing to compare it with)")
         : "Verdict: " + std::string(Verdict::kindName(v.kind));
-    if (v.rank >= 0 && v.kind != Verdict::Balanced)
+    if (v.kind == Verdict::OverCapacity) {
+        out += std::string(v.oomRanks.size() > 1 ? " (ranks " : " (rank ") + Formatting::ranks(v.oomRanks).toStdString()
+            + ", needed " + bytes(v.neededBytes) + ")";
+    } else if (v.rank < 0 && !v.oomRanks.empty()) {
+        out += " (ranks " + Formatting::ranks(v.oomRanks).toStdString() + ")";
+    } else if (v.rank >= 0 && v.kind != Verdict::Balanced) {
         out += " (rank " + std::to_string(v.rank) + ", +" + bytes(v.excessBytes) + ")";
+    }
     out += "\n  " + explanation(v) + "\n";
     if (const std::string r = remedy(v); !r.empty())
         out += "  What to change: " + r + "\n";
@@ -139,6 +273,27 @@ std::string text(const Comparison& c, int maxFindings)
             + pad(std::to_string(r.oomEvents), 6, true) + "  " + r.path.toStdString()
             + (r.traceIncomplete ? "  (trace incomplete)" : "") + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
     }
+
+    std::string ooms;
+    for (const RankSummary& r : c.ranks()) {
+        if (r.oomEvents == 0)
+            continue;
+        ooms += "  rank " + std::to_string(r.rank) + (devices ? " cuda:" + std::to_string(r.device) : std::string())
+            + "  asked for " + bytes(r.oomRequestedBytes) + " with " + bytes(r.oomDeviceFreeBytes)
+            + " free on the device (event " + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
+            + ")\n";
+        const std::vector<StackText::Frame> frames =
+            StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true);
+        if (frames.empty())
+            ooms += "      <no stack recorded>\n";
+        for (const QString& line : StackText::lines(frames, 8))
+            ooms += "      " + line.toStdString() + "\n";
+    }
+    if (!ooms.empty())
+        out += "\nOut of memory (each rank's last failed request, where it was asked for):\n" + ooms;
+
+    if (!c.ranks().empty())
+        out += "\n" + holdingsText(c, c.verdictHoldings(), 5);
 
     if (const std::optional<ParallelLayout>& layout = c.layout()) {
         out += "\nGroups of the layout " + layout->text() + (layout->suggested ? " (guessed; --layout to set it)" : "")
@@ -216,6 +371,8 @@ std::string json(const Comparison& c)
             rank["peak_per_step"] = std::move(steps);
             rank["growth_bytes"] = r.growthBytes;
         }
+        if (r.oomEvents > 0)
+            rank["oom"] = oomJson(c, r);
         if (!r.note.empty())
             rank["note"] = r.note;
         out["ranks"].push_back(std::move(rank));
@@ -276,14 +433,47 @@ std::string json(const Comparison& c)
         }
         out["verdict"]["suspects"] = std::move(suspects);
     }
+    if (!v.oomRanks.empty()) {
+        out["verdict"]["ranks"] = v.oomRanks;
+        out["verdict"]["figures_rank"] = v.figuresRank;
+    }
     if (v.kind == Verdict::OutsideAllocator) {
+        out["verdict"]["evidence"] = v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit";
+        if (v.evidence == Verdict::ReplicasFit)
+            out["verdict"]["fitting_ranks"] = v.fittingRanks;
+    }
+    if (v.kind == Verdict::OutsideAllocator || v.kind == Verdict::OverCapacity) {
         out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
         out["verdict"]["reserved_bytes"] = v.oomReservedBytes;
         out["verdict"]["device_free_bytes"] = v.oomDeviceFreeBytes;
         if (v.deviceMemoryBytes > 0) {
             out["verdict"]["device_memory_bytes"] = v.deviceMemoryBytes;
             out["verdict"]["outside_bytes"] = v.outsideBytes;
+            out["verdict"]["context_allowance_bytes"] = Verdict::contextAllowanceBytes;
         }
+    }
+    if (v.kind == Verdict::OverCapacity) {
+        out["verdict"]["held_bytes"] = v.heldBytes;
+        out["verdict"]["held_by_category"] = categoriesJson(v.heldByCategory);
+        out["verdict"]["needed_bytes"] = v.neededBytes;
+        out["verdict"]["free_in_reserve_bytes"] = v.freeInReserveBytes;
+        out["verdict"]["largest_free_bytes"] = v.largestFreeBytes;
+        nlohmann::ordered_json remedies = nlohmann::ordered_json::array();
+        for (const Verdict::Remedy& r : v.remedies) {
+            nlohmann::ordered_json remedy = { { "kind", Verdict::Remedy::kindName(r.kind) }, { "bytes", r.bytes } };
+            if (r.peakWithoutBytes > 0) {
+                remedy["peak_without_bytes"] = r.peakWithoutBytes;
+                remedy["saved_bytes"] = r.savedBytes;
+            }
+            remedies.push_back(std::move(remedy));
+        }
+        out["verdict"]["remedies"] = std::move(remedies);
+    }
+    if (const int index = c.rankIndex(v.oomRanks.empty() ? v.rank : v.figuresRank);
+        index >= 0 && (!v.oomRanks.empty() || v.oomRequestedBytes > 0)) {
+        nlohmann::ordered_json oom = oomJson(c, c.ranks()[size_t(index)]);
+        oom["rank"] = c.ranks()[size_t(index)].rank;
+        out["verdict"]["oom"] = std::move(oom);
     }
     if (v.kind == Verdict::Fragmentation) {
         out["verdict"]["requested_bytes"] = v.oomRequestedBytes;
@@ -291,6 +481,12 @@ std::string json(const Comparison& c)
         out["verdict"]["largest_free_bytes"] = v.largestFreeBytes;
         out["verdict"]["fragmented_segments"] = v.fragmentedSegments;
         out["verdict"]["expandable_segments"] = v.expandableSegments;
+    }
+    if (!c.ranks().empty()) {
+        const RankHoldings holdings = c.verdictHoldings();
+        out["verdict"]["composition"] = compositionJson(c, holdings, 10);
+        out["verdict"]["peak_bytes"] = holdings.peakBytes;
+        out["verdict"]["what_if"] = whatIfJson(c, holdings);
     }
     out["verdict"]["explanation"] = explanation(v);
     out["verdict"]["remedy"] = remedy(v);
@@ -301,6 +497,60 @@ std::string json(const Comparison& c)
                 { "rank", d.rank }, { "excess_bytes", d.excessBytes }, { "findings", d.findings } });
         }
     }
+    return out.dump(2) + "\n";
+}
+
+std::string topText(const Comparison& c, const RankHoldings& h, By by, size_t maxRows)
+{
+    if (by == By::Site)
+        return holdingsText(c, h, maxRows);
+    const Composition& comp = h.composition;
+    const std::string at = holdingsAt(c, h);
+    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU "
+        + (at == "oom" ? std::string("at its OOM") : "at " + at) + " (event "
+        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n";
+    out += "  " + pad("bytes", 10, true) + pad("share", 8, true) + pad("allocs", 8, true) + "  " + pad("category", 16)
+        + pad("peak without", 14, true) + pad("saved", 12, true) + "\n";
+    std::array<int64_t, CategoryCount> counts {};
+    for (const Holding& site : comp.sites)
+        counts[size_t(site.category)] += site.count;
+    for (int k = 0; k < CategoryCount; ++k) {
+        const int64_t b = comp.categoryBytes[size_t(k)];
+        if (b == 0)
+            continue;
+        std::string peak, saved;
+        for (const WhatIf::Result& r : h.whatIf) {
+            if (r.without.kind == WhatIf::Candidate::CategoryOf && r.without.category == Category(k)) {
+                peak = bytes(r.peakBytes);
+                saved = "-" + bytes(r.savedBytes);
+            }
+        }
+        out += "  " + pad(bytes(b), 10, true) + pad(share(b, comp.totalBytes), 8, true)
+            + pad(std::to_string(counts[size_t(k)]), 8, true) + "  " + pad(categoryName(Category(k)), 16)
+            + pad(peak, 14, true) + pad(saved, 12, true) + "\n";
+    }
+    out += "Peak " + bytes(h.peakBytes)
+        + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(" (failed requests counted)")) + "\n";
+    return out;
+}
+
+std::string topJson(const Comparison& c, const RankHoldings& h, By by)
+{
+    nlohmann::ordered_json out = compositionJson(c, h, -1);
+    out["device"] = c.ranks()[h.rankIndex].device;
+    out["peak_bytes"] = h.peakBytes;
+    if (by == By::Category) {
+        out.erase("top_sites");
+        nlohmann::ordered_json categories = nlohmann::ordered_json::array();
+        for (int k = 0; k < CategoryCount; ++k) {
+            const int64_t b = h.composition.categoryBytes[size_t(k)];
+            if (b > 0)
+                categories.push_back({ { "category", categoryName(Category(k)) }, { "bytes", b },
+                    { "share", double(b) / double(std::max<int64_t>(h.composition.totalBytes, 1)) } });
+        }
+        out["by_category"] = std::move(categories);
+    }
+    out["what_if"] = whatIfJson(c, h);
     return out.dump(2) + "\n";
 }
 
@@ -360,6 +610,117 @@ std::vector<ReportRow> rankRows(const Comparison& c)
 std::string htmlEscape(const std::string& text)
 {
     return QString::fromStdString(text).toHtmlEscaped().toStdString();
+}
+
+std::string htmlTable(const std::vector<std::string>& header, const std::vector<ReportRow>& rows)
+{
+    std::string out = "<table>\n<tr>";
+    for (const std::string& h : header)
+        out += "<th>" + htmlEscape(h) + "</th>";
+    out += "</tr>\n";
+    for (const ReportRow& row : rows) {
+        out += "<tr>";
+        for (const std::string& cell : row.cells)
+            out += "<td>" + htmlEscape(cell) + "</td>";
+        out += "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
+// The second column is text (a file or a site), left-aligned; the others are figures.
+std::string markdownTable(const std::vector<std::string>& header, const std::vector<ReportRow>& rows)
+{
+    const auto cell = [](std::string text) {
+        for (size_t p = text.find('|'); p != std::string::npos; p = text.find('|', p + 2))
+            text.replace(p, 1, "\\|");
+        return text;
+    };
+    std::string out = "|";
+    for (const std::string& h : header)
+        out += " " + h + " |";
+    out += "\n|";
+    for (size_t i = 0; i < header.size(); ++i)
+        out += i == 1 ? "---|" : "---:|";
+    out += "\n";
+    for (const ReportRow& row : rows) {
+        out += "|";
+        for (const std::string& text : row.cells)
+            out += " " + cell(text) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+// Each rank's last failed request: a sentence and the stack it was asked from.
+struct OomSection
+{
+    std::string sentence;
+    std::vector<std::string> stack;
+};
+
+std::vector<OomSection> oomSections(const Comparison& c)
+{
+    std::vector<OomSection> sections;
+    for (const RankSummary& r : c.ranks()) {
+        if (r.oomEvents == 0)
+            continue;
+        OomSection section;
+        section.sentence = "Rank " + rankName(c, r.rank, r.device) + " ran out of memory asking for "
+            + bytes(r.oomRequestedBytes) + " with " + bytes(r.oomDeviceFreeBytes) + " free on the device (event "
+            + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
+            + (r.oomEvents > 1 ? ", the last of " + std::to_string(r.oomEvents) : "") + ").";
+        for (const QString& line : StackText::lines(
+                 StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true), 12))
+            section.stack.push_back(line.toStdString());
+        sections.push_back(std::move(section));
+    }
+    return sections;
+}
+
+// What fills the verdict's rank's GPU, as a heading, a sentence by category, its largest sites and the peaks
+// without them.
+struct HoldingsSection
+{
+    std::string heading;
+    std::string categories;
+    std::vector<std::string> sitesHeader = { "Bytes", "Site", "Share", "Allocations", "Category" };
+    std::vector<ReportRow> sites;
+    std::string peak;
+    std::vector<std::string> whatIfHeader = { "Peak", "Without", "Saved" };
+    std::vector<ReportRow> whatIf;
+};
+
+HoldingsSection holdingsSection(const Comparison& c)
+{
+    const RankHoldings h = c.verdictHoldings();
+    const Composition& comp = h.composition;
+    HoldingsSection out;
+    const std::string at = holdingsAt(c, h);
+    out.heading = "What fills rank " + std::to_string(h.rank) + "'s GPU "
+        + (at == "oom" ? std::string("at its OOM") : "at " + at) + ": " + bytes(comp.totalBytes);
+    for (int k = 0; k < CategoryCount; ++k) {
+        const int64_t b = comp.categoryBytes[size_t(k)];
+        if (b > 0)
+            out.categories += (out.categories.empty() ? "" : ", ")
+                + VerdictText::category(Category(k), VerdictText::Plain).toStdString() + " " + bytes(b) + " ("
+                + share(b, comp.totalBytes) + ")";
+    }
+    for (size_t i = 0; i < comp.sites.size() && i < 8; ++i) {
+        const Holding& site = comp.sites[i];
+        out.sites.push_back({ { bytes(site.bytes), c.sites().label(site.site), share(site.bytes, comp.totalBytes),
+            std::to_string(site.count), VerdictText::category(site.category, VerdictText::Plain).toStdString() } });
+    }
+    out.peak = "Its peak is " + bytes(h.peakBytes)
+        + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(", the failed requests counted"))
+        + "; had these allocations not been made, it would have been:";
+    for (const WhatIf::Result& r : h.whatIf) {
+        out.whatIf.push_back({ { bytes(r.peakBytes),
+            r.without.kind == WhatIf::Candidate::Site
+                ? c.sites().label(r.without.site)
+                : "every " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
+            "-" + bytes(r.savedBytes) } });
+    }
+    return out;
 }
 
 std::string title(const Comparison& c)
@@ -424,17 +785,22 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
         + htmlEscape(explanation(v, VerdictText::Plain)) + "</p>\n";
     if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "<p><b>What to change:</b> " + htmlEscape(r) + "</p>\n";
-    out += "</div>\n<h2>Ranks</h2>\n<table>\n<tr>";
-    for (const std::string& h : rankHeader(c))
-        out += "<th>" + htmlEscape(h) + "</th>";
-    out += "</tr>\n";
-    for (const ReportRow& row : rankRows(c)) {
-        out += "<tr>";
-        for (const std::string& cell : row.cells)
-            out += "<td>" + htmlEscape(cell) + "</td>";
-        out += "</tr>\n";
+    out += "</div>\n<h2>Ranks</h2>\n" + htmlTable(rankHeader(c), rankRows(c));
+    const std::vector<OomSection> ooms = oomSections(c);
+    if (!ooms.empty())
+        out += "<h2>Out of memory</h2>\n";
+    for (const OomSection& oom : ooms) {
+        out += "<p>" + htmlEscape(oom.sentence) + "</p>\n<pre>";
+        for (const std::string& line : oom.stack)
+            out += htmlEscape(line) + "\n";
+        out += "</pre>\n";
     }
-    out += "</table>\n";
+    if (!c.ranks().empty()) {
+        const HoldingsSection h = holdingsSection(c);
+        out += "<h2>" + htmlEscape(h.heading) + "</h2>\n<p>" + htmlEscape(h.categories) + "</p>\n"
+            + htmlTable(h.sitesHeader, h.sites) + "<p>" + htmlEscape(h.peak) + "</p>\n"
+            + htmlTable(h.whatIfHeader, h.whatIf);
+    }
     if (!png.isEmpty())
         out += "<h2>Diff</h2>\n<img alt=\"The diff of the two ranks\" src=\"data:image/png;base64,"
             + png.toBase64().toStdString() + "\">\n";
@@ -459,23 +825,20 @@ std::string markdown(const Comparison& c, const QString& image, int maxFindings)
         "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + explanation(v, VerdictText::Plain) + "\n\n";
     if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "**What to change:** " + r + "\n\n";
-    const auto cell = [](std::string text) {
-        for (size_t p = text.find('|'); p != std::string::npos; p = text.find('|', p + 2))
-            text.replace(p, 1, "\\|");
-        return text;
-    };
-    out += "## Ranks\n\n|";
-    for (const std::string& h : rankHeader(c))
-        out += " " + h + " |";
-    out += "\n|";
-    for (size_t i = 0; i < rankHeader(c).size(); ++i)
-        out += i == 1 ? "---|" : "---:|";
-    out += "\n";
-    for (const ReportRow& row : rankRows(c)) {
-        out += "|";
-        for (const std::string& text : row.cells)
-            out += " " + cell(text) + " |";
-        out += "\n";
+    out += "## Ranks\n\n" + markdownTable(rankHeader(c), rankRows(c));
+    const std::vector<OomSection> ooms = oomSections(c);
+    if (!ooms.empty())
+        out += "\n## Out of memory\n";
+    for (const OomSection& oom : ooms) {
+        out += "\n" + oom.sentence + "\n\n```\n";
+        for (const std::string& line : oom.stack)
+            out += line + "\n";
+        out += "```\n";
+    }
+    if (!c.ranks().empty()) {
+        const HoldingsSection h = holdingsSection(c);
+        out += "\n## " + h.heading + "\n\n" + h.categories + "\n\n" + markdownTable(h.sitesHeader, h.sites) + "\n"
+            + h.peak + "\n\n" + markdownTable(h.whatIfHeader, h.whatIf);
     }
     if (!image.isEmpty())
         out += "\n## Diff\n\n![The diff of the two ranks](" + image.toStdString() + ")\n";

@@ -18,6 +18,15 @@ std::string text(const Comparison& comparison, int maxFindings = 10);
 std::string pointWords(const Comparison& comparison);
 std::string json(const Comparison& comparison);
 std::string csv(const Comparison& comparison);
+/// What fills one rank's GPU (`rankscope top`), by site or by category, and the peak without each of them:
+/// `{"rank","device","at","event","bytes","peak_bytes","categories":{…},"sites"|"by_category":[…],"what_if":[…]}`.
+enum class By
+{
+    Site,
+    Category,
+};
+std::string topText(const Comparison& comparison, const RankHoldings& holdings, By by, size_t maxRows = 20);
+std::string topJson(const Comparison& comparison, const RankHoldings& holdings, By by);
 /// A self-contained HTML page: verdict, explanation and remedy, the ranks' figures, the top findings with their
 /// stacks, and `png` (the diff picture) embedded as a data URI when not empty.
 std::string html(const Comparison& comparison, const QByteArray& png, int maxFindings = 10);

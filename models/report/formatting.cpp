@@ -3,6 +3,9 @@
 
 #include <QCoreApplication>
 
+#include <QStringList>
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace RankScope::Formatting {
@@ -34,6 +37,25 @@ QString bytes(int64_t value)
 QString bytesExact(int64_t value)
 {
     return QCoreApplication::translate("Formatting", "%1 (%2 bytes)").arg(bytes(value)).arg(value);
+}
+
+QString ranks(std::vector<int> list)
+{
+    std::sort(list.begin(), list.end());
+    QStringList parts;
+    for (size_t i = 0; i < list.size();) {
+        size_t j = i;
+        while (j + 1 < list.size() && list[j + 1] == list[j] + 1)
+            ++j;
+        if (j >= i + 2) {
+            parts << QString::number(list[i]) + QStringLiteral("\u2013") + QString::number(list[j]);
+        } else {
+            for (size_t k = i; k <= j; ++k)
+                parts << QString::number(list[k]);
+        }
+        i = j + 1;
+    }
+    return parts.join(QLatin1String(", "));
 }
 
 QString fileName(const std::string& path)

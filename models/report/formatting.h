@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <string>
+#include <vector>
 
 #include <cstdint>
 
@@ -15,6 +16,8 @@ namespace Formatting {
 QString bytes(int64_t bytes);
 /// With the exact count, for tooltips: "1.5 GiB (1610612736 bytes)".
 QString bytesExact(int64_t bytes);
+/// Ranks with runs of three or more as ranges: "0–3, 6".
+QString ranks(std::vector<int> list);
 /// The last component of a path written on any system ("D:\\proj\\model.py" and "/proj/model.py" give "model.py").
 QString fileName(const std::string& path);
 } // namespace Formatting

@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace RankScope {
 
 namespace {
@@ -55,6 +57,58 @@ QString ranks(const std::vector<int>& list)
     return parts.join(QLatin1String(", "));
 }
 
+// The bytes of each category held, in the categories' order: "activations 11.1 GiB (85%), parameters 1 GiB (8%)".
+QString categoryList(const CategoryBytes& bytes, int64_t whole, VerdictText::Language language)
+{
+    QStringList parts;
+    for (int c = 0; c < CategoryCount; ++c) {
+        if (bytes[size_t(c)] > 0)
+            parts << VerdictText::category(Category(c), language) + QLatin1Char(' ')
+                    + Formatting::bytes(bytes[size_t(c)]) + QLatin1String(" (") + percent(bytes[size_t(c)], whole)
+                    + QLatin1Char(')');
+    }
+    return parts.join(QLatin1String(", "));
+}
+
+// Where a failed request was asked for, when its stack was recorded.
+QString requestSite(const Verdict& v, VerdictText::Language language)
+{
+    return v.oomSite.empty()
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "(no stack recorded)"), language)
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.oomSite));
+}
+
+// What the snapshot cannot tell about the device's memory, and what the total given shows.
+QString deviceTotal(const Verdict& v, VerdictText::Language language)
+{
+    using Formatting::bytes;
+    if (v.deviceMemoryBytes > 0 && v.deviceMemoryBytes < v.oomReservedBytes + v.oomDeviceFreeBytes) {
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                       "The device memory given (%1) is less than PyTorch's reserve and the free memory together: "
+                       "check it."),
+            language)
+            .arg(bytes(v.deviceMemoryBytes));
+    }
+    if (v.deviceMemoryBytes > 0 && v.kind == Verdict::OverCapacity) {
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                       "Of the device's %1, %2 is neither PyTorch's reserve nor free: no more than the %3 a CUDA "
+                       "context and NCCL usually take."),
+            language)
+            .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes), bytes(Verdict::contextAllowanceBytes));
+    }
+    if (v.deviceMemoryBytes > 0)
+        return say(
+            QT_TRANSLATE_NOOP("RankScope::VerdictText", "Of the device's %1, that is %2 outside PyTorch."), language)
+            .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes));
+    return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                   "The snapshot does not record the device's total memory: PyTorch's reserve and the free memory "
+                   "make %1, and a CUDA context and NCCL usually take up to %2 more; if the GPU has more than that, "
+                   "something outside PyTorch holds the rest (give --device-memory 80GiB, or Compare → GPU Memory…, "
+                   "to count it)."),
+        language)
+        .arg(bytes(v.oomReservedBytes + v.oomDeviceFreeBytes), bytes(Verdict::contextAllowanceBytes));
+}
+
 // Where ranks use several devices, which one the verdict is about.
 QString onDevice(const Verdict& v, VerdictText::Language language)
 {
@@ -82,7 +136,7 @@ QString siteList(const Verdict& v, VerdictText::Language language, bool excess)
 
 QString VerdictText::title(const Verdict& v, Language language)
 {
-    if (v.rankCount < 2 && v.kind != Verdict::Growth)
+    if (v.rankCount < 2 && v.kind != Verdict::Growth && v.oomRanks.empty())
         return say(QT_TR_NOOP("One rank: nothing to compare it with"), language);
     switch (v.kind) {
     case Verdict::Balanced:
@@ -93,12 +147,24 @@ QString VerdictText::title(const Verdict& v, Language language)
         return say(QT_TR_NOOP("Input imbalance on rank %1: its tensors are larger or more numerous"), language)
             .arg(v.rank);
     case Verdict::OutsideAllocator:
+        if (v.oomRanks.size() > 1)
+            return say(QT_TR_NOOP("Ranks %1 run out of memory held outside PyTorch's allocator"), language)
+                .arg(Formatting::ranks(v.oomRanks));
         return say(QT_TR_NOOP("Rank %1 runs out of memory held outside PyTorch's allocator"), language).arg(v.rank);
+    case Verdict::OverCapacity:
+        if (v.oomRanks.size() > 1)
+            return say(QT_TR_NOOP("Over capacity: ranks %1 ran out of memory alike, no rank stands out"), language)
+                .arg(Formatting::ranks(v.oomRanks));
+        return say(QT_TR_NOOP("Over capacity: rank %1 needs more memory than its GPU offers"), language)
+            .arg(v.figuresRank);
     case Verdict::StrayDevice:
         return say(QT_TR_NOOP("Other ranks' memory on the GPU of rank %1 (cuda:%2)"), language)
             .arg(v.rank)
             .arg(v.device);
     case Verdict::Fragmentation:
+        if (v.oomRanks.size() > 1)
+            return say(QT_TR_NOOP("Ranks %1 ran out of memory in fragmented reserves"), language)
+                .arg(Formatting::ranks(v.oomRanks));
         return say(QT_TR_NOOP("Rank %1 ran out of memory in a fragmented reserve"), language).arg(v.rank);
     case Verdict::Growth:
         return say(QT_TR_NOOP("Growth on rank %1: it holds more at every step"), language).arg(v.rank);
@@ -155,6 +221,11 @@ QString VerdictText::explanation(const Verdict& v, Language language)
         text += QLatin1Char(' ')
             + say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "Suspects the files show: %1."), language)
                   .arg(found.join(QLatin1String("; ")));
+    // A rank an imbalance or a growth names ran out of memory: the allocation that failed.
+    if (v.oomRequestedBytes > 0 && v.oomRanks.empty())
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "Rank %1 ran out of memory asking for %2 %3."), language)
+                  .arg(QString::number(v.rank), Formatting::bytes(v.oomRequestedBytes), requestSite(v, language));
     if (!v.heavierGroup.empty()) {
         text += QLatin1Char(' ')
             + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
@@ -199,9 +270,9 @@ QString VerdictText::explain(const Verdict& v, Language language)
                 at(v, language), steps.join(QLatin1String(", ")), bytes(v.totalGrowthBytes), who,
                 siteList(v, language, true));
     }
-    if (v.rankCount < 2 && v.topSites.empty())
+    if (v.rankCount < 2 && v.oomRanks.empty() && v.topSites.empty())
         return say(QT_TR_NOOP("Only one rank: nothing to compare it with."), language);
-    if (v.rankCount < 2) {
+    if (v.rankCount < 2 && v.oomRanks.empty()) {
         return say(QT_TR_NOOP("Only one rank: rank %1 holds %2 %3, the most at %4. Open the other ranks' snapshots "
                               "with it to compare them."),
             language)
@@ -209,37 +280,67 @@ QString VerdictText::explain(const Verdict& v, Language language)
     }
     switch (v.kind) {
     case Verdict::OutsideAllocator: {
-        const QString text =
-            say(QT_TR_NOOP("Allocations agree across ranks within %1, yet rank %2 ran out of memory asking for %3 "
-                           "with %4 reserved by PyTorch and only %5 free on the device: the rest of the GPU is "
-                           "held outside PyTorch's caching allocator."),
+        const QString who = v.oomRanks.size() > 1
+            ? say(QT_TR_NOOP("ranks %1"), language).arg(Formatting::ranks(v.oomRanks))
+            : say(QT_TR_NOOP("rank %1"), language).arg(v.figuresRank);
+        const QString failed = say(QT_TR_NOOP("%1 ran out of memory asking for %2 %3 with %4 reserved by PyTorch and "
+                                              "only %5 free on the device"),
+            language)
+                                   .arg(who, bytes(v.oomRequestedBytes), requestSite(v, language),
+                                       bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
+        if (v.evidence == Verdict::DeviceTotal) {
+            return say(QT_TR_NOOP("Of the device's %1, %2 is neither PyTorch's reserve nor free: more than the %3 a "
+                                  "CUDA context and NCCL usually take, so something outside PyTorch's caching "
+                                  "allocator holds it. %4."),
                 language)
-                .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes), QString::number(v.rank),
-                    bytes(v.oomRequestedBytes), bytes(v.oomReservedBytes), bytes(v.oomDeviceFreeBytes));
-        // How much that is needs the device's total, which a snapshot does not record.
-        if (v.deviceMemoryBytes > 0 && v.deviceMemoryBytes < v.oomReservedBytes + v.oomDeviceFreeBytes) {
-            return text + QLatin1Char(' ')
-                + say(QT_TR_NOOP("The device memory given (%1) is less than PyTorch's reserve and the free memory "
-                                 "together: check it."),
-                    language)
-                      .arg(bytes(v.deviceMemoryBytes));
+                .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes), bytes(Verdict::contextAllowanceBytes),
+                    failed.at(0).toUpper() + failed.mid(1));
         }
-        return text + QLatin1Char(' ')
-            + (v.deviceMemoryBytes > 0
-                    ? say(QT_TR_NOOP("Of the device's %1, that is %2 outside PyTorch."), language)
-                          .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes))
-                    : say(QT_TR_NOOP("The snapshot does not record the device's total memory: give it (--device-memory "
-                                     "80GiB, or Compare → GPU Memory…) to count what is held outside."),
-                        language));
+        return say(QT_TR_NOOP("Allocations agree across ranks within %1 and %2 did the same without running out of "
+                              "memory, yet %3: the rest of that GPU is held outside PyTorch's caching allocator."),
+                   language)
+                   .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes),
+                       (v.fittingRanks.size() > 1 ? say(QT_TR_NOOP("ranks %1"), language)
+                                                  : say(QT_TR_NOOP("rank %1"), language))
+                           .arg(Formatting::ranks(v.fittingRanks)),
+                       failed)
+            + QLatin1Char(' ') + deviceTotal(v, language);
+    }
+    case Verdict::OverCapacity: {
+        const QString alike = v.oomRanks.size() > 1
+            ? say(QT_TR_NOOP("Ranks %1 ran out of memory holding about the same (within %2 of each other), and no "
+                             "rank that did the same work fit:"),
+                language)
+                  .arg(Formatting::ranks(v.oomRanks), percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
+            : v.rankCount > 1
+            ? say(QT_TR_NOOP("Rank %1 ran out of memory and no rank doing the same work fit:"), language)
+                  .arg(v.figuresRank)
+            : say(QT_TR_NOOP("Rank %1 ran out of memory:"), language).arg(v.figuresRank);
+        const QString figures = v.oomRanks.size() > 1
+            ? say(QT_TR_NOOP("At its OOM rank %1 (the others alike) holds %2"), language)
+                  .arg(QString::number(v.figuresRank), bytes(v.heldBytes))
+            : say(QT_TR_NOOP("At its OOM it holds %1"), language).arg(bytes(v.heldBytes));
+        return say(QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. "
+                              "It asked for %4 more %5, with %6 reserved by PyTorch and %7 free on the device: it "
+                              "needed %8. Top sites: %9."),
+                   language)
+                   .arg(alike, figures, categoryList(v.heldByCategory, v.heldBytes, language),
+                       bytes(v.oomRequestedBytes), requestSite(v, language), bytes(v.oomReservedBytes),
+                       bytes(v.oomDeviceFreeBytes), bytes(v.neededBytes), siteList(v, language, false))
+            + QLatin1Char(' ') + deviceTotal(v, language);
     }
     case Verdict::Fragmentation:
         return say(QT_TR_NOOP("Rank %1 ran out of memory asking for %2 while %3 of PyTorch's reserve was still free, "
                               "but the largest free block was %4: the free space lies between live tensors in %5 "
                               "segment(s). Allocations agree across ranks within %6."),
-            language)
-            .arg(QString::number(v.rank), bytes(v.oomRequestedBytes), bytes(v.freeInReserveBytes),
-                bytes(v.largestFreeBytes), QString::number(v.fragmentedSegments),
-                percent(std::abs(v.outlierExcessBytes), v.baselineBytes));
+                   language)
+                   .arg(QString::number(v.figuresRank), bytes(v.oomRequestedBytes), bytes(v.freeInReserveBytes),
+                       bytes(v.largestFreeBytes), QString::number(v.fragmentedSegments),
+                       percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
+            + QLatin1Char(' ')
+            + (v.oomRanks.size() > 1 ? say(QT_TR_NOOP("Ranks %1 all ran out of memory; the request was %2."), language)
+                                           .arg(Formatting::ranks(v.oomRanks), requestSite(v, language))
+                                     : say(QT_TR_NOOP("The request was %1."), language).arg(requestSite(v, language)));
     case Verdict::Balanced: {
         const QString threshold = QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
         return say(QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more)."),
@@ -323,11 +424,56 @@ QString VerdictText::findingKind(Finding::Kind kind, Language language)
     return {};
 }
 
+QString VerdictText::remedyStep(const Verdict& v, const Verdict::Remedy& r, Language language)
+{
+    using Formatting::bytes;
+    const int64_t held = v.heldBytes;
+    switch (r.kind) {
+    case Verdict::Remedy::ChunkedLoss: {
+        const QString step = say(QT_TR_NOOP("The failed request computes the loss: compute the cross-entropy in chunks "
+                                            "or with a fused kernel, and never upcast the full logits to float32"),
+            language);
+        if (r.peakWithoutBytes <= 0)
+            return step + QLatin1Char('.');
+        return step
+            + say(QT_TR_NOOP(" (without %1 the peak would be %2, -%3)."), language)
+                  .arg(QString::fromStdString(r.label), bytes(r.peakWithoutBytes), bytes(r.savedBytes));
+    }
+    case Verdict::Remedy::ActivationCheckpointing:
+        return say(QT_TR_NOOP("Activations hold %1 (%2): checkpoint them (torch.utils.checkpoint, activation "
+                              "checkpointing in FSDP, torchtitan or Megatron), or use a smaller micro-batch or "
+                              "sequence length."),
+            language)
+            .arg(bytes(r.bytes), percent(r.bytes, held));
+    case Verdict::Remedy::ShardModelState:
+        return say(QT_TR_NOOP("Parameters, gradients and optimizer state hold %1 (%2): shard them further (FSDP full "
+                              "sharding, ZeRO stage 3), offload optimizer state to the CPU, or keep it in lower "
+                              "precision (8-bit Adam)."),
+            language)
+            .arg(bytes(r.bytes), percent(r.bytes, held));
+    case Verdict::Remedy::Defragment:
+        return say(QT_TR_NOOP("%1 is free in PyTorch's reserve, split between live blocks: set "
+                              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and allocate long-lived tensors before "
+                              "the training loop."),
+            language)
+            .arg(bytes(r.bytes));
+    }
+    return {};
+}
+
 QString VerdictText::remedy(const Verdict& v, Language language)
 {
     switch (v.kind) {
     case Verdict::Balanced:
         return {};
+    case Verdict::OverCapacity: {
+        QStringList steps;
+        int n = 0;
+        for (const Verdict::Remedy& r : v.remedies)
+            steps << QString::number(++n) + QLatin1String(". ") + remedyStep(v, r, language);
+        return say(QT_TR_NOOP("Bring the peak down, in the order of the memory each step addresses: %1"), language)
+            .arg(steps.join(QLatin1Char(' ')));
+    }
     case Verdict::OutsideAllocator:
         return say(QT_TR_NOOP("Look for memory PyTorch does not manage: other processes on the same GPU (nvidia-smi), "
                               "a second CUDA context from a rank touching another rank's device (call "

@@ -32,6 +32,9 @@ public:
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
 
+    /// One remedy of an over-capacity verdict, with its figures.
+    static QString remedyStep(const Verdict& verdict, const Verdict::Remedy& remedy, Language language);
+
 private:
     static QString explain(const Verdict& verdict, Language language);
 };

@@ -229,6 +229,7 @@ def main():
     step_scenarios(outdir, magma)
     layout_scenarios(outdir, magma)
     growth_scenarios(outdir, magma)
+    capacity_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -431,11 +432,84 @@ def checkpoint_load(snapshot, device_part, size):
                     'frames': frames} for i in range(pieces)]}]
 
 
-def add_oom(snapshot, request=2048 * MiB):
-    """An `oom` entry as PyTorch records it, after the trace's last event: the request, with the device full."""
+def add_oom(snapshot, request=2048 * MiB, frames=None):
+    """An `oom` entry as PyTorch records it, after the trace's last event: the request (asked for at `frames`, the
+    failed allocation's stack), with the device full."""
     trace = snapshot['device_traces'][0]
-    trace.append({'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0,
-                  'time_us': trace[-1]['time_us'] + 10, 'compile_context': 'N/A', 'user_metadata': ''})
+    entry = {'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0,
+             'time_us': trace[-1]['time_us'] + 10, 'compile_context': 'N/A', 'user_metadata': ''}
+    if frames is not None:
+        entry['frames'] = frames
+    trace.append(entry)
+
+
+def truncate_at(snapshot, cut):
+    """The snapshot as an OOM observer's _dump_snapshot writes it right after event `cut`: the trace ends there and
+    the final segments hold what was live then (allocated in the trace, from before it, or pending a free)."""
+    trace = snapshot['device_traces'][0]
+    live, pending, seen = {}, set(), set()
+    for e in trace[:cut + 1]:
+        address = e.get('addr')
+        if e['action'] == 'alloc':
+            live[address] = (e['size'], e.get('frames', []))
+            seen.add(address)
+        elif e['action'] == 'free_requested':
+            pending.add(address)
+        elif e['action'] == 'free_completed':
+            seen.add(address)
+            live.pop(address, None)
+            pending.discard(address)
+    # Freed later without an alloc in the trace: allocated before it, so live at the cut.
+    for e in trace[cut + 1:]:
+        address = e.get('addr')
+        if e['action'] in ('free_requested', 'free_completed') and address not in seen:
+            live[address] = (e['size'], e.get('frames', []))
+        if e['action'] in ('alloc', 'free_requested', 'free_completed'):
+            seen.add(address)
+    # Live at the end and never in the trace: from before it, and never freed.
+    for seg in snapshot['segments']:
+        for block in seg['blocks']:
+            if block['state'] != 'inactive' and block['address'] not in seen:
+                live[block['address']] = (block.get('requested_size', block['size']), block.get('frames', []))
+    del trace[cut + 1:]
+    for seg in snapshot['segments']:
+        start, end = seg['address'], seg['address'] + seg['total_size']
+        inside = sorted((a, size, frames) for a, (size, frames) in live.items() if start <= a < end)
+        blocks, cursor = [], start
+        for i, (address, size, frames) in enumerate(inside):
+            if address > cursor:
+                blocks.append({'address': cursor, 'size': address - cursor, 'requested_size': 0, 'state': 'inactive',
+                               'frames': []})
+            limit = inside[i + 1][0] if i + 1 < len(inside) else end
+            block = min(max(512, (size + 511) // 512 * 512), limit - address)
+            blocks.append({'address': address, 'size': block, 'requested_size': size,
+                           'state': 'active_pending_free' if address in pending else 'active_allocated',
+                           'frames': frames})
+            cursor = address + block
+        if cursor < end:
+            blocks.append({'address': cursor, 'size': end - cursor, 'requested_size': 0, 'state': 'inactive',
+                           'frames': []})
+        seg['blocks'] = blocks
+        seg['allocated_size'] = sum(b['size'] for b in blocks if b['state'] == 'active_allocated')
+        seg['active_size'] = sum(b['size'] for b in blocks if b['state'] != 'inactive')
+        seg['requested_size'] = sum(b['requested_size'] for b in blocks if b['state'] != 'inactive')
+    return snapshot
+
+
+def run_out_of_memory(snapshot, request, frames=None):
+    """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free
+    events, gone from the final segments), retries, and reports an OOM for `request` with the device full."""
+    trace = snapshot['device_traces'][0]
+    t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
+    kept = []
+    for seg in snapshot['segments']:
+        if any(b['state'] != 'inactive' for b in seg['blocks']):
+            kept.append(seg)
+        else:
+            trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
+                          'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
+    snapshot['segments'] = kept
+    add_oom(snapshot, request, frames)
 
 
 def profiler_derived(snapshot, extra_host):
@@ -519,22 +593,89 @@ def keep_buffer(snapshot, at, size):
 
 
 def fragmented_oom(snapshot, request, expandable):
-    """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free events,
-    gone from the final segments), retries, and reports an OOM for `request` with the device full."""
-    trace = snapshot['device_traces'][0]
-    t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
-    kept = []
-    for seg in snapshot['segments']:
-        if any(b['state'] != 'inactive' for b in seg['blocks']):
-            kept.append(seg)
-        else:
-            trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
-                          'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
-    snapshot['segments'] = kept
-    add_oom(snapshot, request)
+    """Runs out of memory at the end of the trace (run_out_of_memory), asking for less than is free between blocks."""
+    run_out_of_memory(snapshot, request)
     if expandable:
         snapshot['allocator_settings']['expandable_segments'] = True
         snapshot['allocator_settings']['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True'
+
+
+def capacity_scenarios(outdir, magma):
+    """Every rank out of memory alike, or some: each rank dumped by an OOM observer where its allocation failed."""
+    # Mid-forward, before the MLP's silu asks for its output (activations fill the GPU), or in the loss, where
+    # log_softmax asks for the float32 logits (a vocabulary 4x the file's).
+    activations = (1370, 1371, 2048 * MiB)
+    loss = (1401, 1402, 4 * 327680000)
+
+    def job(at, oom_ranks, n=4, prepare=None):
+        cut, failing, request = at
+        ranks = copies(magma, n)
+        for r, s in enumerate(ranks):
+            frames = s['device_traces'][0][failing]['frames']
+            truncate_at(s, cut)
+            if r in oom_ranks:
+                run_out_of_memory(s, request, frames)
+            if prepare:
+                prepare(r, s)
+        return ranks
+
+    every = [0, 1, 2, 3]
+    capacity = {'kind': 'over_capacity', 'rank': -1, 'oom_ranks': every}
+    write(outdir, 'capacity_activations_4', job(activations, every),
+          dict(capacity, remedies=['activation_checkpointing'], request_site='silu'))
+    write(outdir, 'capacity_activations_balanced_4', job(activations, []), {'kind': 'balanced'})
+
+    # As real jobs run it: ranks 2-3 from a container, C frames (stacks="all") on every rank.
+    native = [{'name': 'c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc',
+               'filename': '/pytorch/c10/cuda/CUDACachingAllocator.cpp', 'line': 1118},
+              {'name': 'THPFunction_apply', 'filename': '/pytorch/torch/csrc/autograd/python_function.cpp',
+               'line': 1063}]
+
+    def field(r, s):
+        if r >= 2:
+            relocate(s, '/workspace/proj/', '/opt/venv/lib/python3.10/site-packages/')
+        seen = set()
+        for e in s['device_traces'][0]:
+            frames = e.get('frames')
+            if frames and id(frames) not in seen:
+                seen.add(id(frames))
+                frames[:0] = [dict(f) for f in native]
+    write(outdir, 'capacity_loss_4', job(loss, every, prepare=field),
+          dict(capacity, remedies=['activation_checkpointing', 'chunked_loss'], request_site='log_softmax'))
+    write(outdir, 'capacity_loss_balanced_4', job(loss, [], prepare=field), {'kind': 'balanced'})
+
+    # Only some ranks ran out of memory, holding what the others hold: memory outside the allocator.
+    write(outdir, 'outside_one_of_4', job(activations, [2]),
+          {'kind': 'outside_allocator', 'rank': 2, 'oom_ranks': [2], 'evidence': 'replicas_fit',
+           'fitting_ranks': [0, 1, 3], 'request_site': 'silu'})
+    write(outdir, 'outside_two_of_4', job(activations, [2, 3]),
+          {'kind': 'outside_allocator', 'rank': -1, 'oom_ranks': [2, 3], 'evidence': 'replicas_fit',
+           'fitting_ranks': [0, 1]})
+
+    # The device's total given: what is neither reserved nor free is within what a CUDA context and NCCL take, or far
+    # beyond it.
+    ranks = job(activations, every)
+    reserve = sum(seg['total_size'] for seg in ranks[0]['segments'])
+    write(outdir, 'capacity_total_little_4', ranks,
+          dict(capacity, remedies=['activation_checkpointing'], device_memory=reserve + 20 * MiB + 1024 * MiB))
+    write(outdir, 'outside_total_much_4', job(activations, every),
+          {'kind': 'outside_allocator', 'rank': -1, 'oom_ranks': every, 'evidence': 'device_total',
+           'device_memory': reserve + 20 * MiB + 10240 * MiB})
+
+    # Pipeline stages: stage 0 (ranks 0-3) runs out of memory alike mid-forward (its layers keep more micro-batches in
+    # flight), and every rank is dumped then, stage 1 still fitting. Stage 1 runs other code, so it tells nothing
+    # about what else holds stage 0's GPUs.
+    cut, failing, request = activations
+    ranks = copies(magma, 8)
+    for r, s in enumerate(ranks):
+        frames = s['device_traces'][0][failing]['frames']
+        truncate_at(s, cut)
+        pipeline_stage(s, r // 4)
+        if r < 4:
+            run_out_of_memory(s, request, frames)
+    write(outdir, 'pp2_capacity_stage0_8', ranks,
+          {'kind': 'over_capacity', 'rank': -1, 'oom_ranks': [0, 1, 2, 3], 'layout': 'pp=2,dp=4',
+           'suggested_layout': 'pp=2,dp=4', 'findings_ranks': []})
 
 
 def write_files(outdir, name, files, expected):
