@@ -34,83 +34,85 @@ namespace RankScope::Cli {
 
 namespace {
 
-const char* const usage = "Usage:\n"
-                          "  rankscope [FILE|FOLDER...]             open the snapshots in the desktop app\n"
-                          "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
-                          "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
-                          "                 [--depth N] [--device N] [--step N] [--steps] [--layout L]\n"
-                          "                 [--categories FILE] [--device-memory SIZE] [--json|--csv]\n"
-                          "                 [--fail-on-imbalance]\n"
-                          "                 FILE|FOLDER...\n"
-                          "                                         which rank holds what the others don't, and why\n"
-                          "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
-                          "                                         a run before a fix against the run after it:\n"
-                          "                                         spreads, top sites, and whether it is fixed\n"
-                          "  rankscope top [--at POINT] [--by site|category] [--rank N] [--sites N] [--json]\n"
-                          "                [diff options] FILE|FOLDER...\n"
-                          "                                         what fills a rank's GPU at a point, and the peak\n"
-                          "                                         it would have reached without each site\n"
-                          "  rankscope steps [--json] [--threshold PCT] LOG...\n"
-                          "                                         per-rank step reports from training logs: which\n"
-                          "                                         rank departs first, at which step and phase\n"
-                          "  rankscope export --out FILE.png|.svg|.pdf [--view diff|timelines|blockmaps|overview]\n"
-                          "                  [--colour allocation|site|category]\n"
-                          "                 [--ranks A,B] [--finding N] [--size WxH] [--scale S] [--force]\n"
-                          "                 [diff options] FILE|FOLDER...\n"
-                          "                                         draw the comparison as the app shows it\n"
-                          "  rankscope report --out FILE.html|.md [--force] [diff options] FILE|FOLDER...\n"
-                          "                                         verdict, ranks, top findings with stacks and\n"
-                          "                                         the diff picture, for a bug report\n"
-                          "  rankscope digest --out DIR [--rank N] [--force] FILE|FOLDER...\n"
-                          "                                         write each rank's digest (a few hundred KB) to\n"
-                          "                                         DIR, to compare a job too big for one machine\n"
-                          "  rankscope --help | --version\n"
-                          "  rankscope COMMAND --help               one command's options\n"
-                          "\n"
-                          "FILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
-                          "optionally gzip-compressed. Folders are searched for snapshot files. Ranks come from\n"
-                          "the file names (rank3_..., memory_trace_3, ...) or else the order given.\n"
-                          "\n"
-                          "diff: POINT is aligned (default: the rank with the highest peak there, every other rank\n"
-                          "at the same moment of its own trace), peak (each rank at its own peak), snapshot, oom,\n"
-                          "event:<i>, step:<N> or step:<N>:end. The baseline is the median of the other ranks, or\n"
-                          "one rank.\n"
-                          "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
-                          "Every GPU of every rank is compared (--device N: only cuda:N of each rank); memory a\n"
-                          "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
-                          "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
-                          "is compared one step at a time: the latest, or --step N; up to four steps before it\n"
-                          "are read too, and a rank holding more at every step is a growth (verdict growth);\n"
-                          "--steps takes one rank's snapshots at successive steps instead of ranks.\n"
-                          "--layout pp=2,dp=4 (slowest first; also tp, cp, ep) compares each rank with its\n"
-                          "replicas; stages and shards may differ by design (verdict model_parallel_imbalance when\n"
-                          "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
-                          "say what allocations are for (parameter, gradient, optimizer_state, activation,\n"
-                          "temporary, other).\n"
-                          "--fail-on-imbalance exits with 3 when a rank stands out (an imbalance, a stray device, a\n"
-                          "growth), with 5 when ranks ran out of memory and none stands out (over_capacity,\n"
-                          "outside_allocator, fragmentation), else 0 (with --before and --after: 3 unless the run\n"
-                          "after is fixed).\n"
-                          "\n"
-                          "top: by default the rank the verdict is about, at its OOM when the verdict is about one\n"
-                          "(else at the point compared); --rank and --at choose another.\n"
-                          "\n"
-                          "steps: LOG holds lines such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB\n"
-                          "peak=70144.5MB (resources/python/rankscope_capture.py prints them), from every rank in\n"
-                          "one log or one log per rank; --threshold (default 10) is how far above the median of\n"
-                          "the other ranks a peak must be to count.\n"
-                          "\n"
-                          "export, report: ranks A and B default to the verdict's rank and the rank closest to\n"
-                          "the baseline; N counts findings from 1 (the largest, the default). Pictures are\n"
-                          "1600x1000 at scale 2 unless told otherwise; no display is needed. An existing file is\n"
-                          "only replaced with --force. Exit status 4: the output could not be written.\n"
-                          "\n"
-                          "digest: each FILE becomes DIR/rank<R>.digest.pickle.gz, a snapshot that holds what\n"
-                          "decides the comparison at the peak, the snapshot and OOMs, and the timeline's shape.\n"
-                          "diff, export, report and the app take digests wherever they take snapshots and give\n"
-                          "the same findings and verdict. Run one task per node under the job's launcher, e.g.\n"
-                          "  srun bash -c 'rankscope digest --rank $SLURM_PROCID run/rank$SLURM_PROCID.pickle -o d'\n"
-                          "--rank N records rank N (one FILE only); otherwise ranks come from the file names.\n";
+const char* const usage =
+    "Usage:\n"
+    "  rankscope [FILE|FOLDER...]             open the snapshots in the desktop app\n"
+    "  rankscope info [--json] FILE|FOLDER...  print per-device figures of each snapshot\n"
+    "  rankscope diff [--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code]\n"
+    "                 [--depth N] [--device N] [--step N] [--steps] [--layout L]\n"
+    "                 [--categories FILE] [--device-memory SIZE] [--json|--csv]\n"
+    "                 [--fail-on-imbalance]\n"
+    "                 FILE|FOLDER...\n"
+    "                                         which rank holds what the others don't, and why\n"
+    "  rankscope diff --before DIR --after DIR [diff options] [--json]\n"
+    "                                         a run before a fix against the run after it:\n"
+    "                                         spreads, top sites, and whether it is fixed\n"
+    "  rankscope top [--at POINT] [--by site|category] [--rank N] [--sites N] [--json]\n"
+    "                [diff options] FILE|FOLDER...\n"
+    "                                         what fills a rank's GPU at a point, and the peak\n"
+    "                                         it would have reached without each site\n"
+    "  rankscope steps [--json] [--threshold PCT] LOG...\n"
+    "                                         per-rank step reports from training logs: which\n"
+    "                                         rank departs first, at which step and phase\n"
+    "  rankscope export --out FILE.png|.svg|.pdf\n"
+    "                 [--view diff|timelines|blockmaps|overview|flame] [--scope excess|everything]\n"
+    "                 [--colour allocation|site|category]\n"
+    "                 [--ranks A,B] [--finding N] [--size WxH] [--scale S] [--force]\n"
+    "                 [diff options] FILE|FOLDER...\n"
+    "                                         draw the comparison as the app shows it\n"
+    "  rankscope report --out FILE.html|.md [--force] [diff options] FILE|FOLDER...\n"
+    "                                         verdict, ranks, top findings with stacks and\n"
+    "                                         the diff picture, for a bug report\n"
+    "  rankscope digest --out DIR [--rank N] [--force] FILE|FOLDER...\n"
+    "                                         write each rank's digest (a few hundred KB) to\n"
+    "                                         DIR, to compare a job too big for one machine\n"
+    "  rankscope --help | --version\n"
+    "  rankscope COMMAND --help               one command's options\n"
+    "\n"
+    "FILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
+    "optionally gzip-compressed. Folders are searched for snapshot files. Ranks come from\n"
+    "the file names (rank3_..., memory_trace_3, ...) or else the order given.\n"
+    "\n"
+    "diff: POINT is aligned (default: the rank with the highest peak there, every other rank\n"
+    "at the same moment of its own trace), peak (each rank at its own peak), snapshot, oom,\n"
+    "event:<i>, step:<N> or step:<N>:end. The baseline is the median of the other ranks, or\n"
+    "one rank.\n"
+    "--my-code keeps only your own frames in the site key, --depth N the first N of them.\n"
+    "Every GPU of every rank is compared (--device N: only cuda:N of each rank); memory a\n"
+    "rank put on another rank's GPU is a foreign_device finding (verdict stray_device).\n"
+    "A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
+    "is compared one step at a time: the latest, or --step N; up to four steps before it\n"
+    "are read too, and a rank holding more at every step is a growth (verdict growth);\n"
+    "--steps takes one rank's snapshots at successive steps instead of ranks.\n"
+    "--layout pp=2,dp=4 (slowest first; also tp, cp, ep) compares each rank with its\n"
+    "replicas; stages and shards may differ by design (verdict model_parallel_imbalance when\n"
+    "their parameters, gradients or optimizer state do). --categories FILE adds rules that\n"
+    "say what allocations are for (parameter, gradient, optimizer_state, activation,\n"
+    "temporary, other).\n"
+    "--fail-on-imbalance exits with 3 when a rank stands out (an imbalance, a stray device, a\n"
+    "growth), with 5 when ranks ran out of memory and none stands out (over_capacity,\n"
+    "outside_allocator, fragmentation), else 0 (with --before and --after: 3 unless the run\n"
+    "after is fixed).\n"
+    "\n"
+    "top: by default the rank the verdict is about, at its OOM when the verdict is about one\n"
+    "(else at the point compared); --rank and --at choose another.\n"
+    "\n"
+    "steps: LOG holds lines such as [train] rank=3 step=120 shape=(8, 2048) cur=10240.0MB\n"
+    "peak=70144.5MB (resources/python/rankscope_capture.py prints them), from every rank in\n"
+    "one log or one log per rank; --threshold (default 10) is how far above the median of\n"
+    "the other ranks a peak must be to count.\n"
+    "\n"
+    "export, report: ranks A and B default to the verdict's rank and the rank closest to\n"
+    "the baseline; N counts findings from 1 (the largest, the default). Pictures are\n"
+    "1600x1000 at scale 2 unless told otherwise; no display is needed. An existing file is\n"
+    "only replaced with --force. Exit status 4: the output could not be written.\n"
+    "\n"
+    "digest: each FILE becomes DIR/rank<R>.digest.pickle.gz, a snapshot that holds what\n"
+    "decides the comparison at the peak, the snapshot and OOMs, and the timeline's shape.\n"
+    "diff, export, report and the app take digests wherever they take snapshots and give\n"
+    "the same findings and verdict. Run one task per node under the job's launcher, e.g.\n"
+    "  srun bash -c 'rankscope digest --rank $SLURM_PROCID run/rank$SLURM_PROCID.pickle -o d'\n"
+    "--rank N records rank N (one FILE only); otherwise ranks come from the file names.\n";
 
 void print(FILE* stream, const std::string& text)
 {
@@ -671,6 +673,7 @@ struct OutputOptions
     bool force = false;
     DiffSheet::View view = DiffSheet::Diff;
     TimelineView::BandColoring coloring = TimelineView::ColorByAllocation;
+    std::optional<ExcessTree::Scope> scope;
     int rankA = -1;
     int rankB = -1;
     int finding = 0; // index into the findings
@@ -682,7 +685,12 @@ void addOutputOptions(CommandLine& cl, const char* outDescription)
 {
     cl.add(names("o", "out"), outDescription, "FILE");
     cl.add(names("force"), "Replace the output if it exists.");
-    cl.add(names("view"), "What to draw: diff (default), timelines, blockmaps or overview.", "VIEW");
+    cl.add(names("view"), "What to draw: diff (default), timelines, blockmaps, overview or flame (rank A by frame).",
+        "VIEW");
+    cl.add(names("scope"),
+        "What the flame graph shows of rank A: excess (beyond its baseline) or everything (at the point); default: "
+        "its excess where it has any, else everything.",
+        "excess|everything");
     cl.add(names("colour", "color"),
         "What the timelines' colours say: allocation (each its own, the default), site or category.", "BY");
     cl.add(names("ranks"), "Ranks A and B (default: the verdict's rank and the rank closest to the baseline).", "A,B");
@@ -701,8 +709,13 @@ std::string readOutputOptions(const CommandLine& cl, OutputOptions& o)
     if (cl.isSet("view")) {
         const auto view = DiffSheet::parseView(cl.value("view"));
         if (!view)
-            return "--view needs diff, timelines, blockmaps or overview";
+            return "--view needs diff, timelines, blockmaps, overview or flame";
         o.view = *view;
+    }
+    if (cl.isSet("scope")) {
+        if (cl.value("scope") != QLatin1String("excess") && cl.value("scope") != QLatin1String("everything"))
+            return "--scope needs excess or everything";
+        o.scope = cl.value("scope") == QLatin1String("excess") ? ExcessTree::Excess : ExcessTree::Everything;
     }
     if (cl.isSet("colour")) {
         const auto coloring = TimelineView::parseColoring(cl.value("colour"));
@@ -769,6 +782,7 @@ std::unique_ptr<DiffSheet> makeSheet(
     }
     ranks.setComparison(compared.comparison);
     auto sheet = std::make_unique<DiffSheet>(o.view);
+    sheet->setScope(o.scope);
     if (sheet->timelines())
         sheet->timelines()->setBandColoring(o.coloring);
     sheet->setComparison(compared.comparison, a, b, finding, &ranks);

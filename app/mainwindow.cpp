@@ -32,6 +32,7 @@
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "whatifview.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -461,6 +462,7 @@ QWidget* MainWindow::createComparePanel()
                                      "everything · click: an allocation's stack · double-click: compare there"));
     });
     connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
+    connect(m_timelines, &TimelineView::oomClicked, this, &MainWindow::showOom);
     connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
     layout->addWidget(m_timelines, 1);
     return panel;
@@ -489,6 +491,16 @@ QWidget* MainWindow::createFindingsPanel()
     m_filter->installEventFilter(this);
     m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
     bar->addWidget(m_filter, 1);
+    // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
+    m_scopeCombo = new QComboBox(panel);
+    m_scopeCombo->addItems({ QString(), QString() });
+    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scopeCombo->hide();
+    connect(m_scopeCombo, &QComboBox::activated, this, [this] {
+        m_scopeChosen = true;
+        showExcess();
+    });
+    bar->addWidget(m_scopeCombo);
     bar->addSpacing(8);
     bar->addLayout(m_optionsRow);
     // A spin box's keys go to the line edit inside it.
@@ -559,15 +571,35 @@ QWidget* MainWindow::createFindingsPanel()
     flame->setFrameShape(QFrame::NoFrame);
     flame->setWidget(m_flameGraph);
     m_findingTabs->addTab(flame, QString());
+    m_whatIf = new WhatIfView(panel);
+    m_findingTabs->addTab(m_whatIf, QString());
+    // The filter is for the findings; the scope for the trees and the flame graph.
+    connect(m_findingTabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        m_filter->setVisible(tab == 0);
+        m_scopeCombo->setVisible(tab >= 1 && tab <= 3);
+    });
     m_texts->add([this] {
         m_findingTabs->setTabText(0, tr("Findings"));
         m_findingTabs->setTabText(1, tr("Top down"));
         m_findingTabs->setTabText(2, tr("Bottom up"));
         m_findingTabs->setTabText(3, tr("Flame"));
+        m_findingTabs->setTabText(4, tr("What if"));
+        m_findingTabs->setTabToolTip(1,
+            tr("Rank A's excess (or everything it holds at the point) by frame, from the entry script down to where "
+               "it allocates"));
+        m_findingTabs->setTabToolTip(2,
+            tr("Rank A's excess (or everything it holds at the point) by frame, from where it allocates up to its "
+               "callers"));
+        m_findingTabs->setTabToolTip(3,
+            tr("Rank A's excess (or everything it holds at the point) as a flame graph (right-click to export it as "
+               "SVG)"));
         m_findingTabs->setTabToolTip(
-            1, tr("Rank A's excess by frame, from the entry script down to where it allocates"));
-        m_findingTabs->setTabToolTip(2, tr("Rank A's excess by frame, from where it allocates up to its callers"));
-        m_findingTabs->setTabToolTip(3, tr("Rank A's excess as a flame graph (right-click to export it as SVG)"));
+            4, tr("Rank A's peak had each of its largest sites, or each category, not been allocated"));
+        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess over the baseline"));
+        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything at the point"));
+        m_scopeCombo->setToolTip(tr("What the trees and the flame graph show of rank A: what it holds beyond its "
+                                    "baseline, or everything it holds at the point compared"));
+        m_scopeCombo->setAccessibleName(tr("Memory shown by frame"));
         showExcess();
     });
     layout->addWidget(m_findingTabs, 1);
@@ -671,6 +703,7 @@ void MainWindow::createActions()
     compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, this, &MainWindow::nextFinding);
     compare->addAction(tr("&Previous Finding"), QKeySequence::FindPrevious, this, &MainWindow::previousFinding);
     compare->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        m_findingTabs->setCurrentIndex(0); // the filter is the findings'
         m_filter->setFocus();
         m_filter->selectAll();
     });
@@ -1174,10 +1207,23 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     fillRankCombos();
     fillPointCombo();
     showRanks();
-    if (m_findingsProxy->rowCount() > 0)
+    // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
+    const int a = rankIndexOf(m_rankA);
+    const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && m_findingsProxy->rowCount() == 0;
+    if (m_findingsProxy->rowCount() > 0) {
         m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
-    else
+    } else if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
+        const DeviceHistory& h = m_comparison->history(size_t(a));
+        const StackText::Description d = StackText::describeOom(h, m_rankA, h.ooms().back());
+        m_stackPane->setContent(d.header, d.frames, d.allFrames);
+    } else {
         m_stackPane->clear();
+    }
+    if (aboutOom && m_findingTabs->currentIndex() == 0)
+        m_findingTabs->setCurrentWidget(m_whatIf);
+    else if (!aboutOom && m_findingTabs->currentWidget() == m_whatIf && m_whatIfShownForOom)
+        m_findingTabs->setCurrentIndex(0);
+    m_whatIfShownForOom = aboutOom;
     updateStatus();
     emit comparisonShown();
 }
@@ -1289,24 +1335,26 @@ void MainWindow::showRanks()
 
 void MainWindow::showExcess()
 {
-    // Cheap (a pass over rank A's findings and their frames), so made here rather than on a worker; the flame graph
-    // draws the same top-down tree the Top down tab shows.
+    // Cheap (a pass over rank A's findings, or its sites, and their frames), so made here rather than on a worker;
+    // the flame graph draws the same top-down tree the Top down tab shows.
+    if (!m_scopeChosen && m_comparison)
+        m_scopeCombo->setCurrentIndex(ExcessTree::defaultScope(*m_comparison, m_rankA));
+    const auto scope = ExcessTree::Scope(m_scopeCombo->currentIndex());
     std::shared_ptr<const ExcessNode> topDown;
     for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
         QTreeView* view = m_excessViews[direction];
         std::shared_ptr<const ExcessNode> tree =
-            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction) : nullptr;
+            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction, scope) : nullptr;
         if (direction == ExcessTree::TopDown)
             topDown = tree;
-        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree));
+        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree), scope);
         view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
         for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
             view->resizeColumnToContents(column);
     }
-    const QString title = tr("Rank %1: %2 beyond its baseline")
-                              .arg(m_rankA)
-                              .arg(Formatting::bytes(topDown ? topDown->inclusiveBytes : 0));
+    const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
     m_flameGraph->setTree(std::move(topDown), title);
+    m_whatIf->showRank(m_comparison, m_rankA);
 }
 
 bool MainWindow::showsStartPage() const
@@ -1354,6 +1402,16 @@ void MainWindow::showAllocation(int track, uint32_t allocation)
         + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
     m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
         StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
+}
+
+void MainWindow::showOom(int track, int oom)
+{
+    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
+    if (track < 0 || size_t(track) >= tracks.size())
+        return;
+    const DeviceHistory& h = *tracks[size_t(track)].history;
+    const StackText::Description d = StackText::describeOom(h, tracks[size_t(track)].rank, h.ooms()[size_t(oom)]);
+    m_stackPane->setContent(d.header, d.frames, d.allFrames);
 }
 
 void MainWindow::showBlock(int side, uint64_t address, StackId stack)

@@ -44,6 +44,7 @@ class StartPage;
 class TimelineView;
 class VerdictBanner;
 class FlameGraph;
+class WhatIfView;
 struct LoadedFile;
 
 /// The main window: the start page until files are opened, then the rank overview on the left and, on the right,
@@ -220,6 +221,8 @@ private:
     void showRanks();
     void showFinding();
     void showAllocation(int track, uint32_t allocation);
+    /// The failed request of an OOM marker clicked on a timeline, in the stack pane.
+    void showOom(int track, int oom);
     void showBlock(int side, uint64_t address, StackId stack);
     void pickPoint(int track, EventIndex event);
     void readOptions();
@@ -257,6 +260,14 @@ private:
     QLabel* m_incompleteLegend = nullptr;
     QTreeView* m_excessViews[2] = {};
     FlameGraph* m_flameGraph = nullptr;
+    /// What the trees and the flame graph show: rank A's excess, or everything it holds at the point. Until the user
+    /// chooses, the excess where A has any, else everything.
+    QComboBox* m_scopeCombo = nullptr;
+    bool m_scopeChosen = false;
+    WhatIfView* m_whatIf = nullptr;
+    /// The What-if tab was brought forward for a job that ran out of memory with no finding (and goes back to the
+    /// findings for a job that has some).
+    bool m_whatIfShownForOom = false;
     /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
     QComboBox* m_stepCombo = nullptr;
     QLabel* m_stepLabel = nullptr;

@@ -458,7 +458,24 @@ void TestCli::exportWithoutDisplay()
                      x, examples })
                  ->exitCode(),
         2);
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flame"), QStringLiteral("--scope"),
+                     QStringLiteral("all"), QStringLiteral("--out"), x, examples })
+                 ->exitCode(),
+        2);
     QVERIFY(!QFile::exists(x));
+
+    // Rank A by frame: everything it holds where ranks are alike (its excess is nothing), as SVG text.
+    const QString svg = dir.filePath(QStringLiteral("flame.svg"));
+    p = run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flame"), QStringLiteral("--out"), svg,
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") });
+    QCOMPARE(p->exitCode(), 0);
+    QVERIFY(contents(svg).contains("held at the point"));
+    QVERIFY(contents(svg).contains("log_softmax"));
+    p = run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flame"), QStringLiteral("--scope"),
+        QStringLiteral("excess"), QStringLiteral("--force"), QStringLiteral("--out"), svg,
+        QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") });
+    QCOMPARE(p->exitCode(), 0);
+    QVERIFY(contents(svg).contains("0 B beyond its baseline"));
 }
 
 void TestCli::reportWithoutDisplay()

@@ -585,6 +585,24 @@ void TestComparison::excessByFrame()
     // Bottom-up starts at the allocating frames: the largest is the top finding's innermost frame.
     const std::shared_ptr<const ExcessNode> up = ExcessTree::build(*c, 3, ExcessTree::BottomUp);
     QCOMPARE(up->children.front().name, innermostName(*c, c->findings().front()));
+    QCOMPARE(ExcessTree::defaultScope(*c, 3), ExcessTree::Excess);
+
+    // Everything at the point: every byte the rank holds there, by frame, even where ranks are alike (no excess).
+    const ComparisonPtr alike = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/capacity_loss_4")), {});
+    QVERIFY(alike->findings().empty());
+    QCOMPARE(ExcessTree::build(*alike, 1, ExcessTree::TopDown)->inclusiveBytes, int64_t(0));
+    QCOMPARE(ExcessTree::defaultScope(*alike, 1), ExcessTree::Everything);
+    const RankSummary& rank1 = alike->ranks()[size_t(alike->rankIndex(1))];
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        const std::shared_ptr<const ExcessNode> all = ExcessTree::build(*alike, 1, direction, ExcessTree::Everything);
+        QCOMPARE(all->inclusiveBytes, rank1.bytesAtPoint);
+        QCOMPARE(selfOf(*all, selfOf), rank1.bytesAtPoint);
+        ExcessTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTree(all, ExcessTree::Everything);
+        QCOMPARE(model.headerData(ExcessTreeModel::InclusiveColumn, Qt::Horizontal).toString(), QStringLiteral("Held"));
+        QVERIFY(model.rowCount() > 0);
+    }
 }
 
 // Site keys compare code, not where a rank's copy of it lives; files that differ stay apart.

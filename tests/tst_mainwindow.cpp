@@ -6,6 +6,7 @@
 #include "blockmapview.h"
 #include "chartstyle.h"
 #include "digest.h"
+#include "excesstreemodel.h"
 #include "findingsmodel.h"
 #include "mainwindow.h"
 #include "parallel.h"
@@ -22,6 +23,8 @@
 #include "timelineview.h"
 #include "verdictbanner.h"
 #include "verdicttext.h"
+#include "whatifmodel.h"
+#include "whatifview.h"
 
 #include <qcustomplot.h>
 
@@ -72,6 +75,7 @@ private slots:
     void stepFoldersAreSteps();
     void growthAcrossSteps();
     void fragmentationMarksSmallFreeSpans();
+    void overCapacityShowsWhatFillsTheGpu();
     void parallelLayoutPerJob();
     void deviceMemoryPerJob();
     void optionsAndClicksKeepEachOther();
@@ -674,6 +678,46 @@ void TestMainWindow::fragmentationMarksSmallFreeSpans()
         sum += g.size;
     }
     QCOMPARE(sum, v.freeInReserveBytes);
+}
+
+// Every rank out of memory alike: no finding, so the window shows what fills rank A's GPU (the What-if tab, the trees
+// and the flame graph of everything it holds) and the failed request's stack; a job with findings goes back to them.
+void TestMainWindow::overCapacityShowsWhatFillsTheGpu()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Verdict& v = w.comparison()->verdict();
+    QCOMPARE(v.kind, Verdict::OverCapacity);
+    QCOMPARE(v.rank, -1);
+    QCOMPARE(w.rankA(), v.figuresRank);
+    QVERIFY(w.banner()->text().startsWith(QStringLiteral("Over capacity: ranks 0\u20133")));
+    QVERIFY(w.banner()->text().contains(QLatin1String("log_softmax")));
+    QVERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
+    QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
+    auto* tabs = w.findChild<QTabWidget*>();
+    auto* whatIf = w.findChild<WhatIfView*>();
+    QVERIFY(tabs && whatIf);
+    QCOMPARE(tabs->currentWidget(), whatIf);
+    QTRY_VERIFY(!whatIf->isBusy() && whatIf->model()->rowCount() > 0);
+    QCOMPARE(whatIf->model()->holdings().whatIf.size(), w.comparison()->verdictHoldings().whatIf.size());
+    // The trees show everything rank A holds, the flame graph says so.
+    tabs->setCurrentIndex(1);
+    QTreeView* topDown = qobject_cast<QTreeView*>(tabs->currentWidget());
+    QVERIFY(topDown);
+    const auto* tree = static_cast<const ExcessTreeModel*>(topDown->model());
+    QCOMPARE(tree->scope(), ExcessTree::Everything);
+    QCOMPARE(tree->root()->inclusiveBytes,
+        w.comparison()->ranks()[size_t(w.comparison()->rankIndex(w.rankA()))].bytesAtPoint);
+
+    // A job with findings: back to them, and to the excess.
+    tabs->setCurrentWidget(whatIf);
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);
+    QCOMPARE(tabs->currentIndex(), 0);
+    QCOMPARE(tree->scope(), ExcessTree::Excess);
 }
 
 // A rank that keeps tensors from one step to the next: the earlier steps are read next to the ranks, the verdict is

@@ -21,7 +21,10 @@
 #include "timelineoverview.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "whatifmodel.h"
+#include "whatifview.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -44,6 +47,7 @@ private slots:
     void bandsColouredByCategory();
     void detailOnlyForWhatChanged();
     void flameGraphOfTheExcess();
+    void outOfMemoryMarkerAndWhatIf();
     void blockMapLayoutAndHover();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
@@ -319,6 +323,73 @@ void TestWidgets::flameGraphOfTheExcess()
     QVERIFY(svg.contains("gather_predictions"));
     graph.setTree(nullptr, QString());
     QCOMPARE(graph.drawnFrames(), 0);
+}
+
+// Ranks out of memory alike: the OOM marker tells and gives the failed request's stack; the what-if table lists the
+// peak without each of rank A's largest sites (the verdict's own figures for its rank), and the flame graph draws
+// everything the rank holds where it has no excess.
+void TestWidgets::outOfMemoryMarkerAndWhatIf()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    QCOMPARE(c->verdict().kind, Verdict::OverCapacity);
+
+    TimelineView view;
+    view.resize(900, 400);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), c->historyPtr(0), c->ranks()[0].point.event } }, {});
+    QTRY_VERIFY(!view.isBusy());
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("out of memory")));
+    const OomMarker& oom = c->history(0).ooms().back();
+    QCPAxisRect* rect = view.plot()->axisRect(0);
+    const double x = rect->axis(QCPAxis::atBottom)->coordToPixel(view.keyOf(0, EventIndex(oom.event)));
+    const QPointF onMarker(x, rect->rect().center().y());
+    QCOMPARE(view.oomAt(0, onMarker), std::optional<size_t>(0));
+    QVERIFY(!view.oomAt(0, QPointF(rect->rect().left() + 20, onMarker.y())));
+    const QString tip = view.describeAt(onMarker);
+    QVERIFY2(tip.contains(QLatin1String("ran out of memory")) && tip.contains(QLatin1String("log_softmax"))
+            && tip.contains(QLatin1String("1.22 GiB")),
+        qPrintable(tip));
+    QSignalSpy clicked(&view, &TimelineView::oomClicked);
+    QTest::mouseClick(view.plot(), Qt::LeftButton, {}, onMarker.toPoint());
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.front().at(1).toInt(), 0);
+    const StackText::Description d = StackText::describeOom(c->history(0), 0, oom);
+    QVERIFY(d.header.contains(QLatin1String("1.22 GiB")));
+    QVERIFY(d.frames.join(QLatin1Char('\n')).contains(QLatin1String("log_softmax")));
+
+    WhatIfView whatIf;
+    QAbstractItemModelTester tester(whatIf.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy ready(&whatIf, &WhatIfView::ready);
+    whatIf.showRank(c, 0);
+    QTRY_COMPARE(ready.count(), 1);
+    const RankHoldings verdict = c->verdictHoldings();
+    QCOMPARE(whatIf.model()->rowCount(), int(verdict.whatIf.size()));
+    for (int row = 0; row < whatIf.model()->rowCount(); ++row) {
+        QCOMPARE(whatIf.model()->index(row, WhatIfModel::PeakColumn).data(WhatIfModel::SortRole).toLongLong(),
+            qint64(verdict.whatIf[size_t(row)].peakBytes));
+    }
+    // Another rank: computed on the view's own job, at that rank's point.
+    whatIf.showRank(c, 2);
+    QTRY_COMPARE(ready.count(), 2);
+    QCOMPARE(whatIf.model()->holdings().rank, 2);
+    QVERIFY(whatIf.model()->rowCount() > 6);
+    whatIf.showRank(nullptr, -1);
+    QCOMPARE(whatIf.model()->rowCount(), 0);
+
+    FlameGraph graph;
+    graph.resize(800, 300);
+    const ExcessTree::Scope scope = ExcessTree::defaultScope(*c, 0);
+    QCOMPARE(scope, ExcessTree::Everything);
+    std::shared_ptr<const ExcessNode> tree = ExcessTree::build(*c, 0, ExcessTree::TopDown, scope);
+    const QString title = FlameGraph::title(0, scope, tree->inclusiveBytes);
+    QVERIFY(title.contains(QLatin1String("held at the point")));
+    graph.setTree(std::move(tree), title);
+    QVERIFY(graph.drawnFrames() > 10);
 }
 
 void TestWidgets::timelineAxesAndHover()

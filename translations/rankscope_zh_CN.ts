@@ -314,6 +314,10 @@
         <source>Block maps: the allocator&apos;s segments at the comparison point (rows packed by size, one scale for both), blocks at their offsets; the selected finding&apos;s address runs outlined and flagged. </source>
         <translation>块图：比较点处分配器的段（按大小排成行，两图同一比例），块位于其偏移处；选中发现的地址区段加框并标记。</translation>
     </message>
+    <message>
+        <source>Flame graph: rank A&apos;s memory by frame, from the entry script at the top down to the frames that allocate; each frame as wide as what the rank holds through it.</source>
+        <translation>火焰图：rank A 按帧划分的显存，从顶部的入口脚本一直到执行分配的帧；每一帧的宽度等于该 rank 经由它占用的显存。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ExcessTreeModel</name>
@@ -350,6 +354,22 @@
     <message>
         <source>Findings whose stack passes through this frame</source>
         <translation>调用栈经过此帧的差异项</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>占用</translation>
+    </message>
+    <message>
+        <source>What the rank holds at the point through this frame and everything it calls</source>
+        <translation>该 rank 在比较点经由此帧及其调用的所有函数占用的显存</translation>
+    </message>
+    <message>
+        <source>At sites whose allocating frame this is</source>
+        <translation>以此帧为分配帧的位置上的占用</translation>
+    </message>
+    <message>
+        <source>Sites whose stack passes through this frame</source>
+        <translation>调用栈经过此帧的分配位置</translation>
     </message>
 </context>
 <context>
@@ -533,10 +553,6 @@
 <context>
     <name>RankScope::FlameGraph</name>
     <message>
-        <source>Flame graph of the excess</source>
-        <translation>超出量火焰图</translation>
-    </message>
-    <message>
         <source>%1
 %2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it</source>
         <translation>%1
@@ -545,6 +561,18 @@
     <message>
         <source>No excess to show: this rank holds nothing beyond its baseline</source>
         <translation>没有可显示的超出量：该 rank 没有超出基线的占用</translation>
+    </message>
+    <message>
+        <source>Flame graph of the memory held by frame</source>
+        <translation>按帧划分的显存占用火焰图</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 beyond its baseline</source>
+        <translation>Rank %1：超出基线 %2</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 held at the point</source>
+        <translation>Rank %1：在比较点占用 %2</translation>
     </message>
 </context>
 <context>
@@ -1184,22 +1212,6 @@
         <translation>火焰图</translation>
     </message>
     <message>
-        <source>Rank A&apos;s excess by frame, from the entry script down to where it allocates</source>
-        <translation>rank A 按帧划分的超出量，从入口脚本向下到分配位置</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess by frame, from where it allocates up to its callers</source>
-        <translation>rank A 按帧划分的超出量，从分配位置向上到调用者</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess as a flame graph (right-click to export it as SVG)</source>
-        <translation>rank A 的超出量火焰图（右键可导出为 SVG）</translation>
-    </message>
-    <message>
-        <source>Rank %1: %2 beyond its baseline</source>
-        <translation>rank %1：超出基线 %2</translation>
-    </message>
-    <message>
         <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
         <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
     </message>
@@ -1264,6 +1276,42 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
     <message>
         <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
         <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from the entry script down to where it allocates</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从入口脚本到分配位置</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from where it allocates up to its callers</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从分配位置到其调用者</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) as a flame graph (right-click to export it as SVG)</source>
+        <translation>Rank A 的超出量（或其在比较点占用的全部显存）的火焰图（右键可导出为 SVG）</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s peak had each of its largest sites, or each category, not been allocated</source>
+        <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
+    </message>
+    <message>
+        <source>Excess over the baseline</source>
+        <translation>超出基线的部分</translation>
+    </message>
+    <message>
+        <source>Everything at the point</source>
+        <translation>比较点的全部占用</translation>
+    </message>
+    <message>
+        <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
+        <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
+    </message>
+    <message>
+        <source>Memory shown by frame</source>
+        <translation>按帧显示的显存</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +2098,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Colour Bands By</source>
         <translation>色带着色依据</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 ran out of memory&lt;/b&gt; at event %2, asking for %3 with %4 free on the device</source>
+        <translation>&lt;b&gt;Rank %1 耗尽显存&lt;/b&gt;，在事件 %2 申请 %3，当时设备上空闲 %4</translation>
+    </message>
+    <message>
+        <source>Click to show its stack</source>
+        <translation>点击显示其调用栈</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictBanner</name>
@@ -2457,6 +2513,84 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::WhatIfModel</name>
+    <message>
+        <source>every allocation of %1</source>
+        <translation>%1的全部分配</translation>
+    </message>
+    <message>
+        <source>The highest total over the trace had these allocations not been made (%1 with them)</source>
+        <translation>假如没有这些分配，整个追踪期间的最高总量（有这些分配时为 %1）</translation>
+    </message>
+    <message>
+        <source>Without</source>
+        <translation>去掉</translation>
+    </message>
+    <message>
+        <source>Held there</source>
+        <translation>该时刻占用</translation>
+    </message>
+    <message>
+        <source>Peak without</source>
+        <translation>去掉后的峰值</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>节省</translation>
+    </message>
+    <message>
+        <source>A site (the largest at the moment looked at) or a category left out of the replay</source>
+        <translation>重放时去掉的分配位置（所看时刻最大的）或类别</translation>
+    </message>
+    <message>
+        <source>What the rank holds there at the moment looked at</source>
+        <translation>该 rank 在所看时刻于此处占用的显存</translation>
+    </message>
+    <message>
+        <source>The rank&apos;s peak with the trace replayed without these allocations (a failed request counts as allocated at its OOM)</source>
+        <translation>去掉这些分配重放追踪后该 rank 的峰值（失败的申请按在其 OOM 处已分配计算）</translation>
+    </message>
+    <message>
+        <source>How much lower that peak is</source>
+        <translation>峰值降低了多少</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::WhatIfView</name>
+    <message>
+        <source>Peak without each site or category</source>
+        <translation>去掉各分配位置或类别后的峰值</translation>
+    </message>
+    <message>
+        <source>No rank selected</source>
+        <translation>未选择 rank</translation>
+    </message>
+    <message>
+        <source>Rank %1: replaying its trace without each of its largest sites…</source>
+        <translation>Rank %1：正在去掉其最大的各个分配位置重放追踪…</translation>
+    </message>
+    <message>
+        <source>at its OOM (event %1)</source>
+        <translation>在其 OOM 处（事件 %1）</translation>
+    </message>
+    <message>
+        <source>at the point compared (event %1)</source>
+        <translation>在比较点（事件 %1）</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s peak is %2. Had these allocations not been made (its largest sites %3, and each category), it would have been:</source>
+        <translation>Rank %1 的峰值为 %2。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），峰值将是：</translation>
+    </message>
+    <message>
+        <source>Rank %1 needed %2 at most (its failed requests counted where they were made). Had these allocations not been made (its largest sites %3, and each category), it would have needed:</source>
+        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要：</translation>
+    </message>
+    <message>
+        <source>Rank %1 is a digest, which keeps too little of its trace for the peak without a site: open its full snapshot for these figures.</source>
+        <translation>Rank %1 是摘要，保留的追踪太少，无法计算去掉某个分配位置后的峰值：请打开其完整快照以获得这些数字。</translation>
+    </message>
+</context>
+<context>
     <name>StackText</name>
     <message>
         <source>… 1 more frame</source>
@@ -2493,6 +2627,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>
             <numerusform>（另有 %n 个 rank 也在此分配）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory at event %2
+asking for %3, with %4 free on the device</source>
+        <translation>Rank %1 在事件 %2 耗尽显存
+申请 %3，当时设备上空闲 %4</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@
 #include "diffreport.h"
 #include "findingsmodel.h"
 #include "findingsview.h"
+#include "flamegraph.h"
 #include "imageexport.h"
 #include "rankchart.h"
 #include "rankpair.h"
@@ -14,6 +15,7 @@
 #include "stacktext.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "whatifview.h"
 
 #include <QApplication>
 #include <QDir>
@@ -38,6 +40,8 @@ std::optional<DiffSheet::View> DiffSheet::parseView(const QString& name)
         return BlockMaps;
     if (name == QLatin1String("overview"))
         return Overview;
+    if (name == QLatin1String("flame"))
+        return Flame;
     return std::nullopt;
 }
 
@@ -57,7 +61,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     m_banner = new VerdictBanner(this);
     layout->addWidget(m_banner);
 
-    if (view != Overview) {
+    if (view != Overview && view != Flame) {
         m_pair = new RankPair(view == Diff ? RankPair::Both
                 : view == Timelines        ? RankPair::Timelines
                                            : RankPair::BlockMaps,
@@ -80,6 +84,11 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         bottom->addWidget(m_findingsView, 3);
+        m_whatIf = new WhatIfView(this);
+        m_whatIf->view()->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_whatIf->view()->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_whatIf->hide();
+        bottom->addWidget(m_whatIf, 3);
         m_stack = new StackPane(this);
         m_stack->setForPicture();
         bottom->addWidget(m_stack, 2);
@@ -97,6 +106,11 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         layout->addWidget(m_rankTable, 3);
     }
 
+    if (view == Flame) {
+        m_flame = new FlameGraph(this);
+        layout->addWidget(m_flame, 5);
+    }
+
     m_legend = new QLabel(this);
     m_legend->setWordWrap(true);
     QFont small = m_legend->font();
@@ -112,6 +126,9 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     if (m_chart)
         legend += tr("Bars: each rank's peak during the trace (light) and what it holds at the comparison point "
                      "(dark); the highest peak outlined.");
+    if (m_flame)
+        legend += tr("Flame graph: rank A's memory by frame, from the entry script at the top down to the frames "
+                     "that allocate; each frame as wide as what the rank holds through it.");
     m_legend->setText(legend);
     layout->addWidget(m_legend);
 }
@@ -144,6 +161,15 @@ void DiffSheet::setComparison(
         m_pair->showRanks(comparison, rankA, rankB);
         m_pair->markFinding(finding);
     }
+    // Ranks that ran out of memory alike have no finding: what fills rank A's GPU and what failed stand in for them.
+    const int a = c.rankIndex(rankA);
+    const bool aboutOom = c.findings().empty() && !c.verdict().oomRanks.empty() && a >= 0;
+    if (m_whatIf) {
+        m_findingsView->setVisible(!aboutOom);
+        m_whatIf->setVisible(aboutOom);
+        if (aboutOom)
+            m_whatIf->showRank(comparison, rankA);
+    }
     if (m_findings) {
         m_findings->setComparison(comparison);
         FindingsView::fitColumns(m_findingsView);
@@ -156,9 +182,19 @@ void DiffSheet::setComparison(
             const StackText::Description d =
                 StackText::describeFinding(c, size_t(finding), f.rank == rankA ? rankB : rankA);
             m_stack->setContent(d.header, d.frames, d.allFrames, d.footer);
+        } else if (aboutOom && c.ranks()[size_t(a)].oomEvents > 0) {
+            const DeviceHistory& h = c.history(size_t(a));
+            const StackText::Description d = StackText::describeOom(h, rankA, h.ooms().back());
+            m_stack->setContent(d.header, d.frames, d.allFrames);
         } else {
             m_stack->setContent(tr("No finding: no rank holds more than its baseline at any site."), {}, {});
         }
+    }
+    if (m_flame && rankA >= 0) {
+        const ExcessTree::Scope scope = m_scope.value_or(ExcessTree::defaultScope(c, rankA));
+        std::shared_ptr<const ExcessNode> tree = ExcessTree::build(c, rankA, ExcessTree::TopDown, scope);
+        const QString title = FlameGraph::title(rankA, scope, tree->inclusiveBytes);
+        m_flame->setTree(std::move(tree), title);
     }
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
@@ -179,7 +215,7 @@ BlockMapView* DiffSheet::blockMap(int side) const
 
 bool DiffSheet::isBusy() const
 {
-    return m_pair && m_pair->isBusy();
+    return (m_pair && m_pair->isBusy()) || (m_whatIf && m_whatIf->isBusy());
 }
 
 bool DiffSheet::isReportPath(const QString& path)
@@ -234,8 +270,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
             m_pair->timelines()->flushDetail();
     }
     // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.
-    for (QTreeView* table : { m_findingsView, m_rankTable }) {
-        if (!table || !table->model() || table->model()->rowCount() == 0)
+    for (QTreeView* table : { m_findingsView, m_rankTable, m_whatIf ? m_whatIf->view() : nullptr }) {
+        if (!table || !table->isVisible() || !table->model() || table->model()->rowCount() == 0)
             continue;
         const int row = table->sizeHintForRow(0);
         const int chrome = table->height() - table->viewport()->height(); // frame and header

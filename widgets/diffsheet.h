@@ -2,6 +2,7 @@
 #pragma once
 
 #include "comparison.h"
+#include "excesstree.h"
 
 #include <QWidget>
 
@@ -12,12 +13,14 @@ class QTreeView;
 namespace RankScope {
 
 class BlockMapView;
+class FlameGraph;
 class FindingsModel;
 class RankChart;
 class RankPair;
 class StackPane;
 class TimelineView;
 class VerdictBanner;
+class WhatIfView;
 
 /// One comparison laid out as a page that stands on its own, for exports: a header naming the files, ranks and
 /// point, the verdict, then (by view) the two ranks' timelines, their block maps with the selected finding outlined,
@@ -33,11 +36,18 @@ public:
         Timelines,
         BlockMaps,
         Overview,
+        /// Rank A by frame as a flame graph (its excess, or everything at the point).
+        Flame,
     };
-    /// "diff", "timelines", "blockmaps", "overview"; nullopt for anything else.
+    /// "diff", "timelines", "blockmaps", "overview", "flame"; nullopt for anything else.
     static std::optional<View> parseView(const QString& name);
 
     explicit DiffSheet(View view, QWidget* parent = nullptr);
+    /// What the flame graph shows of rank A; unset (the default): its excess where it has any, else everything.
+    void setScope(std::optional<ExcessTree::Scope> scope)
+    {
+        m_scope = scope;
+    }
 
     /// Shows ranks A and B of `comparison` (B may be -1), finding `finding` selected (-1: none). `ranks` is the rank
     /// table for the overview (a RankListModel), or nullptr.
@@ -68,6 +78,10 @@ private:
     StackPane* m_stack = nullptr;
     RankChart* m_chart = nullptr;
     QTreeView* m_rankTable = nullptr;
+    FlameGraph* m_flame = nullptr;
+    /// In place of the findings where ranks ran out of memory alike (no finding): what fills rank A's GPU.
+    WhatIfView* m_whatIf = nullptr;
+    std::optional<ExcessTree::Scope> m_scope;
     QLabel* m_legend = nullptr;
 };
 

@@ -41,7 +41,7 @@ FlameGraph::FlameGraph(QWidget* parent)
     setAutoFillBackground(true);
     ImageExport::addImageMenu(this, this);
     (new Retranslator(this))->add([this] {
-        setAccessibleName(tr("Flame graph of the excess"));
+        setAccessibleName(tr("Flame graph of the memory held by frame"));
         update();
     });
 }
@@ -57,6 +57,12 @@ int depthOf(const ExcessNode& node)
 }
 
 } // namespace
+
+QString FlameGraph::title(int rank, ExcessTree::Scope scope, int64_t bytes)
+{
+    return scope == ExcessTree::Excess ? tr("Rank %1: %2 beyond its baseline").arg(rank).arg(Formatting::bytes(bytes))
+                                       : tr("Rank %1: %2 held at the point").arg(rank).arg(Formatting::bytes(bytes));
+}
 
 void FlameGraph::setTree(std::shared_ptr<const ExcessNode> root, const QString& title)
 {
@@ -149,6 +155,9 @@ void FlameGraph::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     if (m_boxes.empty()) {
+        // Still say whose tree it is and how much: "Rank 0: 0 B beyond its baseline".
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(rect().adjusted(3, 0, -3, 0), Qt::AlignTop | Qt::AlignLeft, m_title);
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("No excess to show: this rank holds nothing beyond its baseline"));
         return;

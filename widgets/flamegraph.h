@@ -10,9 +10,9 @@
 
 namespace RankScope {
 
-/// A rank's excess as a flame graph, drawn top-down (an icicle): the whole excess at the top, each frame under the
-/// frame that called it, as wide as what the rank holds beyond its baseline through it. Hover tells frame, bytes and
-/// share; the context menu copies or exports it (SVG and PDF as vectors).
+/// What a rank holds by frame as a flame graph, drawn top-down (an icicle): the whole at the top, each frame under the
+/// frame that called it, as wide as what the rank holds through it (beyond its baseline, or everything at the point).
+/// Hover tells frame, bytes and share; the context menu copies or exports it (SVG and PDF as vectors).
 class FlameGraph : public QWidget
 {
     Q_OBJECT
@@ -20,6 +20,8 @@ public:
     explicit FlameGraph(QWidget* parent = nullptr);
     /// A top-down tree (ExcessTree::TopDown); nullptr: nothing to draw.
     void setTree(std::shared_ptr<const ExcessNode> root, const QString& title);
+    /// The title of rank `rank`'s tree of `scope` holding `bytes` in all, in the window and in exports alike.
+    static QString title(int rank, ExcessTree::Scope scope, int64_t bytes);
     QSize sizeHint() const override;
     /// The frame drawn at a point of the widget, or null.
     const ExcessNode* nodeAt(const QPointF& pos) const;

@@ -1341,6 +1341,24 @@ std::pair<int, int> hitTest(const Detail& d, double key, double value)
 
 } // namespace
 
+std::optional<size_t> TimelineView::oomAt(int track, const QPointF& pos) const
+{
+    if (track < 0 || size_t(track) >= m_views.size())
+        return std::nullopt;
+    const QCPAxis* axis = m_views[size_t(track)]->rect->axis(QCPAxis::atBottom);
+    const std::vector<OomMarker>& ooms = m_tracks[size_t(track)].history->ooms();
+    std::optional<size_t> nearest;
+    double distance = 5; // the marker is a line a pixel wide: a few pixels either side take the click
+    for (size_t k = 0; k < ooms.size(); ++k) {
+        const double d = std::abs(axis->coordToPixel(keyOf(track, EventIndex(ooms[k].event))) - pos.x());
+        if (d <= distance) {
+            distance = d;
+            nearest = k;
+        }
+    }
+    return nearest;
+}
+
 std::optional<uint32_t> TimelineView::allocationAt(int track, const QPointF& pos) const
 {
     const Track& view = *m_views[size_t(track)];
@@ -1368,6 +1386,18 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
         return {};
     const EventIndex event = eventAt(track, key);
     QString text = tr("<b>Rank %1</b>, event %2").arg(t.rank).arg(event);
+    // On an OOM marker: the allocation that failed (a click shows its whole stack).
+    if (const std::optional<size_t> oom = oomAt(track, pos)) {
+        const OomMarker& o = t.history->ooms()[*oom];
+        text = tr("<b>Rank %1 ran out of memory</b> at event %2, asking for %3 with %4 free on the device")
+                   .arg(t.rank)
+                   .arg(o.event)
+                   .arg(Formatting::bytes(o.requestedBytes), Formatting::bytes(o.deviceFreeBytes));
+        const QStringList stack = StackText::lines(StackText::stackFrames(t.history->snapshot(), o.stack, true), 10);
+        if (!stack.isEmpty())
+            text += QStringLiteral("<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')).toHtmlEscaped());
+        return text + tr("Click to show its stack");
+    }
     if (t.history->hasTimes())
         text += tr(", %1 s").arg(AxisMap(TimeAxis, t.history).key(event), 0, 'f', 3);
     text +=
@@ -1429,6 +1459,10 @@ void TimelineView::onMouseRelease(QMouseEvent* event)
     const int track = trackAt(event->position());
     if (track < 0)
         return;
+    if (const std::optional<size_t> oom = oomAt(track, event->position())) {
+        emit oomClicked(track, int(*oom));
+        return;
+    }
     const std::optional<uint32_t> allocation = allocationAt(track, event->position());
     setSelectedAllocation(track, allocation);
     if (allocation)

@@ -197,12 +197,16 @@ public:
     QString describeAt(const QPointF& pos) const;
     /// The x coordinate of an event of a track on the current axis.
     double keyOf(int track, EventIndex event) const;
+    /// The OOM marker within a few pixels of a point of a track's plot: its index in the track's history's ooms().
+    std::optional<size_t> oomAt(int track, const QPointF& pos) const;
     /// The event of a track at an x coordinate of the current axis.
     EventIndex eventAt(int track, double key) const;
 
 signals:
     /// An allocation was clicked.
     void allocationClicked(int track, uint32_t allocation);
+    /// An OOM marker was clicked: the `oom`-th of the track's history's ooms().
+    void oomClicked(int track, int oom);
     /// The user asked to compare at this event of this track (double click or context menu).
     void pointPicked(int track, EventIndex event);
     /// A level-of-detail result was applied and none is pending.

@@ -9,8 +9,8 @@
 
 namespace RankScope {
 
-/// One frame of a rank's excess, as a caller/callee tree: what the rank holds beyond its baseline through this
-/// frame (inclusive) and at sites whose innermost kept frame it is (self).
+/// One frame of what a rank holds, as a caller/callee tree: its excess over its baseline (or everything it holds at
+/// the point) through this frame (inclusive) and at sites whose innermost kept frame it is (self).
 struct ExcessNode
 {
     std::string name;
@@ -27,18 +27,27 @@ struct ExcessNode
     int row = 0;
 };
 
-/// The excess of one rank over its baseline, by frame, in the two directions profilers show it (as hotspot and
-/// heaptrack do): top-down from the outermost frame (the entry script) to the allocating one, and bottom-up from the
-/// allocating frame out to its callers. Frames are the sites' kept frames, so the tree follows the comparison's site
-/// options. Built from a comparison's findings; immutable after build.
+/// What one rank holds by frame, in the two directions profilers show it (as hotspot and heaptrack do): top-down from
+/// the outermost frame (the entry script) to the allocating one, and bottom-up from the allocating frame out to its
+/// callers. Either its excess over its baseline (from the comparison's findings) or everything it holds at the point
+/// compared (every site's bytes there). Frames are the sites' kept frames, so the tree follows the comparison's site
+/// options. Immutable after build.
 namespace ExcessTree {
 enum Direction
 {
     TopDown,
     BottomUp,
 };
-/// The root (no frame; inclusiveBytes is the rank's whole excess over its findings) of `rank`'s tree.
-std::shared_ptr<const ExcessNode> build(const Comparison& comparison, int rank, Direction direction);
+enum Scope
+{
+    Excess, ///< beyond the baseline: the rank's findings
+    Everything, ///< everything the rank holds at its point
+};
+/// The root (no frame; inclusiveBytes is the rank's whole excess, or all it holds) of `rank`'s tree.
+std::shared_ptr<const ExcessNode> build(
+    const Comparison& comparison, int rank, Direction direction, Scope scope = Excess);
+/// What the window and `export --view flame` show unless told: the excess where the rank has any, else everything.
+Scope defaultScope(const Comparison& comparison, int rank);
 } // namespace ExcessTree
 
 } // namespace RankScope

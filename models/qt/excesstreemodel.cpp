@@ -23,10 +23,11 @@ bool ExcessTreeModel::eventFilter(QObject* watched, QEvent* event)
     return false;
 }
 
-void ExcessTreeModel::setTree(std::shared_ptr<const ExcessNode> root)
+void ExcessTreeModel::setTree(std::shared_ptr<const ExcessNode> root, ExcessTree::Scope scope)
 {
     beginResetModel();
     m_root = std::move(root);
+    m_scope = scope;
     endResetModel();
 }
 
@@ -118,7 +119,7 @@ QVariant ExcessTreeModel::headerData(int section, Qt::Orientation orientation, i
         case FrameColumn:
             return tr("Frame");
         case InclusiveColumn:
-            return tr("Excess");
+            return m_scope == ExcessTree::Excess ? tr("Excess") : tr("Held");
         case SelfColumn:
             return tr("Self");
         case SitesColumn:
@@ -128,11 +129,15 @@ QVariant ExcessTreeModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case InclusiveColumn:
-            return tr("What the rank holds beyond its baseline through this frame and everything it calls");
+            return m_scope == ExcessTree::Excess
+                ? tr("What the rank holds beyond its baseline through this frame and everything it calls")
+                : tr("What the rank holds at the point through this frame and everything it calls");
         case SelfColumn:
-            return tr("Beyond the baseline at sites whose allocating frame this is");
+            return m_scope == ExcessTree::Excess ? tr("Beyond the baseline at sites whose allocating frame this is")
+                                                 : tr("At sites whose allocating frame this is");
         case SitesColumn:
-            return tr("Findings whose stack passes through this frame");
+            return m_scope == ExcessTree::Excess ? tr("Findings whose stack passes through this frame")
+                                                 : tr("Sites whose stack passes through this frame");
         }
     }
     return {};

@@ -7,8 +7,8 @@
 
 namespace RankScope {
 
-/// A rank's excess by frame as a tree (ExcessTree, top-down or bottom-up), in the shape of hotspot's caller/callee
-/// views: frame, inclusive and self bytes, sites; children largest first.
+/// What a rank holds by frame as a tree (ExcessTree, top-down or bottom-up; its excess or everything at the point),
+/// in the shape of hotspot's caller/callee views: frame, inclusive and self bytes, sites; children largest first.
 class ExcessTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -27,8 +27,12 @@ public:
     };
     explicit ExcessTreeModel(QObject* parent = nullptr);
 
-    /// Shows `rank`'s excess in `comparison` (nullptr: nothing).
-    void setTree(std::shared_ptr<const ExcessNode> root);
+    /// Shows a tree (nullptr: nothing) of `scope`, which names the figures' column.
+    void setTree(std::shared_ptr<const ExcessNode> root, ExcessTree::Scope scope = ExcessTree::Excess);
+    ExcessTree::Scope scope() const
+    {
+        return m_scope;
+    }
     const ExcessNode* root() const
     {
         return m_root.get();
@@ -47,6 +51,7 @@ protected:
 
 private:
     std::shared_ptr<const ExcessNode> m_root;
+    ExcessTree::Scope m_scope = ExcessTree::Excess;
 };
 
 } // namespace RankScope

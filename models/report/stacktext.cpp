@@ -88,4 +88,17 @@ Description describeFinding(const Comparison& c, size_t finding, int otherRank)
     return d;
 }
 
+Description describeOom(const DeviceHistory& h, int rank, const OomMarker& oom)
+{
+    Description d;
+    d.header = QCoreApplication::translate(
+        "StackText", "Rank %1 ran out of memory at event %2\nasking for %3, with %4 free on the device")
+                   .arg(rank)
+                   .arg(oom.event)
+                   .arg(Formatting::bytes(oom.requestedBytes), Formatting::bytes(oom.deviceFreeBytes));
+    d.frames = lines(stackFrames(h.snapshot(), oom.stack, true));
+    d.allFrames = lines(stackFrames(h.snapshot(), oom.stack, false));
+    return d;
+}
+
 } // namespace RankScope::StackText

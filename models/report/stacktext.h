@@ -40,6 +40,8 @@ struct Description
     QString footer;
 };
 Description describeFinding(const Comparison& comparison, size_t finding, int otherRank);
+/// What stack panes show for an OOM: which rank, when, how much it asked for and had free, and where it asked.
+Description describeOom(const DeviceHistory& history, int rank, const OomMarker& oom);
 
 } // namespace StackText
 } // namespace RankScope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // History engine benchmark: replay time and memory per event, and level-of-detail query time, on a large
 // snapshot generated at run time (bench_history.py makes it from a real file). Prints figures; asserts nothing.
+#include "comparison.h"
 #include "devicehistory.h"
 #include "snapshotreader.h"
 
@@ -10,6 +11,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <unordered_map>
 #include <cstdio>
 #include <vector>
 
@@ -78,5 +80,32 @@ int main(int argc, char** argv)
     std::printf("block map at the peak         %.0f ms (event %lld, undone from the end)\n",
         stateMs(history->peakEvent()), static_cast<long long>(history->peakEvent()));
     std::printf("block map before event 0      %.0f ms (every event undone)\n", stateMs(BeforeTrace));
+
+    // What-if peaks: the trace replayed without each of 44 sites (those allocating the most bytes over the trace) and
+    // each of the 6 categories, on the comparison's sites and categories (the rank compared alone).
+    const ComparisonPtr comparison = Comparison::compute({ { 0, QString(), snapshot } }, {});
+    const DeviceHistory& compared = comparison->history(0);
+    std::unordered_map<SiteId, int64_t> allocated;
+    for (const Allocation& a : compared.allocations())
+        allocated[comparison->stackSites(0)[a.stack]] += a.size;
+    std::vector<std::pair<int64_t, SiteId>> bySize;
+    for (const auto& [site, bytes] : allocated)
+        bySize.push_back({ bytes, site });
+    std::sort(bySize.rbegin(), bySize.rend());
+    std::vector<WhatIf::Candidate> candidates;
+    for (size_t i = 0; i < bySize.size() && candidates.size() < 44; ++i)
+        candidates.push_back({ WhatIf::Candidate::Site, bySize[i].second, Category::Other });
+    for (int c = 0; c < CategoryCount; ++c)
+        candidates.push_back({ WhatIf::Candidate::CategoryOf, 0, Category(c) });
+    std::vector<double> whatIfMs;
+    for (int run = 0; run < 3; ++run) {
+        QElapsedTimer timer;
+        timer.start();
+        const WhatIf whatIf(compared, comparison->categories(0), comparison->stackSites(0));
+        const std::vector<WhatIf::Result> results = whatIf.without(candidates);
+        whatIfMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    std::printf("what-if, %zu candidates        %.0f ms (median of 3; target < 1000 ms)\n", candidates.size(),
+        median(whatIfMs));
     return 0;
 }

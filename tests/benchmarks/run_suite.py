@@ -262,6 +262,10 @@ def main():
     print('\nHistory engine (bench_history, the 1 GB rank):')
     hist = subprocess.run([args.bench_history, big], check=True, capture_output=True, text=True).stdout
     print('  ' + hist.strip().replace('\n', '\n  '))
+    what_if = next(line for line in hist.splitlines() if line.startswith('what-if'))
+    candidates, what_if_ms = int(what_if.split()[1]), float(what_if[30:].split()[0])
+    row(f'what-if peaks, {candidates} candidates, 1 GB rank', f'{what_if_ms:.0f} ms', f'load {ours.wall:.2f} s',
+        f'{what_if_ms / 1000 / ours.wall:.2f}x the load', '< 1 s', what_if_ms < 1000)
 
     print('\nThe window opening the eight ranks (bench_gui, offscreen at 1920x1080):')
     gui = subprocess.run([args.bench_gui] + eight, capture_output=True, text=True).stdout
