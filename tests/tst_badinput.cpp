@@ -18,7 +18,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <unistd.h>
 #include <zlib.h>
 
 using namespace RankScope;
@@ -104,7 +103,7 @@ void TestBadInput::table_data()
     dir = folder();
     QString unreadable = file(dir, QStringLiteral("rank1.pickle"), good);
     QFile::setPermissions(unreadable, {});
-    if (geteuid() == 0)
+    if (QFile probe(unreadable); probe.open(QIODevice::ReadOnly))
         unreadable = QStringLiteral("/proc/self/mem"); // root reads anything; this file fails to read for anyone
     QTest::newRow("unreadable file") << QStringList { unreadable } << QStringLiteral("cannot (open|read) the file") << 1
                                      << QString() << dir;

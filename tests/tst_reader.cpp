@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The reader against CPython's pickle module: every real file, and the same files re-written at other protocols,
 // gzip-compressed and as JSON, must give the figures in expected_info.json.
-#include "bigallocator.h"
 #include "gziputil.h"
-#include "pageahead.h"
 #include "testutils.h"
 
 #include <QBuffer>
@@ -13,11 +11,8 @@
 #include <QTest>
 
 #include <algorithm>
-#include <cerrno>
 #include <set>
 #include <tuple>
-
-#include <sys/mman.h>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -50,7 +45,6 @@ private slots:
     void annotationsAndSettings();
     void jsonLoneSurrogates();
     void readAhead();
-    void pagesFaultedAhead();
 };
 
 void TestReader::realFiles_data()
@@ -284,43 +278,6 @@ void TestReader::readAhead()
         return done < total / 3;
     }));
     QVERIFY(seen >= uint64_t(bytes.size()) / 3 && seen < uint64_t(bytes.size()));
-}
-
-// The reading thread faults in the pages a parse is about to fill; it must touch nothing else, and no byte.
-void TestReader::pagesFaultedAhead()
-{
-    const size_t mb = size_t(1) << 20;
-    auto resident = [](const uint8_t* p, size_t bytes) {
-        std::vector<unsigned char> pages((bytes + 4095) / 4096);
-        if (mincore(const_cast<uint8_t*>(p), bytes, pages.data()) != 0)
-            return size_t(0);
-        return size_t(std::count_if(pages.begin(), pages.end(), [](unsigned char c) { return c & 1; })) * 4096;
-    };
-    auto* block = static_cast<uint8_t*>(BigBlocks::allocate(64 * mb));
-    block[0] = 7;
-    QVERIFY(resident(block + 32 * mb, 32 * mb) == 0);
-    PageAhead pages;
-    pages.publish(PageAhead::Memo, block, 1, 64 * mb);
-    pages.run(16 * mb);
-    QVERIFY(resident(block, 16 * mb) == 16 * mb);
-    QVERIFY(resident(block + 20 * mb, 44 * mb) < 4 * mb); // a huge page may round up; nothing far past
-    QCOMPARE(block[0], uint8_t(7));
-    QVERIFY(std::all_of(block + 1, block + 16 * mb, [](uint8_t b) { return b == 0; }));
-    // Filled further: the next stretch, and never past the capacity.
-    pages.publish(PageAhead::Memo, block, 56 * mb, 64 * mb);
-    pages.run(16 * mb);
-    QVERIFY(resident(block + 56 * mb, 8 * mb) == 8 * mb);
-    // What was faulted in past an array's end is given back when the parse is done with it.
-    BigBlocks::trim(block + 20 * mb + 1, block + 64 * mb);
-    QVERIFY(resident(block + 20 * mb + 4096, 44 * mb - 4096) == 0);
-    QVERIFY(resident(block, 16 * mb) == 16 * mb);
-    QCOMPARE(block[0], uint8_t(7));
-    // Freed: a stale view of the array touches nothing (the range is not mapped again).
-    BigBlocks::deallocate(block, 64 * mb);
-    pages.publish(PageAhead::Trace, block, 0, 64 * mb);
-    pages.run(16 * mb);
-    std::vector<unsigned char> probe(1);
-    QVERIFY(mincore(block, 4096, probe.data()) != 0 && errno == ENOMEM);
 }
 
 #include "tst_reader.moc"

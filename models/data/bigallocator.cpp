@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "bigallocator.h"
 
+#include "platform.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
-
-#include <sys/mman.h>
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 // Linux 5.14; older kernels answer EINVAL
-#endif
 
 namespace RankScope::BigBlocks {
 
 namespace {
 constexpr std::size_t threshold = std::size_t(4) << 20;
 constexpr std::size_t granule = std::size_t(2) << 20;
-constexpr std::uintptr_t smallPage = 4096;
 
 std::size_t rounded(std::size_t bytes)
 {
@@ -59,8 +53,8 @@ void* allocate(std::size_t bytes)
             return p;
         throw std::bad_alloc();
     }
-    void* p = mmap(nullptr, rounded(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    void* p = Platform::allocatePages(rounded(bytes));
+    if (!p)
         throw std::bad_alloc();
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
@@ -79,15 +73,16 @@ void deallocate(void* p, std::size_t bytes) noexcept
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     std::erase(r.blocks, std::pair(static_cast<char*>(p), rounded(bytes)));
-    munmap(p, rounded(bytes));
+    Platform::freePages(p, rounded(bytes));
 }
 
 bool populate(const void* from, const void* to)
 {
     // In slices, taking the lock for each: a block being freed or allocated elsewhere waits for one slice at most.
     constexpr std::size_t slice = std::size_t(8) << 20;
+    const std::uintptr_t page = Platform::pageBytes();
     Registry& r = registry();
-    for (std::uintptr_t a = std::uintptr_t(from) & ~(smallPage - 1); a < std::uintptr_t(to);) {
+    for (std::uintptr_t a = std::uintptr_t(from) & ~(page - 1); a < std::uintptr_t(to);) {
         std::lock_guard lock(r.mutex);
         if (!r.populateWorks)
             return false;
@@ -96,7 +91,7 @@ bool populate(const void* from, const void* to)
             return true;
         const std::size_t offset = a - std::uintptr_t(block->first);
         const std::size_t length = std::min({ std::uintptr_t(to) - a, block->second - offset, slice });
-        if (madvise(block->first + offset, length, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        if (!Platform::populatePages(block->first + offset, length))
             r.populateWorks = false;
         a += length;
     }
@@ -105,15 +100,16 @@ bool populate(const void* from, const void* to)
 
 void trim(const void* from, const void* to)
 {
-    const std::uintptr_t first = (std::uintptr_t(from) + smallPage - 1) & ~(smallPage - 1);
+    const std::uintptr_t page = Platform::pageBytes();
+    const std::uintptr_t first = (std::uintptr_t(from) + page - 1) & ~(page - 1);
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     if (const auto* block = r.blockOf(first)) {
         const std::size_t offset = first - std::uintptr_t(block->first);
         const std::uintptr_t last = std::min(std::uintptr_t(to), std::uintptr_t(block->first) + block->second);
-        const std::size_t length = last > first ? (last - first) & ~(smallPage - 1) : 0;
+        const std::size_t length = last > first ? (last - first) & ~(page - 1) : 0;
         if (length > 0)
-            madvise(block->first + offset, length, MADV_DONTNEED);
+            Platform::discardPages(block->first + offset, length);
     }
 }
 

@@ -8,18 +8,19 @@
 namespace RankScope {
 
 namespace BigBlocks {
-/// Allocates `bytes`; blocks of several megabytes are mapped on their own, so their pages can be faulted in ahead
-/// (populate()) on another core: the kernel's zeroing of fresh pages costs as much as filling the multi-gigabyte
-/// arrays of a big snapshot. (Transparent huge pages are not requested: where the kernel compacts memory for them on
-/// the fault, as Debian's default does, a fault took up to ten times longer.)
+/// Allocates `bytes`; blocks of several megabytes are pages of their own (Platform::allocatePages), so their pages
+/// can be faulted in ahead (populate()) on another core: the kernel's zeroing of fresh pages costs as much as filling
+/// the multi-gigabyte arrays of a big snapshot. (Transparent huge pages are not requested: where the kernel compacts
+/// memory for them on the fault, as Debian's default does, a fault took up to ten times longer.)
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
 /// Faults in the pages of [from, to) that lie in one block allocated here and still alive, without changing a byte
-/// (MADV_POPULATE_WRITE), so another thread pays the kernel's zeroing before the owner writes there. Anything else
-/// is left alone. False once the kernel turns out not to support it.
+/// (Platform::populatePages), so another thread pays the kernel's zeroing before the owner writes there. Anything
+/// else is left alone. False once the platform turns out not to support it (always in the portable fallback).
 bool populate(const void* from, const void* to);
 /// Gives back to the kernel the whole pages of [from, to) in a block allocated here (the unused capacity of an
-/// array whose pages were faulted in ahead), so they no longer count as memory in use. Their bytes become zero.
+/// array whose pages were faulted in ahead), so they no longer count as memory in use. Their bytes are unspecified
+/// afterwards (zero on Linux; the portable fallback keeps the pages).
 void trim(const void* from, const void* to);
 } // namespace BigBlocks
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "inputstream.h"
 
+#include "platform.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
-
-#include <sys/stat.h>
 
 namespace RankScope {
 
@@ -21,11 +21,12 @@ constexpr size_t pagesAhead = size_t(8) << 20;
 InputStream::InputStream(const QString& path, ProgressCallback progress)
     : m_file(path)
     , m_device(&m_file)
+    , m_path(path)
     , m_progress(std::move(progress))
 {
     if (!m_file.open(QIODevice::ReadOnly))
         throw ReadError("cannot open the file: " + m_file.errorString().toStdString());
-    m_fd = m_file.handle();
+    m_handle = m_file.handle();
     start(true);
 }
 
@@ -244,11 +245,10 @@ void InputStream::checkUnchanged() const
 void InputStream::checkUnchanged(uint64_t read, bool atEnd) const
 {
     // A rank still writing its snapshot, or a copy still in progress, gives a file that grows or shrinks under us.
-    // fstat, not QFile::size(): the reading thread may be inside the QFile meanwhile.
-    if (m_fd < 0)
+    // Asked of the system, not of QFile::size(): the reading thread may be inside the QFile meanwhile.
+    if (m_path.isEmpty())
         return;
-    struct stat st = {};
-    const uint64_t now = ::fstat(m_fd, &st) == 0 ? uint64_t(st.st_size) : m_fileSize;
+    const uint64_t now = Platform::fileSize(m_handle, m_path).value_or(m_fileSize);
     if (now != m_fileSize || (atEnd && read != m_fileSize))
         throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "
             + std::to_string(now) + " now); load it again once whatever writes it has finished");

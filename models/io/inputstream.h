@@ -87,7 +87,8 @@ private:
 
     QFile m_file;
     QIODevice* m_device = nullptr;
-    int m_fd = -1; ///< the file's descriptor when reading a file by path
+    QString m_path; ///< the file read, when reading a file by path
+    int m_handle = -1; ///< its QFile::handle()
     ProgressCallback m_progress;
     uint64_t m_fileSize = 0;
     bool m_gzip = false;

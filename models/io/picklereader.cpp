@@ -229,6 +229,15 @@ template <typename T> T readLE(const uint8_t* p)
     return v; // snapshots are read on little-endian hosts only (x86-64, aarch64)
 }
 
+// BINFLOAT's bits, the one big-endian field of a pickle (a loop, not a compiler's byte-swap builtin).
+uint64_t readBE64(const uint8_t* p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = (v << 8) | p[i];
+    return v;
+}
+
 // A memo entry: a slot of m_memoValues, or a frame list or string held in the entry itself (tag and index), or
 // one of the two markers (slots skipped by a BINPUT past the end, trace entry dicts).
 constexpr uint32_t memoTag = 0xc0000000u;
@@ -872,7 +881,7 @@ void PickleReader::runOpcodes()
             need(8, "BINFLOAT");
             BuilderValue v;
             v.kind = BuilderValue::Float;
-            v.b = __builtin_bswap64(readLE<uint64_t>(p)); // big-endian on disk
+            v.b = readBE64(p);
             p += 8;
             push(v);
             break;

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Linux: big blocks mapped on their own, so that their pages can be faulted in ahead (MADV_POPULATE_WRITE) and given
+// back (MADV_DONTNEED); file sizes from the open descriptor.
+#include "platform.h"
+
+#include <cerrno>
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14; older kernels answer EINVAL
+#endif
+
+namespace RankScope::Platform {
+
+std::size_t pageBytes()
+{
+    static const std::size_t bytes = [] {
+        const long page = sysconf(_SC_PAGESIZE);
+        return page > 0 ? std::size_t(page) : std::size_t(4096);
+    }();
+    return bytes;
+}
+
+void* allocatePages(std::size_t bytes) noexcept
+{
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+void freePages(void* p, std::size_t bytes) noexcept
+{
+    munmap(p, bytes);
+}
+
+bool populatePages(void* p, std::size_t bytes) noexcept
+{
+    // Any other failure (no memory for this stretch now) leaves the pages to be faulted in by the writer.
+    return madvise(p, bytes, MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
+}
+
+void discardPages(void* p, std::size_t bytes) noexcept
+{
+    madvise(p, bytes, MADV_DONTNEED);
+}
+
+std::optional<std::uint64_t> fileSize(int handle, const QString& /*path*/)
+{
+    // The descriptor, not the path: a file replaced under its name must still read as the one opened.
+    struct stat st = {};
+    static_assert(sizeof(st.st_size) >= 8, "file sizes need 64 bits (build with _FILE_OFFSET_BITS=64)");
+    if (handle < 0 || ::fstat(handle, &st) != 0)
+        return std::nullopt;
+    return std::uint64_t(st.st_size);
+}
+
+} // namespace RankScope::Platform

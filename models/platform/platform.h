@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+/// Every call the core makes into the operating system, and nothing else: one source file per platform implements
+/// it (linux.cpp), and portable.cpp implements it with standard C++ and Qt alone, for any other system and for any
+/// build configured with RANKSCOPE_PORTABLE. No other source includes an operating system's header; what a platform
+/// cannot do (fault pages in ahead, give pages back) the fallback skips, which costs time, never a result.
+namespace RankScope::Platform {
+
+/// The size of a memory page, the unit of allocatePages(), populatePages() and discardPages().
+std::size_t pageBytes();
+
+/// `bytes` (a multiple of pageBytes()) of fresh memory for one large array, page-aligned; nullptr when there is none.
+void* allocatePages(std::size_t bytes) noexcept;
+/// Frees what allocatePages() returned, with the same `bytes`.
+void freePages(void* p, std::size_t bytes) noexcept;
+
+/// Faults in the pages of [p, p + bytes) (p on a page boundary, inside one block of allocatePages()) as if written,
+/// without changing a byte, so that another thread pays the system's zeroing of fresh pages. False when the platform
+/// cannot do it at all (callers then stop asking); true otherwise, also when one call did not succeed.
+bool populatePages(void* p, std::size_t bytes) noexcept;
+
+/// Gives the memory of the whole pages of [p, p + bytes), inside one block of allocatePages(), back to the system,
+/// while the block stays allocated; their bytes are unspecified afterwards (zero on Linux, unchanged where the
+/// platform cannot give pages back).
+void discardPages(void* p, std::size_t bytes) noexcept;
+
+/// The size now of the file at `path`, open for reading as `handle` (QFile::handle(), -1 when it has none): asked of
+/// the open file where the platform can (a file replaced under the same name then still reads as the one opened),
+/// else of the path. In 64 bits everywhere; nullopt when the system does not answer.
+std::optional<std::uint64_t> fileSize(int handle, const QString& path);
+
+} // namespace RankScope::Platform

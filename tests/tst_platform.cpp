@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// The platform layer (models/platform) as the core uses it: big blocks whose pages are faulted in ahead and given
+// back where the platform can (Linux) and left alone where it cannot (the portable fallback), never a byte changed
+// either way; and file sizes in 64 bits. Run with the Linux file in the ci preset and with the fallback in the
+// portable preset.
+#include "bigallocator.h"
+#include "inputstream.h"
+#include "pageahead.h"
+#include "platform.h"
+#include "readerror.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#ifdef RANKSCOPE_PLATFORM_LINUX
+#include <cerrno>
+
+#include <sys/mman.h> // mincore: which pages are resident
+#endif
+
+using namespace RankScope;
+
+class TestPlatform : public QObject
+{
+    Q_OBJECT
+private slots:
+    void pagesFaultedAhead();
+    void noByteChanges();
+    void fileSizesIn64Bits();
+};
+
+// The reading thread faults in the pages a parse is about to fill; it must touch nothing else, and no byte.
+void TestPlatform::pagesFaultedAhead()
+{
+#ifndef RANKSCOPE_PLATFORM_LINUX
+    QSKIP("only the Linux platform file faults pages in ahead");
+#else
+    const size_t mb = size_t(1) << 20;
+    auto resident = [](const uint8_t* p, size_t bytes) {
+        std::vector<unsigned char> pages((bytes + 4095) / 4096);
+        if (mincore(const_cast<uint8_t*>(p), bytes, pages.data()) != 0)
+            return size_t(0);
+        return size_t(std::count_if(pages.begin(), pages.end(), [](unsigned char c) { return c & 1; })) * 4096;
+    };
+    auto* block = static_cast<uint8_t*>(BigBlocks::allocate(64 * mb));
+    block[0] = 7;
+    QVERIFY(resident(block + 32 * mb, 32 * mb) == 0);
+    PageAhead pages;
+    pages.publish(PageAhead::Memo, block, 1, 64 * mb);
+    pages.run(16 * mb);
+    QVERIFY(resident(block, 16 * mb) == 16 * mb);
+    QVERIFY(resident(block + 20 * mb, 44 * mb) < 4 * mb); // a huge page may round up; nothing far past
+    QCOMPARE(block[0], uint8_t(7));
+    QVERIFY(std::all_of(block + 1, block + 16 * mb, [](uint8_t b) { return b == 0; }));
+    // Filled further: the next stretch, and never past the capacity.
+    pages.publish(PageAhead::Memo, block, 56 * mb, 64 * mb);
+    pages.run(16 * mb);
+    QVERIFY(resident(block + 56 * mb, 8 * mb) == 8 * mb);
+    // What was faulted in past an array's end is given back when the parse is done with it.
+    BigBlocks::trim(block + 20 * mb + 1, block + 64 * mb);
+    QVERIFY(resident(block + 20 * mb + 4096, 44 * mb - 4096) == 0);
+    QVERIFY(resident(block, 16 * mb) == 16 * mb);
+    QCOMPARE(block[0], uint8_t(7));
+    // Freed: a stale view of the array touches nothing (the range is not mapped again).
+    BigBlocks::deallocate(block, 64 * mb);
+    pages.publish(PageAhead::Trace, block, 0, 64 * mb);
+    pages.run(16 * mb);
+    std::vector<unsigned char> probe(1);
+    QVERIFY(mincore(block, 4096, probe.data()) != 0 && errno == ENOMEM);
+#endif
+}
+
+// Whatever the platform does ahead of the writer, the arrays hold what the writer wrote: pages faulted in, given
+// back past an array's end, or (the fallback) neither.
+void TestPlatform::noByteChanges()
+{
+    const size_t mb = size_t(1) << 20;
+    auto* block = static_cast<uint8_t*>(BigBlocks::allocate(64 * mb));
+    const size_t page = Platform::pageBytes();
+    QVERIFY(page >= 4096 && (page & (page - 1)) == 0);
+    QCOMPARE(uintptr_t(block) % page, uintptr_t(0));
+    auto expected = [](size_t i) { return uint8_t(i / 4096 * 7 + 1); };
+    for (size_t i = 0; i < 24 * mb; i += 4096)
+        block[i] = expected(i);
+    auto intact = [&] {
+        for (size_t i = 0; i < 24 * mb; i += 4096) {
+            if (block[i] != expected(i))
+                return false;
+        }
+        return true;
+    };
+
+    PageAhead pages;
+    pages.publish(PageAhead::Memo, block, 20 * mb, 64 * mb);
+    pages.run(16 * mb);
+    {
+        const PagesInBackground background({ { block, 64 * mb } });
+    }
+    QVERIFY(intact());
+#ifdef RANKSCOPE_PLATFORM_LINUX
+    QVERIFY(BigBlocks::populate(block, block + mb));
+#else
+    QVERIFY(!BigBlocks::populate(block, block + mb));
+#endif
+    // Given back: only past the array's end; what it holds stays.
+    BigBlocks::trim(block + 24 * mb, block + 64 * mb);
+    QVERIFY(intact());
+    block[63 * mb] = 5;
+    QCOMPARE(block[63 * mb], uint8_t(5));
+    BigBlocks::deallocate(block, 64 * mb);
+
+    // Below the size of a block of its own: ordinary heap memory, which nothing faults in or gives back.
+    auto* small = static_cast<uint8_t*>(BigBlocks::allocate(4096));
+    std::fill(small, small + 4096, uint8_t(9));
+    BigBlocks::trim(small, small + 4096);
+    QVERIFY(std::all_of(small, small + 4096, [](uint8_t b) { return b == 9; }));
+    BigBlocks::deallocate(small, 4096);
+}
+
+// A file over 4 GiB (sparse: it takes no disk) has its size, and keeps it while read; one that grows is seen to
+// change. With 32-bit sizes (struct stat on Windows) it would read as a file that changed.
+void TestPlatform::fileSizesIn64Bits()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.pickle"));
+    const uint64_t size = (uint64_t(5) << 30) + 123;
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY2(f.resize(qint64(size)), qPrintable(f.errorString()));
+    }
+    InputStream in(path);
+    QCOMPARE(in.fileSize(), size);
+    in.checkUnchanged();
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(Platform::fileSize(f.handle(), path), std::optional(size));
+    }
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::Append));
+        QCOMPARE(f.write("x", 1), qint64(1));
+    }
+    try {
+        in.checkUnchanged();
+        QFAIL("a file that grew while it was read went unnoticed");
+    } catch (const ReadError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("changed while it was read")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QString::number(size + 1)), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPlatform)
+#include "tst_platform.moc"
