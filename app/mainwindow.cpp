@@ -595,8 +595,8 @@ QWidget* MainWindow::createFindingsPanel()
                "SVG)"));
         m_findingTabs->setTabToolTip(
             4, tr("Rank A's peak had each of its largest sites, or each category, not been allocated"));
-        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess over the baseline"));
-        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything at the point"));
+        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess"));
+        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything"));
         m_scopeCombo->setToolTip(tr("What the trees and the flame graph show of rank A: what it holds beyond its "
                                     "baseline, or everything it holds at the point compared"));
         m_scopeCombo->setAccessibleName(tr("Memory shown by frame"));
@@ -1179,11 +1179,16 @@ QString MainWindow::noMatchText() const
 
 void MainWindow::updateNoMatch()
 {
-    const bool none = m_findingsProxy->rowCount() == 0 && m_findings->rowCount() > 0;
-    m_noMatch->setVisible(none);
-    if (none)
+    // An empty table always says why: nothing matches the filter, or no rank holds more than its baseline.
+    const bool filtered = m_findingsProxy->rowCount() == 0 && m_findings->rowCount() > 0;
+    const bool none = m_comparison && m_findings->rowCount() == 0;
+    m_noMatch->setVisible(filtered || none);
+    if (filtered)
         m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
                                .arg(m_filter->text()));
+    else if (none)
+        m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
+                              "is under What if, and by frame under Top down and Flame."));
 }
 
 void MainWindow::applyComparison(ComparisonPtr comparison)
@@ -1264,9 +1269,16 @@ void MainWindow::fillPointCombo()
         m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
     m_pointCombo->clear();
     // Short: the bar is narrow. The status line and the tooltip say the rest.
-    m_pointCombo->addItem(m_comparison->alignedTo() < 0 ? tr("Aligned (not possible: own peaks)")
-            : m_comparison->groups().size() > 1         ? tr("Aligned in each replica group")
-                                                : tr("Aligned at rank %1's peak").arg(m_comparison->alignedTo()),
+    // The moment the verdict chose, where it chose one: an OOM, a mid-step excess, the highest peak.
+    const Moment& moment = m_comparison->moment();
+    const bool aligned = !m_comparison->options().point && m_comparison->alignedTo() >= 0;
+    m_pointCombo->addItem(!aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
+            : !aligned                                                 ? tr("Aligned (not possible: own peaks)")
+            : moment.reason == Moment::OutOfMemory                     ? tr("Aligned at rank %1's OOM").arg(moment.rank)
+            : moment.reason == Moment::MidStep
+            ? tr("Aligned mid-step at rank %1's event %2").arg(moment.rank).arg(moment.event)
+            : m_comparison->groups().size() > 1 ? tr("Aligned in each replica group")
+                                                : tr("Aligned at rank %1's peak").arg(moment.rank),
         QStringLiteral("aligned"));
     m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
     m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
@@ -1290,7 +1302,12 @@ void MainWindow::fillPointCombo()
         }
     }
     if (m_pointCombo->findData(current) < 0 && current.startsWith(QLatin1String("event:")))
-        m_pointCombo->addItem(tr("Event %1 (picked on the timeline)").arg(current.mid(6)), current);
+        m_pointCombo->addItem(m_comparison->moment().reason == Moment::Picked
+                ? tr("Rank %1's event %2 (picked; the others at the same moment)")
+                      .arg(m_comparison->moment().rank)
+                      .arg(m_comparison->moment().event)
+                : tr("Event %1 (picked on the timeline)").arg(current.mid(6)),
+            current);
     m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(current)));
     m_updating = false;
     refitMenuCorner();
@@ -1427,11 +1444,16 @@ void MainWindow::showBlock(int side, uint64_t address, StackId stack)
 
 void MainWindow::pickPoint(int track, EventIndex event)
 {
-    Q_UNUSED(track); // event indices are compared across ranks, which run the same code
-    const QString spec = QStringLiteral("event:%1").arg(event);
+    // The clicked rank's event; every other rank at the same moment of its own trace, whatever its event index.
+    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
+    if (track < 0 || size_t(track) >= tracks.size())
+        return;
+    const int rank = tracks[size_t(track)].rank;
+    const QString spec = QStringLiteral("event:%1@%2").arg(event).arg(rank);
     m_updating = true;
     if (m_pointCombo->findData(spec) < 0)
-        m_pointCombo->addItem(tr("Event %1 (picked on the timeline)").arg(event), spec);
+        m_pointCombo->addItem(
+            tr("Rank %1's event %2 (picked; the others at the same moment)").arg(rank).arg(event), spec);
     m_pointCombo->setCurrentIndex(m_pointCombo->findData(spec));
     m_updating = false;
     compareRanks();

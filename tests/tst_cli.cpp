@@ -269,7 +269,7 @@ void TestCli::outOfMemory()
     for (const auto& rank : j["ranks"]) {
         const nlohmann::json& oom = rank["oom"];
         QCOMPARE(oom["requested_bytes"].get<int64_t>(), int64_t(4) * 327680000);
-        QCOMPARE(oom["device_free_bytes"].get<int64_t>(), int64_t(20) << 20);
+        QVERIFY(oom["device_free_bytes"].get<int64_t>() > int64_t(20) << 20); // what the allocator had released too
         QVERIFY(oom["site"].get<std::string>().find("log_softmax") != std::string::npos);
         // The frames as recorded, C++ frames first as in the file.
         QVERIFY(oom["frames"][0]["name"].get<std::string>().find("CUDACachingAllocator") != std::string::npos);
@@ -315,7 +315,7 @@ void TestCli::top()
         QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_8") });
     QCOMPARE(p->exitCode(), 0);
     const QString text = QString::fromUtf8(p->readAllStandardOutput());
-    QVERIFY2(text.startsWith(QLatin1String("What fills rank 2's GPU at peak")), qPrintable(text));
+    QVERIFY2(text.startsWith(QLatin1String("What fills rank 2's GPU at its peak")), qPrintable(text));
     QVERIFY(text.contains(QLatin1String("activation")));
     // One file alone.
     p = run({ QStringLiteral("top"), dataDir() + QStringLiteral("/magma27_memory_snapshot.pickle") });
@@ -458,8 +458,8 @@ void TestCli::exportWithoutDisplay()
                      x, examples })
                  ->exitCode(),
         2);
-    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flame"), QStringLiteral("--scope"),
-                     QStringLiteral("all"), QStringLiteral("--out"), x, examples })
+    QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flame"),
+                     QStringLiteral("--scope"), QStringLiteral("all"), QStringLiteral("--out"), x, examples })
                  ->exitCode(),
         2);
     QVERIFY(!QFile::exists(x));
@@ -537,6 +537,10 @@ void TestCli::digests()
         if (text.startsWith(QLatin1Char('{'))) {
             nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.toStdString());
             j["verdict"].erase("what_if");
+            for (auto& rank : j["ranks"]) { // a digest cannot be aligned with others
+                rank.erase("aligned_excess_bytes");
+                rank.erase("aligned_excess_event");
+            }
             return QString::fromStdString(j.dump(2));
         }
         static const QRegularExpression block(

@@ -65,6 +65,11 @@ nlohmann::json report(const std::vector<RankInput>& ranks, const ComparisonOptio
 {
     nlohmann::json j = nlohmann::json::parse(DiffReport::json(*Comparison::compute(ranks, options)));
     j["verdict"].erase("what_if");
+    // Nor can a digest be aligned with another rank's trace: no excess across the aligned trace.
+    for (auto& rank : j["ranks"]) {
+        rank.erase("aligned_excess_bytes");
+        rank.erase("aligned_excess_event");
+    }
     if (j["verdict"].contains("remedies")) {
         for (auto& remedy : j["verdict"]["remedies"]) {
             remedy.erase("peak_without_bytes");
@@ -146,6 +151,16 @@ void TestDigest::sameComparison()
             fullOptions.point = TimelinePoint::Spec { TimelinePoint::Peak, 0 };
         const nlohmann::json full = report(l.full, fullOptions);
         const nlohmann::json digest = report(l.digests, o);
+        // A digest cannot show that a replica went on past the request that failed on another rank: where the full
+        // files show memory outside the allocator that way, the digests say over capacity, naming those replicas as
+        // ones the files cannot tell about. Everything else is the same.
+        if (full["verdict"].value("evidence", "") == "replicas_fit") {
+            QCOMPARE(digest["verdict"]["kind"].get<std::string>(), std::string("over_capacity"));
+            QVERIFY(digest["verdict"]["ranks"] == full["verdict"]["ranks"]);
+            QVERIFY(digest["findings"] == full["findings"]);
+            QVERIFY(digest["ranks"] == full["ranks"]);
+            continue;
+        }
         if (full != digest) {
             qWarning("full:   %s", full.dump().substr(0, 2000).c_str());
             qWarning("digest: %s", digest.dump().substr(0, 2000).c_str());

@@ -145,11 +145,12 @@ void TestMainWindow::exampleShowsTheAnswer()
                                .arg(header->sectionSize(FindingsModel::SiteColumn))));
     }
 
-    // One set of figures: the table's fragmentation is the block map's, at the same point.
+    // One set of figures: the table's free memory in the reserve is the block map's, at the same point.
     const std::optional<DeviceStats> shown = w.blockMap(0)->stats();
     QVERIFY(shown);
     const RankSummary& summaryA = w.comparison()->ranks()[size_t(w.comparison()->rankIndex(w.rankA()))];
-    QCOMPARE(summaryA.fragmentation, shown->fragmentation);
+    QCOMPARE(summaryA.unallocatedBytes, shown->inactive);
+    QCOMPARE(summaryA.largestFreeBytes, shown->largestFree);
 
     // A filter that matches nothing says so; cleared, the findings are back and the note goes.
     QVERIFY(w.noMatchText().isEmpty());
@@ -282,11 +283,13 @@ void TestMainWindow::swapAndRankSelection()
     QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
     QCOMPARE(w.timelines()->tracks()[0].rank, 2);
 
-    // A double click on the timeline compares every rank at that event.
+    // A double click on the timeline compares the clicked rank at that event, every other at the same moment.
     emit w.timelines()->pointPicked(0, 500);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500", 30000);
-    QCOMPARE(w.comparison()->ranks()[0].point.event, EventIndex(500));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:500@2", 30000);
+    QCOMPARE(w.comparison()->ranks()[size_t(w.comparison()->rankIndex(2))].point.event, EventIndex(500));
     QCOMPARE(w.timelines()->tracks()[0].point, EventIndex(500));
+    for (const RankSummary& r : w.comparison()->ranks())
+        QCOMPARE(r.alignedTo, 2);
 }
 
 void TestMainWindow::goodAndCorruptFile()
@@ -395,8 +398,9 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     // A point picked on the timeline: its entry in the point box is worded in each language too.
     const EventIndex picked = w.comparison()->ranks()[0].point.event;
     emit w.timelines()->pointPicked(0, picked);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
-    const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked) + "@0", 30000);
+    const QString pickedText = QStringLiteral("Rank 0's event %1 (picked; the others at the same moment)").arg(picked);
     QComboBox* point = named<QComboBox>(w, QStringLiteral("Comparison point"));
     QVERIFY(point);
     QCOMPARE(point->currentText(), pickedText);
@@ -424,7 +428,7 @@ void TestMainWindow::languageSwitchesWithoutRestart()
     QTRY_COMPARE(xAxisLabel(w), QStringLiteral("追踪事件"));
     QVERIFY2(w.statusText().startsWith(QStringLiteral("4 个 rank")), qPrintable(w.statusText()));
     QCOMPARE(settings.windowTitle(), QStringLiteral("设置"));
-    QCOMPARE(point->currentText(), QStringLiteral("事件 %1（在时间线上选取）").arg(picked));
+    QCOMPARE(point->currentText(), QStringLiteral("rank 0 的事件 %1（选取；其他 rank 取同一时刻）").arg(picked));
     // Nothing in the comparison bar is narrower than its text needs (the depth box's "全部", the point box).
     const auto unclipped = [&w] {
         for (QWidget* box : w.findChildren<QWidget*>()) {
@@ -590,8 +594,9 @@ void TestMainWindow::openReplacesTheJobAndItsPoint()
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
     const EventIndex picked = w.comparison()->ranks()[0].point.event;
     emit w.timelines()->pointPicked(0, picked);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked), 30000);
-    const QString pickedText = QStringLiteral("Event %1 (picked on the timeline)").arg(picked);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        settled(w) && w.comparison()->pointName() == "event:" + std::to_string(picked) + "@0", 30000);
+    const QString pickedText = QStringLiteral("Rank 0's event %1 (picked; the others at the same moment)").arg(picked);
 
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_8") });
     QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")));

@@ -7,6 +7,10 @@
         <source>%1 (%2 bytes)</source>
         <translation>%1（%2 字节）</translation>
     </message>
+    <message>
+        <source>%1 reserved but unallocated (%2%), largest free block %3</source>
+        <translation>%1 已预留但未分配（%2%），最大空闲块 %3</translation>
+    </message>
 </context>
 <context>
     <name>ImageExport</name>
@@ -194,10 +198,6 @@
         <translation>%1：正在重放分配器…</translation>
     </message>
     <message>
-        <source>%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s), %7% fragmented</source>
-        <translation>%1，事件 %2 之后：%4 个内存段共预留 %3，%6 个内存块共分配 %5，碎片率 %7%</translation>
-    </message>
-    <message>
         <source>allocated (colour: site)</source>
         <translation>已分配（颜色：分配位置）</translation>
     </message>
@@ -269,6 +269,10 @@
         <source>Link Scale and Zoom with the Other Map</source>
         <translation>与另一张图共用比例并联动缩放</translation>
     </message>
+    <message>
+        <source>%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s); %7</source>
+        <translation>%1，事件 %2 之后：%4 个内存段共预留 %3，%6 个内存块共分配 %5；%7</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::DiffSheet</name>
@@ -301,10 +305,6 @@
     <message>
         <source>Bars: each rank&apos;s peak during the trace (light) and what it holds at the comparison point (dark); the highest peak outlined.</source>
         <translation>柱状图：每个 rank 在追踪期间的峰值（浅色）和在比较点处占用的显存（深色）；最高峰值已描边。</translation>
-    </message>
-    <message>
-        <source>aligned moments (rank %1&apos;s peak)</source>
-        <translation>对齐的时刻（rank %1 的峰值）</translation>
     </message>
     <message>
         <source>Timelines: live allocations over the trace on one memory scale and equal heights, every allocation big enough to see as a band of its own (its legend says what the colours mean). </source>
@@ -1298,20 +1298,40 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
     </message>
     <message>
-        <source>Excess over the baseline</source>
-        <translation>超出基线的部分</translation>
-    </message>
-    <message>
-        <source>Everything at the point</source>
-        <translation>比较点的全部占用</translation>
-    </message>
-    <message>
         <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
         <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
     </message>
     <message>
         <source>Memory shown by frame</source>
         <translation>按帧显示的显存</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超出量</translation>
+    </message>
+    <message>
+        <source>Everything</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
+        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
+    </message>
+    <message>
+        <source>Aligned (one rank: its own peak)</source>
+        <translation>对齐（只有一个 rank：其自身峰值）</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s OOM</source>
+        <translation>对齐到 rank %1 的 OOM</translation>
+    </message>
+    <message>
+        <source>Aligned mid-step at rank %1&apos;s event %2</source>
+        <translation>对齐到步中 rank %1 的事件 %2</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
+        <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
     </message>
 </context>
 <context>
@@ -1397,10 +1417,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>超出量</translation>
     </message>
     <message>
-        <source>Fragmentation</source>
-        <translation>碎片率</translation>
-    </message>
-    <message>
         <source>Trace</source>
         <translation>追踪</translation>
     </message>
@@ -1435,10 +1451,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Bytes at the point minus the baseline: the median of the other ranks, or the chosen baseline rank</source>
         <translation>比较点处的字节数减去基线：其他 rank 的中位数，或所选的基线 rank</translation>
-    </message>
-    <message>
-        <source>Of the final snapshot: 1 − largest free block ÷ free bytes inside segments. High values mean free memory is scattered in pieces too small to use</source>
-        <translation>取自最终快照：1 − 最大空闲块 ÷ 内存段内的空闲字节数。数值高表示空闲显存分散成过小、无法使用的碎片</translation>
     </message>
     <message>
         <source>Incomplete when the trace frees blocks it never allocated: recording started late or the ring buffer wrapped, so the start of the timeline misses memory</source>
@@ -1531,6 +1543,14 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>The rank&apos;s coordinates in the parallel layout (Compare → Parallel Layout…): ranks are compared with their replicas, which differ only in dp</source>
         <translation>该 rank 在并行布局中的坐标（比较 → 并行布局…）：各 rank 与其副本比较，副本之间只有 dp 不同</translation>
+    </message>
+    <message>
+        <source>Unallocated</source>
+        <translation>未分配</translation>
+    </message>
+    <message>
+        <source>At the comparison point, as PyTorch&apos;s out-of-memory message says it: memory reserved by PyTorch but not allocated to tensors (its share of the reserve, and the largest free block, in the cell&apos;s tooltip)</source>
+        <translation>比较点处，按 PyTorch 显存不足消息的说法：PyTorch 已预留但未分配给张量的显存（其占预留的比例和最大空闲块见单元格提示）</translation>
     </message>
 </context>
 <context>
@@ -2205,10 +2225,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>只有一个 rank：没有可比较的对象。</translation>
     </message>
     <message>
-        <source>Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more).</source>
-        <translation>均衡：%3，没有哪个 rank 比%2多出 %1 以上（最多的是 rank %4，多出 %5）。</translation>
-    </message>
-    <message>
         <source>Burden imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 of its extra memory is at sites no other rank reaches. Top sites: %7.</source>
         <translation>负载不均：%5，rank %1 比%4多占用 %2（%3）；其多出的显存中有 %6 位于其他 rank 都不会执行到的分配位置。主要分配位置：%7。</translation>
     </message>
@@ -2389,10 +2405,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>%4，rank %1 比上一步同一时刻多占用 %2（%3），且每一步都更多（步 %5：共 %6），增长位于每一步都在增长的分配位置：张量从一步保留到下一步。%7主要分配位置：%8。</translation>
     </message>
     <message>
-        <source>The device memory given (%1) is less than PyTorch&apos;s reserve and the free memory together: check it.</source>
-        <translation>给出的设备显存（%1）小于 PyTorch 预留量与空闲显存之和：请检查。</translation>
-    </message>
-    <message>
         <source>Of the device&apos;s %1, that is %2 outside PyTorch.</source>
         <translation>在设备的 %1 中，有 %2 在 PyTorch 之外。</translation>
     </message>
@@ -2403,10 +2415,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Of the device&apos;s %1, %2 is neither PyTorch&apos;s reserve nor free: no more than the %3 a CUDA context and NCCL usually take.</source>
         <translation>设备的 %1 中，有 %2 既不是 PyTorch 的预留也不空闲：不超过 CUDA 上下文和 NCCL 通常占用的 %3。</translation>
-    </message>
-    <message>
-        <source>The snapshot does not record the device&apos;s total memory: PyTorch&apos;s reserve and the free memory make %1, and a CUDA context and NCCL usually take up to %2 more; if the GPU has more than that, something outside PyTorch holds the rest (give --device-memory 80GiB, or Compare → GPU Memory…, to count it).</source>
-        <translation>快照不记录设备的总显存：PyTorch 的预留与空闲显存合计 %1，CUDA 上下文和 NCCL 通常还会占用最多 %2；如果 GPU 的显存比这更多，其余部分被 PyTorch 之外的东西占用（给出 --device-memory 80GiB，或 比较 → GPU 显存…，即可统计）。</translation>
     </message>
     <message>
         <source>Ranks %1 run out of memory held outside PyTorch&apos;s allocator</source>
@@ -2445,18 +2453,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>各 rank 的分配相差不超过 %1，%2 做同样的工作并未耗尽显存，然而 %3：该 GPU 的其余显存被 PyTorch 缓存分配器之外的部分占用。</translation>
     </message>
     <message>
-        <source>Ranks %1 ran out of memory holding about the same (within %2 of each other), and no rank that did the same work fit:</source>
-        <translation>rank %1 在占用量大致相同（彼此相差不超过 %2）时耗尽显存，且做同样工作的 rank 没有一个放得下：</translation>
-    </message>
-    <message>
-        <source>Rank %1 ran out of memory and no rank doing the same work fit:</source>
-        <translation>rank %1 耗尽显存，且做同样工作的 rank 没有一个放得下：</translation>
-    </message>
-    <message>
-        <source>Rank %1 ran out of memory:</source>
-        <translation>rank %1 耗尽显存：</translation>
-    </message>
-    <message>
         <source>At its OOM rank %1 (the others alike) holds %2</source>
         <translation>在显存耗尽时，rank %1（其他 rank 相同）占用 %2</translation>
     </message>
@@ -2467,14 +2463,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. It asked for %4 more %5, with %6 reserved by PyTorch and %7 free on the device: it needed %8. Top sites: %9.</source>
         <translation>%1文件中没有任何迹象表明显存被别处占用，所以这个任务放不下。%2：%3。它还要再申请 %4（%5），当时 PyTorch 预留了 %6，设备上空闲 %7：它需要 %8。主要分配位置：%9。</translation>
-    </message>
-    <message>
-        <source>Ranks %1 all ran out of memory; the request was %2.</source>
-        <translation>rank %1 全部耗尽显存；失败的申请%2。</translation>
-    </message>
-    <message>
-        <source>The request was %1.</source>
-        <translation>失败的申请%1。</translation>
     </message>
     <message>
         <source>The failed request computes the loss: compute the cross-entropy in chunks or with a fused kernel, and never upcast the full logits to float32</source>
@@ -2499,6 +2487,138 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Bring the peak down, in the order of the memory each step addresses: %1</source>
         <translation>降低峰值，按各步骤涉及的显存从多到少排列：%1</translation>
+    </message>
+    <message>
+        <source>mid-step, where a rank holds the most beyond its baseline (every rank at the same moment as rank %1&apos;s event %2)</source>
+        <translation>在步中某个 rank 超出其基线最多之处（每个 rank 都取与 rank %1 的事件 %2 相同的时刻）</translation>
+    </message>
+    <message>
+        <source>at rank %1&apos;s OOM (every rank at the same moment of its trace)</source>
+        <translation>在 rank %1 的 OOM 处（每个 rank 取其轨迹中的同一时刻）</translation>
+    </message>
+    <message>
+        <source>at rank %1&apos;s event %2 (every rank at the same moment of its trace)</source>
+        <translation>在 rank %1 的事件 %2 处（每个 rank 取其轨迹中的同一时刻）</translation>
+    </message>
+    <message>
+        <source>The device memory given (%1) is less than the %2 the files show in use or free (PyTorch&apos;s reserve and the free memory at the OOM, or the most PyTorch reserved at once): check it.</source>
+        <translation>给出的设备显存（%1）少于文件显示的已用或空闲的 %2（OOM 时 PyTorch 的预留与空闲显存之和，或 PyTorch 一次预留的最大值）：请检查。</translation>
+    </message>
+    <message>
+        <source>The snapshot does not record the device&apos;s total memory: give it (--device-memory SIZE, or Compare → GPU Memory…) to count what is held outside.</source>
+        <translation>快照不记录设备的总显存：请给出它（--device-memory SIZE，或 比较 → GPU 显存…），以统计外部占用了多少。</translation>
+    </message>
+    <message>
+        <source>The snapshot does not record the device&apos;s total memory: the files show at least %1 of it in PyTorch&apos;s reserve or free, and a CUDA context and NCCL usually take up to %2 more; if the GPU has more than that, something outside PyTorch holds the rest (give --device-memory SIZE, or Compare → GPU Memory…, to count it).</source>
+        <translation>快照不记录设备的总显存：文件显示至少有 %1 属于 PyTorch 的预留或空闲，CUDA 上下文和 NCCL 通常还会占用最多 %2；如果 GPU 的显存比这更多，其余部分被 PyTorch 之外的东西占用（给出 --device-memory SIZE，或 比较 → GPU 显存…，即可统计）。</translation>
+    </message>
+    <message>
+        <source>Burden imbalance on ranks %1: they do work the others do not</source>
+        <translation>负载不均：rank %1 做了其他 rank 不做的工作</translation>
+    </message>
+    <message>
+        <source>Input imbalance on ranks %1: their tensors are larger or more numerous</source>
+        <translation>输入不均：rank %1 的张量更大或更多</translation>
+    </message>
+    <message>
+        <source>At the highest peak the ranks are alike (the most above its baseline is rank %1, %2 more, under the %3 threshold; the peak is mostly %4), so they were compared where one holds the most beyond its baseline.</source>
+        <translation>在最高峰值处各 rank 相近（超出基线最多的是 rank %1，多 %2，低于 %3 的阈值；峰值主要是%4），因此改在某个 rank 超出基线最多之处比较。</translation>
+    </message>
+    <message>
+        <source>Later steps keep the optimizer state this one creates at its peak, and then peak where the ranks differ.</source>
+        <translation>之后的步会保留这一步在峰值处创建的优化器状态，届时峰值就会出现在各 rank 有差异的地方。</translation>
+    </message>
+    <message>
+        <source>Its growth over the steps is under the %1 threshold, but it is what sets rank %2 apart from the others (%3 more than %4).</source>
+        <translation>它在各步间的增长低于 %1 的阈值，但正是这部分让 rank %2 与其他 rank 不同（比%4多 %3）。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 ran out of memory holding about the same (within %2 of each other)</source>
+        <translation>rank %1 在占用量大致相同（彼此相差不超过 %2）时耗尽显存</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory</source>
+        <translation>rank %1 耗尽显存</translation>
+    </message>
+    <message>
+        <source>; ranks %1 hold about the same but never reached the allocation that failed (their traces end before it, or a digest cannot show it), so whether it fits there the files cannot tell;</source>
+        <translation>；rank %1 占用大致相同，但从未执行到失败的那次分配（其轨迹在此之前结束，或摘要无法显示），因此它在那里是否放得下，文件无法判断；</translation>
+    </message>
+    <message>
+        <source>, and no rank doing the same work fit:</source>
+        <translation>，且做同样工作的 rank 没有一个放得下：</translation>
+    </message>
+    <message>
+        <source>Ranks %1 all ran out of memory.</source>
+        <translation>rank %1 全部耗尽显存。</translation>
+    </message>
+    <message>
+        <source>The failed request&apos;s stack was not recorded.</source>
+        <translation>失败申请的调用栈没有记录。</translation>
+    </message>
+    <message>
+        <source>The request was at %1.</source>
+        <translation>失败的申请位于 %1。</translation>
+    </message>
+    <message>
+        <source>Balanced: no rank holds more than %1 above %2 %3; every rank holds the same.</source>
+        <translation>均衡：%3，没有哪个 rank 比%2多出 %1 以上；各 rank 占用相同。</translation>
+    </message>
+    <message>
+        <source>Balanced: no rank holds more than %1 above %2 %3; the most is rank %4 with %5 more.</source>
+        <translation>均衡：%3，没有哪个 rank 比%2多出 %1 以上；最多的是 rank %4，多出 %5。</translation>
+    </message>
+    <message>
+        <source>Input imbalance on ranks %1, which hold about the same: each holds %2 (%3) more than %4 %5; %6 is at sites shared with ranks %7, with larger or more tensors there. Top sites: %8.</source>
+        <translation>输入不均：%5，占用大致相同的 rank %1 各比%4多占用 %2（%3）；其中 %6 位于与 rank %7 共有的分配位置，只是这里的张量更大或更多。主要分配位置：%8。</translation>
+    </message>
+    <message>
+        <source>Burden imbalance on ranks %1, which hold about the same: each holds %2 (%3) more than %4 %5; %6 of the extra memory is at sites ranks %7 do not reach. Top sites: %8.</source>
+        <translation>负载不均：%5，占用大致相同的 rank %1 各比%4多占用 %2（%3）；多出的显存中有 %6 位于 rank %7 不会执行到的分配位置。主要分配位置：%8。</translation>
+    </message>
+    <message>
+        <source>Two groups of ranks alike: if they are pipeline stages or tensor-parallel shards, give the layout %1 (--layout, or Compare → Parallel Layout…) so each rank is compared with its replicas; if not, the two groups get two kinds of batch.</source>
+        <translation>这是两组各自相同的 rank：如果它们是流水线阶段或张量并行分片，请给出布局 %1（--layout，或 比较 → 并行布局…），让每个 rank 与其副本比较；如果不是，说明这两组拿到了两种批次。</translation>
+    </message>
+    <message>
+        <source>Two groups of ranks alike: if they are pipeline stages or tensor-parallel shards, give the layout %1 (--layout, or Compare → Parallel Layout…) so each rank is compared with its replicas; if not, ranks %2 do work the others do not.</source>
+        <translation>这是两组各自相同的 rank：如果它们是流水线阶段或张量并行分片，请给出布局 %1（--layout，或 比较 → 并行布局…），让每个 rank 与其副本比较；如果不是，说明 rank %2 做了其他 rank 不做的工作。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 stand out together from ranks %2: if they differ by design (a stage or shard of a parallel layout), give the layout; if not, they get other batches or do other work.</source>
+        <translation>rank %1 一起与 rank %2 不同：如果这是设计使然（并行布局中的一个阶段或分片），请给出布局；如果不是，说明它们拿到了不同的批次或做了其他工作。</translation>
+    </message>
+    <message>
+        <source>aligned moments (rank %1&apos;s event %2, mid-step: where a rank holds the most beyond its baseline)</source>
+        <translation>对齐的时刻（rank %1 的事件 %2，步中：某个 rank 超出其基线最多之处）</translation>
+    </message>
+    <message>
+        <source>aligned moments (rank %1&apos;s OOM)</source>
+        <translation>对齐的时刻（rank %1 的 OOM）</translation>
+    </message>
+    <message>
+        <source>aligned moments (rank %1&apos;s event %2, picked)</source>
+        <translation>对齐的时刻（rank %1 的事件 %2，选取）</translation>
+    </message>
+    <message>
+        <source>aligned moments (each replica group at its highest rank&apos;s peak)</source>
+        <translation>对齐的时刻（每个副本组取其最高 rank 的峰值）</translation>
+    </message>
+    <message>
+        <source>aligned moments (rank %1&apos;s peak)</source>
+        <translation>对齐的时刻（rank %1 的峰值）</translation>
+    </message>
+    <message>
+        <source>Group %1 holds %2 more than the median of the other groups (mostly %3): move layers to the other stages, or keep fewer micro-batches in flight on it.</source>
+        <translation>组 %1 比其他组的中位数多占用 %2（主要是%3）：把一些层移到其他阶段，或减少它上面同时在途的微批次。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 do work the others do not (evaluation, gathering metrics, checkpointing): spread that work over all ranks or move it off the training peak, and call .detach().cpu() on tensors before gathering, logging or saving them.</source>
+        <translation>rank %1 做了其他 rank 不做的工作（评估、汇总指标、保存检查点）：把这些工作分摊到所有 rank，或移出训练峰值时段；并在汇总、记录或保存张量之前先调用 .detach().cpu()。</translation>
+    </message>
+    <message>
+        <source>Ranks %1 get more or longer samples than the others: use DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank gets the same amount of padding.</source>
+        <translation>rank %1 拿到的样本比其他 rank 更多或更长：使用 DistributedSampler(drop_last=True) 并调用 sampler.set_epoch(epoch)，或按 token 数组批并轮流分发，让每个 rank 的填充量相同。</translation>
     </message>
 </context>
 <context>
@@ -2554,6 +2674,18 @@ Click: show it as A. Shift+click: as B.</source>
         <source>How much lower that peak is</source>
         <translation>峰值降低了多少</translation>
     </message>
+    <message>
+        <source>%1, and the failed request</source>
+        <translation>%1，以及失败的申请</translation>
+    </message>
+    <message>
+        <source>The highest total over the trace had these allocations not been made (%1 with them); ✓: within the %2 the GPU offered at the OOM (PyTorch&apos;s reserve and the free memory)</source>
+        <translation>假如没有这些分配，整个追踪期间的最高总量（有这些分配时为 %1）；✓：不超过 OOM 时 GPU 所能提供的 %2（PyTorch 的预留与空闲显存）</translation>
+    </message>
+    <message>
+        <source>The failed request goes with these allocations: what is saved counts it too</source>
+        <translation>失败的申请随这些分配一起去掉：节省量也计入了它</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::WhatIfView</name>
@@ -2582,12 +2714,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>Rank %1 的峰值为 %2。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），峰值将是：</translation>
     </message>
     <message>
-        <source>Rank %1 needed %2 at most (its failed requests counted where they were made). Had these allocations not been made (its largest sites %3, and each category), it would have needed:</source>
-        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要：</translation>
-    </message>
-    <message>
         <source>Rank %1 is a digest, which keeps too little of its trace for the peak without a site: open its full snapshot for these figures.</source>
         <translation>Rank %1 是摘要，保留的追踪太少，无法计算去掉某个分配位置后的峰值：请打开其完整快照以获得这些数字。</translation>
+    </message>
+    <message>
+        <source>Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its OOM (PyTorch&apos;s reserve and the free memory). Had these allocations not been made (its largest sites %3, and each category), it would have needed (✓: that alone would have fit):</source>
+        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）；OOM 时 GPU 提供了 %4（PyTorch 的预留与空闲显存）。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要（✓：单是这一项就放得下）：</translation>
     </message>
 </context>
 <context>

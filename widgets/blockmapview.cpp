@@ -417,14 +417,14 @@ void BlockMapView::paintEvent(QPaintEvent*)
         header = m_rank < 0 ? tr("No rank selected") : tr("%1: replaying the allocator…").arg(who);
     } else {
         const DeviceStats& s = m_layout->stats;
-        header = tr("%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s), %7% fragmented")
+        header = tr("%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s); %7")
                      .arg(who)
                      .arg(m_event)
                      .arg(Formatting::bytes(s.reserved))
                      .arg(s.segments)
                      .arg(Formatting::bytes(s.allocated))
                      .arg(s.blocks)
-                     .arg(s.fragmentation * 100, 0, 'f', 1);
+                     .arg(Formatting::unallocated(s.inactive, s.reserved, s.largestFree));
     }
     p.setPen(pal.color(QPalette::Text));
     p.drawText(QRectF(6, 2, width() - 12, HeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,

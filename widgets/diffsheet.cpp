@@ -15,6 +15,7 @@
 #include "stacktext.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "verdicttext.h"
 #include "whatifview.h"
 
 #include <QApplication>
@@ -142,8 +143,7 @@ void DiffSheet::setComparison(
         const int index = c.rankIndex(rank);
         return index < 0 ? QString() : QFileInfo(c.ranks()[size_t(index)].path).fileName();
     };
-    const QString point = c.alignedTo() >= 0 ? tr("aligned moments (rank %1's peak)").arg(c.alignedTo())
-                                             : QString::fromStdString(c.pointName());
+    const QString point = VerdictText::moment(c.verdict(), c.groups().size() > 1, VerdictText::Translated);
     QString header = tr("<b>RankScope</b> · %n rank(s) compared at <b>%1</b>", nullptr, int(c.ranks().size()))
                          .arg(point.toHtmlEscaped());
     if (m_view != Overview && rankA >= 0) {

@@ -33,7 +33,7 @@ void RankTableView::fitWidth(QTreeView* view)
     using M = RankListModel;
     static const int dropOrder[] = { M::AllocatedColumn, M::SegmentsColumn, M::TraceEntriesColumn, M::StatusColumn,
         M::TemporaryColumn, M::OtherColumn, M::ReservedColumn, M::GradientColumn, M::OptimizerStateColumn,
-        M::TraceColumn, M::FragmentationColumn, M::PeakColumn, M::OomColumn, M::ParameterColumn, M::ActivationColumn,
+        M::TraceColumn, M::UnallocatedColumn, M::PeakColumn, M::OomColumn, M::ParameterColumn, M::ActivationColumn,
         M::CoordinatesColumn };
     // The last section stretches to fill the view: what the columns need is their contents' width.
     auto needed = [view] {

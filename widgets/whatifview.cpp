@@ -95,10 +95,11 @@ void WhatIfView::showHeader()
              "it would have been:")
               .arg(m_rank)
               .arg(Formatting::bytes(h.peakBytes), moment)
-        : tr("Rank %1 needed %2 at most (its failed requests counted where they were made). Had these allocations not "
-             "been made (its largest sites %3, and each category), it would have needed:")
+        : tr("Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its "
+             "OOM (PyTorch's reserve and the free memory). Had these allocations not been made (its largest sites %3, "
+             "and each category), it would have needed (✓: that alone would have fit):")
               .arg(m_rank)
-              .arg(Formatting::bytes(h.peakBytes), moment);
+              .arg(Formatting::bytes(h.peakBytes), moment, Formatting::bytes(h.offeredBytes));
     if (m_comparison->history(h.rankIndex).snapshot().digest)
         text = tr("Rank %1 is a digest, which keeps too little of its trace for the peak without a site: open its full "
                   "snapshot for these figures.")

@@ -80,7 +80,6 @@ DeviceStats AllocatorState::stats() const
         }
     }
     s.inactive = s.reserved - s.active;
-    s.fragmentation = s.inactive > 0 ? 1.0 - double(s.largestFree) / double(s.inactive) : 0.0;
     return s;
 }
 

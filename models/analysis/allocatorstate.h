@@ -44,7 +44,6 @@ struct DeviceStats
     int64_t largestFree = 0;
     int64_t segments = 0;
     int64_t blocks = 0;
-    double fragmentation = 0;
 };
 
 /// Free space in segments that hold live blocks: what is left in reserve when the allocator, about to report an OOM,

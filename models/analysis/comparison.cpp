@@ -127,6 +127,21 @@ const char* Verdict::Suspect::kindName(Kind kind)
     return kind == ForeignDevice ? "foreign_device" : "private_pools";
 }
 
+const char* Moment::reasonName(Reason reason)
+{
+    switch (reason) {
+    case HighestPeak:
+        return "highest_peak";
+    case MidStep:
+        return "mid_step";
+    case OutOfMemory:
+        return "oom";
+    case Picked:
+        return "picked";
+    }
+    return "";
+}
+
 const char* Verdict::Remedy::kindName(Kind kind)
 {
     switch (kind) {
@@ -138,6 +153,8 @@ const char* Verdict::Remedy::kindName(Kind kind)
         return "shard_model_state";
     case Defragment:
         return "defragment";
+    case RebalanceStages:
+        return "rebalance_stages";
     }
     return "";
 }
@@ -183,10 +200,14 @@ std::pair<int, int> Comparison::defaultPair() const
     const int groupA = m_ranks[size_t(std::max(0, rankIndex(a)))].group;
     const bool replicas =
         std::count_if(m_ranks.begin(), m_ranks.end(), [&](const RankSummary& s) { return s.group == groupA; }) > 1;
+    // Against ranks alike that stand out together, B is one of the rest.
+    const std::vector<int>& rest = m_verdict.otherRanks;
     int b = -1;
     int64_t closest = std::numeric_limits<int64_t>::max();
     for (const RankSummary& s : m_ranks) {
-        if (s.rank != a && (!replicas || s.group == groupA) && std::abs(s.excessBytes) < closest) {
+        if (s.rank != a && (!replicas || s.group == groupA)
+            && (rest.empty() || std::find(rest.begin(), rest.end(), s.rank) != rest.end())
+            && std::abs(s.excessBytes) < closest) {
             closest = std::abs(s.excessBytes);
             b = s.rank;
         }
@@ -203,6 +224,10 @@ RankHoldings Comparison::holdingsOf(size_t r, EventIndex event, size_t sites) co
     h.composition = Composition::at(history, *m_categories[r], m_stackSites[r], event);
     const WhatIf whatIf(history, *m_categories[r], m_stackSites[r]);
     h.peakBytes = whatIf.peakBytes();
+    if (!history.ooms().empty()) {
+        const OomMarker& oom = history.ooms().back();
+        h.offeredBytes = history.reservedAfter(oom.event) + oom.deviceFreeBytes;
+    }
     // A digest keeps its peak and OOMs exactly, but the allocations it leaves out are one stand-in whatever their
     // sites: a peak without a site would count the site's left-out allocations all the same.
     if (history.snapshot().digest)
@@ -221,6 +246,9 @@ RankHoldings Comparison::holdingsOf(size_t r, EventIndex event, size_t sites) co
             candidates.push_back({ WhatIf::Candidate::CategoryOf, 0, Category(c) });
     }
     h.whatIf = whatIf.without(candidates);
+    std::stable_sort(h.whatIf.begin(), h.whatIf.end(), [](const WhatIf::Result& a, const WhatIf::Result& b) {
+        return std::tie(a.without.kind, b.savedBytes) < std::tie(b.without.kind, a.savedBytes);
+    });
     return h;
 }
 
@@ -282,7 +310,7 @@ std::string Comparison::pointName() const
     case TimelinePoint::Oom:
         return "oom";
     case TimelinePoint::Event:
-        return "event:" + std::to_string(p.number);
+        return "event:" + std::to_string(p.number) + (p.rank >= 0 ? "@" + std::to_string(p.rank) : std::string());
     case TimelinePoint::StepStart:
         return "step:" + std::to_string(p.number);
     case TimelinePoint::StepEnd:
@@ -297,13 +325,18 @@ std::string Comparison::pointName() const
 class ComparisonPhases
 {
 public:
-    ComparisonPhases(Comparison& c, const std::vector<RankInput>& inputs, std::vector<int> devices)
+    /// With `previous` (the same ranks and device, compared at another moment), its histories, categories, layout
+    /// and alignment are taken instead of made again, and the ranks are looked at at `moment`.
+    ComparisonPhases(Comparison& c, const std::vector<RankInput>& inputs, std::vector<int> devices,
+        const ComparisonPhases* previous = nullptr, std::optional<Moment> moment = std::nullopt)
         : m_c(c)
         , m_inputs(inputs)
         , m_rankCount(inputs.size())
         , m_devices(std::move(devices))
         , m_live(inputs.size())
         , m_baselineIndex(baselineIndex())
+        , m_previous(previous)
+        , m_moment(moment)
     { }
     ~ComparisonPhases()
     {
@@ -323,7 +356,14 @@ public:
     void totalRanks();
     void compareGroups();
     void mapSites();
+    void scanAlignedExcess();
     void decideVerdict();
+    /// After decideVerdict: the moment the ranks should be compared at instead of the one they were, if any (an
+    /// out-of-memory verdict at its OOM, a mid-step excess where the peaks are alike).
+    std::optional<Moment> betterMoment() const;
+    /// Takes what `previous` (the comparison at the highest peak) found that this one keeps: each rank's largest
+    /// aligned excess, and what the peak showed.
+    void keepFromPeak(const Comparison& previous);
 
 private:
     // A live allocation of one rank at its point, by site.
@@ -351,11 +391,18 @@ private:
     void findExcessAt(SiteId s, size_t r, const int64_t* b, const int64_t* n, const std::vector<int64_t>& sortedBytes,
         const std::vector<int64_t>& sortedCount, int withSite);
     std::optional<ParallelLayout> suggestLayout() const;
+    bool alignable() const;
+    const TraceAlignment& alignment();
+    void decideGroup(const RankSummary& outlier);
     void setGroups(const std::optional<ParallelLayout>& layout);
     void measureAt(const std::vector<Chosen>& chosen);
+    void measureInLayout();
     bool decideModelParallel();
     void decideImbalance(const RankSummary& outlier);
     bool decideOutOfMemory();
+    /// Whether replica `r` went on past the allocation that failed on `oomRank` (at its site, as large, after the
+    /// same moment of its trace).
+    bool passedRequest(size_t oomRank, const OomMarker& oom, size_t r);
     void decideOverCapacity(size_t examined, const OomMarker& oom, const FreeSpace& free);
     void nameFailedRequest();
     void decideStray();
@@ -385,7 +432,36 @@ private:
     // Per rank, its peak event and the state there, replayed while the histories are built (see measureRanks()),
     // until measureAt() takes them.
     QFuture<std::pair<EventIndex, AllocatorState>> m_peakStates;
+    const ComparisonPhases* m_previous = nullptr;
+    const std::optional<Moment> m_moment;
+    std::shared_ptr<const TraceAlignment> m_alignment; // made once, shared with a later pass
+    // The moment of the whole aligned trace where a rank holds the most beyond its baseline (scanAlignedExcess).
+    struct Excess
+    {
+        size_t rankIndex = 0;
+        EventIndex event = BeforeTrace;
+        int64_t bytes = 0;
+        int64_t medianPeak = 0;
+    };
+    std::optional<Excess> m_largestExcess;
 };
+
+bool ComparisonPhases::alignable() const
+{
+    const std::vector<DeviceHistoryPtr>& histories = m_c.m_histories;
+    return m_rankCount > 1 && std::all_of(histories.begin(), histories.end(), [](const DeviceHistoryPtr& h) {
+        return h->eventCount() > 0 && !h->snapshot().digest;
+    });
+}
+
+const TraceAlignment& ComparisonPhases::alignment()
+{
+    if (!m_alignment)
+        m_alignment = m_previous && m_previous->m_alignment
+            ? m_previous->m_alignment
+            : std::make_shared<const TraceAlignment>(m_c.m_histories, m_c.m_options.site);
+    return *m_alignment;
+}
 
 int ComparisonPhases::baselineIndex() const
 {
@@ -409,16 +485,76 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
         c.found = point.has_value();
         c.point = point ? *point : *h.point({ TimelinePoint::Snapshot, 0 });
     }
+    Verdict& v = m_c.m_verdict;
+    v.moment = {};
+    m_c.m_alignedTo = -1;
+    // Every other rank at the same moment of its own trace as `reference` at `event`; a rank whose trace runs other
+    // code there stays where it is, and says so.
+    const auto alignTo = [&](size_t reference, EventIndex event, const std::vector<size_t>& members,
+                             const std::string& what, const std::string& otherwise) {
+        const QList<std::optional<EventIndex>> aligned =
+            Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
+                const size_t r = members[size_t(i)];
+                return r == reference ? std::optional<EventIndex>(event) : alignment().align(reference, event, r);
+            });
+        for (size_t i = 0; i < members.size(); ++i) {
+            const size_t r = members[i];
+            if (const std::optional<EventIndex>& e = aligned[qsizetype(i)]) {
+                if (chosen[r].point.event != *e)
+                    chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
+                chosen[r].found = true;
+                chosen[r].alignedTo = m_inputs[reference].rank;
+                chosen[r].note.clear();
+            } else {
+                chosen[r].alignedTo = -1;
+                chosen[r].note =
+                    "could not be aligned with " + what + " (its trace runs other code there); compared " + otherwise;
+            }
+        }
+        return std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); });
+    };
+    const auto indexOf = [&](int rank) {
+        for (size_t r = 0; r < m_rankCount; ++r) {
+            if (m_inputs[r].rank == rank)
+                return std::optional<size_t>(r);
+        }
+        return std::optional<size_t>();
+    };
+    const bool traces = alignable();
+
+    // A point picked on one rank (event:N@R): that rank's event, every other rank at the same moment of its own trace.
+    if (const std::optional<TimelinePoint::Spec>& asked = m_c.m_options.point;
+        asked && asked->kind == TimelinePoint::Event && asked->rank >= 0) {
+        const std::optional<size_t> reference = indexOf(asked->rank);
+        if (!reference || !chosen[*reference].found)
+            return chosen;
+        v.moment = { asked->rank, asked->number, Moment::Picked };
+        m_c.m_alignedTo = asked->rank;
+        if (traces) {
+            std::vector<size_t> all(m_rankCount);
+            for (size_t r = 0; r < m_rankCount; ++r)
+                all[r] = r;
+            alignTo(*reference, asked->number, all,
+                "rank " + std::to_string(asked->rank) + "'s event " + std::to_string(asked->number),
+                "at its own event " + std::to_string(asked->number));
+        }
+        return chosen;
+    }
+
     // By default the rank with the highest peak is looked at there, and every other rank at the same moment of its
     // own trace: at their own peaks, ranks may be in different phases (a buffer kept from half-way moves one rank's
     // peak into another phase), and the diff would compare optimizer state with activations. With a layout, each
     // replica group on its own: stages run other code and peak at other moments.
-    const bool alignable = !m_c.m_options.point && m_rankCount > 1
-        && std::all_of(histories.begin(), histories.end(),
-            [](const DeviceHistoryPtr& h) { return h->eventCount() > 0 && !h->snapshot().digest; });
-    if (!alignable)
+    if (m_c.m_options.point || !traces) {
+        // A rank alone at a moment chosen for it (its OOM).
+        if (m_moment && m_rankCount == 1) {
+            chosen[0].point = *histories[0]->point({ TimelinePoint::Event, m_moment->event });
+            chosen[0].alignedTo = m_moment->rank;
+            m_c.m_alignedTo = m_moment->rank;
+            v.moment = *m_moment;
+        }
         return chosen;
-    const TraceAlignment alignment(histories, m_c.m_options.site);
+    }
     std::optional<size_t> overallTop;
     for (const std::vector<size_t>& members : m_groupMembers) {
         if (members.size() < 2)
@@ -428,38 +564,60 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
             if (histories[r]->peakBytes() > histories[top]->peakBytes())
                 top = r;
         }
-        const QList<std::optional<EventIndex>> aligned =
-            Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
-                const size_t r = members[size_t(i)];
-                return r == top ? std::optional<EventIndex>(histories[top]->peakEvent())
-                                : alignment.align(top, histories[top]->peakEvent(), r);
-            });
         // Files of unrelated programs align nowhere: then each is simply at its own peak.
-        if (std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); }) < 2)
+        std::vector<Chosen> before = chosen;
+        if (alignTo(top, histories[top]->peakEvent(), members, "rank " + std::to_string(m_inputs[top].rank) + "'s peak",
+                "at its own peak")
+            < 2) {
+            chosen = std::move(before);
             continue;
-        if (!overallTop || histories[top]->peakBytes() > histories[*overallTop]->peakBytes()) {
-            overallTop = top;
-            m_c.m_alignedTo = m_inputs[top].rank;
         }
-        for (size_t i = 0; i < members.size(); ++i) {
-            const size_t r = members[i];
-            chosen[r].alignedTo = m_inputs[top].rank;
-            if (r == top)
+        if (!overallTop || histories[top]->peakBytes() > histories[*overallTop]->peakBytes())
+            overallTop = top;
+    }
+    if (overallTop) {
+        m_c.m_alignedTo = m_inputs[*overallTop].rank;
+        v.moment = { m_c.m_alignedTo, histories[*overallTop]->peakEvent(), Moment::HighestPeak };
+    }
+    // A moment chosen for the verdict (an OOM, the largest mid-step excess): its rank's replica group there.
+    if (m_moment) {
+        const std::optional<size_t> reference = indexOf(m_moment->rank);
+        if (!reference)
+            return chosen;
+        for (const std::vector<size_t>& members : m_groupMembers) {
+            if (std::find(members.begin(), members.end(), *reference) == members.end())
                 continue;
-            if (const std::optional<EventIndex>& e = aligned[qsizetype(i)]) {
-                chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
-            } else {
-                chosen[r].alignedTo = -1;
-                chosen[r].note = "could not be aligned with rank " + std::to_string(m_inputs[top].rank)
-                    + "'s peak (its trace runs other code there); compared at its own peak";
+            chosen[*reference].point = *histories[*reference]->point({ TimelinePoint::Event, m_moment->event });
+            const std::string what = m_moment->reason == Moment::OutOfMemory
+                ? "rank " + std::to_string(m_moment->rank) + "'s OOM"
+                : "rank " + std::to_string(m_moment->rank) + "'s event " + std::to_string(m_moment->event);
+            alignTo(*reference, m_moment->event, members, what, "where the highest peak is");
+            // Every rank that ran out of memory at its own OOM: the state there, after the allocator released what it
+            // could, is what the verdict describes.
+            if (m_moment->reason == Moment::OutOfMemory) {
+                for (size_t r : members) {
+                    if (!histories[r]->ooms().empty())
+                        chosen[r].point = *histories[r]->point({ TimelinePoint::Oom, 0 });
+                }
             }
         }
+        m_c.m_alignedTo = m_moment->rank;
+        v.moment = *m_moment;
     }
     return chosen;
 }
 
 void ComparisonPhases::measureRanks()
 {
+    if (m_previous) {
+        // The same ranks at another moment: what does not depend on the moment is taken as it was made. A layout
+        // guessed from what the ranks hold is guessed again from what they hold there.
+        const Comparison& p = m_previous->m_c;
+        m_c.m_histories = p.m_histories;
+        m_c.m_categories = p.m_categories;
+        measureInLayout();
+        return;
+    }
     // With fewer ranks than cores, a rank's history is one core's work while another waits: the state at its peak,
     // nearly always the point compared, is replayed there meanwhile (the peak found by the cheap walk `info` uses).
     if (m_rankCount < size_t(Parallel::partPool()->maxThreadCount())) {
@@ -480,7 +638,11 @@ void ComparisonPhases::measureRanks()
         return std::make_shared<const std::vector<Category>>(
             Categories::classify(*m_c.m_histories[size_t(r)], m_c.m_options.categories));
     });
+    measureInLayout();
+}
 
+void ComparisonPhases::measureInLayout()
+{
     // The layout, given or guessed: ranks are looked at and compared within their replica groups. A baseline rank
     // (A/B) is every rank's baseline, whatever the layout; one that does not fit the ranks is not used (the caller
     // checks it against the files).
@@ -558,7 +720,9 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
         auto state = std::make_shared<const AllocatorState>(std::move(states[qsizetype(r)]));
-        summary.fragmentation = state->stats().fragmentation;
+        const DeviceStats stats = state->stats();
+        summary.unallocatedBytes = stats.inactive;
+        summary.largestFreeBytes = stats.largestFree;
         m_c.m_states.push_back(std::move(state));
         summary.oomEvents = int64_t(h->ooms().size());
         if (!h->ooms().empty()) {
@@ -919,6 +1083,130 @@ void ComparisonPhases::mapSites()
     m_siteModelBytes.resize(cells, 0);
 }
 
+void ComparisonPhases::scanAlignedExcess()
+{
+    // Peaks can be alike while one rank holds far more mid-step (its longer sequences' activations, work it frees
+    // again before the peak). The traces of each replica group are cut into stretches at moments aligned with its
+    // top rank's trace; in each stretch every rank's highest total is weighed against the others', so a burst
+    // between two moments is not missed and a moment placed a few events off changes nothing.
+    if (!alignable())
+        return;
+    const std::vector<DeviceHistoryPtr>& histories = m_c.m_histories;
+    const TraceAlignment& aligned = alignment();
+    constexpr EventIndex Unknown = -2;
+    for (const std::vector<size_t>& members : m_groupMembers) {
+        if (members.size() < 2)
+            continue;
+        size_t top = members.front();
+        for (size_t r : members) {
+            if (histories[r]->peakBytes() > histories[top]->peakBytes())
+                top = r;
+        }
+        const EventIndex n = EventIndex(histories[top]->eventCount());
+        const EventIndex stretches = std::min<EventIndex>(n, 512);
+        // Each member's highest total in each stretch and where (-1: the stretch could not be placed in its trace).
+        using Highest = std::vector<std::pair<int64_t, EventIndex>>;
+        const QList<Highest> highest = Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
+            const size_t r = members[size_t(i)];
+            const DeviceHistory& h = *histories[r];
+            // Where the stretches start in this trace; the traces end together (every rank dumps its snapshot at the
+            // same point of the code). Only starts that keep the order.
+            std::vector<EventIndex> starts(size_t(stretches) + 1, Unknown);
+            EventIndex last = -1;
+            for (EventIndex k = 0; k < stretches; ++k) {
+                const EventIndex e = n * k / stretches;
+                const EventIndex at = r == top ? e : aligned.align(top, e, r).value_or(Unknown);
+                if (at != Unknown && at >= last)
+                    starts[size_t(k)] = last = at;
+            }
+            starts.back() = EventIndex(h.eventCount());
+            Highest out(size_t(stretches), { -1, BeforeTrace });
+            for (size_t k = 0; k < size_t(stretches); ++k) {
+                if (starts[k] == Unknown || starts[k + 1] == Unknown)
+                    continue;
+                const EventIndex to = std::max(starts[k + 1], starts[k] + 1);
+                std::pair<int64_t, EventIndex> best { h.totalAfter(starts[k]), starts[k] };
+                for (EventIndex e = starts[k] + 1; e < to; ++e) {
+                    if (const int64_t total = h.totalAfter(e); total > best.first)
+                        best = { total, e };
+                }
+                out[k] = best;
+            }
+            return out;
+        });
+        std::vector<int64_t> peaks;
+        for (size_t r : members)
+            peaks.push_back(m_c.m_ranks[r].peakAllocatedBytes);
+        const int64_t medianPeak = medianOf(std::move(peaks));
+        const auto baseline = std::find(members.begin(), members.end(), size_t(std::max(m_baselineIndex, 0)));
+        std::vector<int64_t> values;
+        for (size_t k = 0; k < size_t(stretches); ++k) {
+            values.clear();
+            for (const Highest& h : highest) {
+                if (h[k].first >= 0)
+                    values.push_back(h[k].first);
+            }
+            if (values.size() < 2)
+                continue;
+            std::sort(values.begin(), values.end());
+            for (size_t i = 0; i < members.size(); ++i) {
+                const auto [own, event] = highest[qsizetype(i)][k];
+                if (own < 0 || int(members[i]) == m_baselineIndex)
+                    continue;
+                int64_t base = medianWithout(values, own);
+                if (m_baselineIndex >= 0) {
+                    if (baseline == members.end() || highest[qsizetype(baseline - members.begin())][k].first < 0)
+                        continue;
+                    base = highest[qsizetype(baseline - members.begin())][k].first;
+                }
+                RankSummary& rank = m_c.m_ranks[members[i]];
+                if (own - base > rank.alignedExcessBytes) {
+                    rank.alignedExcessBytes = own - base;
+                    rank.alignedExcessEvent = event;
+                }
+                if (!m_largestExcess || own - base > m_largestExcess->bytes)
+                    m_largestExcess = Excess { members[i], event, own - base, medianPeak };
+            }
+        }
+    }
+}
+
+std::optional<Moment> ComparisonPhases::betterMoment() const
+{
+    const Verdict& v = m_c.m_verdict;
+    if (m_c.m_options.point || m_moment || m_rankCount == 0)
+        return std::nullopt;
+    // The state a verdict about an out-of-memory describes is at the OOM, not at the peak.
+    if (aboutOutOfMemory(v.kind) && v.figuresRank >= 0) {
+        const RankSummary& r = m_c.m_ranks[size_t(m_c.rankIndex(v.figuresRank))];
+        if (r.oomEvents > 0 && r.point.event != r.oomEvent && (m_rankCount == 1 || alignable()))
+            return Moment { r.rank, r.oomEvent, Moment::OutOfMemory };
+        return std::nullopt;
+    }
+    // Alike at the peak, but one rank holds more than the threshold of the ranks' peaks beyond its baseline
+    // mid-step: weighed against the peaks, ordinary batch-to-batch wobble of a small total never counts.
+    if (v.kind == Verdict::Balanced && m_largestExcess
+        && beyondThreshold(m_largestExcess->bytes, m_largestExcess->medianPeak, v.thresholdPercent))
+        return Moment { m_inputs[m_largestExcess->rankIndex].rank, m_largestExcess->event, Moment::MidStep };
+    return std::nullopt;
+}
+
+void ComparisonPhases::keepFromPeak(const Comparison& peak)
+{
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        m_c.m_ranks[r].alignedExcessBytes = peak.m_ranks[r].alignedExcessBytes;
+        m_c.m_ranks[r].alignedExcessEvent = peak.m_ranks[r].alignedExcessEvent;
+    }
+    const Verdict& p = peak.m_verdict;
+    Verdict& v = m_c.m_verdict;
+    v.peakOutlierRank = p.outlierRank;
+    v.peakOutlierExcessBytes = std::max<int64_t>(0, p.outlierExcessBytes);
+    if (const int top = peak.rankIndex(p.moment.rank); top >= 0) {
+        const CategoryBytes& c = peak.m_ranks[size_t(top)].categoryBytes;
+        v.peakCategory = Category(std::max_element(c.begin(), c.end()) - c.begin());
+    }
+}
+
 void ComparisonPhases::setGroups(const std::optional<ParallelLayout>& layout)
 {
     m_c.m_layout = layout;
@@ -960,11 +1248,22 @@ std::optional<ParallelLayout> ComparisonPhases::suggestLayout() const
     std::vector<std::vector<SiteId>> sites(m_rankCount);
     for (size_t r = 0; r < m_rankCount; ++r) {
         model[r] = modelStateBytes(m_c.m_ranks[r].categoryBytes);
+        // Per site, its activations and model state; a site counts when they are more than the threshold of what
+        // the rank holds (a trace cut by an OOM can tell a small temporary from an activation no better than a
+        // guess, and a layout is never made of such doubts).
+        std::vector<std::pair<SiteId, int64_t>> held;
+        const std::span<const Allocation> allocations = m_c.m_histories[r]->allocations();
         for (const Live& l : m_live[r]) {
             const Category category = (*m_c.m_categories[r])[l.allocation];
-            if ((isModelState(category) || category == Category::Activation)
-                && (sites[r].empty() || sites[r].back() != l.site))
-                sites[r].push_back(l.site);
+            if (!isModelState(category) && category != Category::Activation)
+                continue;
+            if (held.empty() || held.back().first != l.site)
+                held.push_back({ l.site, 0 });
+            held.back().second += allocations[l.allocation].size;
+        }
+        for (const auto& [site, bytes] : held) {
+            if (beyondThreshold(bytes, m_c.m_ranks[r].bytesAtPoint, m_c.m_options.thresholdPercent))
+                sites[r].push_back(site);
         }
     }
     // Model state in clusters: sorted, a new cluster wherever the next rank holds more than the threshold above.
@@ -1125,6 +1424,7 @@ void ComparisonPhases::decideVerdict()
     const bool beyond = beyondThreshold(o.excessBytes, v.baselineBytes, v.thresholdPercent);
     if (beyond) {
         decideImbalance(o);
+        decideGroup(o);
     } else if (!decideModelParallel() && !decideOutOfMemory()) {
         v.kind = Verdict::Balanced;
         v.rank = o.rank;
@@ -1178,6 +1478,51 @@ void ComparisonPhases::decideImbalance(const RankSummary& o)
     v.device = m_c.namesDevices() ? o.device : -1;
 }
 
+void ComparisonPhases::decideGroup(const RankSummary& o)
+{
+    // A rank stands out only from ranks like it: where others of its replica group stand out as far and hold about
+    // the same, the verdict names them together against the rest.
+    if (m_baselineIndex >= 0)
+        return;
+    Verdict& v = m_c.m_verdict;
+    const size_t outlier = size_t(m_c.rankIndex(o.rank));
+    for (const std::vector<size_t>& members : m_groupMembers) {
+        if (std::find(members.begin(), members.end(), outlier) == members.end())
+            continue;
+        std::vector<int> alike, others;
+        for (size_t r : members) {
+            const RankSummary& s = m_c.m_ranks[r];
+            const bool standsOut = beyondThreshold(s.excessBytes, s.bytesAtPoint - s.excessBytes, v.thresholdPercent);
+            const bool same =
+                !beyondThreshold(std::abs(s.bytesAtPoint - o.bytesAtPoint), o.bytesAtPoint, v.thresholdPercent);
+            (standsOut && same ? alike : others).push_back(s.rank);
+        }
+        if (alike.size() < 2)
+            return;
+        std::sort(alike.begin(), alike.end());
+        std::sort(others.begin(), others.end());
+        v.groupRanks = alike;
+        v.otherRanks = others;
+        v.figuresRank = o.rank;
+        v.rank = -1;
+        // Two halves of the job: the layout whose groups they would be (pipeline stages outermost, tensor parallelism
+        // fastest), as ParallelLayout::suggested writes it.
+        // Only where the excess is the training step's own (work outside it, such as evaluation, is no stage).
+        const size_t n = m_rankCount;
+        const bool training = v.excessByCategory[size_t(Category::Other)] * 2 < v.excessBytes;
+        if (training && members.size() == n && alike.size() * 2 == n
+            && int(n - 1) == std::max(alike.back(), others.back())) {
+            const bool contiguous = alike.back() - alike.front() == int(alike.size()) - 1;
+            const bool alternating =
+                std::all_of(alike.begin(), alike.end(), [&](int r) { return r % 2 == alike[0] % 2; });
+            v.fittingLayout = contiguous ? "pp=2,dp=" + std::to_string(n / 2)
+                : alternating            ? "dp=" + std::to_string(n / 2) + ",tp=2"
+                                         : std::string();
+        }
+        return;
+    }
+}
+
 bool ComparisonPhases::decideOutOfMemory()
 {
     // Allocations agree (no rank stands out), yet ranks ran out of memory. The one examined is the one that did most
@@ -1209,6 +1554,7 @@ bool ComparisonPhases::decideOutOfMemory()
     v.oomReservedBytes = h.reservedAfter(oom.event);
     v.oomDeviceFreeBytes = oom.deviceFreeBytes;
     v.oomSite = requestLabel(m_c.m_sites, s.oomSite);
+    v.deviceSeenBytes = std::max(v.oomReservedBytes + v.oomDeviceFreeBytes, h.peakReservedBytes());
     if (const int64_t total = m_c.m_options.deviceMemoryBytes; total > 0) {
         v.deviceMemoryBytes = total;
         v.outsideBytes = std::max<int64_t>(0, total - v.oomReservedBytes - v.oomDeviceFreeBytes);
@@ -1226,17 +1572,21 @@ bool ComparisonPhases::decideOutOfMemory()
         v.expandableSegments = usesExpandableSegments(*m_inputs[examined].snapshot);
         return true;
     }
-    // Replicas that do the same work and did not run out of memory: the same allocations fit there, so something
-    // else holds this GPU. (Ranks of other stages or shards run other work and tell nothing of this.)
+    // Replicas that do the same work and did not run out of memory: where they went on past the allocation that
+    // failed here (at its site, as large, after the same moment of their traces), the same work fit there, so
+    // something else holds this GPU. A replica whose trace ends before it never asked: it tells nothing. (Ranks of
+    // other stages or shards run other work and tell nothing of this either.)
     for (const std::vector<size_t>& members : m_groupMembers) {
         if (std::find(members.begin(), members.end(), examined) == members.end())
             continue;
         for (size_t r : members) {
-            if (m_c.m_ranks[r].oomEvents == 0)
-                v.fittingRanks.push_back(m_c.m_ranks[r].rank);
+            if (m_c.m_ranks[r].oomEvents > 0)
+                continue;
+            (passedRequest(examined, oom, r) ? v.fittingRanks : v.unreachedRanks).push_back(m_c.m_ranks[r].rank);
         }
     }
     std::sort(v.fittingRanks.begin(), v.fittingRanks.end());
+    std::sort(v.unreachedRanks.begin(), v.unreachedRanks.end());
     if (!v.fittingRanks.empty()) {
         v.kind = Verdict::OutsideAllocator;
         v.evidence = Verdict::ReplicasFit;
@@ -1252,6 +1602,26 @@ bool ComparisonPhases::decideOutOfMemory()
     v.kind = Verdict::OverCapacity;
     decideOverCapacity(examined, oom, free);
     return true;
+}
+
+bool ComparisonPhases::passedRequest(size_t oomRank, const OomMarker& oom, size_t r)
+{
+    // Digests keep too little of a trace to place a moment in it: they cannot show it.
+    if (!alignable())
+        return false;
+    const std::optional<EventIndex> there = alignment().align(oomRank, EventIndex(oom.event), r);
+    if (!there)
+        return false;
+    const SiteId site = m_c.m_stackSites[oomRank][oom.stack];
+    const StackSites& sites = m_c.m_stackSites[r];
+    const std::span<const TraceEntry> events = m_c.m_histories[r]->events();
+    for (size_t e = size_t(*there) + 1; e < events.size(); ++e) {
+        const TraceEntry& t = events[e];
+        if (t.action() == TraceAction::Alloc && sites[t.stack] == site
+            && !beyondThreshold(oom.requestedBytes - t.size, t.size, m_c.m_options.thresholdPercent))
+            return true;
+    }
+    return false;
 }
 
 void ComparisonPhases::decideOverCapacity(size_t examined, const OomMarker& oom, const FreeSpace& free)
@@ -1295,6 +1665,14 @@ void ComparisonPhases::decideOverCapacity(size_t examined, const OomMarker& oom,
     }
     if (modelState * 5 >= held || (modelState > activations && v.remedies.empty()))
         v.remedies.push_back({ Verdict::Remedy::ShardModelState, modelState, 0, 0, {} });
+    // One stage (or shard) of a layout ran out of memory, the one holding the most: the split is what to change.
+    if (!v.heavierGroup.empty()) {
+        const std::vector<int>& heavier = m_c.m_groups[size_t(m_c.m_ranks[examined].group)].ranks;
+        if (m_c.m_groups[size_t(m_c.m_ranks[examined].group)].name == v.heavierGroup
+            && std::all_of(v.oomRanks.begin(), v.oomRanks.end(),
+                [&](int r) { return std::find(heavier.begin(), heavier.end(), r) != heavier.end(); }))
+            v.remedies.push_back({ Verdict::Remedy::RebalanceStages, v.groupExcessBytes, 0, 0, v.heavierGroup });
+    }
     // Free space between live blocks worth a twentieth of the reserve, or half the request.
     if (free.bytes > 0 && (free.bytes * 20 >= v.oomReservedBytes || free.bytes * 2 >= oom.requestedBytes))
         v.remedies.push_back({ Verdict::Remedy::Defragment, free.bytes, 0, 0, {} });
@@ -1316,17 +1694,12 @@ void ComparisonPhases::decideGrowth()
             atGrowingSites += f.kind == Finding::Growth && f.rank == m_inputs[r].rank ? f.excessBytes : 0;
         m_grows[r] = m_grows[r] && atGrowingSites * 2 >= m_c.m_ranks[r].growthBytes;
     }
-    size_t most = m_rankCount;
-    for (size_t r = 0; r < m_rankCount; ++r) {
-        if (m_grows[r] && (most == m_rankCount || m_c.m_ranks[r].growthBytes > m_c.m_ranks[most].growthBytes))
-            most = r;
-    }
-    if (most == m_rankCount)
-        return;
-    size_t chosen = most;
+    size_t chosen = m_rankCount;
     if (v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance) {
+        // The outlier's excess is mostly at sites that grow at every step: growth, even where its growth over the
+        // steps is under the threshold (its finding says so; the verdict must not say otherwise).
         const int index = m_c.rankIndex(v.rank);
-        if (index < 0 || !m_grows[size_t(index)])
+        if (index < 0)
             return;
         std::unordered_set<SiteId> growing;
         for (const Finding& g : m_c.m_findings) {
@@ -1339,10 +1712,19 @@ void ComparisonPhases::decideGrowth()
                 && growing.count(f.site))
                 atGrowingSites += f.excessBytes;
         }
-        if (atGrowingSites * 2 < v.excessBytes)
+        if (growing.empty() || atGrowingSites * 2 < v.excessBytes)
             return;
         chosen = size_t(index);
-    } else if (v.kind != Verdict::Balanced) {
+        v.growthUnderThreshold = !m_grows[chosen];
+        m_grows[chosen] = 1;
+    } else if (v.kind == Verdict::Balanced) {
+        for (size_t r = 0; r < m_rankCount; ++r) {
+            if (m_grows[r] && (chosen == m_rankCount || m_c.m_ranks[r].growthBytes > m_c.m_ranks[chosen].growthBytes))
+                chosen = r;
+        }
+        if (chosen == m_rankCount)
+            return;
+    } else {
         return;
     }
     const RankSummary& r = m_c.m_ranks[chosen];
@@ -1437,7 +1819,11 @@ void ComparisonPhases::decideStray()
         const bool beyond = beyondThreshold(bytes, victim->bytesAtPoint, v.thresholdPercent);
         const bool imbalance = v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance
             || v.kind == Verdict::ModelParallelImbalance;
-        const bool decides = victim->oomEvents > 0 || !imbalance || bytes > v.excessBytes;
+        // Where the GPU's rank ran out of memory, the others' memory there is the cause only if without it the
+        // request would have fit; else it stays a suspect of the out-of-memory verdict.
+        const bool enough = victim->oomEvents == 0 || bytes + victim->oomDeviceFreeBytes >= victim->oomRequestedBytes;
+        const bool decides =
+            (victim->oomEvents > 0 && enough) || (victim->oomEvents == 0 && (!imbalance || bytes > v.excessBytes));
         if (!beyond || !decides || (v.kind == Verdict::StrayDevice && bytes <= v.excessBytes))
             continue;
         v.kind = Verdict::StrayDevice;
@@ -1507,26 +1893,47 @@ std::shared_ptr<const Comparison> Comparison::compute(
     const DeviceRoles roles = DeviceRoles::decide(snapshots);
     const std::vector<int> compared = options.device ? std::vector<int> { *options.device } : roles.comparedDevices();
     std::vector<std::shared_ptr<Comparison>> all;
-    for (int slot : compared) {
+    const auto fresh = [&] {
         std::shared_ptr<Comparison> c(new Comparison);
         c->m_options = options;
         c->m_sites = SiteTable(options.site);
         c->m_roles = roles;
+        return c;
+    };
+    for (int slot : compared) {
+        // Outlives the phases that refer to it, whichever comparison is kept.
+        const std::shared_ptr<Comparison> first = fresh();
         std::vector<int> devices;
         for (const DeviceRoles::Rank& rank : roles.ranks)
             devices.push_back(slot >= 0 ? slot : rank.main);
-        ComparisonPhases phases(*c, inputs, std::move(devices));
-        phases.measureRanks();
-        if (slot < 0)
-            phases.measureForeign();
-        phases.measureGrowth();
-        phases.totalSites();
-        phases.findExcess();
-        phases.findGrowth();
-        phases.totalRanks();
-        phases.compareGroups();
-        phases.mapSites();
-        phases.decideVerdict();
+        const auto run = [&](ComparisonPhases& phases, bool scan) {
+            phases.measureRanks();
+            if (slot < 0)
+                phases.measureForeign();
+            phases.measureGrowth();
+            phases.totalSites();
+            phases.findExcess();
+            phases.findGrowth();
+            phases.totalRanks();
+            phases.compareGroups();
+            if (scan)
+                phases.scanAlignedExcess();
+            phases.mapSites();
+            phases.decideVerdict();
+        };
+        ComparisonPhases phases(*first, inputs, devices);
+        run(phases, true);
+        std::shared_ptr<Comparison> c = first;
+        // Compared again where the verdict is: an out-of-memory at its OOM, peaks alike at the moment a rank holds
+        // the most beyond its baseline (kept only when a rank stands out there).
+        if (const std::optional<Moment> moment = phases.betterMoment()) {
+            const std::shared_ptr<Comparison> there = fresh();
+            ComparisonPhases again(*there, inputs, devices, &phases, moment);
+            run(again, false);
+            again.keepFromPeak(*first);
+            if (moment->reason != Moment::MidStep || there->m_verdict.kind != Verdict::Balanced)
+                c = there;
+        }
         all.push_back(std::move(c));
     }
     if (all.size() == 1)

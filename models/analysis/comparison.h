@@ -62,6 +62,23 @@ struct ComparisonOptions
     int64_t deviceMemoryBytes = 0;
 };
 
+/// The moment the ranks are compared at when they are aligned: one rank's event, every other rank of its replica
+/// group at the same moment of its own trace, and why that moment.
+struct Moment
+{
+    enum Reason
+    {
+        HighestPeak, ///< the highest peak: what runs out of memory now
+        MidStep, ///< peaks alike, but a rank holds the most beyond its baseline here: what differs most
+        OutOfMemory, ///< where the verdict's rank ran out of memory
+        Picked, ///< a point asked for (event:N@R)
+    };
+    int rank = -1;
+    EventIndex event = BeforeTrace;
+    Reason reason = HighestPeak;
+    static const char* reasonName(Reason reason);
+};
+
 /// A rank's figures at its comparison point.
 struct RankSummary
 {
@@ -76,16 +93,23 @@ struct RankSummary
     int64_t reservedAtPoint = 0;
     /// bytesAtPoint minus the baseline (median of the other ranks, or the baseline rank).
     int64_t excessBytes = 0;
-    /// At the comparison point, as the block maps show it: 1 - largest free block / free bytes inside segments.
-    double fragmentation = 0;
+    /// At the comparison point, as PyTorch's own OOM message words it (and the block maps show it): reserved by
+    /// PyTorch but unallocated, and the largest free block in the reserve.
+    int64_t unallocatedBytes = 0;
+    int64_t largestFreeBytes = 0;
     /// bytesAtPoint by category.
     CategoryBytes categoryBytes {};
     /// Coordinates in the layout (one per dimension of Comparison::layout()), empty without one.
     std::vector<int> coordinates;
     /// The replica group (index into Comparison::groups()).
     int group = 0;
-    /// The rank whose peak this one is looked at the same moment of (itself for that rank), -1 at its own point.
+    /// The rank whose peak (or chosen moment) this one is looked at the same moment of (itself for that rank), -1 at
+    /// its own point.
     int alignedTo = -1;
+    /// Over the whole trace aligned with its replicas: the most it holds beyond its baseline at one moment, and
+    /// where (its own event); 0 and BeforeTrace where the traces could not be aligned.
+    int64_t alignedExcessBytes = 0;
+    EventIndex alignedExcessEvent = BeforeTrace;
     int64_t oomEvents = 0;
     /// The last failed allocation, when the rank ran out of memory: its size, what the driver still had free, and
     /// where it was asked for (its site in this comparison and the stack as recorded).
@@ -195,10 +219,24 @@ struct Verdict
     int64_t oomDeviceFreeBytes = 0;
     std::string oomSite;
     /// For the verdicts of an out-of-memory (OverCapacity, OutsideAllocator, Fragmentation): the ranks that ran out
-    /// of memory, and the rank whose OOM the figures are of (`rank` is -1 when several alike ran out of memory:
-    /// none of them stands out).
+    /// of memory. `figuresRank`: the rank whose figures a verdict about several ranks alike gives (`rank` is -1
+    /// then: none of them stands out from the others).
     std::vector<int> oomRanks;
     int figuresRank = -1;
+    /// For an imbalance of a group of ranks alike (within the threshold) against the rest of their replica group:
+    /// the rest (the group is `groupRanks`), and the layout their pattern fits (contiguous groups pp=K,dp=N/K,
+    /// alternating dp=N/K,tp=K), "" when none does.
+    std::vector<int> otherRanks;
+    std::string fittingLayout;
+    /// The moment compared (see Moment) and, when it is not the highest peak, what the highest peak showed: its
+    /// most-above-baseline rank and by how much, and the category most of that rank's memory there was.
+    Moment moment;
+    int peakOutlierRank = -1;
+    int64_t peakOutlierExcessBytes = 0;
+    Category peakCategory = Category::Other;
+    /// For Growth: the rank's growth over the steps is under the threshold, but its growing sites are what set it
+    /// apart from the other ranks.
+    bool growthUnderThreshold = false;
     /// For OutsideAllocator, what shows memory outside PyTorch: replicas doing the same work that did not run out of
     /// memory (`fittingRanks`), or the device's total given (`outsideBytes` beyond `contextAllowanceBytes`).
     enum Evidence
@@ -209,6 +247,9 @@ struct Verdict
     };
     Evidence evidence = NoEvidence;
     std::vector<int> fittingRanks;
+    /// Replicas that did not run out of memory but never reached the request that failed (their traces end
+    /// before it, or a digest cannot show it): whether it would have fit there, the files cannot tell.
+    std::vector<int> unreachedRanks;
     /// What a CUDA context and NCCL's buffers usually hold outside PyTorch's allocator, and so are not taken for
     /// memory held by something else: a context takes 0.3-1 GiB (GPU, driver, lazy module loading), NCCL's
     /// communicators 0.2-1 GiB (channels, peers, NVLS).
@@ -227,6 +268,7 @@ struct Verdict
             ActivationCheckpointing, ///< activations fill much of the GPU
             ShardModelState, ///< parameters, gradients and optimizer state do
             Defragment, ///< free space split between live blocks
+            RebalanceStages, ///< the ranks that ran out of memory are the stage (or shard) holding the most
         };
         Kind kind = ActivationCheckpointing;
         int64_t bytes = 0;
@@ -240,6 +282,9 @@ struct Verdict
     /// nor free (total - reserved - device_free).
     int64_t deviceMemoryBytes = 0;
     int64_t outsideBytes = 0;
+    /// For the verdicts of an out-of-memory: the least the GPU must have, from the files alone: PyTorch's reserve and
+    /// the free memory at the OOM, or the most PyTorch reserved at once, whichever is more.
+    int64_t deviceSeenBytes = 0;
     /// A single rank (nothing to compare it with): what it holds at its point; topSites are its largest sites.
     int64_t heldBytes = 0;
     /// For Fragmentation (and OverCapacity, where it is one remedy): free bytes left in segments that hold live blocks
@@ -311,9 +356,12 @@ struct RankHoldings
     Composition composition;
     /// The highest total with everything, failed requests counted at their OOMs (WhatIf::peakBytes).
     int64_t peakBytes = 0;
-    /// The largest sites first, then the failed request's site where it is not among them, then each category.
-    /// Empty for a digest, which keeps too little of the trace for them.
+    /// The sites (the largest at the moment, and the failed request's), then the categories, each by what leaving it
+    /// out saves, the most first. Empty for a digest, which keeps too little of the trace for them.
     std::vector<WhatIf::Result> whatIf;
+    /// For a rank that ran out of memory: what the GPU offered PyTorch at its last OOM (its reserve and the free
+    /// memory), which a peak must stay within to have fit; 0 otherwise.
+    int64_t offeredBytes = 0;
 };
 
 /// The verdict of one device compared across ranks, when ranks use several.
@@ -398,6 +446,11 @@ public:
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
+    /// The moment the ranks were compared at (Moment::rank -1 when each rank is at its own point).
+    const Moment& moment() const
+    {
+        return m_verdict.moment;
+    }
     /// The index into ranks() of a rank number, or -1.
     int rankIndex(int rank) const;
     /// What rank `rankIndex` holds at `site` at its comparison point: bytes and number of allocations.

@@ -195,7 +195,7 @@ std::vector<WhatIf::Result> WhatIf::without(std::span<const Candidate> candidate
                                                     : m_requestCategories[k] == c.category;
         }
         const int64_t peak = peakWithout(dropped[size_t(index)], requests);
-        return Result { c, peak, m_peak - peak };
+        return Result { c, peak, m_peak - peak, std::find(requests.begin(), requests.end(), 1) != requests.end() };
     });
     return { results.begin(), results.end() };
 }

@@ -64,6 +64,8 @@ public:
         int64_t peakBytes = 0;
         /// The peak with everything minus peakBytes.
         int64_t savedBytes = 0;
+        /// A failed request goes with these allocations (so what is saved can exceed what they hold).
+        bool withRequest = false;
     };
 
     WhatIf(const DeviceHistory& history, const std::vector<Category>& categories, const StackSites& sites);

@@ -136,8 +136,15 @@ std::optional<TimelinePoint::Spec> TimelinePoint::parse(const std::string& text)
         return Spec { Oom, 0 };
     const std::string_view view(text);
     int64_t n = 0;
-    if (view.starts_with("event:") && parseNumber(view.substr(6), n))
-        return Spec { Event, n };
+    if (view.starts_with("event:")) {
+        const std::string_view rest = view.substr(6);
+        const size_t at = rest.find('@');
+        int64_t rank = -1;
+        if (parseNumber(rest.substr(0, at), n)
+            && (at == std::string_view::npos
+                || (parseNumber(rest.substr(at + 1), rank) && rank >= 0 && rank < (1 << 24))))
+            return Spec { Event, n, int(rank) };
+    }
     if (view.starts_with("step:")) {
         std::string_view rest = view.substr(5);
         Kind kind = StepStart;

@@ -68,12 +68,15 @@ struct TimelinePoint
     /// The state after this event (BeforeTrace: before the first).
     EventIndex event = BeforeTrace;
 
-    /// Parses "peak", "snapshot" (or "end"), "oom", "event:<i>", "step:<N>" (= its start) or "step:<N>:end".
-    /// Returns nullopt for text that is none of these.
+    /// Parses "peak", "snapshot" (or "end"), "oom", "event:<i>", "event:<i>@<rank>" (rank's event i, every other
+    /// rank at the same moment of its own trace), "step:<N>" (= its start) or "step:<N>:end". Returns nullopt for
+    /// text that is none of these.
     struct Spec
     {
         Kind kind = Peak;
         int64_t number = 0;
+        /// For Event: the rank whose event it is, the others looked at at the same moment; -1: every rank's event.
+        int rank = -1;
     };
     static std::optional<Spec> parse(const std::string& text);
     /// A moment inside the trace (an event or a step), as opposed to the peak, the snapshot or an OOM: the points a

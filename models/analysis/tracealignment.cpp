@@ -2,6 +2,7 @@
 #include "tracealignment.h"
 
 #include <algorithm>
+#include <array>
 
 namespace RankScope {
 
@@ -58,26 +59,54 @@ std::optional<EventIndex> TraceAlignment::sameAllocation(size_t from, EventIndex
     const auto other = m_positions[to].find(site);
     if (other == m_positions[to].end())
         return std::nullopt;
-    // As many of the site's allocations after it in both traces.
+    // As many of the site's allocations after it in both traces; else, for a trace that ended early (a rank that
+    // ran out of memory stops there while the others go on), as many before it.
     const std::vector<uint32_t>& mine = m_positions[from].at(site);
-    const size_t after = size_t(mine.end() - std::upper_bound(mine.begin(), mine.end(), uint32_t(q)));
-    if (after >= other->second.size())
-        return std::nullopt;
-    const EventIndex match = other->second[other->second.size() - 1 - after];
+    const std::vector<uint32_t>& theirs = other->second;
+    const size_t before = size_t(std::lower_bound(mine.begin(), mine.end(), uint32_t(q)) - mine.begin());
+    const size_t after = mine.size() - before - 1;
+    const std::vector<SiteId> context = sitesBefore(from, q, contextAllocations);
     // The allocations just before must be mostly the same ones.
-    const std::vector<SiteId> before = sitesBefore(from, q, contextAllocations);
-    const std::vector<SiteId> theirs = sitesBefore(to, match, contextAllocations);
-    std::vector<SiteId> common;
-    std::set_intersection(before.begin(), before.end(), theirs.begin(), theirs.end(), std::back_inserter(common));
-    if (double(common.size()) < contextAgreement * double(std::max(before.size(), theirs.size())))
-        return std::nullopt;
-    return match;
+    const auto agrees = [&](EventIndex match) {
+        const std::vector<SiteId> there = sitesBefore(to, match, contextAllocations);
+        std::vector<SiteId> common;
+        std::set_intersection(context.begin(), context.end(), there.begin(), there.end(), std::back_inserter(common));
+        return double(common.size()) >= contextAgreement * double(std::max(context.size(), there.size()));
+    };
+    const std::optional<EventIndex> fromEnd =
+        after < theirs.size() ? std::optional<EventIndex>(theirs[theirs.size() - 1 - after]) : std::nullopt;
+    const std::optional<EventIndex> fromStart =
+        before < theirs.size() ? std::optional<EventIndex>(theirs[before]) : std::nullopt;
+    // A trace that ran out of memory ended where its rank failed, not where the others dumped theirs: its start is
+    // the surer common point.
+    const bool endedEarly = !m_histories[from]->ooms().empty() || !m_histories[to]->ooms().empty();
+    for (const std::optional<EventIndex>& match :
+        endedEarly ? std::array { fromStart, fromEnd } : std::array { fromEnd, fromStart }) {
+        if (match && agrees(*match))
+            return match;
+    }
+    return std::nullopt;
 }
 
 std::optional<EventIndex> TraceAlignment::align(size_t from, EventIndex event, size_t to) const
 {
     const auto placed = place(from, event, to);
-    return placed ? std::optional<EventIndex>(placed->second) : std::nullopt;
+    if (!placed)
+        return std::nullopt;
+    // Where only frees and segment events follow the allocation up to the moment, they follow it in the other trace
+    // too, up to its next allocation. (Where this rank allocated more in between, that was its own work, which the
+    // other trace does not have.)
+    const std::span<const TraceEntry> mine = m_histories[from]->events();
+    for (EventIndex e = placed->first + 1; e <= event; ++e) {
+        if (mine[size_t(e)].action() == TraceAction::Alloc)
+            return placed->second;
+    }
+    const std::span<const TraceEntry> theirs = m_histories[to]->events();
+    EventIndex at = placed->second;
+    while (at < placed->second + (event - placed->first) && size_t(at) + 1 < theirs.size()
+        && theirs[size_t(at) + 1].action() != TraceAction::Alloc)
+        ++at;
+    return at;
 }
 
 std::vector<std::pair<EventIndex, EventIndex>> TraceAlignment::anchors(size_t from, size_t to, size_t count) const

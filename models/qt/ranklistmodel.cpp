@@ -66,8 +66,8 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Other");
         case CoordinatesColumn:
             return tr("Layout");
-        case FragmentationColumn:
-            return tr("Fragmentation");
+        case UnallocatedColumn:
+            return tr("Unallocated");
         case TraceColumn:
             return tr("Trace");
         case OomColumn:
@@ -102,9 +102,10 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
         case CoordinatesColumn:
             return tr("The rank's coordinates in the parallel layout (Compare → Parallel Layout…): ranks are compared "
                       "with their replicas, which differ only in dp");
-        case FragmentationColumn:
-            return tr("Of the final snapshot: 1 − largest free block ÷ free bytes inside segments. High values mean "
-                      "free memory is scattered in pieces too small to use");
+        case UnallocatedColumn:
+            return tr("At the comparison point, as PyTorch's out-of-memory message says it: memory reserved by PyTorch "
+                      "but not allocated to tensors (its share of the reserve, and the largest free block, in the "
+                      "cell's tooltip)");
         case TraceColumn:
             return tr("Incomplete when the trace frees blocks it never allocated: recording started late or the "
                       "ring buffer wrapped, so the start of the timeline misses memory");
@@ -174,8 +175,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return QString((sum->excessBytes > 0 ? QStringLiteral("+") : QString()) + Formatting::bytes(sum->excessBytes));
     case CoordinatesColumn:
         return row.coordinates;
-    case FragmentationColumn:
-        return sum ? QVariant(QStringLiteral("%1%").arg(sum->fragmentation * 100, 0, 'f', 1)) : QVariant();
+    case UnallocatedColumn:
+        return sum ? QVariant(Formatting::bytes(sum->unallocatedBytes)) : QVariant();
     case TraceColumn:
         return t.traceIncomplete ? tr("⚠ incomplete") : tr("complete");
     case OomColumn:
@@ -212,8 +213,8 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return row.summary ? qint64(row.summary->excessBytes) : std::numeric_limits<qint64>::min();
     case CoordinatesColumn:
         return row.coordinates;
-    case FragmentationColumn:
-        return row.summary ? row.summary->fragmentation : -1.0;
+    case UnallocatedColumn:
+        return row.summary ? qint64(row.summary->unallocatedBytes) : qint64(-1);
     case TraceColumn:
         return t.traceIncomplete;
     case OomColumn:
@@ -266,6 +267,9 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return tr("%1: %2").arg(row.file.path, row.file.note);
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
             return QString::fromStdString(row.summary->note);
+        if (row.summary && index.column() == UnallocatedColumn)
+            return Formatting::unallocated(
+                row.summary->unallocatedBytes, row.summary->reservedAtPoint, row.summary->largestFreeBytes);
         if (isBytes(index.column()) && row.file.ok() && (row.summary || index.column() != ExcessColumn))
             return Formatting::bytesExact(sortData(row, index.column()).toLongLong());
         return {};
@@ -281,17 +285,20 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
 bool RankListModel::isBytes(int column)
 {
     return column == PeakColumn || column == AtPointColumn || column == ExcessColumn || column == ReservedColumn
-        || column == AllocatedColumn || isCategory(column);
+        || column == AllocatedColumn || column == UnallocatedColumn || isCategory(column);
 }
 
 void RankListModel::setComparison(const ComparisonPtr& comparison)
 {
     const int outlierRank =
         comparison && comparison->verdict().kind != Verdict::Balanced ? comparison->verdict().rank : -1;
-    // A model-parallel imbalance is a whole group's: every rank of it stands out.
-    const std::vector<int> group = comparison && comparison->verdict().kind == Verdict::ModelParallelImbalance
-        ? comparison->verdict().groupRanks
-        : std::vector<int>();
+    // A verdict about a group (a stage, ranks alike that stand out together, ranks that ran out of memory alike):
+    // every rank of it stands out.
+    std::vector<int> group;
+    if (comparison && comparison->verdict().kind != Verdict::Balanced) {
+        group = comparison->verdict().groupRanks;
+        group.insert(group.end(), comparison->verdict().oomRanks.begin(), comparison->verdict().oomRanks.end());
+    }
     for (Row& row : m_rows) {
         row.summary.reset();
         row.coordinates.clear();

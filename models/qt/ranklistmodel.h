@@ -42,7 +42,7 @@ public:
         OtherColumn,
         ReservedColumn,
         AllocatedColumn,
-        FragmentationColumn,
+        UnallocatedColumn,
         OomColumn,
         TraceColumn,
         SegmentsColumn,

@@ -49,14 +49,20 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case WithoutColumn:
-            return site ? QString::fromStdString(m_comparison->sites().label(row.without.site))
-                        : tr("every allocation of %1")
-                              .arg(VerdictText::category(row.without.category, VerdictText::Translated));
+        case WithoutColumn: {
+            const QString without = site
+                ? QString::fromStdString(m_comparison->sites().label(row.without.site))
+                : tr("every allocation of %1")
+                      .arg(VerdictText::category(row.without.category, VerdictText::Translated));
+            return row.withRequest ? tr("%1, and the failed request").arg(without) : without;
+        }
         case HeldColumn:
             return Formatting::bytes(held(row));
         case PeakColumn:
-            return Formatting::bytes(row.peakBytes);
+            // Within what the GPU offered at the OOM: that change alone would have fit.
+            return m_holdings.offeredBytes > 0 && row.peakBytes <= m_holdings.offeredBytes
+                ? QStringLiteral("\u2713 ") + Formatting::bytes(row.peakBytes)
+                : Formatting::bytes(row.peakBytes);
         case SavedColumn:
             return row.savedBytes > 0 ? QStringLiteral("\u2212") + Formatting::bytes(row.savedBytes)
                                       : Formatting::bytes(0);
@@ -78,9 +84,15 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
         if (index.column() == WithoutColumn && site)
             return QString::fromStdString(m_comparison->sites().label(row.without.site, 12))
                 .replace(QStringLiteral(" \u2190 "), QStringLiteral("\n\u2190 "));
+        if (index.column() == PeakColumn && m_holdings.offeredBytes > 0)
+            return tr("The highest total over the trace had these allocations not been made (%1 with them); ✓: "
+                      "within the %2 the GPU offered at the OOM (PyTorch's reserve and the free memory)")
+                .arg(Formatting::bytes(m_holdings.peakBytes), Formatting::bytes(m_holdings.offeredBytes));
         if (index.column() == PeakColumn)
             return tr("The highest total over the trace had these allocations not been made (%1 with them)")
                 .arg(Formatting::bytes(m_holdings.peakBytes));
+        if (index.column() == SavedColumn && row.withRequest)
+            return tr("The failed request goes with these allocations: what is saved counts it too");
         return {};
     case Qt::TextAlignmentRole:
         return index.column() == WithoutColumn ? QVariant() : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

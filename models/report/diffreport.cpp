@@ -136,6 +136,15 @@ std::string holdingsAt(const Comparison& c, const RankHoldings& h)
     return "event:" + std::to_string(h.composition.event);
 }
 
+// "at its OOM", "at the aligned moment", "at its peak", "at event:12".
+std::string atWords(const std::string& at)
+{
+    return at == "oom"    ? "at its OOM"
+        : at == "aligned" ? "at the aligned moment"
+        : at == "peak"    ? "at its peak"
+                          : "at " + at;
+}
+
 std::string withoutName(const Comparison& c, const WhatIf::Result& r)
 {
     return r.without.kind == WhatIf::Candidate::Site ? c.sites().label(r.without.site)
@@ -153,9 +162,12 @@ nlohmann::ordered_json whatIfJson(const Comparison& c, const RankHoldings& h)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const WhatIf::Result& r : h.whatIf) {
-        out.push_back({ { "without", withoutName(c, r) },
+        nlohmann::ordered_json row = { { "without", withoutName(c, r) },
             { "kind", r.without.kind == WhatIf::Candidate::Site ? "site" : "category" }, { "peak_bytes", r.peakBytes },
-            { "saved_bytes", r.savedBytes } });
+            { "saved_bytes", r.savedBytes }, { "with_failed_request", r.withRequest } };
+        if (h.offeredBytes > 0)
+            row["fits"] = r.peakBytes <= h.offeredBytes;
+        out.push_back(std::move(row));
     }
     return out;
 }
@@ -182,8 +194,7 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
 {
     const Composition& comp = h.composition;
     const std::string at = holdingsAt(c, h);
-    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU "
-        + (at == "oom" ? std::string("at its OOM") : "at " + at) + " (event "
+    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU " + atWords(at) + " (event "
         + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n  ";
     std::string categories;
     for (int k = 0; k < CategoryCount; ++k) {
@@ -205,12 +216,15 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
         out += "  … " + std::to_string(comp.sites.size() - maxSites) + " more sites\n";
     out += "Peak " + bytes(h.peakBytes)
         + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(" (failed requests counted)"))
+        + (h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "")
         + (c.history(h.rankIndex).snapshot().digest
                 ? std::string("; a digest keeps too little of the trace for the peak without a site\n")
                 : std::string("; had these allocations not been made:\n"));
     for (const WhatIf::Result& r : h.whatIf) {
-        out += "  " + pad(bytes(r.peakBytes), 10, true) + pad("-" + bytes(r.savedBytes), 12, true) + "  without "
-            + (r.without.kind == WhatIf::Candidate::Site ? "" : "every ") + withoutName(c, r) + "\n";
+        out += "  " + pad(bytes(r.peakBytes), 10, true) + pad("-" + bytes(r.savedBytes), 12, true)
+            + (h.offeredBytes > 0 && r.peakBytes <= h.offeredBytes ? "  fits" : "      ") + "  without "
+            + (r.without.kind == WhatIf::Candidate::Site ? "" : "category ") + withoutName(c, r)
+            + (r.withRequest ? " (and the failed request)" : "") + "\n";
     }
     return out;
 }
@@ -219,9 +233,7 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
 
 std::string pointWords(const Comparison& c)
 {
-    if (c.alignedTo() >= 0 && c.groups().size() > 1)
-        return "aligned moments (each replica group at its highest rank's peak)";
-    return c.alignedTo() >= 0 ? "aligned moments (rank " + std::to_string(c.alignedTo()) + "'s peak)" : c.pointName();
+    return VerdictText::moment(c.verdict(), c.groups().size() > 1, VerdictText::English).toStdString();
 }
 
 std::string text(const Comparison& c, int maxFindings)
@@ -230,11 +242,15 @@ std::string text(const Comparison& c, int maxFindings)
     std::string out = v.rankCount < 2 && v.kind != Verdict::Growth
         ? std::string("Verdict: none (one rank, nothing to compare it with)")
         : "Verdict: " + std::string(Verdict::kindName(v.kind));
-    if (v.kind == Verdict::OverCapacity) {
+    if (v.rank < 0 && !v.groupRanks.empty() && v.kind != Verdict::ModelParallelImbalance) {
+        out += " (ranks " + Formatting::ranks(v.groupRanks).toStdString() + ", +" + bytes(v.excessBytes) + " each)";
+    } else if (v.kind == Verdict::OverCapacity) {
         out += std::string(v.oomRanks.size() > 1 ? " (ranks " : " (rank ") + Formatting::ranks(v.oomRanks).toStdString()
             + ", needed " + bytes(v.neededBytes) + ")";
     } else if (v.rank < 0 && !v.oomRanks.empty()) {
         out += " (ranks " + Formatting::ranks(v.oomRanks).toStdString() + ")";
+    } else if (v.rank >= 0 && !v.oomRanks.empty()) {
+        out += " (rank " + std::to_string(v.rank) + ")";
     } else if (v.rank >= 0 && v.kind != Verdict::Balanced) {
         out += " (rank " + std::to_string(v.rank) + ", +" + bytes(v.excessBytes) + ")";
     }
@@ -261,18 +277,21 @@ std::string text(const Comparison& c, int maxFindings)
         + ":\n";
     out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
         + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
-        + pad("frag", 7, true) + pad("OOMs", 6, true) + "  file\n";
+        + pad("unallocated", 17, true) + pad("largest free", 13, true) + pad("OOMs", 6, true) + "  file\n";
     for (const RankSummary& r : c.ranks()) {
-        char frag[16];
-        std::snprintf(frag, sizeof frag, "%.0f%%", r.fragmentation * 100);
         out += "  " + pad(std::to_string(r.rank), 6)
             + (devices ? pad("cuda:" + std::to_string(r.device), 8) : std::string())
             + pad(std::to_string(r.sourceEvent), 10, true) + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
-            + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true) + pad(frag, 7, true)
-            + pad(std::to_string(r.oomEvents), 6, true) + "  " + r.path.toStdString()
-            + (r.traceIncomplete ? "  (trace incomplete)" : "") + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
+            + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true)
+            + pad(bytes(r.unallocatedBytes) + " " + share(r.unallocatedBytes, r.reservedAtPoint), 17, true)
+            + pad(bytes(r.largestFreeBytes), 13, true) + pad(std::to_string(r.oomEvents), 6, true) + "  "
+            + r.path.toStdString() + (r.traceIncomplete ? "  (trace incomplete)" : "")
+            + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
     }
+    if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.traceIncomplete; }))
+        out += "  (trace incomplete: the trace frees memory it never saw allocated, as when recording started late or "
+               "its ring buffer wrapped, so allocations from before it are missing from its start)\n";
 
     std::string ooms;
     for (const RankSummary& r : c.ranks()) {
@@ -309,7 +328,8 @@ std::string text(const Comparison& c, int maxFindings)
     }
 
     const auto& findings = c.findings();
-    out += "\nFindings (" + std::to_string(findings.size()) + ", largest first):\n";
+    out += findings.empty() ? std::string("\nFindings: none (no rank holds more than its baseline at any site)\n")
+                            : "\nFindings (" + std::to_string(findings.size()) + ", largest first):\n";
     int shown = 0;
     for (const Finding& f : findings) {
         if (shown++ >= maxFindings) {
@@ -338,6 +358,8 @@ std::string json(const Comparison& c)
     out["at"] = c.pointName();
     if (c.alignedTo() >= 0)
         out["aligned_to"] = c.alignedTo();
+    if (const Moment& m = c.moment(); m.rank >= 0)
+        out["moment"] = { { "rank", m.rank }, { "event", m.event }, { "reason", Moment::reasonName(m.reason) } };
     out["baseline"] = c.options().baselineRank >= 0 ? nlohmann::ordered_json(c.options().baselineRank)
                                                     : nlohmann::ordered_json("median");
     out["threshold_percent"] = c.options().thresholdPercent;
@@ -349,11 +371,14 @@ std::string json(const Comparison& c)
             { "device", r.device },
             { "event", r.sourceEvent },
             { "aligned_to", r.alignedTo },
+            { "aligned_excess_bytes", r.alignedExcessBytes },
+            { "aligned_excess_event", r.alignedExcessEvent },
             { "peak_allocated_bytes", r.peakAllocatedBytes },
             { "bytes_at_point", r.bytesAtPoint },
             { "reserved_bytes_at_point", r.reservedAtPoint },
             { "excess_bytes", r.excessBytes },
-            { "fragmentation", r.fragmentation },
+            { "reserved_unallocated_bytes", r.unallocatedBytes },
+            { "largest_free_bytes", r.largestFreeBytes },
             { "categories", categoriesJson(r.categoryBytes) },
             { "oom_events", r.oomEvents },
             { "trace_incomplete", r.traceIncomplete },
@@ -410,10 +435,18 @@ std::string json(const Comparison& c)
     if (v.kind == Verdict::ModelParallelImbalance && !v.group.empty()) {
         out["verdict"]["group"] = v.group;
         out["verdict"]["group_ranks"] = v.groupRanks;
+    } else if (!v.groupRanks.empty()) {
+        // Ranks alike that stand out together: the group, the rest of their replica group, the layout they fit.
+        out["verdict"]["group_ranks"] = v.groupRanks;
+        out["verdict"]["other_ranks"] = v.otherRanks;
+        out["verdict"]["figures_rank"] = v.figuresRank;
+        if (!v.fittingLayout.empty())
+            out["verdict"]["fitting_layout"] = v.fittingLayout;
     }
     if (v.kind != Verdict::Balanced && v.rankCount > 1)
         out["verdict"]["excess_by_category"] = categoriesJson(v.excessByCategory);
     if (v.kind == Verdict::Growth) {
+        out["verdict"]["growth_under_threshold"] = v.growthUnderThreshold;
         out["verdict"]["growth_ranks"] = v.growthRanks;
         out["verdict"]["steps"] = v.steps;
         out["verdict"]["total_growth_bytes"] = v.totalGrowthBytes;
@@ -486,6 +519,8 @@ std::string json(const Comparison& c)
         const RankHoldings holdings = c.verdictHoldings();
         out["verdict"]["composition"] = compositionJson(c, holdings, 10);
         out["verdict"]["peak_bytes"] = holdings.peakBytes;
+        if (holdings.offeredBytes > 0)
+            out["verdict"]["offered_bytes"] = holdings.offeredBytes;
         out["verdict"]["what_if"] = whatIfJson(c, holdings);
     }
     out["verdict"]["explanation"] = explanation(v);
@@ -506,8 +541,7 @@ std::string topText(const Comparison& c, const RankHoldings& h, By by, size_t ma
         return holdingsText(c, h, maxRows);
     const Composition& comp = h.composition;
     const std::string at = holdingsAt(c, h);
-    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU "
-        + (at == "oom" ? std::string("at its OOM") : "at " + at) + " (event "
+    std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU " + atWords(at) + " (event "
         + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n";
     out += "  " + pad("bytes", 10, true) + pad("share", 8, true) + pad("allocs", 8, true) + "  " + pad("category", 16)
         + pad("peak without", 14, true) + pad("saved", 12, true) + "\n";
@@ -539,6 +573,8 @@ std::string topJson(const Comparison& c, const RankHoldings& h, By by)
     nlohmann::ordered_json out = compositionJson(c, h, -1);
     out["device"] = c.ranks()[h.rankIndex].device;
     out["peak_bytes"] = h.peakBytes;
+    if (h.offeredBytes > 0)
+        out["offered_bytes"] = h.offeredBytes;
     if (by == By::Category) {
         out.erase("top_sites");
         nlohmann::ordered_json categories = nlohmann::ordered_json::array();
@@ -583,7 +619,7 @@ std::string rankName(const Comparison& c, int rank, int device)
 std::vector<std::string> rankHeader(const Comparison& c)
 {
     std::vector<std::string> header = { "Rank", "File", "Peak", "At point", "Excess", "Model state", "Activations",
-        "Reserved at point", "Fragmentation", "OOMs", "Trace" };
+        "Reserved at point", "Reserved but unallocated", "Largest free block", "OOMs", "Trace" };
     if (c.layout())
         header.insert(header.begin() + 2, "Layout");
     return header;
@@ -593,13 +629,12 @@ std::vector<ReportRow> rankRows(const Comparison& c)
 {
     std::vector<ReportRow> rows;
     for (const RankSummary& r : c.ranks()) {
-        char fragmentation[32];
-        std::snprintf(fragmentation, sizeof fragmentation, "%.1f%%", r.fragmentation * 100);
         ReportRow row { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(),
             bytes(r.peakAllocatedBytes), bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes),
             bytes(modelStateBytes(r.categoryBytes)), bytes(r.categoryBytes[size_t(Category::Activation)]),
-            bytes(r.reservedAtPoint), fragmentation, std::to_string(r.oomEvents),
-            r.traceIncomplete ? "incomplete" : "complete" } };
+            bytes(r.reservedAtPoint),
+            bytes(r.unallocatedBytes) + " (" + share(r.unallocatedBytes, r.reservedAtPoint) + ")",
+            bytes(r.largestFreeBytes), std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } };
         if (const std::optional<ParallelLayout>& layout = c.layout())
             row.cells.insert(row.cells.begin() + 2, layout->coordinatesText(r.rank));
         rows.push_back(std::move(row));
@@ -686,7 +721,7 @@ struct HoldingsSection
     std::vector<std::string> sitesHeader = { "Bytes", "Site", "Share", "Allocations", "Category" };
     std::vector<ReportRow> sites;
     std::string peak;
-    std::vector<std::string> whatIfHeader = { "Peak", "Without", "Saved" };
+    std::vector<std::string> whatIfHeader = { "Peak", "Without", "Saved", "Fits what the GPU offered" };
     std::vector<ReportRow> whatIf;
 };
 
@@ -696,8 +731,7 @@ HoldingsSection holdingsSection(const Comparison& c)
     const Composition& comp = h.composition;
     HoldingsSection out;
     const std::string at = holdingsAt(c, h);
-    out.heading = "What fills rank " + std::to_string(h.rank) + "'s GPU "
-        + (at == "oom" ? std::string("at its OOM") : "at " + at) + ": " + bytes(comp.totalBytes);
+    out.heading = "What fills rank " + std::to_string(h.rank) + "'s GPU " + atWords(at) + ": " + bytes(comp.totalBytes);
     for (int k = 0; k < CategoryCount; ++k) {
         const int64_t b = comp.categoryBytes[size_t(k)];
         if (b > 0)
@@ -712,13 +746,15 @@ HoldingsSection holdingsSection(const Comparison& c)
     }
     out.peak = "Its peak is " + bytes(h.peakBytes)
         + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(", the failed requests counted"))
+        + (h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "")
         + "; had these allocations not been made, it would have been:";
     for (const WhatIf::Result& r : h.whatIf) {
         out.whatIf.push_back({ { bytes(r.peakBytes),
             r.without.kind == WhatIf::Candidate::Site
                 ? c.sites().label(r.without.site)
-                : "every " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
-            "-" + bytes(r.savedBytes) } });
+                : "every allocation of " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
+            "-" + bytes(r.savedBytes) + (r.withRequest ? " (with the failed request)" : ""),
+            h.offeredBytes > 0 ? (r.peakBytes <= h.offeredBytes ? "yes" : "no") : "-" } });
     }
     return out;
 }

@@ -39,6 +39,15 @@ QString bytesExact(int64_t value)
     return QCoreApplication::translate("Formatting", "%1 (%2 bytes)").arg(bytes(value)).arg(value);
 }
 
+QString unallocated(int64_t unallocated, int64_t reserved, int64_t largestFree)
+{
+    const double share = reserved > 0 ? 100.0 * double(unallocated) / double(reserved) : 0.0;
+    return QCoreApplication::translate("Formatting", "%1 reserved but unallocated (%2%), largest free block %3")
+        .arg(bytes(unallocated))
+        .arg(share, 0, 'f', share < 10 ? 1 : 0)
+        .arg(bytes(largestFree));
+}
+
 QString ranks(std::vector<int> list)
 {
     std::sort(list.begin(), list.end());

@@ -27,6 +27,25 @@ QString percent(int64_t part, int64_t whole)
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
 QString at(const Verdict& v, VerdictText::Language language)
 {
+    const Moment& m = v.moment;
+    if (m.rank >= 0 && m.reason == Moment::MidStep)
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                       "mid-step, where a rank holds the most beyond its baseline (every rank at the same moment as "
+                       "rank %1's event %2)"),
+            language)
+            .arg(m.rank)
+            .arg(m.event);
+    if (m.rank >= 0 && m.reason == Moment::OutOfMemory)
+        return say(QT_TRANSLATE_NOOP(
+                       "RankScope::VerdictText", "at rank %1's OOM (every rank at the same moment of its trace)"),
+            language)
+            .arg(m.rank);
+    if (m.rank >= 0 && m.reason == Moment::Picked)
+        return say(QT_TRANSLATE_NOOP(
+                       "RankScope::VerdictText", "at rank %1's event %2 (every rank at the same moment of its trace)"),
+            language)
+            .arg(m.rank)
+            .arg(m.event);
     if (v.point == "aligned" && !v.layout.empty())
         return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
                        "at the highest peak of its replica group (every replica at the same moment of its trace)"),
@@ -82,12 +101,12 @@ QString requestSite(const Verdict& v, VerdictText::Language language)
 QString deviceTotal(const Verdict& v, VerdictText::Language language)
 {
     using Formatting::bytes;
-    if (v.deviceMemoryBytes > 0 && v.deviceMemoryBytes < v.oomReservedBytes + v.oomDeviceFreeBytes) {
+    if (v.deviceMemoryBytes > 0 && v.deviceMemoryBytes < v.deviceSeenBytes) {
         return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
-                       "The device memory given (%1) is less than PyTorch's reserve and the free memory together: "
-                       "check it."),
+                       "The device memory given (%1) is less than the %2 the files show in use or free (PyTorch's "
+                       "reserve and the free memory at the OOM, or the most PyTorch reserved at once): check it."),
             language)
-            .arg(bytes(v.deviceMemoryBytes));
+            .arg(bytes(v.deviceMemoryBytes), bytes(v.deviceSeenBytes));
     }
     if (v.deviceMemoryBytes > 0 && v.kind == Verdict::OverCapacity) {
         return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
@@ -100,13 +119,18 @@ QString deviceTotal(const Verdict& v, VerdictText::Language language)
         return say(
             QT_TRANSLATE_NOOP("RankScope::VerdictText", "Of the device's %1, that is %2 outside PyTorch."), language)
             .arg(bytes(v.deviceMemoryBytes), bytes(v.outsideBytes));
+    if (v.kind == Verdict::OutsideAllocator) // its evidence is the replicas: the total would only count it
+        return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                       "The snapshot does not record the device's total memory: give it (--device-memory SIZE, or "
+                       "Compare → GPU Memory…) to count what is held outside."),
+            language);
     return say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
-                   "The snapshot does not record the device's total memory: PyTorch's reserve and the free memory "
-                   "make %1, and a CUDA context and NCCL usually take up to %2 more; if the GPU has more than that, "
-                   "something outside PyTorch holds the rest (give --device-memory 80GiB, or Compare → GPU Memory…, "
-                   "to count it)."),
+                   "The snapshot does not record the device's total memory: the files show at least %1 of it in "
+                   "PyTorch's reserve or free, and a CUDA context and NCCL usually take up to %2 more; if the GPU has "
+                   "more than that, something outside PyTorch holds the rest (give --device-memory SIZE, or Compare "
+                   "→ GPU Memory…, to count it)."),
         language)
-        .arg(bytes(v.oomReservedBytes + v.oomDeviceFreeBytes), bytes(Verdict::contextAllowanceBytes));
+        .arg(bytes(v.deviceSeenBytes), bytes(Verdict::contextAllowanceBytes));
 }
 
 // Where ranks use several devices, which one the verdict is about.
@@ -142,8 +166,14 @@ QString VerdictText::title(const Verdict& v, Language language)
     case Verdict::Balanced:
         return say(QT_TR_NOOP("Balanced: no rank holds notably more than the others"), language);
     case Verdict::BurdenImbalance:
+        if (v.rank < 0 && !v.groupRanks.empty())
+            return say(QT_TR_NOOP("Burden imbalance on ranks %1: they do work the others do not"), language)
+                .arg(Formatting::ranks(v.groupRanks));
         return say(QT_TR_NOOP("Burden imbalance on rank %1: it does work the others do not"), language).arg(v.rank);
     case Verdict::InputImbalance:
+        if (v.rank < 0 && !v.groupRanks.empty())
+            return say(QT_TR_NOOP("Input imbalance on ranks %1: their tensors are larger or more numerous"), language)
+                .arg(Formatting::ranks(v.groupRanks));
         return say(QT_TR_NOOP("Input imbalance on rank %1: its tensors are larger or more numerous"), language)
             .arg(v.rank);
     case Verdict::OutsideAllocator:
@@ -205,6 +235,32 @@ QString VerdictText::explanation(const Verdict& v, Language language)
 {
     QString text = v.kind == Verdict::StrayDevice || v.rankCount < 2 ? explain(v, language)
                                                                      : onDevice(v, language) + explain(v, language);
+    // Why this moment and not the highest peak.
+    if (v.moment.rank >= 0 && v.moment.reason == Moment::MidStep) {
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                      "At the highest peak the ranks are alike (the most above its baseline is rank %1, %2 more, "
+                      "under the %3 threshold; the peak is mostly %4), so they were compared where one holds the most "
+                      "beyond its baseline."),
+                language)
+                  .arg(QString::number(v.peakOutlierRank), Formatting::bytes(v.peakOutlierExcessBytes),
+                      QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%'),
+                      category(v.peakCategory, language));
+        if (v.peakCategory == Category::OptimizerState)
+            text += QLatin1Char(' ')
+                + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                          "Later steps keep the optimizer state this one creates at its peak, and then peak where "
+                          "the ranks differ."),
+                    language);
+    }
+    if (v.kind == Verdict::Growth && v.growthUnderThreshold)
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                      "Its growth over the steps is under the %1 threshold, but it is what sets rank %2 apart from "
+                      "the others (%3 more than %4)."),
+                language)
+                  .arg(QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%'), QString::number(v.rank),
+                      Formatting::bytes(v.outlierExcessBytes), against(v, language));
     // What the files show holding that GPU's memory besides the rank's own allocations.
     QStringList found;
     for (const Verdict::Suspect& s : v.suspects) {
@@ -307,15 +363,21 @@ QString VerdictText::explain(const Verdict& v, Language language)
             + QLatin1Char(' ') + deviceTotal(v, language);
     }
     case Verdict::OverCapacity: {
-        const QString alike = v.oomRanks.size() > 1
-            ? say(QT_TR_NOOP("Ranks %1 ran out of memory holding about the same (within %2 of each other), and no "
-                             "rank that did the same work fit:"),
-                language)
+        QString alike = v.oomRanks.size() > 1
+            ? say(QT_TR_NOOP("Ranks %1 ran out of memory holding about the same (within %2 of each other)"), language)
                   .arg(Formatting::ranks(v.oomRanks), percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
-            : v.rankCount > 1
-            ? say(QT_TR_NOOP("Rank %1 ran out of memory and no rank doing the same work fit:"), language)
-                  .arg(v.figuresRank)
-            : say(QT_TR_NOOP("Rank %1 ran out of memory:"), language).arg(v.figuresRank);
+            : say(QT_TR_NOOP("Rank %1 ran out of memory"), language).arg(v.figuresRank);
+        // Replicas that hold the same but never got as far: they neither show that it fits nor that it does not.
+        if (!v.unreachedRanks.empty())
+            alike += say(QT_TR_NOOP("; ranks %1 hold about the same but never reached the allocation that failed "
+                                    "(their traces end before it, or a digest cannot show it), so whether it fits "
+                                    "there the files cannot tell;"),
+                language)
+                         .arg(Formatting::ranks(v.unreachedRanks));
+        else if (v.rankCount > 1)
+            alike += say(QT_TR_NOOP(", and no rank doing the same work fit:"), language);
+        else
+            alike += QLatin1Char(':');
         const QString figures = v.oomRanks.size() > 1
             ? say(QT_TR_NOOP("At its OOM rank %1 (the others alike) holds %2"), language)
                   .arg(QString::number(v.figuresRank), bytes(v.heldBytes))
@@ -338,15 +400,23 @@ QString VerdictText::explain(const Verdict& v, Language language)
                        bytes(v.largestFreeBytes), QString::number(v.fragmentedSegments),
                        percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
             + QLatin1Char(' ')
-            + (v.oomRanks.size() > 1 ? say(QT_TR_NOOP("Ranks %1 all ran out of memory; the request was %2."), language)
-                                           .arg(Formatting::ranks(v.oomRanks), requestSite(v, language))
-                                     : say(QT_TR_NOOP("The request was %1."), language).arg(requestSite(v, language)));
+            + (v.oomRanks.size() > 1
+                    ? say(QT_TR_NOOP("Ranks %1 all ran out of memory."), language).arg(Formatting::ranks(v.oomRanks))
+                        + QLatin1Char(' ')
+                    : QString())
+            + (v.oomSite.empty()
+                    ? say(QT_TR_NOOP("The failed request's stack was not recorded."), language)
+                    : say(QT_TR_NOOP("The request was at %1."), language).arg(QString::fromStdString(v.oomSite)));
     case Verdict::Balanced: {
         const QString threshold = QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
-        return say(QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3 (the most is rank %4 with %5 more)."),
-            language)
+        if (v.outlierExcessBytes <= 0)
+            return say(
+                QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3; every rank holds the same."), language)
+                .arg(threshold, against(v, language), at(v, language));
+        return say(
+            QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3; the most is rank %4 with %5 more."), language)
             .arg(threshold, against(v, language), at(v, language), QString::number(v.outlierRank),
-                bytes(std::max<int64_t>(v.outlierExcessBytes, 0)));
+                bytes(v.outlierExcessBytes));
     }
     case Verdict::ModelParallelImbalance:
         if (!v.group.empty()) {
@@ -385,6 +455,8 @@ QString VerdictText::explain(const Verdict& v, Language language)
     const QString sharers = v.baselineRank >= 0
         ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1"), language).arg(v.baselineRank)
         : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "most of the other ranks"), language);
+    if (v.rank < 0 && !v.groupRanks.empty())
+        return explainGroup(v, language);
     if (v.kind == Verdict::InputImbalance) {
         return say(QT_TR_NOOP("Input imbalance on rank %1: it holds %2 (%3) more than %4 %5; %6 is at sites shared "
                               "with %7, with larger or more tensors there. Top sites: %8."),
@@ -403,6 +475,74 @@ QString VerdictText::explain(const Verdict& v, Language language)
         language)
         .arg(head, excess, relative, against(v, language), at(v, language), percent(v.onlyBytes + v.absentBytes, total),
             sharers, percent(v.onlyBytes, total), sites);
+}
+
+QString VerdictText::explainGroup(const Verdict& v, Language language)
+{
+    using Formatting::bytes;
+    const int64_t total = v.onlyBytes + v.absentBytes + v.sharedBytes;
+    const QString group = Formatting::ranks(v.groupRanks);
+    const QString others = Formatting::ranks(v.otherRanks);
+    const QString sites = siteList(v, language, true);
+    QString text = v.kind == Verdict::InputImbalance
+        ? say(QT_TR_NOOP("Input imbalance on ranks %1, which hold about the same: each holds %2 (%3) more than %4 %5; "
+                         "%6 is at sites shared with ranks %7, with larger or more tensors there. Top sites: %8."),
+            language)
+              .arg(group, bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes), against(v, language),
+                  at(v, language), percent(v.sharedBytes, total), others, sites)
+        : say(QT_TR_NOOP("Burden imbalance on ranks %1, which hold about the same: each holds %2 (%3) more than %4 %5; "
+                         "%6 of the extra memory is at sites ranks %7 do not reach. Top sites: %8."),
+            language)
+              .arg(group, bytes(v.excessBytes), percent(v.excessBytes, v.baselineBytes), against(v, language),
+                  at(v, language), percent(v.onlyBytes + v.absentBytes, total), others, sites);
+    // Ranks alike in groups are what a parallel layout looks like as much as an imbalance: say both.
+    text += QLatin1Char(' ');
+    if (!v.fittingLayout.empty()) {
+        const QString layout = QString::fromStdString(v.fittingLayout);
+        text += v.kind == Verdict::InputImbalance
+            ? say(
+                QT_TR_NOOP("Two groups of ranks alike: if they are pipeline stages or tensor-parallel shards, give "
+                           "the layout %1 (--layout, or Compare → Parallel Layout…) so each rank is compared with its "
+                           "replicas; if not, the two groups get two kinds of batch."),
+                language)
+                  .arg(layout)
+            : say(
+                QT_TR_NOOP("Two groups of ranks alike: if they are pipeline stages or tensor-parallel shards, give "
+                           "the layout %1 (--layout, or Compare → Parallel Layout…) so each rank is compared with its "
+                           "replicas; if not, ranks %2 do work the others do not."),
+                language)
+                  .arg(layout, group);
+    } else {
+        text += say(QT_TR_NOOP("Ranks %1 stand out together from ranks %2: if they differ by design (a stage or shard "
+                               "of a parallel layout), give the layout; if not, they get other batches or do other "
+                               "work."),
+            language)
+                    .arg(group, others);
+    }
+    return text;
+}
+
+QString VerdictText::moment(const Verdict& v, bool replicaGroups, Language language)
+{
+    const Moment& m = v.moment;
+    if (m.rank < 0)
+        return QString::fromStdString(v.point);
+    switch (m.reason) {
+    case Moment::MidStep:
+        return say(QT_TR_NOOP("aligned moments (rank %1's event %2, mid-step: where a rank holds the most beyond its "
+                              "baseline)"),
+            language)
+            .arg(m.rank)
+            .arg(m.event);
+    case Moment::OutOfMemory:
+        return say(QT_TR_NOOP("aligned moments (rank %1's OOM)"), language).arg(m.rank);
+    case Moment::Picked:
+        return say(QT_TR_NOOP("aligned moments (rank %1's event %2, picked)"), language).arg(m.rank).arg(m.event);
+    case Moment::HighestPeak:
+        break;
+    }
+    return replicaGroups ? say(QT_TR_NOOP("aligned moments (each replica group at its highest rank's peak)"), language)
+                         : say(QT_TR_NOOP("aligned moments (rank %1's peak)"), language).arg(m.rank);
 }
 
 QString VerdictText::findingKind(Finding::Kind kind, Language language)
@@ -451,6 +591,11 @@ QString VerdictText::remedyStep(const Verdict& v, const Verdict::Remedy& r, Lang
                               "precision (8-bit Adam)."),
             language)
             .arg(bytes(r.bytes), percent(r.bytes, held));
+    case Verdict::Remedy::RebalanceStages:
+        return say(QT_TR_NOOP("Group %1 holds %2 more than the median of the other groups (mostly %3): move layers to "
+                              "the other stages, or keep fewer micro-batches in flight on it."),
+            language)
+            .arg(QString::fromStdString(r.label), bytes(r.bytes), category(v.groupExcessCategory, language));
     case Verdict::Remedy::Defragment:
         return say(QT_TR_NOOP("%1 is free in PyTorch's reserve, split between live blocks: set "
                               "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and allocate long-lived tensors before "
@@ -481,12 +626,25 @@ QString VerdictText::remedy(const Verdict& v, Language language)
                               "(NCCL_BUFFSIZE)."),
             language);
     case Verdict::BurdenImbalance:
+        if (v.rank < 0 && !v.groupRanks.empty())
+            return say(QT_TR_NOOP("Ranks %1 do work the others do not (evaluation, gathering metrics, checkpointing): "
+                                  "spread that work over all ranks or move it off the training peak, and call "
+                                  ".detach().cpu() on tensors before gathering, logging or saving them."),
+                language)
+                .arg(Formatting::ranks(v.groupRanks));
         return say(QT_TR_NOOP("Rank %1 does work the others do not (evaluation, gathering metrics, checkpointing): "
                               "spread that work over all ranks or move it off the training peak, and call "
                               ".detach().cpu() on tensors before gathering, logging or saving them."),
             language)
             .arg(v.rank);
     case Verdict::InputImbalance:
+        if (v.rank < 0 && !v.groupRanks.empty())
+            return say(QT_TR_NOOP("Ranks %1 get more or longer samples than the others: use "
+                                  "DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build "
+                                  "batches by token count and deal them round-robin so every rank gets the same "
+                                  "amount of padding."),
+                language)
+                .arg(Formatting::ranks(v.groupRanks));
         return say(QT_TR_NOOP("Rank %1 gets more or longer samples than the others: use "
                               "DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches "
                               "by token count and deal them round-robin so every rank gets the same amount of "

@@ -29,6 +29,9 @@ public:
     static QString findingKind(Finding::Kind kind, Language language);
     /// A category in words (its JSON name in English).
     static QString category(Category category, Language language);
+    /// Where the ranks were compared, for headers: "aligned moments (rank 3's peak)", "… (rank 3's OOM)", the point's
+    /// name ("peak") where each rank is at its own. `replicaGroups`: a layout split the ranks into several groups.
+    static QString moment(const Verdict& verdict, bool replicaGroups, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);
 
@@ -37,6 +40,7 @@ public:
 
 private:
     static QString explain(const Verdict& verdict, Language language);
+    static QString explainGroup(const Verdict& verdict, Language language);
 };
 
 } // namespace RankScope

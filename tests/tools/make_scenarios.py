@@ -222,7 +222,8 @@ def main():
     write(outdir, 'balanced_8', copies(magma, 8), {'kind': 'balanced'})
     ranks = copies(magma, 4)
     add_oom(ranks[-1])
-    write(outdir, 'oom_outside_4', ranks, {'kind': 'outside_allocator', 'rank': 3})
+    write(outdir, 'oom_outside_4', ranks, {'kind': 'over_capacity', 'rank': 3, 'oom_ranks': [3],
+                                           'unreached_ranks': [0, 1, 2]})
 
     field_scenarios(outdir, magma)
     device_scenarios(outdir, magma)
@@ -230,6 +231,7 @@ def main():
     layout_scenarios(outdir, magma)
     growth_scenarios(outdir, magma)
     capacity_scenarios(outdir, magma)
+    moment_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -378,7 +380,9 @@ def field_scenarios(outdir, magma):
     ranks = copies(magma, 4)
     for r in (0, 1):
         make_examples.add_evaluation_burden(ranks[r])
-    write(outdir, 'shared_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': 0, 'finding_kind': 'more_on_rank',
+    write(outdir, 'shared_burden_4', ranks, {'kind': 'burden_imbalance', 'rank': -1, 'group_ranks': [0, 1],
+                                             'other_ranks': [2, 3], 'suggested_layout_text': '',
+                                             'finding_rank': 0, 'finding_kind': 'more_on_rank',
                                              'site': 'gather_predictions', 'excess_bytes': 1 << 30,
                                              'finding_kinds': ['more_on_rank'], 'ranks_with_site': 2})
 
@@ -432,11 +436,11 @@ def checkpoint_load(snapshot, device_part, size):
                     'frames': frames} for i in range(pieces)]}]
 
 
-def add_oom(snapshot, request=2048 * MiB, frames=None):
+def add_oom(snapshot, request=2048 * MiB, frames=None, device_free=20 * MiB):
     """An `oom` entry as PyTorch records it, after the trace's last event: the request (asked for at `frames`, the
-    failed allocation's stack), with the device full."""
+    failed allocation's stack), with the device full (`device_free`, what cudaMemGetInfo then says)."""
     trace = snapshot['device_traces'][0]
-    entry = {'action': 'oom', 'device_free': 20 * MiB, 'size': request, 'stream': 0,
+    entry = {'action': 'oom', 'device_free': device_free, 'size': request, 'stream': 0,
              'time_us': trace[-1]['time_us'] + 10, 'compile_context': 'N/A', 'user_metadata': ''}
     if frames is not None:
         entry['frames'] = frames
@@ -498,18 +502,21 @@ def truncate_at(snapshot, cut):
 
 def run_out_of_memory(snapshot, request, frames=None):
     """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free
-    events, gone from the final segments), retries, and reports an OOM for `request` with the device full."""
+    events, gone from the final segments), retries, and reports an OOM for `request` with the device full but for
+    what it released (and 20 MiB)."""
     trace = snapshot['device_traces'][0]
     t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
     kept = []
+    released = 0
     for seg in snapshot['segments']:
         if any(b['state'] != 'inactive' for b in seg['blocks']):
             kept.append(seg)
         else:
+            released += seg['total_size']
             trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
                           'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
     snapshot['segments'] = kept
-    add_oom(snapshot, request, frames)
+    add_oom(snapshot, request, frames, 20 * MiB + released)
 
 
 def profiler_derived(snapshot, extra_host):
@@ -561,9 +568,9 @@ def device_scenarios(outdir, magma):
     write(outdir, 'shared_numbering_balanced_4', [shared(r) for r in range(4)], {'kind': 'balanced'})
 
     write(outdir, 'oom_foreign_suspect_4', [shared(r, load=96 * MiB if r == 1 else 0, oom=(r == 0)) for r in range(4)],
-          {'kind': 'outside_allocator', 'rank': 0, 'device': 0, 'suspect_ranks': [1]})
+          {'kind': 'over_capacity', 'rank': 0, 'device': 0, 'suspect_ranks': [1], 'unreached_ranks': [1, 2, 3]})
     write(outdir, 'shared_numbering_oom_4', [shared(r, oom=(r == 0)) for r in range(4)],
-          {'kind': 'outside_allocator', 'rank': 0, 'device': 0})
+          {'kind': 'over_capacity', 'rank': 0, 'device': 0, 'unreached_ranks': [1, 2, 3]})
 
     ranks = copies(magma, 4)
     write(outdir, 'profiler_host_balanced_4',
@@ -607,12 +614,15 @@ def capacity_scenarios(outdir, magma):
     activations = (1370, 1371, 2048 * MiB)
     loss = (1401, 1402, 4 * 327680000)
 
-    def job(at, oom_ranks, n=4, prepare=None):
+    def job(at, oom_ranks, n=4, prepare=None, others_go_on=False):
+        """Every rank dumped where the OOM ranks failed, or (`others_go_on`) the others dumped at the end of the step,
+        past the allocation that failed on the OOM ranks."""
         cut, failing, request = at
         ranks = copies(magma, n)
         for r, s in enumerate(ranks):
             frames = s['device_traces'][0][failing]['frames']
-            truncate_at(s, cut)
+            if r in oom_ranks or not others_go_on:
+                truncate_at(s, cut)
             if r in oom_ranks:
                 run_out_of_memory(s, request, frames)
             if prepare:
@@ -644,23 +654,29 @@ def capacity_scenarios(outdir, magma):
           dict(capacity, remedies=['activation_checkpointing', 'chunked_loss'], request_site='log_softmax'))
     write(outdir, 'capacity_loss_balanced_4', job(loss, [], prepare=field), {'kind': 'balanced'})
 
-    # Only some ranks ran out of memory, holding what the others hold: memory outside the allocator.
-    write(outdir, 'outside_one_of_4', job(activations, [2]),
+    # Only some ranks ran out of memory, holding what the others hold, asking for what the others allocated and went
+    # on from: memory outside the allocator. When the others were dumped at the same moment, before that allocation,
+    # nothing shows they would have fit: over capacity, and said so.
+    same_request = (1370, 1371, 100663296)
+    write(outdir, 'outside_one_of_4', job(same_request, [2], others_go_on=True),
           {'kind': 'outside_allocator', 'rank': 2, 'oom_ranks': [2], 'evidence': 'replicas_fit',
            'fitting_ranks': [0, 1, 3], 'request_site': 'silu'})
-    write(outdir, 'outside_two_of_4', job(activations, [2, 3]),
+    write(outdir, 'outside_two_of_4', job(same_request, [2, 3], others_go_on=True),
           {'kind': 'outside_allocator', 'rank': -1, 'oom_ranks': [2, 3], 'evidence': 'replicas_fit',
            'fitting_ranks': [0, 1]})
+    write(outdir, 'capacity_one_unreached_4', job(same_request, [2]),
+          {'kind': 'over_capacity', 'rank': 2, 'oom_ranks': [2], 'unreached_ranks': [0, 1, 3], 'request_site': 'silu'})
 
     # The device's total given: what is neither reserved nor free is within what a CUDA context and NCCL take, or far
     # beyond it.
     ranks = job(activations, every)
-    reserve = sum(seg['total_size'] for seg in ranks[0]['segments'])
+    oom = ranks[0]['device_traces'][0][-1]
+    seen = sum(seg['total_size'] for seg in ranks[0]['segments']) + oom['device_free']
     write(outdir, 'capacity_total_little_4', ranks,
-          dict(capacity, remedies=['activation_checkpointing'], device_memory=reserve + 20 * MiB + 1024 * MiB))
+          dict(capacity, remedies=['activation_checkpointing'], device_memory=seen + 1024 * MiB))
     write(outdir, 'outside_total_much_4', job(activations, every),
           {'kind': 'outside_allocator', 'rank': -1, 'oom_ranks': every, 'evidence': 'device_total',
-           'device_memory': reserve + 20 * MiB + 10240 * MiB})
+           'device_memory': seen + 10240 * MiB})
 
     # Pipeline stages: stage 0 (ranks 0-3) runs out of memory alike mid-forward (its layers keep more micro-batches in
     # flight), and every rank is dumped then, stage 1 still fitting. Stage 1 runs other code, so it tells nothing
@@ -670,12 +686,108 @@ def capacity_scenarios(outdir, magma):
     for r, s in enumerate(ranks):
         frames = s['device_traces'][0][failing]['frames']
         truncate_at(s, cut)
-        pipeline_stage(s, r // 4)
+        pipeline_stage(s, r // 4, in_flight=1)
         if r < 4:
             run_out_of_memory(s, request, frames)
     write(outdir, 'pp2_capacity_stage0_8', ranks,
           {'kind': 'over_capacity', 'rank': -1, 'oom_ranks': [0, 1, 2, 3], 'layout': 'pp=2,dp=4',
-           'suggested_layout': 'pp=2,dp=4', 'findings_ranks': []})
+           'findings_ranks': []})
+
+
+def add_optimizer_state(snapshot, size, pieces=8):
+    """AdamW's first step: it creates its state (exp_avg, exp_avg_sq) after the backward pass and keeps it, so the
+    step's peak is there, the same on every rank (in the final segments too)."""
+    trace = snapshot['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': '_init_group', 'filename': WINDOWS_PACKAGES + 'torch\\optim\\adamw.py', 'line': 175},
+              {'name': 'step', 'filename': WINDOWS_PACKAGES + 'torch\\optim\\adamw.py', 'line': 231},
+              {'name': '<module>', 'filename': outer['filename'], 'line': 75}]
+    piece = size // pieces
+    add_segments(snapshot, pieces, piece, frames)
+    t = trace[-1].get('time_us', 0)
+    for seg in snapshot['segments'][-pieces:]:
+        for action in ('segment_alloc', 'alloc'):
+            t += 1
+            trace.append({'action': action, 'addr': seg['address'], 'size': piece, 'stream': 0, 'time_us': t,
+                          'frames': frames, 'compile_context': 'N/A', 'user_metadata': ''})
+
+
+def in_forward(entry):
+    """An allocation of the model's forward pass (a model.py frame, not the loss)."""
+    return model_line(entry) != 0
+
+
+def add_burst(snapshot, start, end, size, pieces=4):
+    """Evaluation outputs gathered onto this rank after event `start` and freed after event `end`: extra work that is
+    gone again before the step's peak. The allocator keeps the segment, entirely free at the end."""
+    trace = snapshot['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': 'gather_predictions', 'filename': outer['filename'].rsplit('\\', 1)[0] + '\\metrics.py',
+               'line': 88},
+              {'name': 'evaluate', 'filename': outer['filename'], 'line': 301}, outer]
+    add_segments(snapshot, 1, size, frames)
+    seg = snapshot['segments'][-1]
+    seg['blocks'][0].update({'state': 'inactive', 'frames': []})
+    seg['allocated_size'] = seg['active_size'] = seg['requested_size'] = 0
+    piece = size // pieces
+    ts, te = trace[start].get('time_us', 0), trace[end].get('time_us', 0)
+    entry = {'stream': 0, 'frames': frames, 'compile_context': 'N/A', 'user_metadata': ''}
+    freed = [dict(entry, action=a, addr=seg['address'] + i * piece, size=piece, time_us=te)
+             for i in range(pieces) for a in ('free_requested', 'free_completed')]
+    trace[end + 1:end + 1] = freed
+    trace[start + 1:start + 1] = [dict(entry, action='segment_alloc', addr=seg['address'], size=size, time_us=ts)] + [
+        dict(entry, action='alloc', addr=seg['address'] + i * piece, size=piece, time_us=ts) for i in range(pieces)]
+
+
+def moment_scenarios(outdir, magma):
+    """Ranks alike at their peaks that differ mid-step, points picked on traces that start at different events,
+    groups of identical ranks, and a growth just under the threshold."""
+    def first_step(scale_rank=None, factor=1.5, burst_rank=None):
+        ranks = copies(magma, 4)
+        for r, s in enumerate(ranks):
+            if r == scale_rank:  # longer sequences: the forward pass's tensors larger at the same sites
+                scale_allocations(s, in_forward, factor)
+            if r == burst_rank:
+                add_burst(s, 700, 900, 1024 * MiB)
+            add_optimizer_state(s, 24 * 1024 * MiB)
+        return ranks
+    write(outdir, 'midstep_input_4', first_step(scale_rank=2),
+          {'kind': 'input_imbalance', 'rank': 2, 'moment': 'mid_step', 'finding_kind': 'larger_on_rank',
+           'finding_kinds': ['larger_on_rank', 'more_on_rank'], 'findings_spread': True})
+    write(outdir, 'midstep_burden_4', first_step(burst_rank=3),
+          {'kind': 'burden_imbalance', 'rank': 3, 'moment': 'mid_step', 'finding_kind': 'only_on_rank',
+           'site': 'gather_predictions', 'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank']})
+    write(outdir, 'midstep_balanced_4', first_step(), {'kind': 'balanced', 'moment': 'highest_peak'})
+
+    # Rank 2's trace starts 300 events earlier (its ring buffer holds more of the batches loaded before the step):
+    # its event i + 300 is the others' i.
+    ranks = copies(magma, 4)
+    trace = ranks[2]['device_traces'][0]
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': '__next__', 'filename': WINDOWS_PACKAGES + 'torch\\utils\\data\\dataloader.py', 'line': 631},
+              outer]
+    base = max(seg['address'] + seg['total_size'] for seg in ranks[2]['segments']) + (1 << 32)
+    t = trace[0]['time_us'] - 1000
+    warmup = []
+    for i in range(100):
+        for action in ('alloc', 'free_requested', 'free_completed'):
+            warmup.append({'action': action, 'addr': base + i * MiB, 'size': MiB, 'stream': 0, 'time_us': t + i,
+                           'frames': frames, 'compile_context': 'N/A', 'user_metadata': ''})
+    trace[:0] = warmup
+    write(outdir, 'phase_shift_4', ranks, {'kind': 'balanced', 'shift_rank': 2, 'shift': 300})
+
+    # Two groups of identical ranks at the same sites: pipeline stages (the first keeps more micro-batches in flight)
+    # or two kinds of batch; contiguous, then alternating.
+    for name, bigger, layout in (('two_groups_8', lambda r: r < 4, 'pp=2,dp=4'),
+                                 ('two_groups_alternating_8', lambda r: r % 2 == 0, 'dp=4,tp=2')):
+        ranks = copies(magma, 8)
+        for r, s in enumerate(ranks):
+            if bigger(r):
+                scale_allocations(s, in_forward, 1.25)
+        group = [r for r in range(8) if bigger(r)]
+        write(outdir, name, ranks, {'kind': 'input_imbalance', 'rank': -1, 'group_ranks': group,
+                                    'other_ranks': [r for r in range(8) if not bigger(r)],
+                                    'suggested_layout_text': layout, 'finding_kinds': ['larger_on_rank']})
 
 
 def write_files(outdir, name, files, expected):
@@ -748,7 +860,7 @@ def model_line(entry):
     return lines[-1] if lines else 0
 
 
-def pipeline_stage(snapshot, stage):
+def pipeline_stage(snapshot, stage, in_flight=1.5):
     """As one of two pipeline stages of the same model: stage 0 runs the embedding and the first half of the layers,
     stage 1 the second half, the final norm, the output layer and the loss (which runs outside the model)."""
     def keep(e):
@@ -757,9 +869,9 @@ def pipeline_stage(snapshot, stage):
             return line not in (255, 257) and (line != 0 or not e.get('frames'))
         return line != 245
     drop_allocations(snapshot, keep)
-    if stage == 0:
+    if stage == 0 and in_flight != 1:
         # 1F1B: the first stage keeps the activations of more micro-batches in flight.
-        scale_allocations(snapshot, lambda e: model_line(e) == 253, 1.5)
+        scale_allocations(snapshot, lambda e: model_line(e) == 253, in_flight)
     return snapshot
 
 
@@ -852,6 +964,18 @@ def growth_scenarios(outdir, magma):
                 {'kind': 'growth', 'rank': 0, 'step': 30, 'growth_ranks': [0, 1, 2, 3], 'finding_kind': 'growth',
                  'site': 'train_step', 'excess_bytes': 256 * MiB, 'finding_kinds': ['growth']})
     write_files(outdir, 'growth_balanced_steps_4', steps(lambda r, i: 1), {'kind': 'balanced', 'step': 30})
+
+    # Two steps, rank 1 keeping 250 MiB more at the second: it stands out (3.8 % over the others) by what grows, though
+    # its growth over the steps (1.9 %) is under the threshold. The verdict says growth, as its finding does.
+    files = {}
+    for i, step in enumerate((10, 20)):
+        ranks = copies(magma, 4)
+        keep_losses(ranks[1], i + 1, 250 * MiB)
+        for r, s in enumerate(ranks):
+            files[f'memory_snapshot/iteration_{step}/rank{r}_memory_snapshot.pickle'] = s
+    write_files(outdir, 'growth_near_threshold_4', files,
+                {'kind': 'growth', 'rank': 1, 'step': 20, 'steps': [10, 20], 'growth_ranks': [1],
+                 'finding_kind': 'only_on_rank', 'site': 'train_step', 'finding_kinds': ['growth', 'only_on_rank']})
 
 
 if __name__ == '__main__':
