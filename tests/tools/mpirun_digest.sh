@@ -58,11 +58,23 @@ python3 - digests.json peak.json aligned.json <<'PY'
 import json, sys
 digests, peak, aligned = (json.load(open(p)) for p in sys.argv[1:4])
 def figures(report):
-    # Each rank's figures without what names its file: the path, and a note that it is a digest.
-    return [{k: v for k, v in r.items() if k not in ("path", "note")} for r in report["ranks"]]
+    # Each rank's figures without what names its file (the path, and a note that it is a digest) and without its
+    # excess across the aligned trace, which a digest does not keep.
+    drop = ("path", "note", "aligned_excess_bytes", "aligned_excess_event")
+    return [{k: v for k, v in r.items() if k not in drop} for r in report["ranks"]]
+def peak_verdict(report):
+    # Without the what-if peaks and the remedies' figures taken from them: they replay the whole trace.
+    v = {k: val for k, val in report["verdict"].items() if k not in ("what_if", "remedy")}
+    v["remedies"] = [{k: val for k, val in r.items() if k not in ("peak_without_bytes", "saved_bytes")}
+                     for r in v.get("remedies", [])]
+    return v
 def verdict(report):
-    return {k: v for k, v in report["verdict"].items() if k != "explanation"}
-checks = (("peak", peak, "verdict", lambda r: r["verdict"]), ("peak", peak, "findings", lambda r: r["findings"]),
+    # And without the words and the moment that say which moment was compared.
+    v = {k: val for k, val in peak_verdict(report).items() if k != "explanation"}
+    if "composition" in v:
+        v["composition"] = {k: val for k, val in v["composition"].items() if k != "at"}
+    return v
+checks = (("peak", peak, "verdict", peak_verdict), ("peak", peak, "findings", lambda r: r["findings"]),
           ("peak", peak, "rank figures", figures), ("aligned", aligned, "verdict", verdict),
           ("aligned", aligned, "findings", lambda r: r["findings"]))
 for name, full, what, pick in checks:
