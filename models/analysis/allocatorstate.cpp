@@ -69,8 +69,12 @@ DeviceStats AllocatorState::stats() const
     s.blocks = int64_t(blocks.size());
     for (const StateSegment& seg : segments)
         s.reserved += seg.size;
-    visitFreeSpace(*this, [&s](const StateSegment&, int64_t largest, int64_t, bool) {
+    // The gaps between live blocks, as the block map draws them, rather than reserved − active: where a trace was
+    // recorded from a wrapped ring buffer (or edited) blocks replayed backwards can overlap, and the difference would
+    // then read as a negative reserve.
+    visitFreeSpace(*this, [&s](const StateSegment&, int64_t largest, int64_t free, bool) {
         s.largestFree = std::max(s.largestFree, largest);
+        s.inactive += free;
     });
     for (const StateBlock& b : blocks) {
         s.active += b.size;
@@ -79,7 +83,6 @@ DeviceStats AllocatorState::stats() const
             s.requested += b.requested;
         }
     }
-    s.inactive = s.reserved - s.active;
     return s;
 }
 

@@ -64,8 +64,7 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
                 ? QStringLiteral("\u2713 ") + Formatting::bytes(row.peakBytes)
                 : Formatting::bytes(row.peakBytes);
         case SavedColumn:
-            return row.savedBytes > 0 ? QStringLiteral("\u2212") + Formatting::bytes(row.savedBytes)
-                                      : Formatting::bytes(0);
+            return Formatting::saved(row.savedBytes);
         }
         return {};
     case SortRole:

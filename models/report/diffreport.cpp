@@ -21,6 +21,12 @@ std::string bytes(int64_t b)
     return Formatting::bytes(b).toStdString();
 }
 
+// A reduction in ASCII, so the text's columns stay aligned by byte count: "-1.5 GiB", or "0 B" where nothing is saved.
+std::string saved(int64_t b)
+{
+    return b > 0 ? "-" + bytes(b) : bytes(0);
+}
+
 std::string pad(std::string s, size_t width, bool right = false)
 {
     // Pads by characters, not bytes, so "←" and other UTF-8 text line up.
@@ -221,7 +227,7 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
                 ? std::string("; a digest keeps too little of the trace for the peak without a site\n")
                 : std::string("; had these allocations not been made:\n"));
     for (const WhatIf::Result& r : h.whatIf) {
-        out += "  " + pad(bytes(r.peakBytes), 10, true) + pad("-" + bytes(r.savedBytes), 12, true)
+        out += "  " + pad(bytes(r.peakBytes), 10, true) + pad(saved(r.savedBytes), 12, true)
             + (h.offeredBytes > 0 && r.peakBytes <= h.offeredBytes ? "  fits" : "      ") + "  without "
             + (r.without.kind == WhatIf::Candidate::Site ? "" : "category ") + withoutName(c, r)
             + (r.withRequest ? " (and the failed request)" : "") + "\n";
@@ -552,16 +558,16 @@ std::string topText(const Comparison& c, const RankHoldings& h, By by, size_t ma
         const int64_t b = comp.categoryBytes[size_t(k)];
         if (b == 0)
             continue;
-        std::string peak, saved;
+        std::string peak, reduction;
         for (const WhatIf::Result& r : h.whatIf) {
             if (r.without.kind == WhatIf::Candidate::CategoryOf && r.without.category == Category(k)) {
                 peak = bytes(r.peakBytes);
-                saved = "-" + bytes(r.savedBytes);
+                reduction = saved(r.savedBytes);
             }
         }
         out += "  " + pad(bytes(b), 10, true) + pad(share(b, comp.totalBytes), 8, true)
             + pad(std::to_string(counts[size_t(k)]), 8, true) + "  " + pad(categoryName(Category(k)), 16)
-            + pad(peak, 14, true) + pad(saved, 12, true) + "\n";
+            + pad(peak, 14, true) + pad(reduction, 12, true) + "\n";
     }
     out += "Peak " + bytes(h.peakBytes)
         + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(" (failed requests counted)")) + "\n";
@@ -753,7 +759,7 @@ HoldingsSection holdingsSection(const Comparison& c)
             r.without.kind == WhatIf::Candidate::Site
                 ? c.sites().label(r.without.site)
                 : "every allocation of " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
-            "-" + bytes(r.savedBytes) + (r.withRequest ? " (with the failed request)" : ""),
+            saved(r.savedBytes) + (r.withRequest ? " (with the failed request)" : ""),
             h.offeredBytes > 0 ? (r.peakBytes <= h.offeredBytes ? "yes" : "no") : "-" } });
     }
     return out;
