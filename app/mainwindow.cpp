@@ -1271,14 +1271,17 @@ void MainWindow::fillPointCombo()
     // Short: the bar is narrow. The status line and the tooltip say the rest.
     // The moment the verdict chose, where it chose one: an OOM, a mid-step excess, the highest peak.
     const Moment& moment = m_comparison->moment();
-    const bool aligned = !m_comparison->options().point && m_comparison->alignedTo() >= 0;
-    m_pointCombo->addItem(!aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
-            : !aligned                                                 ? tr("Aligned (not possible: own peaks)")
-            : moment.reason == Moment::OutOfMemory                     ? tr("Aligned at rank %1's OOM").arg(moment.rank)
+    if (!m_comparison->options().point) {
+        const bool aligned = m_comparison->alignedTo() >= 0;
+        m_alignedPointText = !aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
+            : !aligned                                                    ? tr("Aligned (not possible: own peaks)")
+            : moment.reason == Moment::OutOfMemory ? tr("Aligned at rank %1's OOM").arg(moment.rank)
             : moment.reason == Moment::MidStep
             ? tr("Aligned mid-step at rank %1's event %2").arg(moment.rank).arg(moment.event)
             : m_comparison->groups().size() > 1 ? tr("Aligned in each replica group")
-                                                : tr("Aligned at rank %1's peak").arg(moment.rank),
+                                                : tr("Aligned at rank %1's peak").arg(moment.rank);
+    }
+    m_pointCombo->addItem(m_alignedPointText.isEmpty() ? tr("Aligned (the verdict's moment)") : m_alignedPointText,
         QStringLiteral("aligned"));
     m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
     m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
@@ -1567,6 +1570,7 @@ void MainWindow::clearJob()
     m_earlierSteps.reset();
     m_compareTimer->stop();
     m_model->clear();
+    m_alignedPointText.clear();
     applyComparison(nullptr);
     m_stackPane->clear();
     // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.

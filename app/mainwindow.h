@@ -275,6 +275,9 @@ private:
     QStringList m_jobPaths;
     QString m_layoutText;
     QString m_deviceMemoryText;
+    /// The point box's words for the job's own moment, from its last comparison at no named point: a picked point or
+    /// another point box choice is compared at that point, which says nothing of where "aligned" would look.
+    QString m_alignedPointText;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
     QComboBox* m_baselineCombo = nullptr;

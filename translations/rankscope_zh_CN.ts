@@ -1333,6 +1333,10 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
         <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
     </message>
+    <message>
+        <source>Aligned (the verdict&apos;s moment)</source>
+        <translation>对齐（判定所选的时刻）</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1435,10 +1439,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>The highest total of live allocations over the trace (requested bytes), as the maximum of PyTorch&apos;s Active Memory Timeline; ⚠ marks a trace that misses allocations made before it began</source>
         <translation>追踪期间存活分配总量的最高值（按请求字节计），即 PyTorch Active Memory Timeline 的最大值；⚠ 表示追踪缺少其开始前的分配</translation>
-    </message>
-    <message>
-        <source>Memory reserved from CUDA when the snapshot was taken: the sum of segment sizes</source>
-        <translation>快照时从 CUDA 预留的显存：各内存段大小之和</translation>
     </message>
     <message>
         <source>Memory in blocks handed to tensors when the snapshot was taken (state active_allocated)</source>
@@ -1551,6 +1551,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>At the comparison point, as PyTorch&apos;s out-of-memory message says it: memory reserved by PyTorch but not allocated to tensors (its share of the reserve, and the largest free block, in the cell&apos;s tooltip)</source>
         <translation>比较点处，按 PyTorch 显存不足消息的说法：PyTorch 已预留但未分配给张量的显存（其占预留的比例和最大空闲块见单元格提示）</translation>
+    </message>
+    <message>
+        <source>Memory reserved from CUDA at the comparison point, the figure the CLI and the block maps give: the sum of segment sizes (when the snapshot was taken until the ranks are compared)</source>
+        <translation>比较点处从 CUDA 预留的显存，与命令行和块图给出的数字相同：各内存段大小之和（在比较各 rank 之前为快照时的值）</translation>
     </message>
 </context>
 <context>
@@ -2525,10 +2529,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>在最高峰值处各 rank 相近（超出基线最多的是 rank %1，多 %2，低于 %3 的阈值；峰值主要是%4），因此改在某个 rank 超出基线最多之处比较。</translation>
     </message>
     <message>
-        <source>Later steps keep the optimizer state this one creates at its peak, and then peak where the ranks differ.</source>
-        <translation>之后的步会保留这一步在峰值处创建的优化器状态，届时峰值就会出现在各 rank 有差异的地方。</translation>
-    </message>
-    <message>
         <source>Its growth over the steps is under the %1 threshold, but it is what sets rank %2 apart from the others (%3 more than %4).</source>
         <translation>它在各步间的增长低于 %1 的阈值，但正是这部分让 rank %2 与其他 rank 不同（比%4多 %3）。</translation>
     </message>
@@ -2543,10 +2543,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>; ranks %1 hold about the same but never reached the allocation that failed (their traces end before it, or a digest cannot show it), so whether it fits there the files cannot tell;</source>
         <translation>；rank %1 占用大致相同，但从未执行到失败的那次分配（其轨迹在此之前结束，或摘要无法显示），因此它在那里是否放得下，文件无法判断；</translation>
-    </message>
-    <message>
-        <source>, and no rank doing the same work fit:</source>
-        <translation>，且做同样工作的 rank 没有一个放得下：</translation>
     </message>
     <message>
         <source>Ranks %1 all ran out of memory.</source>
@@ -2619,6 +2615,14 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Ranks %1 get more or longer samples than the others: use DistributedSampler(drop_last=True) and call sampler.set_epoch(epoch), or build batches by token count and deal them round-robin so every rank gets the same amount of padding.</source>
         <translation>rank %1 拿到的样本比其他 rank 更多或更长：使用 DistributedSampler(drop_last=True) 并调用 sampler.set_epoch(epoch)，或按 token 数组批并轮流分发，让每个 rank 的填充量相同。</translation>
+    </message>
+    <message>
+        <source>Later steps keep the optimizer state that this step creates at its peak, and then peak where the ranks differ.</source>
+        <translation>之后的步会保留这一步在峰值处创建的优化器状态，届时峰值就会出现在各 rank 有差异的地方。</translation>
+    </message>
+    <message>
+        <source>, and every rank doing the same work ran out of memory:</source>
+        <translation>，且做同样工作的每个 rank 都显存不足：</translation>
     </message>
 </context>
 <context>

@@ -226,7 +226,11 @@ RankHoldings Comparison::holdingsOf(size_t r, EventIndex event, size_t sites) co
     h.peakBytes = whatIf.peakBytes();
     if (!history.ooms().empty()) {
         const OomMarker& oom = history.ooms().back();
-        h.offeredBytes = history.reservedAfter(oom.event) + oom.deviceFreeBytes;
+        const int64_t offered = history.reservedAfter(oom.event) + oom.deviceFreeBytes;
+        // Only where what it held and asked for went beyond what was offered is fitting a matter of bytes: an OOM with
+        // less than that (fragmentation, memory outside) says nothing about which smaller peak would have fit.
+        if (history.totalAfter(oom.event) + oom.requestedBytes > offered)
+            h.offeredBytes = offered;
     }
     // A digest keeps its peak and OOMs exactly, but the allocations it leaves out are one stand-in whatever their
     // sites: a peak without a site would count the site's left-out allocations all the same.

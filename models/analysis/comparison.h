@@ -360,7 +360,8 @@ struct RankHoldings
     /// out saves, the most first. Empty for a digest, which keeps too little of the trace for them.
     std::vector<WhatIf::Result> whatIf;
     /// For a rank that ran out of memory: what the GPU offered PyTorch at its last OOM (its reserve and the free
-    /// memory), which a peak must stay within to have fit; 0 otherwise.
+    /// memory), which a peak must stay within to have fit; 0 otherwise, and where it held and asked for less than that
+    /// (the OOM was not for want of bytes).
     int64_t offeredBytes = 0;
 };
 

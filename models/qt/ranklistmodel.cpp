@@ -90,7 +90,8 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
                       "PyTorch's Active Memory Timeline; ⚠ marks a trace that misses allocations made before it "
                       "began");
         case ReservedColumn:
-            return tr("Memory reserved from CUDA when the snapshot was taken: the sum of segment sizes");
+            return tr("Memory reserved from CUDA at the comparison point, the figure the CLI and the block maps give: "
+                      "the sum of segment sizes (when the snapshot was taken until the ranks are compared)");
         case AllocatedColumn:
             return tr("Memory in blocks handed to tensors when the snapshot was taken (state active_allocated)");
         case AtPointColumn:
@@ -164,7 +165,7 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return QString(
             (t.traceIncomplete ? QStringLiteral("⚠ ") : QString()) + Formatting::bytes(t.peakAllocatedBytes));
     case ReservedColumn:
-        return Formatting::bytes(t.reservedBytes);
+        return Formatting::bytes(sum ? sum->reservedAtPoint : t.reservedBytes);
     case AllocatedColumn:
         return Formatting::bytes(t.allocatedBytes);
     case AtPointColumn:
@@ -204,7 +205,7 @@ QVariant RankListModel::sortData(const Row& row, int column) const
     case PeakColumn:
         return qint64(t.peakAllocatedBytes);
     case ReservedColumn:
-        return qint64(t.reservedBytes);
+        return qint64(row.summary ? row.summary->reservedAtPoint : t.reservedBytes);
     case AllocatedColumn:
         return qint64(t.allocatedBytes);
     case AtPointColumn:

@@ -24,6 +24,14 @@ QString percent(int64_t part, int64_t whole)
     return QString::number(p, 'f', p < 10 ? 1 : 0) + QLatin1Char('%');
 }
 
+// How close ranks are, as a bound: "0.1%" where they differ by less (never "within 0.0%").
+QString within(int64_t part, int64_t whole)
+{
+    if (whole > 0 && 1000.0 * double(part) < double(whole))
+        return QStringLiteral("0.1%");
+    return percent(part, whole);
+}
+
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
 QString at(const Verdict& v, VerdictText::Language language)
 {
@@ -248,9 +256,10 @@ QString VerdictText::explanation(const Verdict& v, Language language)
                       category(v.peakCategory, language));
         if (v.peakCategory == Category::OptimizerState)
             text += QLatin1Char(' ')
-                + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
-                          "Later steps keep the optimizer state this one creates at its peak, and then peak where "
-                          "the ranks differ."),
+                + say(
+                    QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                        "Later steps keep the optimizer state that this step creates at its peak, and then peak where "
+                        "the ranks differ."),
                     language);
     }
     if (v.kind == Verdict::Growth && v.growthUnderThreshold)
@@ -355,7 +364,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
         return say(QT_TR_NOOP("Allocations agree across ranks within %1 and %2 did the same without running out of "
                               "memory, yet %3: the rest of that GPU is held outside PyTorch's caching allocator."),
                    language)
-                   .arg(percent(std::abs(v.outlierExcessBytes), v.baselineBytes),
+                   .arg(within(std::abs(v.outlierExcessBytes), v.baselineBytes),
                        (v.fittingRanks.size() > 1 ? say(QT_TR_NOOP("ranks %1"), language)
                                                   : say(QT_TR_NOOP("rank %1"), language))
                            .arg(Formatting::ranks(v.fittingRanks)),
@@ -365,7 +374,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
     case Verdict::OverCapacity: {
         QString alike = v.oomRanks.size() > 1
             ? say(QT_TR_NOOP("Ranks %1 ran out of memory holding about the same (within %2 of each other)"), language)
-                  .arg(Formatting::ranks(v.oomRanks), percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
+                  .arg(Formatting::ranks(v.oomRanks), within(std::abs(v.outlierExcessBytes), v.baselineBytes))
             : say(QT_TR_NOOP("Rank %1 ran out of memory"), language).arg(v.figuresRank);
         // Replicas that hold the same but never got as far: they neither show that it fits nor that it does not.
         if (!v.unreachedRanks.empty())
@@ -375,7 +384,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
                 language)
                          .arg(Formatting::ranks(v.unreachedRanks));
         else if (v.rankCount > 1)
-            alike += say(QT_TR_NOOP(", and no rank doing the same work fit:"), language);
+            alike += say(QT_TR_NOOP(", and every rank doing the same work ran out of memory:"), language);
         else
             alike += QLatin1Char(':');
         const QString figures = v.oomRanks.size() > 1
@@ -398,7 +407,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
                    language)
                    .arg(QString::number(v.figuresRank), bytes(v.oomRequestedBytes), bytes(v.freeInReserveBytes),
                        bytes(v.largestFreeBytes), QString::number(v.fragmentedSegments),
-                       percent(std::abs(v.outlierExcessBytes), v.baselineBytes))
+                       within(std::abs(v.outlierExcessBytes), v.baselineBytes))
             + QLatin1Char(' ')
             + (v.oomRanks.size() > 1
                     ? say(QT_TR_NOOP("Ranks %1 all ran out of memory."), language).arg(Formatting::ranks(v.oomRanks))

@@ -88,6 +88,35 @@ Devices, as PyTorch numbers them per process:
                         profiler-derived files (trace entries carry `category`, the last device list is host memory
                         and the longest); rank 1 holds 4 GiB more host memory, which is never compared as a GPU's; in
                         the second, the last rank also gathers evaluation outputs on the GPU
+
+Out of memory with no outlier (magma27 truncated where an allocation failed, as an OOM observer dumps it):
+  capacity_activations_4  every rank runs out of memory alike mid-forward, asking 2 GiB for the MLP's silu:
+                        over_capacity; capacity_activations_balanced_4 is the control (the same cut, no OOM)
+  capacity_loss_4       every rank alike in log_softmax asking for float32 logits; ranks 2-3 from a container, C
+                        frames in every stack: over_capacity with a chunked loss; capacity_loss_balanced_4 the control
+  outside_one_of_4 / outside_two_of_4
+                        ranks 2 (and 3) fail asking 96 MiB at silu while the others went on past that allocation:
+                        outside_allocator with replicas that fit
+  capacity_one_unreached_4  rank 2 fails the same way, the others dumped before that allocation: nothing shows they
+                        would fit, so over_capacity, naming them as ranks that never reached it
+  capacity_total_little_4 / outside_total_much_4
+                        every rank alike, the GPU's total given: 1 GiB neither reserved nor free (over_capacity) or
+                        10 GiB (outside_allocator with the device total)
+  pp2_capacity_stage0_8  pipeline stage 0 (ranks 0-3) runs out of memory alike, stage 1 fits: over_capacity on the
+                        stage, stage 1 no evidence of memory outside
+
+Across the aligned trace (AdamW's first step appended: every rank peaks alike in the optimizer step):
+  midstep_input_4       rank 2's forward tensors 1.5x larger (longer sequences): equal peaks, input_imbalance
+                        mid-step
+  midstep_burden_4      rank 3 holds 1 GiB of evaluation outputs mid-step and frees it before the peak
+  midstep_balanced_4    the control: the same step on every rank, balanced at the highest peak
+  phase_shift_4         rank 2's trace starts 300 events earlier (its ring buffer holds more data loading): picked
+                        points compare the same moments (event N+300 of rank 2 is the others' N); balanced
+  two_groups_8 / two_groups_alternating_8
+                        ranks 0-3 (or the even ranks) hold their forward tensors 1.25x larger at the same sites:
+                        a group, not rank 0, and the layout that fits (pp=2,dp=4 / dp=4,tp=2)
+  growth_near_threshold_4  steps 10 and 20; rank 1 keeps 250 MiB more at step 20, a growth under the threshold that
+                        still sets it apart: the verdict is growth, as its finding
 """
 import json
 import os
@@ -132,17 +161,45 @@ def scale_top_site(snapshot, factor):
 
 
 def scale_allocations(snapshot, which, factor):
-    """Every allocation whose alloc entry `which` accepts becomes `factor` times larger, its frees with it."""
+    """Every allocation whose alloc entry `which` accepts becomes `factor` times larger, its frees with it. The allocator
+    reserves the extra bytes as it would: a segment mapped just before the allocation and released after its free (one
+    never freed is still reserved, entirely free, in the final segments), so no moment holds more than is reserved."""
     trace = snapshot['device_traces'][0]
-    scaled = {}
+    base = max(seg['address'] + seg['total_size'] for seg in snapshot['segments']) + (1 << 40)
+    scaled, out, extra_segments = {}, [], 0
+
+    def segment(action, e, size, address):
+        return {'action': action, 'addr': address, 'size': size, 'stream': e.get('stream', 0),
+                'time_us': e['time_us'], 'compile_context': 'N/A', 'user_metadata': ''}
     for e in trace:
         if e['action'] == 'alloc' and which(e):
-            e['size'] = int(e['size'] * factor)
-            scaled[e['addr']] = e['size']
-        elif e['action'] in ('free_requested', 'free_completed') and e['addr'] in scaled:
-            e['size'] = scaled[e['addr']]
+            size = int(e['size'] * factor)
+            extra = (max(0, size - e['size']) + (2 * MiB - 1)) // (2 * MiB) * (2 * MiB)
+            address = base + extra_segments * (1 << 34)
+            extra_segments += 1
+            if extra:
+                out.append(segment('segment_alloc', e, extra, address))
+            e['size'] = size
+            scaled[e['addr']] = (size, extra, address)
+            out.append(e)
+            continue
+        out.append(e)
+        if e['action'] in ('free_requested', 'free_completed') and e['addr'] in scaled:
+            size, extra, address = scaled[e['addr']]
+            e['size'] = size
             if e['action'] == 'free_completed':
                 del scaled[e['addr']]
+                if extra:
+                    out.append(segment('segment_free', e, extra, address))
+    trace[:] = out
+    for size, extra, address in scaled.values():
+        if extra:
+            snapshot['segments'].append({
+                'device': 0, 'address': address, 'total_size': extra, 'allocated_size': 0, 'active_size': 0,
+                'requested_size': 0, 'stream': 0, 'segment_type': 'large', 'segment_pool_id': (0, 0),
+                'is_expandable': False, 'frames': [],
+                'blocks': [{'address': address, 'size': extra, 'requested_size': 0, 'state': 'inactive',
+                            'frames': []}]})
 
 
 def add_segments(snapshot, count, size, frames):
@@ -503,7 +560,8 @@ def truncate_at(snapshot, cut):
 def run_out_of_memory(snapshot, request, frames=None):
     """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free
     events, gone from the final segments), retries, and reports an OOM for `request` with the device full but for
-    what it released (and 20 MiB)."""
+    what it released (and 20 MiB). A real record always has less free than the request (else the retry would have
+    succeeded), so where the release alone would cover it, something else on the device took the difference."""
     trace = snapshot['device_traces'][0]
     t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
     kept = []
@@ -516,7 +574,7 @@ def run_out_of_memory(snapshot, request, frames=None):
             trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
                           'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
     snapshot['segments'] = kept
-    add_oom(snapshot, request, frames, 20 * MiB + released)
+    add_oom(snapshot, request, frames, min(20 * MiB + released, request - 20 * MiB))
 
 
 def profiler_derived(snapshot, extra_host):
