@@ -202,6 +202,17 @@ def scale_allocations(snapshot, which, factor):
                             'frames': []}]})
 
 
+def prepend_frames(snapshot, frames):
+    """Every stack of the trace starts with `frames` (innermost first), as stacks="all" records C frames; each frame
+    list once, however many entries share it."""
+    seen = set()
+    for e in snapshot['device_traces'][0]:
+        stack = e.get('frames')
+        if stack and id(stack) not in seen:
+            seen.add(id(stack))
+            stack[:0] = [dict(f) for f in frames]
+
+
 def add_segments(snapshot, count, size, frames):
     base = max(s['address'] + s['total_size'] for s in snapshot['segments']) + (1 << 32)
     for i in range(count):
@@ -389,12 +400,7 @@ def field_scenarios(outdir, magma):
 
     def with_native(rank_snapshots):
         for s in rank_snapshots:
-            seen = set()
-            for e in s['device_traces'][0]:
-                frames = e.get('frames')
-                if frames and id(frames) not in seen:
-                    seen.add(id(frames))
-                    frames[:0] = [dict(f) for f in native]
+            prepend_frames(s, native)
         return rank_snapshots
     write(outdir, 'native_frames_burden_4', with_native(ranks), {'kind': 'burden_imbalance', 'rank': 3,
                                                                  'finding_kind': 'only_on_rank',
@@ -702,12 +708,7 @@ def capacity_scenarios(outdir, magma):
     def field(r, s):
         if r >= 2:
             relocate(s, '/workspace/proj/', '/opt/venv/lib/python3.10/site-packages/')
-        seen = set()
-        for e in s['device_traces'][0]:
-            frames = e.get('frames')
-            if frames and id(frames) not in seen:
-                seen.add(id(frames))
-                frames[:0] = [dict(f) for f in native]
+        prepend_frames(s, native)
     write(outdir, 'capacity_loss_4', job(loss, every, prepare=field),
           dict(capacity, remedies=['activation_checkpointing', 'chunked_loss'], request_site='log_softmax'))
     write(outdir, 'capacity_loss_balanced_4', job(loss, [], prepare=field), {'kind': 'balanced'})
