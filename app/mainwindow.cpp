@@ -32,6 +32,7 @@
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "verdicttext.h"
 #include "whatifview.h"
 
 #include <QAction>
@@ -1116,11 +1117,18 @@ void MainWindow::chooseLayout()
            "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
            "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
            "guess where the files show groups of ranks running different parts of the model."),
-        m_layoutText, [](const QString& t) {
+        m_layoutText, [files = m_model->rowCount()](const QString& t) {
             std::string why;
-            return ParallelLayout::parse(t.toStdString(), &why)
-                ? QString()
-                : tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
+            const std::optional<ParallelLayout> layout = ParallelLayout::parse(t.toStdString(), &why);
+            if (!layout)
+                return tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
+            // As the command line refuses it: a layout of another size would compare ranks with the wrong replicas.
+            if (files > 0 && layout->rankCount() != files)
+                return tr("%1 is for %2 ranks, but this job has %3 snapshot files.")
+                    .arg(t)
+                    .arg(layout->rankCount())
+                    .arg(files);
+            return QString();
         });
     if (text)
         setLayout(*text);
@@ -1204,13 +1212,13 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         updateStatus();
         return;
     }
-    m_banner->setVerdict(m_comparison->verdict(), caveats());
     m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
     FindingsView::fitColumns(m_findingsView);
     RankTableView::fitColumns(m_table);
     chooseDefaultRanks();
     fillRankCombos();
-    fillPointCombo();
+    fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
+    m_banner->setVerdict(m_comparison->verdict(), caveats());
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
     const int a = rankIndexOf(m_rankA);
@@ -1272,6 +1280,7 @@ void MainWindow::fillPointCombo()
     // The moment the verdict chose, where it chose one: an OOM, a mid-step excess, the highest peak.
     const Moment& moment = m_comparison->moment();
     if (!m_comparison->options().point) {
+        m_jobVerdict = m_comparison->verdict();
         const bool aligned = m_comparison->alignedTo() >= 0;
         m_alignedPointText = !aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
             : !aligned                                                    ? tr("Aligned (not possible: own peaks)")
@@ -1571,6 +1580,7 @@ void MainWindow::clearJob()
     m_compareTimer->stop();
     m_model->clear();
     m_alignedPointText.clear();
+    m_jobVerdict.reset();
     applyComparison(nullptr);
     m_stackPane->clear();
     // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
@@ -1605,6 +1615,14 @@ VerdictBanner::Caveats MainWindow::caveats() const
         }
     }
     c.failedFiles = m_model->unreadableCount();
+    if (m_comparison && m_comparison->options().point && m_jobVerdict) {
+        const Verdict& here = m_comparison->verdict();
+        if (here.kind != m_jobVerdict->kind || here.rank != m_jobVerdict->rank
+            || here.groupRanks != m_jobVerdict->groupRanks) {
+            c.jobVerdict = VerdictText::title(*m_jobVerdict, VerdictText::Translated);
+            c.jobPoint = m_alignedPointText;
+        }
+    }
     if (m_comparison && m_options.layout && !m_comparison->layout()) {
         c.unusedLayout = QString::fromStdString(m_options.layout->text());
         c.layoutRanks = m_options.layout->rankCount();

@@ -278,6 +278,8 @@ private:
     /// The point box's words for the job's own moment, from its last comparison at no named point: a picked point or
     /// another point box choice is compared at that point, which says nothing of where "aligned" would look.
     QString m_alignedPointText;
+    /// The verdict at that moment, for the banner at any other point.
+    std::optional<Verdict> m_jobVerdict;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
     QComboBox* m_baselineCombo = nullptr;

@@ -76,6 +76,7 @@ private slots:
     void growthAcrossSteps();
     void fragmentationMarksSmallFreeSpans();
     void overCapacityShowsWhatFillsTheGpu();
+    void midStepJobOpensWhereRanksDiffer();
     void parallelLayoutPerJob();
     void deviceMemoryPerJob();
     void optionsAndClicksKeepEachOther();
@@ -687,6 +688,41 @@ void TestMainWindow::fragmentationMarksSmallFreeSpans()
 
 // Every rank out of memory alike: no finding, so the window shows what fills rank A's GPU (the What-if tab, the trees
 // and the flame graph of everything it holds) and the failed request's stack; a job with findings goes back to them.
+void TestMainWindow::midStepJobOpensWhereRanksDiffer()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/midstep_input_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::InputImbalance);
+    QCOMPARE(w.comparison()->verdict().rank, 2);
+    QCOMPARE(w.comparison()->moment().reason, Moment::MidStep);
+    QCOMPARE(w.rankA(), 2);
+    QComboBox* point = nullptr;
+    for (QComboBox* combo : w.findChildren<QComboBox*>()) {
+        if (combo->findData(QStringLiteral("aligned")) >= 0)
+            point = combo;
+    }
+    QVERIFY(point);
+    const QString own = point->itemText(0);
+    QVERIFY2(own.contains(QLatin1String("mid-step")), qPrintable(own));
+    QCOMPARE(point->currentIndex(), 0);
+    QVERIFY(!w.banner()->text().contains(QLatin1String("job's own moment")));
+
+    // At each rank's own peak the ranks are alike; the banner says what the job's own moment shows.
+    point->setCurrentIndex(point->findData(QStringLiteral("peak")));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "peak", 30000);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::Balanced);
+    QVERIFY2(w.banner()->text().contains(QLatin1String("job's own moment")), qPrintable(w.banner()->text()));
+    QVERIFY(w.banner()->text().contains(QLatin1String("Input imbalance on rank 2")));
+    // The first item still names where "aligned" looks, not the point now compared.
+    QCOMPARE(point->itemText(0), own);
+    point->setCurrentIndex(0);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->moment().reason == Moment::MidStep, 30000);
+    QVERIFY(!w.banner()->text().contains(QLatin1String("job's own moment")));
+}
+
 void TestMainWindow::overCapacityShowsWhatFillsTheGpu()
 {
     MainWindow w;

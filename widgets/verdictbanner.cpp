@@ -149,6 +149,9 @@ void VerdictBanner::showVerdict()
                      .arg(c.unusedLayout)
                      .arg(c.layoutRanks)
                      .arg(c.ranks);
+    if (!c.jobVerdict.isEmpty())
+        notes << tr("This is the answer at the point chosen; at the job's own moment (Point: %1) the verdict is: %2.")
+                     .arg(c.jobPoint, c.jobVerdict);
     if (!notes.isEmpty())
         body += QLatin1Char('\n') + tr("Note: %1").arg(notes.join(QLatin1Char(' ')));
     m_body->setText(body);

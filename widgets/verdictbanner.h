@@ -29,6 +29,10 @@ public:
         /// A parallel layout that was given but does not fit the ranks compared (so was not used), and its size.
         QString unusedLayout;
         int layoutRanks = 0;
+        /// At a point the user chose: the job's own verdict (at the moment it chose) where it says something else, so
+        /// a balanced answer at one instant does not hide an imbalance elsewhere in the step.
+        QString jobVerdict;
+        QString jobPoint;
     };
     void setVerdict(const Verdict& verdict, const Caveats& caveats);
     void setVerdict(const Verdict& verdict)

@@ -271,6 +271,9 @@ def write(outdir, name, snapshots, expected):
 
 
 def main():
+    if len(sys.argv) != 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__)
+        sys.exit(0 if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help') else 2)
     data, outdir = sys.argv[1], sys.argv[2]
     with open(os.path.join(data, 'magma27_memory_snapshot.pickle'), 'rb') as f:
         magma = f.read()
