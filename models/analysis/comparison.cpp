@@ -511,8 +511,11 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
                 chosen[r].note.clear();
             } else {
                 chosen[r].alignedTo = -1;
-                chosen[r].note =
-                    "could not be aligned with " + what + " (its trace runs other code there); compared " + otherwise;
+                std::string note = "could not be aligned with ";
+                note += what;
+                note += " (its trace runs other code there); compared ";
+                note += otherwise;
+                chosen[r].note = std::move(note);
             }
         }
         return std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); });
@@ -1139,6 +1142,7 @@ void ComparisonPhases::scanAlignedExcess()
             return out;
         });
         std::vector<int64_t> peaks;
+        peaks.reserve(members.size());
         for (size_t r : members)
             peaks.push_back(m_c.m_ranks[r].peakAllocatedBytes);
         const int64_t medianPeak = medianOf(std::move(peaks));
