@@ -2632,6 +2632,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>, and every rank doing the same work ran out of memory:</source>
         <translation>，且做同样工作的每个 rank 都显存不足：</translation>
     </message>
+    <message>
+        <source>rank %1 ran with %2 %3 (most: %4)</source>
+        <translation>rank %1 使用 %2 %3 运行（多数为：%4）</translation>
+    </message>
+    <message>
+        <source>Allocator settings differ between ranks: %1; a node started without the job&apos;s PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently.</source>
+        <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

@@ -1891,6 +1891,46 @@ std::pair<int, int64_t> severity(const Comparison& c)
 
 } // namespace
 
+namespace {
+
+// Each setting that ranks record with more than one value: the ranks whose value is not the most common one. The
+// environment variable's text is left out (its parsed fields are compared, under either of its names).
+std::vector<Verdict::SettingDifference> settingDifferences(const std::vector<RankInput>& inputs)
+{
+    std::map<std::string, std::vector<std::pair<int, std::string>>> byKey;
+    for (const RankInput& in : inputs) {
+        const Snapshot& s = *in.snapshot;
+        for (const auto& [key, value] : s.allocatorSettings) {
+            const std::string_view k = s.strings.view(key);
+            if (k != "PYTORCH_CUDA_ALLOC_CONF" && k != "PYTORCH_ALLOC_CONF")
+                byKey[std::string(k)].emplace_back(in.rank, std::string(s.strings.view(value)));
+        }
+    }
+    std::vector<Verdict::SettingDifference> out;
+    for (const auto& [key, values] : byKey) {
+        std::map<std::string, int> counts;
+        for (const auto& [rank, value] : values)
+            ++counts[value];
+        if (counts.size() < 2)
+            continue;
+        // The most common value; between equally common ones, the lowest rank's.
+        std::string usual = values.front().second;
+        for (const auto& [value, n] : counts) {
+            if (n > counts[usual])
+                usual = value;
+        }
+        for (const auto& [rank, value] : values) {
+            if (value != usual)
+                out.push_back({ rank, key, value, usual });
+        }
+    }
+    std::sort(out.begin(), out.end(),
+        [](const auto& a, const auto& b) { return std::tie(a.rank, a.setting) < std::tie(b.rank, b.setting); });
+    return out;
+}
+
+} // namespace
+
 std::shared_ptr<const Comparison> Comparison::compute(
     const std::vector<RankInput>& inputs, const ComparisonOptions& options)
 {
@@ -1942,6 +1982,7 @@ std::shared_ptr<const Comparison> Comparison::compute(
             if (moment->reason != Moment::MidStep || there->m_verdict.kind != Verdict::Balanced)
                 c = there;
         }
+        c->m_verdict.settingDifferences = settingDifferences(inputs);
         all.push_back(std::move(c));
     }
     if (all.size() == 1)

@@ -308,6 +308,17 @@ struct Verdict
         static const char* kindName(Kind kind);
     };
     std::vector<Suspect> suspects;
+    /// A caching-allocator setting (`allocator_settings`, e.g. expandable_segments, max_split_size) in which a rank
+    /// differs from what most compared ranks ran with: a node launched without the job's PYTORCH_(CUDA_)ALLOC_CONF.
+    /// Only settings both record are compared, so files of two PyTorch versions do not differ by a new key.
+    struct SettingDifference
+    {
+        int rank = -1;
+        std::string setting;
+        std::string value;
+        std::string usual; ///< what most of the other ranks ran with
+    };
+    std::vector<SettingDifference> settingDifferences;
     /// The layout the ranks were compared in ("" without one), and whether it was guessed from the files.
     std::string layout;
     bool layoutSuggested = false;

@@ -472,6 +472,13 @@ std::string json(const Comparison& c)
         }
         out["verdict"]["suspects"] = std::move(suspects);
     }
+    if (!v.settingDifferences.empty()) {
+        nlohmann::ordered_json settings = nlohmann::ordered_json::array();
+        for (const Verdict::SettingDifference& d : v.settingDifferences)
+            settings.push_back(
+                { { "rank", d.rank }, { "setting", d.setting }, { "value", d.value }, { "others", d.usual } });
+        out["verdict"]["allocator_settings_differ"] = std::move(settings);
+    }
     if (!v.oomRanks.empty()) {
         out["verdict"]["ranks"] = v.oomRanks;
         out["verdict"]["figures_rank"] = v.figuresRank;

@@ -299,6 +299,20 @@ QString VerdictText::explanation(const Verdict& v, Language language)
                   .arg(QString::fromStdString(v.heavierGroup), Formatting::bytes(v.groupExcessBytes),
                       category(v.groupExcessCategory, language));
     }
+    if (!v.settingDifferences.empty()) {
+        QStringList differences;
+        for (const Verdict::SettingDifference& d : v.settingDifferences)
+            differences << say(
+                QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1 ran with %2 %3 (most: %4)"), language)
+                               .arg(QString::number(d.rank), QString::fromStdString(d.setting),
+                                   QString::fromStdString(d.value), QString::fromStdString(d.usual));
+        text += QLatin1Char(' ')
+            + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
+                      "Allocator settings differ between ranks: %1; a node started without the job's "
+                      "PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently."),
+                language)
+                  .arg(differences.join(QLatin1String("; ")));
+    }
     if (!v.layout.empty()) {
         text += QLatin1Char(' ')
             + (v.layoutSuggested

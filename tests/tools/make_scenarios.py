@@ -63,6 +63,9 @@ Devices, as PyTorch numbers them per process:
                         free segments: 982 MiB is still free between live blocks, in no block larger than 231 MiB;
                         the second one ran with expandable_segments:True (a different remedy). oom_outside_4 is the
                         control: a 2 GiB request, more than all the free space between blocks
+  settings_one_node_4   ranks 0-2 ran with PYTORCH_ALLOC_CONF=expandable_segments:True, rank 3 without it and ran
+                        out of memory by fragmentation: its allocator settings are named; settings_versions_balanced_4
+                        is the control (ranks 2-3 from an older PyTorch: one key fewer, the old variable name)
   steps_burden_3        torchtitan's layout, memory_snapshot/iteration_<N>/rank<R>_memory_snapshot.pickle, steps 10
                         and 20 of three ranks; at step 20 (the latest) rank 2 gathers evaluation outputs
   steps_balanced_latest_3  the control: rank 1 gathered at step 10, the latest step (20) is balanced
@@ -316,8 +319,28 @@ def main():
 
     for name, expandable in (('fragmentation_oom_4', False), ('fragmentation_expandable_oom_4', True)):
         ranks = copies(magma, 4)
-        fragmented_oom(ranks[-1], 512 * MiB, expandable)
+        for s in ranks:  # the job's environment, on every rank
+            set_alloc_conf(s, 'expandable_segments:True' if expandable else '')
+        run_out_of_memory(ranks[-1], 512 * MiB)  # less than is free between blocks at the end of the trace
         write(outdir, name, ranks, {'kind': 'fragmentation', 'rank': 3, 'expandable_segments': expandable})
+
+    # The job set PYTORCH_ALLOC_CONF=expandable_segments:True (the variable's new name), but the node of rank 3 was
+    # started without it, and rank 3 alone ran out of memory by fragmentation.
+    ranks = copies(magma, 4)
+    for s in ranks[:3]:
+        set_alloc_conf(s, 'expandable_segments:True', 'PYTORCH_ALLOC_CONF')
+    run_out_of_memory(ranks[3], 512 * MiB)
+    write(outdir, 'settings_one_node_4', ranks,
+          {'kind': 'fragmentation', 'rank': 3, 'expandable_segments': False,
+           'settings_differ': [{'rank': 3, 'setting': 'expandable_segments'}]})
+    # The control: ranks 2-3 ran an older PyTorch (no graph_capture_record_stream_reuse, the old variable name), the
+    # same settings otherwise.
+    ranks = copies(magma, 4)
+    for s in ranks[2:]:
+        settings = s['allocator_settings']
+        settings.pop('graph_capture_record_stream_reuse', None)
+        settings['PYTORCH_ALLOC_CONF'] = settings.pop('PYTORCH_CUDA_ALLOC_CONF')
+    write(outdir, 'settings_versions_balanced_4', ranks, {'kind': 'balanced'})
 
     ranks = copies(kk, 4)
     eval_frames = [{'name': 'gather_predictions', 'filename': '/workspace/metrics.py', 'line': 88},
@@ -666,12 +689,13 @@ def keep_buffer(snapshot, at, size):
          'compile_context': 'N/A', 'user_metadata': ''}]
 
 
-def fragmented_oom(snapshot, request, expandable):
-    """Runs out of memory at the end of the trace (run_out_of_memory), asking for less than is free between blocks."""
-    run_out_of_memory(snapshot, request)
-    if expandable:
-        snapshot['allocator_settings']['expandable_segments'] = True
-        snapshot['allocator_settings']['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True'
+def set_alloc_conf(snapshot, conf, variable='PYTORCH_CUDA_ALLOC_CONF'):
+    """The allocator settings as PyTorch records them for `conf` (expandable_segments only): the variable's text under
+    the name it was given by, and the parsed field."""
+    settings = snapshot['allocator_settings']
+    settings.pop('PYTORCH_CUDA_ALLOC_CONF', None)
+    settings[variable] = conf
+    settings['expandable_segments'] = 'expandable_segments:True' in conf
 
 
 def capacity_scenarios(outdir, magma):
