@@ -496,10 +496,12 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
     // code there stays where it is, and says so.
     const auto alignTo = [&](size_t reference, EventIndex event, const std::vector<size_t>& members,
                              const std::string& what, const std::string& otherwise) {
+        // Made here, on this thread: alignment() makes it on first use, which the part pool's threads must not race.
+        const TraceAlignment& placed = alignment();
         const QList<std::optional<EventIndex>> aligned =
             Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
                 const size_t r = members[size_t(i)];
-                return r == reference ? std::optional<EventIndex>(event) : alignment().align(reference, event, r);
+                return r == reference ? std::optional<EventIndex>(event) : placed.align(reference, event, r);
             });
         for (size_t i = 0; i < members.size(); ++i) {
             const size_t r = members[i];
@@ -1113,11 +1115,11 @@ void ComparisonPhases::scanAlignedExcess()
         const EventIndex stretches = std::min<EventIndex>(n, 512);
         // Each member's highest total in each stretch and where (-1: the stretch could not be placed in its trace).
         using Highest = std::vector<std::pair<int64_t, EventIndex>>;
-        // Where the stretches start in each trace; the traces end together (every rank dumps its snapshot at the
-        // same point of the code). Only starts that keep the order. On this thread: TraceAlignment fills its caches
-        // as it is asked, so it must not be asked from several threads at once.
-        std::vector<std::vector<EventIndex>> allStarts;
-        for (size_t r : members) {
+        const QList<Highest> highest = Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
+            const size_t r = members[size_t(i)];
+            const DeviceHistory& h = *histories[r];
+            // Where the stretches start in this trace; the traces end together (every rank dumps its snapshot at the
+            // same point of the code). Only starts that keep the order.
             std::vector<EventIndex> starts(size_t(stretches) + 1, Unknown);
             EventIndex last = -1;
             for (EventIndex k = 0; k < stretches; ++k) {
@@ -1126,12 +1128,7 @@ void ComparisonPhases::scanAlignedExcess()
                 if (at != Unknown && at >= last)
                     starts[size_t(k)] = last = at;
             }
-            starts.back() = EventIndex(histories[r]->eventCount());
-            allStarts.push_back(std::move(starts));
-        }
-        const QList<Highest> highest = Parallel::mapIndices(qsizetype(members.size()), [&](qsizetype i) {
-            const DeviceHistory& h = *histories[members[size_t(i)]];
-            const std::vector<EventIndex>& starts = allStarts[size_t(i)];
+            starts.back() = EventIndex(h.eventCount());
             Highest out(size_t(stretches), { -1, BeforeTrace });
             for (size_t k = 0; k < size_t(stretches); ++k) {
                 if (starts[k] == Unknown || starts[k + 1] == Unknown)
