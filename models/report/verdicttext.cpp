@@ -24,6 +24,12 @@ QString percent(int64_t part, int64_t whole)
     return QString::number(p, 'f', p < 10 ? 1 : 0) + QLatin1Char('%');
 }
 
+// The verdict's threshold as the user gave it: "2%", "0.5%".
+QString thresholdText(const Verdict& v)
+{
+    return QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
+}
+
 // How close ranks are, as a bound: "0.1%" where they differ by less (never "within 0.0%").
 QString within(int64_t part, int64_t whole)
 {
@@ -252,8 +258,7 @@ QString VerdictText::explanation(const Verdict& v, Language language)
                       "beyond its baseline."),
                 language)
                   .arg(QString::number(v.peakOutlierRank), Formatting::bytes(v.peakOutlierExcessBytes),
-                      QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%'),
-                      category(v.peakCategory, language));
+                      thresholdText(v), category(v.peakCategory, language));
         if (v.peakCategory == Category::OptimizerState)
             text += QLatin1Char(' ')
                 + say(
@@ -268,8 +273,8 @@ QString VerdictText::explanation(const Verdict& v, Language language)
                       "Its growth over the steps is under the %1 threshold, but it is what sets rank %2 apart from "
                       "the others (%3 more than %4)."),
                 language)
-                  .arg(QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%'), QString::number(v.rank),
-                      Formatting::bytes(v.outlierExcessBytes), against(v, language));
+                  .arg(thresholdText(v), QString::number(v.rank), Formatting::bytes(v.outlierExcessBytes),
+                      against(v, language));
     // What the files show holding that GPU's memory besides the rank's own allocations.
     QStringList found;
     for (const Verdict::Suspect& s : v.suspects) {
@@ -431,7 +436,7 @@ QString VerdictText::explain(const Verdict& v, Language language)
                     ? say(QT_TR_NOOP("The failed request's stack was not recorded."), language)
                     : say(QT_TR_NOOP("The request was at %1."), language).arg(QString::fromStdString(v.oomSite)));
     case Verdict::Balanced: {
-        const QString threshold = QString::number(v.thresholdPercent, 'g', 6) + QLatin1Char('%');
+        const QString threshold = thresholdText(v);
         if (v.outlierExcessBytes <= 0)
             return say(
                 QT_TR_NOOP("Balanced: no rank holds more than %1 above %2 %3; every rank holds the same."), language)
