@@ -374,6 +374,11 @@ struct RankHoldings
     /// memory), which a peak must stay within to have fit; 0 otherwise, and where it held and asked for less than that
     /// (the OOM was not for want of bytes).
     int64_t offeredBytes = 0;
+    /// Whether a peak would have fit in what the GPU offered (only where offeredBytes says so).
+    bool fits(int64_t peak) const
+    {
+        return offeredBytes > 0 && peak <= offeredBytes;
+    }
 };
 
 /// The verdict of one device compared across ranks, when ranks use several.

@@ -60,9 +60,8 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
             return Formatting::bytes(held(row));
         case PeakColumn:
             // Within what the GPU offered at the OOM: that change alone would have fit.
-            return m_holdings.offeredBytes > 0 && row.peakBytes <= m_holdings.offeredBytes
-                ? QStringLiteral("\u2713 ") + Formatting::bytes(row.peakBytes)
-                : Formatting::bytes(row.peakBytes);
+            return m_holdings.fits(row.peakBytes) ? QStringLiteral("\u2713 ") + Formatting::bytes(row.peakBytes)
+                                                  : Formatting::bytes(row.peakBytes);
         case SavedColumn:
             return Formatting::saved(row.savedBytes);
         }

@@ -142,6 +142,12 @@ std::string holdingsAt(const Comparison& c, const RankHoldings& h)
     return "event:" + std::to_string(h.composition.event);
 }
 
+// "; the GPU offered 13.2 GiB at the OOM (reserve and free)", where what it offered says what would have fit.
+std::string offeredWords(const RankHoldings& h)
+{
+    return h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "";
+}
+
 // "at its OOM", "at the aligned moment", "at its peak", "at event:12".
 std::string atWords(const std::string& at)
 {
@@ -172,7 +178,7 @@ nlohmann::ordered_json whatIfJson(const Comparison& c, const RankHoldings& h)
             { "kind", r.without.kind == WhatIf::Candidate::Site ? "site" : "category" }, { "peak_bytes", r.peakBytes },
             { "saved_bytes", r.savedBytes }, { "with_failed_request", r.withRequest } };
         if (h.offeredBytes > 0)
-            row["fits"] = r.peakBytes <= h.offeredBytes;
+            row["fits"] = h.fits(r.peakBytes);
         out.push_back(std::move(row));
     }
     return out;
@@ -222,13 +228,13 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
         out += "  … " + std::to_string(comp.sites.size() - maxSites) + " more sites\n";
     out += "Peak " + bytes(h.peakBytes)
         + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(" (failed requests counted)"))
-        + (h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "")
+        + offeredWords(h)
         + (c.history(h.rankIndex).snapshot().digest
                 ? std::string("; a digest keeps too little of the trace for the peak without a site\n")
                 : std::string("; had these allocations not been made:\n"));
     for (const WhatIf::Result& r : h.whatIf) {
         out += "  " + pad(bytes(r.peakBytes), 10, true) + pad(saved(r.savedBytes), 12, true)
-            + (h.offeredBytes > 0 && r.peakBytes <= h.offeredBytes ? "  fits" : "      ") + "  without "
+            + (h.fits(r.peakBytes) ? "  fits" : "      ") + "  without "
             + (r.without.kind == WhatIf::Candidate::Site ? "" : "category ") + withoutName(c, r)
             + (r.withRequest ? " (and the failed request)" : "") + "\n";
     }
@@ -759,15 +765,14 @@ HoldingsSection holdingsSection(const Comparison& c)
     }
     out.peak = "Its peak is " + bytes(h.peakBytes)
         + (c.history(h.rankIndex).ooms().empty() ? std::string() : std::string(", the failed requests counted"))
-        + (h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "")
-        + "; had these allocations not been made, it would have been:";
+        + offeredWords(h) + "; had these allocations not been made, it would have been:";
     for (const WhatIf::Result& r : h.whatIf) {
         out.whatIf.push_back({ { bytes(r.peakBytes),
             r.without.kind == WhatIf::Candidate::Site
                 ? c.sites().label(r.without.site)
                 : "every allocation of " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
             saved(r.savedBytes) + (r.withRequest ? " (with the failed request)" : ""),
-            h.offeredBytes > 0 ? (r.peakBytes <= h.offeredBytes ? "yes" : "no") : "-" } });
+            h.offeredBytes > 0 ? (h.fits(r.peakBytes) ? "yes" : "no") : "-" } });
     }
     return out;
 }
