@@ -292,6 +292,16 @@ RankHoldings Comparison::verdictHoldings(size_t sites) const
         size_t(index), aboutOutOfMemory(m_verdict.kind) && r.oomEvents > 0 ? r.oomEvent : r.point.event, sites);
 }
 
+std::optional<RankHoldings> Comparison::holdingsFor(int rank, size_t sites) const
+{
+    const int index = rankIndex(rank >= 0 ? rank : verdictHoldingsRank());
+    if (index < 0)
+        return std::nullopt;
+    if (rank < 0 && !m_options.point)
+        return verdictHoldings(sites);
+    return holdingsOf(size_t(index), m_ranks[size_t(index)].point.event, sites);
+}
+
 int Comparison::rankIndex(int rank) const
 {
     for (size_t i = 0; i < m_ranks.size(); ++i) {

@@ -460,6 +460,9 @@ public:
     RankHoldings verdictHoldings(size_t sites = RankHoldings::DefaultSites) const;
     /// The rank verdictHoldings() is of, -1 without ranks.
     int verdictHoldingsRank() const;
+    /// What fills `rank`'s GPU at its point, or with -1 what fills the rank the verdict is about where the verdict
+    /// looks at it (verdictHoldings, unless a point was asked for); nullopt when no rank has that number.
+    std::optional<RankHoldings> holdingsFor(int rank, size_t sites = RankHoldings::DefaultSites) const;
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "loadedfile.h"
 #include "snapshotinfo.h"
 
 #include <QString>
@@ -17,6 +18,11 @@ struct FileInfoEntry
     int rank = 0;
     std::vector<DeviceInfo> devices;
     QString error; ///< set when the file could not be read; devices are then empty
+
+    static FileInfoEntry of(const LoadedFile& file)
+    {
+        return { file.path, file.rank, file.devices, file.error };
+    }
 };
 
 /// Formats `info` output; the JSON schema is `{"files":[{"path":…,"rank":…,"devices":[{…}]}]}`.

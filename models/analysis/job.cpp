@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+#include "job.h"
+
+#include "parallel.h"
+#include "rankfiles.h"
+#include "rankname.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace RankScope {
+
+Job::Job(const QStringList& paths, const JobFiles& files)
+    : m_given(paths)
+    , m_stepsOfOneRank(files.stepsOfOneRank)
+{
+    m_allFiles = RankFiles::expand(paths);
+    if (m_stepsOfOneRank) {
+        if (m_allFiles.size() < 2) {
+            m_error = { "steps", "needs the snapshots of two or more steps of one rank" };
+            return;
+        }
+        // Numbered steps go in the order of their numbers; otherwise the files are in the order given.
+        std::vector<std::pair<int64_t, QString>> steps;
+        for (const QString& path : m_allFiles)
+            steps.push_back({ RankName::stepFromPath(path).value_or(-1), path });
+        const bool numbered = std::all_of(steps.begin(), steps.end(), [](const auto& s) { return s.first >= 0; });
+        if (numbered)
+            std::stable_sort(
+                steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (size_t i = 0; i < steps.size(); ++i) {
+            m_files.append(steps[i].second);
+            m_stepOfFile.push_back(numbered ? steps[i].first : int64_t(i) + 1);
+        }
+        return;
+    }
+    if (m_allFiles.isEmpty()) {
+        m_error = { "", "no snapshot files given" };
+        return;
+    }
+    const RankFiles::Step chosen = RankFiles::chooseStep(m_allFiles, files.step);
+    m_steps = chosen.steps;
+    m_step = chosen.chosen;
+    std::string list;
+    for (int64_t s : chosen.steps)
+        list += (list.empty() ? "" : ", ") + std::to_string(s);
+    if (chosen.steps.empty()) {
+        m_files = m_allFiles;
+        if (files.step)
+            m_error = { "step", std::to_string(*files.step) + ": the files are not of several training steps" };
+    } else if (chosen.files.isEmpty()) {
+        m_error = { "step", std::to_string(*files.step) + ": the files hold steps " + list };
+    } else {
+        m_files = chosen.files;
+        m_stepChosenByUser = files.step.has_value();
+    }
+}
+
+std::string Job::stepNote() const
+{
+    if (m_steps.empty() || m_files.isEmpty())
+        return {};
+    std::string list;
+    for (int64_t s : m_steps)
+        list += (list.empty() ? "" : ", ") + std::to_string(s);
+    return "the files hold snapshots of steps " + list + "; comparing step " + std::to_string(m_step)
+        + (m_stepChosenByUser ? "" : " (the latest; --step N for another)");
+}
+
+void Job::load(const Progress& progress)
+{
+    if (!m_error.empty())
+        return;
+    if (m_loadedFiles.size() != m_files.size())
+        m_loadedFiles = QList<LoadedFile>(m_files.size());
+    const QList<RankName::Assigned> ranks = RankName::assign(m_files);
+    std::atomic<bool> cancel = false;
+    const QList<LoadedFile> files = Parallel::mapIndices(m_files.size(), [&](qsizetype i) {
+        const LoadedFile& had = m_loadedFiles[i];
+        if (had.ok() || (!had.path.isEmpty() && !had.cancelled))
+            return had; // loaded, or failed for a reason loading again would not change
+        if (cancel)
+            return LoadedFile::cancelledBeforeStart(m_files[i], ranks[i].rank, ranks[i].fromName);
+        ProgressCallback report;
+        if (progress) {
+            report = [&, i](uint64_t done, uint64_t total) {
+                if (cancel || !progress(int(i), done, total))
+                    cancel = true;
+                return !cancel;
+            };
+        }
+        LoadedFile file = LoadedFile::load(m_files[i], ranks[i].rank, ranks[i].fromName, report);
+        // The same rank in every file is what --steps means, not a clash of names.
+        if (!m_stepsOfOneRank)
+            file.note = ranks[i].note();
+        return file;
+    });
+    m_loadedFiles = files;
+    m_cancelled = cancel;
+    if (!m_cancelled && !m_earlier)
+        m_earlier = loadEarlierSteps();
+    m_loaded = !m_cancelled;
+    m_last.reset();
+}
+
+void Job::setLoaded(QList<LoadedFile> files, std::shared_ptr<const EarlierSteps> earlier)
+{
+    m_loadedFiles = std::move(files);
+    m_earlier = std::move(earlier);
+    m_loaded = true;
+    m_cancelled = false;
+    m_last.reset();
+}
+
+std::shared_ptr<const EarlierSteps> Job::loadEarlierSteps() const
+{
+    if (m_step < 0 || m_steps.empty() || m_steps.front() >= m_step)
+        return nullptr;
+    return std::make_shared<const EarlierSteps>(EarlierSteps::load(m_allFiles, m_step));
+}
+
+int Job::failures() const
+{
+    const int failed = int(std::count_if(
+        m_loadedFiles.begin(), m_loadedFiles.end(), [](const LoadedFile& f) { return !f.ok() && !f.path.isEmpty(); }));
+    return failed + (m_earlier ? int(m_earlier->failed.size()) : 0);
+}
+
+std::vector<std::string> Job::messages() const
+{
+    std::vector<std::string> lines;
+    for (const LoadedFile& file : m_loadedFiles) {
+        if (!file.note.isEmpty())
+            lines.push_back("warning: " + file.path.toStdString() + ": " + file.note.toStdString());
+        if (!file.ok() && !file.path.isEmpty())
+            lines.push_back(file.path.toStdString() + ": " + file.error.toStdString());
+    }
+    if (m_earlier) {
+        for (const LoadedFile& file : m_earlier->failed)
+            lines.push_back(file.path.toStdString() + ": " + file.error.toStdString() + " (an earlier step)");
+    }
+    return lines;
+}
+
+std::vector<RankInput> Job::inputs() const
+{
+    std::vector<RankInput> ranks;
+    if (m_stepsOfOneRank) {
+        // One rank: the number the first file gives (the others would be renumbered as if they were other ranks);
+        // the last file that loaded is compared, the ones before it are its earlier steps.
+        RankInput rank;
+        std::vector<RankInput::EarlierStep> earlier;
+        for (qsizetype i = 0; i < m_loadedFiles.size(); ++i) {
+            const LoadedFile& file = m_loadedFiles[i];
+            if (!file.ok())
+                continue;
+            if (rank.snapshot)
+                earlier.push_back({ rank.step, rank.snapshot });
+            rank = RankInput(m_loadedFiles.front().rank, file.path, file.snapshot);
+            rank.step = m_stepOfFile[size_t(i)];
+        }
+        if (rank.snapshot) {
+            rank.earlier = std::move(earlier);
+            ranks.push_back(std::move(rank));
+        }
+        return ranks;
+    }
+    for (const LoadedFile& file : m_loadedFiles) {
+        if (file.ok())
+            ranks.push_back({ file.rank, file.path, file.snapshot });
+    }
+    if (m_step >= 0 && m_earlier)
+        m_earlier->attach(ranks, m_step);
+    else if (m_step >= 0)
+        EarlierSteps().attach(ranks, m_step);
+    return ranks;
+}
+
+JobError Job::check(const ComparisonOptions& options) const
+{
+    const std::vector<RankInput> ranks = inputs();
+    // A layout of another size would compare ranks with the wrong replicas.
+    if (const std::optional<ParallelLayout>& layout = options.layout; layout && !m_stepsOfOneRank) {
+        const int files = int(m_loadedFiles.isEmpty() ? m_files.size() : m_loadedFiles.size());
+        if (layout->rankCount() != files)
+            return { "layout",
+                layout->text() + ": " + std::to_string(layout->rankCount()) + " ranks, but " + std::to_string(files)
+                    + " snapshot files are given" };
+        for (const RankInput& r : ranks) {
+            if (r.rank >= layout->rankCount())
+                return { "layout",
+                    layout->text() + ": rank " + std::to_string(r.rank) + " (" + r.path.toStdString()
+                        + ") is not among ranks 0 to " + std::to_string(layout->rankCount() - 1) };
+        }
+    }
+    if (options.baselineRank >= 0
+        && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == options.baselineRank; }))
+        return { "baseline", std::to_string(options.baselineRank) + ": no such rank among the files" };
+    return {};
+}
+
+namespace {
+
+// Every option that changes the comparison, written out: two equal keys compare alike.
+std::string keyOf(const ComparisonOptions& o)
+{
+    std::string key;
+    if (o.point)
+        key += "p" + std::to_string(int(o.point->kind)) + ":" + std::to_string(o.point->number) + "@"
+            + std::to_string(o.point->rank);
+    key += "|b" + std::to_string(o.baselineRank) + "|t" + std::to_string(o.thresholdPercent) + "|m"
+        + std::to_string(o.site.myCodeOnly) + "|d" + std::to_string(o.site.depth) + "|g"
+        + (o.device ? std::to_string(*o.device) : "*") + "|l" + (o.layout ? o.layout->text() : "") + "|M"
+        + std::to_string(o.deviceMemoryBytes);
+    for (const CategoryRules::Rule& rule : o.categories.rules)
+        key += "|c" + std::to_string(int(rule.category)) + ":" + rule.pattern;
+    return key;
+}
+
+} // namespace
+
+Job::Result Job::compare(const ComparisonOptions& options, Points points) const
+{
+    if (!m_error.empty())
+        return { nullptr, m_error };
+    const std::string key = keyOf(options) + (points == Points::MustFit ? "" : "|lenient");
+    if (m_last && m_last->key == key)
+        return m_last->result;
+    Result result;
+    const std::vector<RankInput> ranks = inputs();
+    if (!ranks.empty())
+        result.error = check(options);
+    if (result.error.empty() && !ranks.empty()) {
+        result.comparison = Comparison::compute(ranks, options);
+        if (points == Points::MustFit)
+            result.error = pointOutsideTrace(*result.comparison);
+        if (!result.error.empty())
+            result.comparison.reset();
+    }
+    m_last = Cache { key, result };
+    return result;
+}
+
+// An event or step that a rank's trace does not have would compare that rank at another moment, silently: an error
+// that names the rank and what its trace holds. Digests keep only the peak, the snapshot and OOMs; they are compared
+// at their snapshot with a note, as documented.
+JobError Job::pointOutsideTrace(const Comparison& c)
+{
+    const std::optional<TimelinePoint::Spec>& spec = c.options().point;
+    if (!spec || !TimelinePoint::insideTrace(spec->kind))
+        return {};
+    for (size_t i = 0; i < c.ranks().size(); ++i) {
+        const DeviceHistory& h = c.history(i);
+        if (c.ranks()[i].note.empty() || h.snapshot().digest)
+            continue;
+        const std::string rank = "rank " + std::to_string(c.ranks()[i].rank);
+        if (spec->kind == TimelinePoint::Event)
+            return { "at",
+                c.pointName() + ": " + rank + "'s trace has events 0 to "
+                    + std::to_string(int64_t(h.eventCount()) - 1) };
+        return { "at",
+            c.pointName() + ": " + rank + "'s trace has no " + (spec->kind == TimelinePoint::StepEnd ? "end of " : "")
+                + "ProfilerStep#" + std::to_string(spec->number) };
+    }
+    return {};
+}
+
+Job Job::forStep(std::optional<int64_t> step) const
+{
+    Job job(m_given, { step, m_stepsOfOneRank });
+    if (!job.m_error.empty() || m_loadedFiles.isEmpty())
+        return job;
+    // The files both steps hold, already read; the rest is read by the next load.
+    job.m_loadedFiles = QList<LoadedFile>(job.m_files.size());
+    const QList<RankName::Assigned> ranks = RankName::assign(job.m_files);
+    for (qsizetype i = 0; i < job.m_files.size(); ++i) {
+        for (const LoadedFile& had : m_loadedFiles) {
+            if (had.path == job.m_files[i] && had.rank == ranks[i].rank && had.ok())
+                job.m_loadedFiles[i] = had;
+        }
+    }
+    if (job.m_step == m_step)
+        job.m_earlier = m_earlier;
+    return job;
+}
+
+} // namespace RankScope
