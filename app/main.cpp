@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "appearance.h"
-#include "cli.h"
+#include "command.h"
 #include "mainwindow.h"
 #include "parallel.h"
+#include "writing.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -16,7 +17,9 @@ int main(int argc, char** argv)
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
 
-    if (RankScope::Cli::needsWidgets(arguments)) {
+    const RankScope::Cli::Commands commands(RankScope::Cli::allCommands(), "rankscope", true);
+    RankScope::Cli::Console console;
+    if (commands.draws(arguments)) {
         // Drawing without a display: always offscreen unless told otherwise, so pictures come out the same on a
         // laptop, a login node and in CI.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -31,16 +34,16 @@ int main(int argc, char** argv)
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
-        const int code = RankScope::Cli::run(arguments);
+        const int code = commands.run(arguments, console);
         RankScope::Parallel::finish();
         return code;
     }
-    if (RankScope::Cli::isCommand(arguments)) {
+    if (commands.isCommand(arguments)) {
         // Headless: no display connection is opened, so this works on a cluster login node or in CI.
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
-        const int code = RankScope::Cli::run(arguments);
+        const int code = commands.run(arguments, console);
         RankScope::Parallel::finish();
         return code;
     }

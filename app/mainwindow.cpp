@@ -887,9 +887,8 @@ bool MainWindow::holdsStepReports(const QStringList& logs)
 
 void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step)
 {
-    const RankFiles::Step chosen = RankFiles::chooseStep(snapshotFiles(paths), step);
-    const QStringList& files = chosen.files;
-    if (files.isEmpty())
+    Job job(snapshotFiles(paths), { step });
+    if (job.files().isEmpty())
         return;
     // One job at a time: what is shown must never mix the ranks of two jobs.
     if (m_model->rowCount() > 0)
@@ -903,21 +902,20 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
     m_layoutText = QSettings().value(jobKey("layouts", paths)).toString();
     m_deviceMemoryText = QSettings().value(jobKey("devicememory", paths)).toString();
     m_stepCombo->clear();
-    for (int64_t s : chosen.steps)
+    for (int64_t s : job.steps())
         m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
-    m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(chosen.chosen))));
-    m_stepLabel->setVisible(!chosen.steps.empty());
-    m_stepCombo->setVisible(!chosen.steps.empty());
+    m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(job.step()))));
+    m_stepLabel->setVisible(!job.steps().empty());
+    m_stepCombo->setVisible(!job.steps().empty());
     refitMenuCorner();
-    m_loader->load(files);
+    // The files load one job each (progress and cancel per file, in the rank table); the job gets them as they are
+    // compared.
+    m_loader->load(job.files());
+    m_job = std::move(job);
     // The steps before this one, for growth across steps: read next to the ranks, compared again once they are in.
-    m_step = chosen.chosen;
     m_earlierSteps.reset();
-    if (!chosen.steps.empty() && chosen.steps.front() < chosen.chosen) {
-        m_earlierLoads.start(
-            [all = snapshotFiles(paths), step = chosen.chosen] {
-                return std::make_shared<const EarlierSteps>(EarlierSteps::load(all, step));
-            },
+    if (!m_job->steps().empty() && m_job->steps().front() < m_job->step()) {
+        m_earlierLoads.start([job = *m_job] { return job.loadEarlierSteps(); },
             [this](std::shared_ptr<const EarlierSteps> earlier) {
                 for (const LoadedFile& file : earlier->failed) {
                     statusBar()->showMessage(
@@ -1117,18 +1115,14 @@ void MainWindow::chooseLayout()
            "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
            "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
            "guess where the files show groups of ranks running different parts of the model."),
-        m_layoutText, [files = m_model->rowCount()](const QString& t) {
+        m_layoutText, [this](const QString& t) {
             std::string why;
-            const std::optional<ParallelLayout> layout = ParallelLayout::parse(t.toStdString(), &why);
-            if (!layout)
+            ComparisonOptions options;
+            options.layout = ParallelLayout::parse(t.toStdString(), &why);
+            if (!options.layout)
                 return tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
-            // As the command line refuses it: a layout of another size would compare ranks with the wrong replicas.
-            if (files > 0 && layout->rankCount() != files)
-                return tr("%1 is for %2 ranks, but this job has %3 snapshot files.")
-                    .arg(t)
-                    .arg(layout->rankCount())
-                    .arg(files);
-            return QString();
+            // The job's own check, in the words the command line and the MCP server use.
+            return m_job ? QString::fromStdString(m_job->check(options).text()) : QString();
         });
     if (text)
         setLayout(*text);
@@ -1160,22 +1154,35 @@ void MainWindow::setDeviceMemory(const QString& size)
 void MainWindow::compareRanks()
 {
     m_compareTimer->stop();
-    std::vector<RankInput> ranks;
+    QList<LoadedFile> files;
+    QStringList paths;
     for (int row = 0; row < m_model->rowCount(); ++row) {
-        const LoadedFile* file = m_model->file(row);
-        if (file && file->ok())
-            ranks.push_back({ file->rank, file->path, file->snapshot });
+        if (const LoadedFile* file = m_model->file(row)) {
+            files.append(*file);
+            paths.append(file->path);
+        }
     }
-    if (ranks.empty()) {
+    const int ranks = int(std::count_if(files.begin(), files.end(), [](const LoadedFile& f) { return f.ok(); }));
+    if (ranks == 0) {
         m_comparisons.cancel();
         applyComparison(nullptr);
         return;
     }
     readOptions();
-    if (m_earlierSteps)
-        m_earlierSteps->attach(ranks, m_step);
-    m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, int(ranks.size())));
-    m_comparisons.start([ranks, options = m_options] { return Comparison::compute(ranks, options); },
+    if (!m_job)
+        m_job.emplace(paths);
+    m_job->setLoaded(std::move(files), m_earlierSteps);
+    // What the job cannot use of the options is said in the banner, and the ranks compared without it, rather than
+    // nothing shown: the user is looking at the job and can fix the option from there.
+    ComparisonOptions options = m_options;
+    const JobError unusable = m_job->check(options);
+    m_unusedOption = QString::fromStdString(unusable.text());
+    if (unusable.option == "layout")
+        options.layout.reset();
+    else if (unusable.option == "baseline")
+        options.baselineRank = -1;
+    m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, ranks));
+    m_comparisons.start([job = *m_job, options] { return job.compare(options, Job::Points::MayMiss).comparison; },
         [this](ComparisonPtr comparison) { applyComparison(std::move(comparison)); });
     updateStatus();
 }
@@ -1577,6 +1584,8 @@ void MainWindow::clearJob()
     m_comparisons.cancel();
     m_earlierLoads.cancel();
     m_earlierSteps.reset();
+    m_job.reset();
+    m_unusedOption.clear();
     m_compareTimer->stop();
     m_model->clear();
     m_alignedPointText.clear();
@@ -1623,10 +1632,14 @@ VerdictBanner::Caveats MainWindow::caveats() const
             c.jobPoint = m_alignedPointText;
         }
     }
-    if (m_comparison && m_options.layout && !m_comparison->layout()) {
-        c.unusedLayout = QString::fromStdString(m_options.layout->text());
-        c.layoutRanks = m_options.layout->rankCount();
-    }
+    if (m_comparison)
+        c.unusedOption = m_unusedOption;
+    // A layout that fits the files but not the ranks that could be read.
+    if (m_comparison && c.unusedOption.isEmpty() && m_options.layout && !m_comparison->layout())
+        c.unusedOption = tr("layout %1: %2 ranks, but %3 are compared")
+                             .arg(QString::fromStdString(m_options.layout->text()))
+                             .arg(m_options.layout->rankCount())
+                             .arg(c.ranks);
     return c;
 }
 

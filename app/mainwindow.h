@@ -2,6 +2,7 @@
 #pragma once
 
 #include "comparison.h"
+#include "job.h"
 #include "jobtracker.h"
 #include "loadedfile.h"
 #include "verdictbanner.h"
@@ -303,7 +304,10 @@ private:
     /// The snapshots of the steps before the one shown, read in the background once per job and step.
     JobTracker m_earlierLoads { this };
     std::shared_ptr<const EarlierSteps> m_earlierSteps;
-    int64_t m_step = -1;
+    /// The job shown: its files, step and the checks of its options (the comparison runs on a copy).
+    std::optional<Job> m_job;
+    /// What the job could not use of the options (Job::check), said in the banner.
+    QString m_unusedOption;
     int m_rankA = -1;
     int m_rankB = -1;
     // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.

@@ -8,6 +8,7 @@
 #include "digest.h"
 #include "excesstreemodel.h"
 #include "findingsmodel.h"
+#include "job.h"
 #include "mainwindow.h"
 #include "parallel.h"
 #include "rankchart.h"
@@ -830,7 +831,12 @@ void TestMainWindow::parallelLayoutPerJob()
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && !w.comparison()->layout(), 60000);
     auto* banner = w.findChild<VerdictBanner*>();
     QVERIFY(banner);
-    QTRY_VERIFY(banner->text().contains(QLatin1String("is for 8 ranks, but 2 are compared")));
+    // The job's own words, as the command line and the MCP server say them.
+    ComparisonOptions eight;
+    eight.layout = ParallelLayout::parse("pp=2,dp=4", nullptr);
+    const std::string words = Job({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") }).check(eight).text();
+    QCOMPARE(words, std::string("layout pp=2,dp=4: 8 ranks, but 2 snapshot files are given"));
+    QTRY_VERIFY(banner->text().contains(QString::fromStdString(words)));
     w.setLayout(QString());
     w.openPaths({ folder });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);

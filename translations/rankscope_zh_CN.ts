@@ -1338,8 +1338,8 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
         <translation>对齐（判定所选的时刻）</translation>
     </message>
     <message>
-        <source>%1 is for %2 ranks, but this job has %3 snapshot files.</source>
-        <translation>%1 适用于 %2 个 rank，但此作业有 %3 个快照文件。</translation>
+        <source>layout %1: %2 ranks, but %3 are compared</source>
+        <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
     </message>
 </context>
 <context>
@@ -2178,12 +2178,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>显示或隐藏依据与修改建议</translation>
     </message>
     <message>
-        <source>The parallel layout %1 is for %2 ranks, but %3 are compared: they were compared without it.</source>
-        <translation>并行布局 %1 对应 %2 个 rank，但参与比较的是 %3 个：比较时未使用该布局。</translation>
-    </message>
-    <message>
         <source>This is the answer at the point chosen; at the job&apos;s own moment (Point: %1) the verdict is: %2.</source>
         <translation>这是所选比较点处的结果；在作业自身的时刻（比较点：%1），判定为：%2。</translation>
+    </message>
+    <message>
+        <source>%1: the ranks were compared without it.</source>
+        <translation>%1：比较各 rank 时未使用它。</translation>
     </message>
 </context>
 <context>

@@ -144,11 +144,8 @@ void VerdictBanner::showVerdict()
             c.offPoint);
     if (c.failedFiles > 0)
         notes << tr("%n file(s) could not be read and are not compared.", nullptr, c.failedFiles);
-    if (!c.unusedLayout.isEmpty())
-        notes << tr("The parallel layout %1 is for %2 ranks, but %3 are compared: they were compared without it.")
-                     .arg(c.unusedLayout)
-                     .arg(c.layoutRanks)
-                     .arg(c.ranks);
+    if (!c.unusedOption.isEmpty())
+        notes << tr("%1: the ranks were compared without it.").arg(c.unusedOption);
     if (!c.jobVerdict.isEmpty())
         notes << tr("This is the answer at the point chosen; at the job's own moment (Point: %1) the verdict is: %2.")
                      .arg(c.jobPoint, c.jobVerdict);

@@ -27,8 +27,9 @@ public:
         int offPoint = 0; ///< of those, ranks not at the point asked for (compared at their snapshot or own peak)
         int failedFiles = 0; ///< files that could not be read, so are not compared
         /// A parallel layout that was given but does not fit the ranks compared (so was not used), and its size.
-        QString unusedLayout;
-        int layoutRanks = 0;
+        /// What the job could not use of the options (Job::check: a layout of another size), in its own words;
+        /// the ranks were compared without it.
+        QString unusedOption;
         /// At a point the user chose: the job's own verdict (at the moment it chose) where it says something else, so
         /// a balanced answer at one instant does not hide an imbalance elsewhere in the step.
         QString jobVerdict;

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "beforeafterreport.h"
+#include "commands.h"
+#include "diffreport.h"
+#include "joboptions.h"
+
+namespace RankScope::Cli {
+
+namespace DiffCommand {
+
+void options(CommandLine& cl)
+{
+    addComparisonOptions(cl);
+    cl.add(names("json"), "Print JSON.");
+    cl.add(names("csv"), "Print the findings as CSV.");
+    cl.add(names("fail-on-imbalance"),
+        "Exit with 3 when a rank stands out (imbalance, stray device, growth), with 5 when ranks ran out of memory and "
+        "none stands out (over_capacity, outside_allocator, fragmentation); with --before and --after: 3 unless the "
+        "run after is fixed.");
+    cl.add(names("before"), "The run before the change (a folder or file; may be repeated).", "DIR");
+    cl.add(names("after"), "The run after the change (a folder or file; may be repeated).", "DIR");
+}
+
+// --fail-on-imbalance: what the verdict means for a script.
+int statusOf(Verdict::Kind kind)
+{
+    switch (kind) {
+    case Verdict::Balanced:
+        return 0;
+    case Verdict::OverCapacity:
+    case Verdict::OutsideAllocator:
+    case Verdict::Fragmentation:
+        return 5; // out of memory, and no rank stands out
+    case Verdict::BurdenImbalance:
+    case Verdict::InputImbalance:
+    case Verdict::StrayDevice:
+    case Verdict::ModelParallelImbalance:
+    case Verdict::Growth:
+        break;
+    }
+    return 3;
+}
+
+int run(CommandLine& cl)
+{
+    JobRequest request;
+    if (const std::string error = readComparisonOptions(cl, request); !error.empty())
+        return cl.fail(error);
+    if (cl.isSet("json") && cl.isSet("csv"))
+        return cl.fail("--json and --csv exclude each other");
+    const enum { Text, Json, Csv } format = cl.isSet("json") ? Json : cl.isSet("csv") ? Csv : Text;
+    const bool failOnImbalance = cl.isSet("fail-on-imbalance");
+    const QStringList paths = cl.positional();
+    const QStringList before = cl.values("before");
+    const QStringList after = cl.values("after");
+    if (!before.isEmpty() || !after.isEmpty()) {
+        if (before.isEmpty() || after.isEmpty() || !paths.isEmpty())
+            return cl.fail("--before and --after go together, with no other files");
+        if (format == Csv)
+            return cl.fail("--csv compares one run; use --json or text with --before and --after");
+        const OpenedJob was = openJob(cl, before, request);
+        const OpenedJob is = openJob(cl, after, request);
+        for (const OpenedJob* run : { &was, &is }) {
+            if (!run->error.empty())
+                return cl.fail((run == &was ? "--before: " : "--after: ") + run->error);
+        }
+        if (!was.comparison || !is.comparison)
+            return 1;
+        const BeforeAfter result = BeforeAfter::compute(was.comparison, is.comparison);
+        cl.console().out(format == Json ? BeforeAfterReport::json(result) : BeforeAfterReport::text(result));
+        if (was.failures || is.failures)
+            return 1;
+        return failOnImbalance && !result.fixed ? 3 : 0;
+    }
+    const OpenedJob opened = openJob(cl, paths, request);
+    if (!opened.error.empty())
+        return cl.fail(opened.error);
+    if (!opened.comparison)
+        return 1;
+    const Comparison& comparison = *opened.comparison;
+    cl.console().out(format == Json ? DiffReport::json(comparison)
+            : format == Csv         ? DiffReport::csv(comparison)
+                                    : DiffReport::text(comparison));
+    if (opened.failures)
+        return 1;
+    return failOnImbalance ? statusOf(comparison.verdict().kind) : 0;
+}
+
+} // namespace DiffCommand
+
+const Command diffCommand { "diff",
+    "[--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code] [--depth N]\n"
+    "       [--device N] [--step N] [--steps] [--layout L] [--categories FILE] [--device-memory SIZE]\n"
+    "       [--json|--csv] [--fail-on-imbalance] FILE|FOLDER...\n"
+    "       rankscope diff --before DIR --after DIR [options]",
+    "which rank holds what the others don't, and why",
+    "Which rank holds what the others don't, and why: findings per allocation site and a verdict. With --before\n"
+    "and --after, a run before a fix against the run after it: spreads, top sites, and whether it is fixed.\n"
+    "\n"
+    "POINT is aligned (default: the rank with the highest peak there, every other rank at the same moment of its\n"
+    "own trace), peak (each rank at its own peak), snapshot, oom, event:<i>, event:<i>@<rank>, step:<N> or\n"
+    "step:<N>:end. The baseline is the median of the other ranks, or one rank. Every GPU of every rank is compared\n"
+    "(--device N: only cuda:N of each rank); memory a rank put on another rank's GPU is a foreign_device finding\n"
+    "(verdict stray_device). A folder of several training steps (iteration_<N>/rank<R>_..., snapshot_<step>_<rank>)\n"
+    "is compared one step at a time: the latest, or --step N; up to four steps before it are read too, and a rank\n"
+    "holding more at every step is a growth (verdict growth). --layout pp=2,dp=4 (slowest first; also tp, cp, ep)\n"
+    "compares each rank with its replicas; stages and shards may differ by design (verdict\n"
+    "model_parallel_imbalance when their parameters, gradients or optimizer state do).",
+    false, DiffCommand::options, DiffCommand::run };
+
+} // namespace RankScope::Cli

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "joboptions.h"
+
+#include "bytesize.h"
+
+namespace RankScope::Cli {
+
+void addComparisonOptions(CommandLine& cl)
+{
+    cl.add(names("at"),
+        "Where each rank is compared: aligned (default: the rank with the highest peak there, every other rank at the "
+        "same moment of its own trace), peak (each rank at its own peak), snapshot, oom, event:<i>, step:<N> or "
+        "step:<N>:end.",
+        "POINT");
+    cl.add(names("baseline"), "Compare each rank with the median of the others (default) or with one rank.",
+        "median|RANK");
+    cl.add(names("threshold"), "How far above its baseline a rank must be to count, in percent (default 2).", "PCT");
+    cl.add(names("my-code"), "Keep only your own frames in the site key.");
+    cl.add(names("depth"), "Keep the first N frames in the site key.", "N");
+    cl.add(
+        names("device"), "Compare cuda:N of every rank (default: every device, the one that matters most first).", "N");
+    cl.add(names("step"),
+        "In a folder of several training steps (iteration_<N>/ …), compare the snapshots of step N (default: the "
+        "latest).",
+        "N");
+    cl.add(names("steps"),
+        "The files are one rank's snapshots at successive training steps (oldest first, or in the order of the step "
+        "numbers in their names): the last is compared, with growth across all of them.");
+    cl.add(names("layout"),
+        "The job's parallel layout, slowest dimension first, as a device mesh is written: pp=2,dp=4 (also tp, cp, "
+        "ep; the sizes multiply to the number of ranks). Ranks are compared with their replicas (same coordinates but "
+        "dp); stages and shards may differ by design. Default: guessed where the files show groups that run "
+        "different parts of the model.",
+        "LAYOUT");
+    cl.add(names("device-memory"),
+        "Each GPU's total memory (80GiB, 79.3GB …), which a snapshot does not record: with it, an OOM outside the "
+        "allocator says how much is held outside PyTorch.",
+        "SIZE");
+    cl.add(names("categories"),
+        "A rules file that adds category patterns: one '<category> <pattern>' a line, matched against each frame's "
+        "filename:function.",
+        "FILE");
+}
+
+std::string readJobOptions(const OptionSource& source, JobRequest& request)
+{
+    ComparisonOptions& options = request.options;
+    auto given = [&](const char* name) { return source.value(name).has_value(); };
+    auto value = [&](const char* name) { return source.value(name).value_or(QString()); };
+    auto needs = [&](const char* name, const char* what) { return source.spelled(name) + " needs " + what; };
+    request.files.stepsOfOneRank = value("steps") == QLatin1String("true");
+    options.site.myCodeOnly = value("my-code") == QLatin1String("true");
+    bool ok = false;
+    if (given("at") && value("at") != QLatin1String("aligned")) {
+        options.point = TimelinePoint::parse(value("at").toStdString());
+        if (!options.point)
+            return needs("at", "aligned, peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end");
+    }
+    if (given("baseline") && value("baseline") != QLatin1String("median")) {
+        options.baselineRank = value("baseline").toInt(&ok);
+        if (!ok)
+            return needs("baseline", "median or a rank number");
+    }
+    if (given("threshold")) {
+        options.thresholdPercent = value("threshold").toDouble(&ok);
+        if (!ok || options.thresholdPercent < 0)
+            return needs("threshold", "a percentage, such as 2 or 0.5");
+    }
+    if (given("depth")) {
+        options.site.depth = value("depth").toInt(&ok);
+        if (!ok || options.site.depth < 1)
+            return needs("depth", "a number of frames, 1 or more");
+    }
+    if (given("device")) {
+        options.device = value("device").toInt(&ok);
+        if (!ok || *options.device < 0 || *options.device > 65535)
+            return needs("device", "a device number, such as 0");
+    }
+    if (given("step")) {
+        request.files.step = value("step").toLongLong(&ok);
+        if (!ok || *request.files.step < 0)
+            return needs("step", "a step number, such as 20");
+    }
+    if (given("layout")) {
+        std::string why;
+        options.layout = ParallelLayout::parse(value("layout").toStdString(), &why);
+        if (!options.layout)
+            return source.spelled("layout") + " " + value("layout").toStdString() + ": " + why;
+    }
+    if (given("device-memory")) {
+        const std::optional<int64_t> bytes = parseByteSizeWithUnit(value("device-memory"));
+        if (!bytes)
+            return needs("device-memory", "a size with its unit, such as 80GiB");
+        options.deviceMemoryBytes = *bytes;
+    }
+    if (given("categories")) {
+        try {
+            options.categories = CategoryRules::read(value("categories"));
+        } catch (const std::exception& e) {
+            return source.spelled("categories") + ": " + e.what();
+        }
+    }
+    return {};
+}
+
+std::string readComparisonOptions(const CommandLine& cl, JobRequest& request)
+{
+    const OptionSource source {
+        [&cl](const char* name) -> std::optional<QString> {
+            if (!cl.isSet(name))
+                return std::nullopt;
+            // A flag has no value: being there is its value.
+            const QString v = cl.value(name);
+            return v.isEmpty() ? QStringLiteral("true") : v;
+        },
+        [](const char* name) { return std::string("--") + name; },
+    };
+    return readJobOptions(source, request);
+}
+
+std::string optionError(const JobError& error)
+{
+    return error.option.empty() ? error.what : "--" + error.text();
+}
+
+OpenedJob openJob(const CommandLine& cl, const QStringList& paths, const JobRequest& request)
+{
+    OpenedJob opened;
+    Job& job = opened.job.emplace(paths, request.files);
+    if (!job.error().empty()) {
+        opened.error = optionError(job.error());
+        return opened;
+    }
+    // Said before the load, so that the output is never taken for the whole folder.
+    if (const std::string note = job.stepNote(); !note.empty())
+        cl.console().err("note: " + note + "\n");
+    job.load();
+    for (const std::string& line : job.messages())
+        cl.console().err(line + "\n");
+    opened.failures = job.failures();
+    const Job::Result result = job.compare(request.options);
+    opened.comparison = result.comparison;
+    opened.error = result.error.empty() ? std::string() : optionError(result.error);
+    return opened;
+}
+
+} // namespace RankScope::Cli

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include "commands.h"
+#include "mcpserver.h"
+
+#include <QCoreApplication>
+
+namespace RankScope::Cli {
+
+namespace McpCommand {
+
+int run(CommandLine& cl)
+{
+    if (!cl.positional().isEmpty())
+        return cl.fail("takes no files: an agent opens them with open_job");
+    McpServer server(cl.console(), QCoreApplication::applicationVersion().toStdString());
+    server.addCoreTools();
+    return server.run();
+}
+
+} // namespace McpCommand
+
+const Command mcpCommand { "mcp", "", "a Model Context Protocol server on stdio, for coding agents",
+    "A Model Context Protocol server over stdio (JSON-RPC 2.0, one message a line): an agent opens a job's rank\n"
+    "files (open_job) and asks for the verdict (diff), the findings and their stacks, what fills a GPU (top) and\n"
+    "the peaks without each site (what_if), snapshot figures (info) and step reports (steps). Register it with\n"
+    "an agent client as the command `rankscope mcp`. Logs go to stderr; files are only read.",
+    false, nullptr, McpCommand::run };
+
+} // namespace RankScope::Cli

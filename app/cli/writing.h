@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "command.h"
+#include "diffsheet.h"
+#include "excesstree.h"
+#include "job.h"
+#include "timelineview.h"
+
+#include <QSize>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace RankScope {
+class RankListModel;
+}
+
+namespace RankScope::Cli {
+
+/// What the commands that draw (export, report, the MCP server's export_picture) are asked to draw.
+struct Picture
+{
+    DiffSheet::View view = DiffSheet::Diff;
+    TimelineView::BandColoring coloring = TimelineView::ColorByAllocation;
+    std::optional<ExcessTree::Scope> scope;
+    int rankA = -1; ///< -1: the verdict's rank
+    int rankB = -1; ///< -1: the rank closest to the baseline
+    int finding = 0; ///< index into the findings
+    QSize size { 1600, 1000 };
+    double scale = 2;
+};
+
+/// Draws the chosen view of a job's comparison with the same widgets as the window, into `ranks` and the sheet
+/// returned; null with `error` set when the picture asks for ranks or a finding the comparison does not have, or
+/// the views took too long. `error` names the option as the command line does (--ranks, --finding).
+std::unique_ptr<DiffSheet> drawSheet(
+    const Job& job, const ComparisonPtr& comparison, const Picture& picture, RankListModel& ranks, std::string& error);
+
+/// The steps export and report share: parse the options, check the output's name, load and compare, refuse to replace
+/// files without --force, draw the sheet, write. `badName` returns a message for an unusable output name (else
+/// empty); `outputs` lists every file the command will write; `write` writes them and returns an error or "".
+int runWriting(CommandLine& cl, const std::function<std::string(const QString&)>& badName,
+    const std::function<QStringList(const QString&)>& outputs,
+    const std::function<QString(DiffSheet&, const Comparison&, const QString& out, double scale)>& write);
+
+/// The options of export and report.
+void addOutputOptions(CommandLine& cl, const char* outDescription);
+
+// The commands that draw:
+extern const Command exportCommand;
+extern const Command reportCommand;
+/// The MCP server with every tool, export_picture too.
+extern const Command mcpDrawingCommand;
+
+/// Every command the `rankscope` executable has.
+const std::vector<const Command*>& allCommands();
+
+} // namespace RankScope::Cli
