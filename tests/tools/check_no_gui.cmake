@@ -1,4 +1,5 @@
-# Fails when BINARY loads Qt Gui or Qt Widgets: the core library must link with Qt Core alone.
+# Fails when BINARY loads Qt Gui, Qt Widgets or QCustomPlot: the core library (and rankscope-cli, built on it alone)
+# must link with Qt Core alone.
 execute_process(COMMAND ldd ${BINARY} OUTPUT_VARIABLE libraries RESULT_VARIABLE failed)
 if(failed)
     message(FATAL_ERROR "ldd ${BINARY} failed")
@@ -6,7 +7,7 @@ endif()
 if(NOT libraries MATCHES "libQt6Core")
     message(FATAL_ERROR "${BINARY} does not load Qt Core: ldd output is not what this check expects\n${libraries}")
 endif()
-if(libraries MATCHES "libQt6(Gui|Widgets)")
-    message(FATAL_ERROR "${BINARY} loads ${CMAKE_MATCH_0}: the core library must not need Qt Gui or Widgets")
+if(libraries MATCHES "libQt6(Gui|Widgets)|libQCustomPlot|libqcustomplot")
+    message(FATAL_ERROR "${BINARY} loads ${CMAKE_MATCH_0}: the core must not need Qt Gui, Widgets or QCustomPlot")
 endif()
-message(STATUS "${BINARY} links Qt Core without Qt Gui or Widgets")
+message(STATUS "${BINARY} links Qt Core without Qt Gui, Widgets or QCustomPlot")

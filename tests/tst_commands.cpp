@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+// The command line as a library, run in this process: the table every --help and the usage come from, the core
+// Job every front end builds its jobs with (the same words for the same mistake in each), and the MCP server's
+// protocol (the official SDK's client drives it in tests/mcp).
+#include "command.h"
+#include "commands.h"
+#include "job.h"
+#include "mcpserver.h"
+#include "testutils.h"
+#include "writing.h"
+
+#include <QImage>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace RankScope;
+using namespace RankScope::Cli;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+const QString examples = QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples");
+
+struct Ran
+{
+    int code = 0;
+    std::string out;
+    std::string err;
+};
+
+Ran runCommand(const QStringList& args, const std::string& input = {}, bool core = false)
+{
+    const Commands commands(core ? coreCommands() : allCommands(), core ? "rankscope-cli" : "rankscope", !core);
+    StringConsole console(input);
+    Ran ran;
+    ran.code = commands.run(QStringList { QStringLiteral("rankscope") } + args, console);
+    ran.out = console.output;
+    ran.err = console.errors;
+    return ran;
+}
+
+// The server's answers to `requests`, one JSON message a line, keyed by id.
+std::map<std::string, Json> serve(const std::vector<Json>& requests, bool core = false, std::string* raw = nullptr)
+{
+    std::string input;
+    for (const Json& r : requests)
+        input += (r.is_string() ? r.get<std::string>() : r.dump()) + "\n";
+    const Ran ran = runCommand({ QStringLiteral("mcp") }, input, core);
+    std::map<std::string, Json> byId;
+    std::istringstream lines(ran.out);
+    for (std::string line; std::getline(lines, line);)
+        byId[Json::parse(line).value("id", Json()).dump()] = Json::parse(line);
+    if (raw)
+        *raw = ran.out;
+    return byId;
+}
+
+Json request(int id, const std::string& method, Json params = Json::object())
+{
+    return { { "jsonrpc", "2.0" }, { "id", id }, { "method", method }, { "params", std::move(params) } };
+}
+
+Json call(int id, const std::string& tool, Json arguments)
+{
+    return request(id, "tools/call", { { "name", tool }, { "arguments", std::move(arguments) } });
+}
+
+Json openExamples(int id)
+{
+    return call(id, "open_job", { { "paths", { examples.toStdString() } } });
+}
+
+} // namespace
+
+class TestCommands : public QObject
+{
+    Q_OBJECT
+private slots:
+    void tableGivesEveryHelp();
+    void coreCommandsAreTheCoresOnly();
+    void diffInProcess();
+    void layoutMismatchInTheJobsWords();
+    void jobKeepsWhatItLoaded();
+    void jobLoadCancels();
+    void jobAtAnotherStep();
+    void mcpProtocol();
+    void mcpToolsAnswer();
+    void mcpErrorsAreToolResults();
+    void mcpCancelledRequestGetsNoAnswer();
+    void mcpPicture();
+};
+
+// Usage, --help and dispatch read one table: every command's help comes from it, and the usage lists every command.
+void TestCommands::tableGivesEveryHelp()
+{
+    const Ran usage = runCommand({ QStringLiteral("--help") });
+    QCOMPARE(usage.code, 0);
+    for (const Command* c : allCommands()) {
+        const Ran help = runCommand({ QString::fromLatin1(c->name), QStringLiteral("--help") });
+        QCOMPARE(help.code, 0);
+        QVERIFY2(help.out.rfind(std::string("Usage: rankscope ") + c->name, 0) == 0, help.out.c_str());
+        QVERIFY(help.out.find(c->about) != std::string::npos);
+        QVERIFY(help.out.find("Options:") != std::string::npos);
+        QVERIFY2(usage.out.find(std::string("rankscope ") + c->name + " ") != std::string::npos
+                || usage.out.find(std::string("rankscope ") + c->name + "\n") != std::string::npos,
+            c->name);
+        QVERIFY(usage.out.find(c->summary) != std::string::npos);
+        // A usage error names the command and gives its help.
+        const Ran wrong = runCommand({ QString::fromLatin1(c->name), QStringLiteral("--no-such-option") });
+        QCOMPARE(wrong.code, 2);
+        QVERIFY(wrong.err.rfind(std::string("rankscope ") + c->name + ": Unknown option", 0) == 0);
+    }
+    const Ran unknown = runCommand({ QStringLiteral("nosuch") }, {}, true);
+    QCOMPARE(unknown.code, 2);
+    QVERIFY(unknown.err.find("nosuch is not a command") != std::string::npos);
+}
+
+void TestCommands::coreCommandsAreTheCoresOnly()
+{
+    std::vector<std::string> core, all;
+    for (const Command* c : coreCommands()) {
+        core.push_back(c->name);
+        QVERIFY(!c->draws);
+    }
+    QCOMPARE(core, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp" }));
+    for (const Command* c : allCommands())
+        all.push_back(c->name);
+    QCOMPARE(all, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp", "export", "report" }));
+    // The drawing build's mcp draws (export_picture): it runs under a QApplication.
+    const Commands commands(allCommands(), "rankscope", true);
+    QVERIFY(commands.draws({ QStringLiteral("rankscope"), QStringLiteral("mcp") }));
+    QVERIFY(!Commands(coreCommands(), "rankscope-cli", false)
+                 .draws({ QStringLiteral("rankscope-cli"), QStringLiteral("mcp") }));
+}
+
+void TestCommands::diffInProcess()
+{
+    const Ran ran = runCommand({ QStringLiteral("diff"), QStringLiteral("--json"), examples });
+    QCOMPARE(ran.code, 0);
+    const Json out = Json::parse(ran.out);
+    QCOMPARE(out["verdict"]["kind"].get<std::string>(), std::string("burden_imbalance"));
+    QCOMPARE(out["verdict"]["rank"].get<int>(), 0);
+    QCOMPARE(out["ranks"].size(), size_t(4));
+}
+
+// One check, one wording: the command line, the MCP server and (tst_mainwindow) the window say what Job::check says.
+void TestCommands::layoutMismatchInTheJobsWords()
+{
+    Job job({ examples });
+    ComparisonOptions options;
+    options.layout = ParallelLayout::parse("pp=2,dp=4", nullptr);
+    const std::string words = job.check(options).text();
+    QCOMPARE(words, std::string("layout pp=2,dp=4: 8 ranks, but 4 snapshot files are given"));
+    const Ran cli =
+        runCommand({ QStringLiteral("diff"), QStringLiteral("--layout"), QStringLiteral("pp=2,dp=4"), examples });
+    QCOMPARE(cli.code, 2);
+    QVERIFY2(cli.err.rfind("rankscope diff: --" + words + "\n", 0) == 0, cli.err.c_str());
+    auto answers = serve({ openExamples(1), call(2, "diff", { { "job", "job1" }, { "layout", "pp=2,dp=4" } }) });
+    QCOMPARE(answers["2"]["result"]["isError"].get<bool>(), true);
+    QCOMPARE(answers["2"]["result"]["content"][0]["text"].get<std::string>(), words);
+}
+
+void TestCommands::jobKeepsWhatItLoaded()
+{
+    Job job({ examples });
+    QCOMPARE(job.files().size(), 4);
+    QVERIFY(job.error().empty());
+    job.load();
+    QVERIFY(job.isLoaded());
+    QCOMPARE(job.failures(), 0);
+    const SnapshotPtr first = job.loaded()[0].snapshot;
+    job.load(); // nothing is read again
+    QCOMPARE(job.loaded()[0].snapshot, first);
+    const Job::Result a = job.compare({});
+    const Job::Result b = job.compare({});
+    QVERIFY(a.comparison);
+    QCOMPARE(a.comparison, b.comparison); // the same question is not computed twice
+    ComparisonOptions other;
+    other.thresholdPercent = 5;
+    QVERIFY(job.compare(other).comparison != a.comparison);
+
+    // A file that cannot be read is said, and the others are compared.
+    QTemporaryDir dir;
+    for (int r = 0; r < 2; ++r)
+        QVERIFY(QFile::copy(examples + QStringLiteral("/rank%1_memory_snapshot.pickle").arg(r),
+            dir.filePath(QStringLiteral("rank%1.pickle").arg(r))));
+    QFile bad(dir.filePath(QStringLiteral("rank2.pickle")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("not a pickle");
+    bad.close();
+    Job partly({ dir.path() });
+    partly.load();
+    QCOMPARE(partly.failures(), 1);
+    const std::vector<std::string> messages = partly.messages();
+    QCOMPARE(messages.size(), size_t(1));
+    QVERIFY(messages[0].rfind(dir.filePath(QStringLiteral("rank2.pickle")).toStdString() + ": ", 0) == 0);
+    QCOMPARE(partly.compare({}).comparison->ranks().size(), size_t(2));
+    // The paths' own mistakes, in words.
+    QTemporaryDir empty;
+    QCOMPARE(Job({ empty.path() }).error().text(), std::string("no snapshot files given"));
+    QCOMPARE(Job({ examples }, { 7, false }).error().text(),
+        std::string("step 7: the files are not of several training steps"));
+}
+
+void TestCommands::jobLoadCancels()
+{
+    // Progress is reported a megabyte at a time: a file of several.
+    Job job({ QStringLiteral(RANKSCOPE_TEST_DATA_DIR "/cranberrii_memory_snapshot.pickle") });
+    std::atomic<int> calls = 0;
+    job.load([&](int index, uint64_t, uint64_t) {
+        ++calls;
+        return index != 0;
+    });
+    QVERIFY(calls > 0);
+    QVERIFY(job.wasCancelled());
+    QVERIFY(job.loaded()[0].cancelled);
+    QVERIFY(!job.isLoaded());
+    // Loading again goes on: the cancelled files are read now.
+    job.load();
+    QVERIFY(job.isLoaded());
+    QCOMPARE(job.failures(), 0);
+}
+
+void TestCommands::jobAtAnotherStep()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/growth_steps_4");
+    Job latest({ folder });
+    QCOMPARE(latest.steps(), (std::vector<int64_t> { 10, 20, 30 }));
+    QCOMPARE(latest.step(), int64_t(30));
+    QVERIFY(latest.stepNote().find("comparing step 30 (the latest") != std::string::npos);
+    latest.load();
+    const Job::Result result = latest.compare({});
+    QCOMPARE(result.comparison->verdict().kind, Verdict::Growth);
+    const Job earlier = latest.forStep(10);
+    QCOMPARE(earlier.step(), int64_t(10));
+    QVERIFY(earlier.files() != latest.files());
+    QCOMPARE(latest.forStep(30).loaded()[0].snapshot, latest.loaded()[0].snapshot);
+    QCOMPARE(Job({ folder }, { 15, false }).error().text(), std::string("step 15: the files hold steps 10, 20, 30"));
+}
+
+void TestCommands::mcpProtocol()
+{
+    std::string raw;
+    auto answers = serve(
+        {
+            request(1, "initialize", { { "protocolVersion", "2025-06-18" }, { "capabilities", Json::object() } }),
+            Json { { "jsonrpc", "2.0" }, { "method", "notifications/initialized" } },
+            request(2, "tools/list"),
+            request(3, "ping"),
+            request(4, "no/such/method"),
+            call(5, "no_such_tool", Json::object()),
+            Json("{not json"),
+            request(6, "initialize", { { "protocolVersion", "1999-01-01" } }),
+        },
+        true, &raw);
+    // Nothing but protocol on the output: one JSON message a line, one per request, none for the notification.
+    QCOMPARE(std::count(raw.begin(), raw.end(), '\n'), 7);
+    QCOMPARE(answers["1"]["result"]["protocolVersion"].get<std::string>(), std::string("2025-06-18"));
+    QCOMPARE(answers["1"]["result"]["serverInfo"]["name"].get<std::string>(), std::string("rankscope"));
+    QVERIFY(answers["1"]["result"]["capabilities"].contains("tools"));
+    QCOMPARE(answers["6"]["result"]["protocolVersion"].get<std::string>(), std::string("2025-11-25"));
+    std::vector<std::string> names;
+    for (const Json& tool : answers["2"]["result"]["tools"]) {
+        names.push_back(tool["name"]);
+        QVERIFY(!tool["description"].get<std::string>().empty());
+        QCOMPARE(tool["inputSchema"]["type"].get<std::string>(), std::string("object"));
+    }
+    // The core-only server offers every tool but the one that draws.
+    QCOMPARE(names,
+        (std::vector<std::string> { "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps" }));
+    QVERIFY(answers["3"]["result"].is_object());
+    QCOMPARE(answers["4"]["error"]["code"].get<int>(), -32601);
+    QCOMPARE(answers["5"]["error"]["code"].get<int>(), -32602);
+    QCOMPARE(answers["null"]["error"]["code"].get<int>(), -32700);
+}
+
+void TestCommands::mcpToolsAnswer()
+{
+    auto answers = serve({ openExamples(1), call(2, "diff", { { "job", "job1" } }),
+        call(3, "findings", { { "job", "job1" }, { "filter", "GATHER_predictions" } }),
+        call(4, "stack", { { "job", "job1" }, { "finding", 1 } }), call(5, "what_if", { { "job", "job1" } }),
+        call(6, "top", { { "job", "job1" }, { "by", "category" } }),
+        call(7, "info", { { "paths", { examples.toStdString() } } }) });
+    const Json& opened = answers["1"]["result"]["structuredContent"];
+    QCOMPARE(opened["job"].get<std::string>(), std::string("job1"));
+    QCOMPARE(opened["files"].size(), size_t(4));
+    QVERIFY(opened["failed"].empty());
+    // The verdict is the command line's, from the same computation.
+    const Json cli = Json::parse(runCommand({ QStringLiteral("diff"), QStringLiteral("--json"), examples }).out);
+    const Json& diff = answers["2"]["result"]["structuredContent"];
+    QCOMPARE(diff["verdict"].dump(), cli["verdict"].dump());
+    QCOMPARE(diff["ranks"].dump(), cli["ranks"].dump());
+    QCOMPARE(diff["finding_count"].get<size_t>(), cli["findings"].size());
+    QVERIFY(answers["2"]["result"]["content"][0]["text"].get<std::string>().rfind("Verdict: burden_imbalance", 0) == 0);
+    QCOMPARE(answers["3"]["result"]["structuredContent"]["matched"].get<int>(), 1);
+    const Json& frames = answers["4"]["result"]["structuredContent"]["frames"];
+    QVERIFY(!frames.empty());
+    QCOMPARE(frames[0]["name"].get<std::string>(), std::string("gather_predictions"));
+    QVERIFY(frames[0]["own_code"].get<bool>());
+    QVERIFY(answers["5"]["result"]["structuredContent"]["what_if"].is_array());
+    QVERIFY(answers["6"]["result"]["structuredContent"].contains("by_category"));
+    QCOMPARE(answers["7"]["result"]["structuredContent"]["files"].size(), size_t(4));
+}
+
+void TestCommands::mcpErrorsAreToolResults()
+{
+    auto answers = serve(
+        { call(1, "diff", { { "job", "job9" } }), call(2, "open_job", { { "paths", { "/no/such/rank0.pickle" } } }),
+            openExamples(3), call(4, "diff", { { "job", "job1" }, { "point", "event:999999" } }),
+            call(5, "stack", { { "job", "job1" }, { "finding", 99 } }),
+            call(6, "diff", { { "job", "job1" }, { "depth", 0 } }), call(7, "open_job", { { "paths", "not a list" } }),
+            call(8, "findings", { { "job", "job1" } }) });
+    auto text = [&](const char* id) { return answers[id]["result"]["content"][0]["text"].get<std::string>(); };
+    for (const char* id : { "1", "2", "4", "5", "6", "7" })
+        QVERIFY2(answers[id]["result"]["isError"].get<bool>(), id);
+    QVERIFY(text("1").find("job job9: no such job") == 0);
+    QVERIFY(text("2").find("/no/such/rank0.pickle") != std::string::npos);
+    // The command line's words, the argument named as the tool names it.
+    QVERIFY2(text("4").rfind("point event:999999: rank 0's trace has events 0 to ", 0) == 0, text("4").c_str());
+    QCOMPARE(text("5"), std::string("finding 99: there are only 1 findings"));
+    QCOMPARE(text("6"), std::string("depth needs a number of frames, 1 or more"));
+    QCOMPARE(text("7"), std::string("paths needs a list of snapshot files or folders"));
+    // The server is still there.
+    QCOMPARE(answers["8"]["result"]["isError"].get<bool>(), false);
+}
+
+// A cancelled request stops its load and gets no answer; the next request is answered.
+void TestCommands::mcpCancelledRequestGetsNoAnswer()
+{
+    auto answers = serve({ openExamples(1),
+        Json { { "jsonrpc", "2.0" }, { "method", "notifications/cancelled" }, { "params", { { "requestId", 1 } } } },
+        request(2, "ping") });
+    QVERIFY(!answers.count("1"));
+    QVERIFY(answers.count("2"));
+}
+
+void TestCommands::mcpPicture()
+{
+    QTemporaryDir dir;
+    const std::string out = dir.filePath(QStringLiteral("diff.png")).toStdString();
+    auto answers =
+        serve({ openExamples(1), call(2, "export_picture", { { "job", "job1" }, { "width", 800 }, { "height", 500 } }),
+            call(3, "export_picture", { { "job", "job1" }, { "view", "flame" }, { "out", out } }),
+            call(4, "export_picture", { { "job", "job1" }, { "out", out } }),
+            call(5, "export_picture", { { "job", "job1" }, { "ranks", { 0, 9 } } }) });
+    const Json& content = answers["2"]["result"]["content"];
+    QCOMPARE(content[1]["type"].get<std::string>(), std::string("image"));
+    QCOMPARE(content[1]["mimeType"].get<std::string>(), std::string("image/png"));
+    const QImage image = QImage::fromData(
+        QByteArray::fromBase64(QByteArray::fromStdString(content[1]["data"].get<std::string>())), "PNG");
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.width(), answers["2"]["result"]["structuredContent"]["width"].get<int>());
+    QCOMPARE(image.width(), 800);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // only where an output was given
+    QVERIFY(!QImage(QString::fromStdString(out)).isNull());
+    // The export's rules: no overwrite without force.
+    QVERIFY(answers["4"]["result"]["isError"].get<bool>());
+    QVERIFY(answers["4"]["result"]["content"][0]["text"].get<std::string>().find("exists; give force")
+        != std::string::npos);
+    QCOMPARE(answers["5"]["result"]["content"][0]["text"].get<std::string>(),
+        std::string("ranks 9: no such rank among the files"));
+}
+
+QTEST_MAIN(TestCommands)
+#include "tst_commands.moc"
