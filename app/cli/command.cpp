@@ -21,6 +21,11 @@ void Console::err(std::string_view text)
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+void Console::flush()
+{
+    std::fflush(stdout);
+}
+
 std::istream& Console::in()
 {
     return std::cin;

@@ -23,6 +23,8 @@ public:
     virtual ~Console() = default;
     virtual void out(std::string_view text);
     virtual void err(std::string_view text);
+    /// Sends what was written on: a reader waiting for an answer (the MCP server's client) gets it now.
+    virtual void flush();
     /// Standard input (the MCP server reads its requests from it).
     virtual std::istream& in();
 };

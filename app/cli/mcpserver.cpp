@@ -343,8 +343,12 @@ McpServer::Result McpServer::openJob(const Json& args)
             failed.push_back({ { "path", file.path.toStdString() }, { "error", file.error.toStdString() } });
         ok += file.ok();
     }
-    if (ok == 0)
-        throw ToolError("no file of the job could be read: " + Json(failed).dump());
+    if (ok == 0) {
+        std::string why;
+        for (const std::string& line : job.messages())
+            why += (why.empty() ? "" : "; ") + line;
+        throw ToolError("no file of the job could be read: " + why);
+    }
     const std::string id = "job" + std::to_string(m_nextJob++);
     Result r;
     r.structured = { { "job", id } };
@@ -479,6 +483,9 @@ McpServer::Result McpServer::top(const Json& args, bool whatIfOnly)
     r.structured = Json::parse(DiffReport::topJson(*c, *holdings, order));
     r.text = DiffReport::topText(*c, *holdings, order, size_t(sites));
     if (whatIfOnly) {
+        // The text's first line says whose GPU and when; the what-if table is its last part.
+        if (const size_t at = r.text.find("\nPeak "); at != std::string::npos)
+            r.text = r.text.substr(0, r.text.find('\n')) + r.text.substr(at);
         Json only;
         for (const char* key : { "rank", "device", "at", "event", "bytes", "peak_bytes", "what_if" }) {
             if (r.structured.contains(key))
@@ -615,7 +622,9 @@ std::optional<Json> McpServer::handle(const Json& message)
 
 void McpServer::write(const Json& message)
 {
+    // Each answer goes out at once: the client waits for it before it asks anything else (a pipe is fully buffered).
     m_console.out(message.dump() + "\n");
+    m_console.flush();
 }
 
 int McpServer::run()

@@ -1,0 +1,208 @@
+// Drives RankScope's MCP server (`BINARY mcp`, stdio) with the official TypeScript SDK client.
+//
+// Usage: node client.mjs RANKSCOPE_BINARY EXAMPLES_DIR [--core] [--log TRAINING_LOG]
+//   EXAMPLES_DIR holds 4 rank snapshots; --core: the binary is rankscope-cli (no export_picture);
+//   --log: also call steps on that log (skipped without it).
+//
+// Checks, each through client.callTool so the SDK validates structuredContent against outputSchema:
+//  1. connect + initialize negotiate a supported protocol; listTools() names exactly the expected
+//     tools in order, each with a description and an inputSchema; a tool with an outputSchema
+//     always answers (when not an error) with structuredContent.
+//  2. open_job: a string job id, 4 files, none failed.
+//  3. diff: verdict and ranks deep-equal `BINARY diff --json EXAMPLES_DIR`, finding_count its findings.
+//  4. findings: paging (first is number 1) and a filter that matches nothing.
+//  5. stack: frames with filename, line, name and a boolean own_code.
+//  6. top (by site and by category) and what_if.
+//  7. info on the folder; steps on a log (with --log), equal to `BINARY steps --json LOG`.
+//  8. export_picture (not --core): a real PNG (signature, IHDR, IDAT inflating to the right size),
+//     and nothing written to disk.
+//  9. bad input gives tool results with isError (not protocol errors), with the expected texts,
+//     and the server still answers afterwards.
+// 10. closing the client ends the server process on its own (stdin closed, no signal needed).
+// Prints a transcript of each call; exits non-zero with a message on the first failed check.
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { inflateSync } from "node:zlib";
+
+const argv = process.argv.slice(2);
+const core = argv.includes("--core");
+const logIndex = argv.indexOf("--log");
+const log = logIndex >= 0 ? resolve(argv[logIndex + 1] ?? "") : null;
+const positional = argv.filter((a, i) => !a.startsWith("--") && (logIndex < 0 || i !== logIndex + 1));
+if (positional.length !== 2) {
+  console.error("usage: node client.mjs RANKSCOPE_BINARY EXAMPLES_DIR [--core] [--log TRAINING_LOG]");
+  process.exit(2);
+}
+const binary = resolve(positional[0]);
+const examples = resolve(positional[1]);
+
+let serverStderr = "";
+function fail(message, detail) {
+  console.error(`FAIL: ${message}`);
+  if (detail !== undefined) console.error(typeof detail === "string" ? detail : JSON.stringify(detail, null, 2).slice(0, 4000));
+  if (serverStderr) console.error(`--- server stderr ---\n${serverStderr.slice(-4000)}`);
+  process.exit(1);
+}
+function check(condition, message, detail) {
+  if (!condition) fail(message, detail);
+}
+process.on("uncaughtException", (error) => fail(`unexpected error: ${error.message}`));
+const text = (result) => result.content?.filter((c) => c.type === "text").map((c) => c.text).join("\n") ?? "";
+
+// The server runs in an empty folder of its own, so that anything it writes would show there.
+const workdir = mkdtempSync(join(tmpdir(), "rankscope-mcp-"));
+const transport = new StdioClientTransport({ command: binary, args: ["mcp"], cwd: workdir, stderr: "pipe" });
+transport.stderr.on("data", (chunk) => (serverStderr += chunk));
+let negotiated = null;
+transport.setProtocolVersion = (version) => (negotiated = version); // the Client calls it after initialize
+const client = new Client({ name: "rankscope-mcp-test", version: "1.0.0" });
+
+// Calls a tool; the result must be a (non-)error as `expectError` says; prints a transcript line.
+async function call(name, args, expectError = false) {
+  let result;
+  try {
+    result = await client.callTool({ name, arguments: args });
+  } catch (error) {
+    fail(`${name} ${JSON.stringify(args)} threw instead of returning a result: ${error.message}`);
+  }
+  const summary = text(result).replace(/\s+/g, " ").slice(0, 200);
+  console.log(`${name} ${JSON.stringify(args)}${result.isError ? " [isError]" : ""}\n  -> ${summary}`);
+  check(!!result.isError === expectError, `${name}: isError is ${!!result.isError}, expected ${expectError}`, result);
+  if (!expectError && outputSchemas.has(name))
+    check(result.structuredContent && typeof result.structuredContent === "object", `${name}: no structuredContent`, result);
+  return result;
+}
+const outputSchemas = new Set();
+
+try {
+  await client.connect(transport);
+} catch (error) {
+  fail(`cannot connect to ${binary} mcp (no answer to initialize: is each message flushed?): ${error.message}`);
+}
+
+// 1. Protocol and tool list.
+check(SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated), `negotiated protocol version ${negotiated} is not supported`);
+const server = client.getServerVersion();
+console.log(`connected to ${server?.name} ${server?.version}, protocol ${negotiated}`);
+check(client.getServerCapabilities()?.tools, "the server does not offer tools");
+const { tools } = await client.listTools();
+const expected = ["open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps"];
+if (!core) expected.push("export_picture");
+check(isDeepStrictEqual(tools.map((t) => t.name), expected), "listTools() names differ", { got: tools.map((t) => t.name), expected });
+for (const tool of tools) {
+  check(typeof tool.description === "string" && tool.description.length > 0, `${tool.name} has no description`);
+  check(tool.inputSchema?.type === "object", `${tool.name} has no inputSchema`, tool);
+  if (tool.outputSchema) outputSchemas.add(tool.name);
+}
+console.log(`tools: ${tools.map((t) => t.name).join(", ")} (with outputSchema: ${[...outputSchemas].join(", ")})`);
+
+// 2. open_job
+const opened = (await call("open_job", { paths: [examples] })).structuredContent;
+const job = opened.job;
+check(typeof job === "string" && job.length > 0, "open_job: job is not a string id", opened);
+check(opened.files.length === 4, `open_job: ${opened.files.length} files, expected 4`, opened);
+check(opened.failed.length === 0, "open_job: some files failed", opened.failed);
+
+// 3. diff equals the command line's diff --json
+const diff = (await call("diff", { job })).structuredContent;
+const cli = JSON.parse(execFileSync(binary, ["diff", "--json", examples], { encoding: "utf8", maxBuffer: 1 << 28 }));
+check(isDeepStrictEqual(diff.verdict, cli.verdict), "diff: verdict differs from diff --json", { mcp: diff.verdict, cli: cli.verdict });
+check(isDeepStrictEqual(diff.ranks, cli.ranks), "diff: ranks differ from diff --json", { mcp: diff.ranks, cli: cli.ranks });
+check(diff.finding_count === cli.findings.length, `diff: finding_count ${diff.finding_count}, diff --json has ${cli.findings.length}`);
+
+// 4. findings
+const page = (await call("findings", { job, limit: 5 })).structuredContent;
+check(page.total >= 1 && page.findings[0]?.number === 1, "findings: expected at least one, numbered from 1", page);
+const none = (await call("findings", { job, filter: "no-such-frame-xyz" })).structuredContent;
+check(none.matched === 0 && none.findings.length === 0, "findings: the filter should match nothing", none);
+
+// 5. stack
+const stack = (await call("stack", { job, finding: 1 })).structuredContent;
+check(stack.frames.length > 0, "stack: no frames", stack);
+for (const f of stack.frames)
+  check(typeof f.filename === "string" && Number.isInteger(f.line) && typeof f.name === "string" && typeof f.own_code === "boolean",
+    "stack: a frame lacks filename, line, name or boolean own_code", f);
+
+// 6. top and what_if
+const top = (await call("top", { job })).structuredContent;
+check(typeof top.rank === "number" && top.bytes > 0, "top: expected a rank and bytes > 0", top);
+await call("top", { job, by: "category" });
+const whatIf = (await call("what_if", { job })).structuredContent;
+check(Array.isArray(whatIf.what_if), "what_if: what_if is not an array", whatIf);
+
+// 7. info and steps
+const info = (await call("info", { paths: [examples] })).structuredContent;
+check(info.files?.length === 4, "info: expected 4 files", info);
+if (log) {
+  const steps = (await call("steps", { paths: [log] })).structuredContent;
+  const cliSteps = JSON.parse(execFileSync(binary, ["steps", "--json", log], { encoding: "utf8" }));
+  check(isDeepStrictEqual(steps, cliSteps), "steps: differs from steps --json", { mcp: steps, cli: cliSteps });
+} else {
+  console.log("steps: skipped (no --log)");
+}
+
+// 8. export_picture returns a real PNG and writes nothing
+if (!core) {
+  const examplesBefore = readdirSync(examples);
+  const picture = await call("export_picture", { job, width: 800, height: 500 });
+  const image = picture.content.find((c) => c.type === "image");
+  check(image && image.mimeType === "image/png", "export_picture: no image/png content", picture.content.map((c) => c.type));
+  const png = Buffer.from(image.data, "base64");
+  check(png.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])), "export_picture: not a PNG signature");
+  let ihdr = null, end = false;
+  const idat = [];
+  for (let at = 8; at + 12 <= png.length; ) {
+    const length = png.readUInt32BE(at), type = png.toString("latin1", at + 4, at + 8);
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (type === "IHDR") ihdr = { width: data.readUInt32BE(0), height: data.readUInt32BE(4), depth: data[8], colour: data[9], interlace: data[12] };
+    if (type === "IDAT") idat.push(data);
+    if (type === "IEND") end = true;
+    at += 12 + length;
+  }
+  check(ihdr && ihdr.width > 0 && ihdr.height > 0 && end && idat.length > 0, "export_picture: PNG lacks IHDR, IDAT or IEND", ihdr);
+  const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[ihdr.colour];
+  check(channels && ihdr.interlace === 0, "export_picture: unexpected PNG colour type or interlacing", ihdr);
+  const rowBytes = Math.ceil((ihdr.width * channels * ihdr.depth) / 8);
+  const inflated = inflateSync(Buffer.concat(idat));
+  check(inflated.length === ihdr.height * (1 + rowBytes),
+    `export_picture: IDAT inflates to ${inflated.length} bytes, expected ${ihdr.height * (1 + rowBytes)}`, ihdr);
+  const sc = picture.structuredContent;
+  check(sc.png_bytes === png.length && sc.width === ihdr.width && sc.height === ihdr.height,
+    "export_picture: structuredContent does not match the PNG", { structuredContent: sc, ihdr });
+  console.log(`  PNG ${ihdr.width}x${ihdr.height}, depth ${ihdr.depth}, colour type ${ihdr.colour}, ${png.length} bytes`);
+  check(readdirSync(workdir).length === 0, "export_picture wrote into the server's folder", readdirSync(workdir));
+  check(isDeepStrictEqual(readdirSync(examples), examplesBefore), "export_picture wrote into the examples folder");
+}
+
+// 9. Errors are tool results, and the server lives on
+await call("diff", { job: "nojob" }, true);
+await call("open_job", { paths: ["/nonexistent/x.pickle"] }, true);
+const layout = await call("diff", { job, layout: "pp=2,dp=4" }, true);
+check(text(layout) === "layout pp=2,dp=4: 8 ranks, but 4 snapshot files are given", "diff layout: unexpected error text", text(layout));
+const point = await call("diff", { job, point: "event:999999" }, true);
+check(text(point).includes("trace has events 0 to"), "diff point: unexpected error text", text(point));
+const after = (await call("findings", { job })).structuredContent;
+check(after.total >= 1, "findings after the errors: no findings", after);
+
+// 10. Closing ends the server: the SDK closes its stdin and only signals it after 2 s.
+const pid = transport.pid;
+const started = Date.now();
+await client.close();
+const took = Date.now() - started;
+check(took < 1900, `the server did not exit within ${took} ms of its stdin closing (it had to be signalled)`);
+let alive = true;
+try {
+  process.kill(pid, 0);
+} catch {
+  alive = false;
+}
+check(!alive, `the server process ${pid} is still running after close`);
+rmSync(workdir, { recursive: true, force: true });
+console.log(`closed; server exited in ${took} ms\nPASS: all MCP checks passed${core ? " (core)" : ""}`);

@@ -1,0 +1,26 @@
+# Installs the MCP test client (tests/mcp: package.json, package-lock.json, client.mjs) into DEST with `npm ci`, the
+# exact versions the lock file names. Skipped when DEST already holds this lock file's install.
+foreach(var NPM SOURCE DEST)
+    if(NOT ${var})
+        message(FATAL_ERROR "npm_ci.cmake needs -D${var}=...")
+    endif()
+endforeach()
+file(MAKE_DIRECTORY "${DEST}")
+foreach(name package.json package-lock.json client.mjs)
+    configure_file("${SOURCE}/${name}" "${DEST}/${name}" COPYONLY)
+endforeach()
+file(SHA256 "${SOURCE}/package-lock.json" lock)
+if(EXISTS "${DEST}/installed.stamp")
+    file(READ "${DEST}/installed.stamp" installed)
+    if(installed STREQUAL lock AND EXISTS "${DEST}/node_modules")
+        message(STATUS "MCP test client already installed in ${DEST}")
+        return()
+    endif()
+endif()
+execute_process(COMMAND "${NPM}" ci --no-audit --no-fund --loglevel=error WORKING_DIRECTORY "${DEST}"
+    RESULT_VARIABLE failed)
+if(failed)
+    message(FATAL_ERROR "npm ci in ${DEST} failed: the MCP test client needs the npm registry "
+        "(@modelcontextprotocol/sdk); see tests/mcp/package.json")
+endif()
+file(WRITE "${DEST}/installed.stamp" "${lock}")
