@@ -197,8 +197,10 @@ std::string Commands::usage() const
         std::string synopsis = std::string(c->synopsis);
         if (const auto nl = synopsis.find('\n'); nl != std::string::npos)
             synopsis.resize(nl);
-        text += indent + m_program + " " + c->name + (synopsis.empty() ? "" : " " + synopsis) + "\n" + indent + "    "
-            + c->summary + "\n";
+        text += indent + m_program + " " + c->name;
+        if (!synopsis.empty())
+            text += " " + synopsis;
+        text += "\n" + indent + "    " + c->summary + "\n";
     }
     text += indent + m_program + " --help | --version\n" + indent + m_program + " COMMAND --help\n" + indent
         + "    one command's options, and what they mean\n"

@@ -6,15 +6,22 @@
 
 namespace RankScope::Cli {
 
-namespace McpCommand {
-
-int run(CommandLine& cl)
+int runMcpServer(CommandLine& cl, const std::function<void(McpServer&)>& moreTools)
 {
     if (!cl.positional().isEmpty())
         return cl.fail("takes no files: an agent opens them with open_job");
     McpServer server(cl.console(), QCoreApplication::applicationVersion().toStdString());
     server.addCoreTools();
+    if (moreTools)
+        moreTools(server);
     return server.run();
+}
+
+namespace McpCommand {
+
+int run(CommandLine& cl)
+{
+    return runMcpServer(cl);
 }
 
 } // namespace McpCommand

@@ -4,7 +4,6 @@
 #include "ranklistmodel.h"
 #include "writing.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
 
 namespace RankScope::Cli {
@@ -87,41 +86,39 @@ McpServer::Result picture(McpServer& server, const Json& args)
 
 int run(CommandLine& cl)
 {
-    if (!cl.positional().isEmpty())
-        return cl.fail("takes no files: an agent opens them with open_job");
-    McpServer server(cl.console(), QCoreApplication::applicationVersion().toStdString());
-    server.addCoreTools();
-    server.addTool({ "export_picture", "Draw the comparison",
-        "Draws the job's last diff as RankScope's window shows it (view: diff, timelines, blockmaps, overview or "
-        "flame; ranks A and B; a finding lit) and returns it as a PNG image; writes it to `out` only when given "
-        "(.png, .svg or .pdf; an existing file only with force).",
-        { { "type", "object" },
-            { "properties",
-                { { "job", { { "type", "string" }, { "description", "The job id open_job returned." } } },
-                    { "view",
-                        { { "type", "string" },
-                            { "description",
-                                "diff (default), timelines, blockmaps, "
-                                "overview or flame." } } },
-                    { "ranks",
-                        { { "type", "array" }, { "items", { { "type", "integer" } } },
-                            { "description",
-                                "Ranks A and B (default: the verdict's and the closest to the "
-                                "baseline)." } } },
-                    { "finding", { { "type", "integer" }, { "description", "The finding to light, 1 the largest." } } },
-                    { "width", { { "type", "integer" }, { "description", "Page width in pixels (1600)." } } },
-                    { "height", { { "type", "integer" }, { "description", "Page height in pixels (1000)." } } },
-                    { "scale", { { "type", "integer" }, { "description", "Image pixels per page pixel (1)." } } },
-                    { "out", { { "type", "string" }, { "description", "Also write the picture to this file." } } },
-                    { "force", { { "type", "boolean" }, { "description", "Replace `out` if it exists." } } } } },
-            { "required", { "job" } } },
-        { { "type", "object" },
-            { "properties",
-                { { "view", { { "type", "string" } } }, { "width", { { "type", "integer" } } },
-                    { "height", { { "type", "integer" } } }, { "png_bytes", { { "type", "integer" } } } } },
-            { "required", { "view", "width", "height", "png_bytes" } } },
-        [&server](const Json& args) { return picture(server, args); } });
-    return server.run();
+    return runMcpServer(cl, [](McpServer& server) {
+        server.addTool({ "export_picture", "Draw the comparison",
+            "Draws the job's last diff as RankScope's window shows it (view: diff, timelines, blockmaps, overview or "
+            "flame; ranks A and B; a finding lit) and returns it as a PNG image; writes it to `out` only when given "
+            "(.png, .svg or .pdf; an existing file only with force).",
+            { { "type", "object" },
+                { "properties",
+                    { { "job", { { "type", "string" }, { "description", "The job id open_job returned." } } },
+                        { "view",
+                            { { "type", "string" },
+                                { "description",
+                                    "diff (default), timelines, blockmaps, "
+                                    "overview or flame." } } },
+                        { "ranks",
+                            { { "type", "array" }, { "items", { { "type", "integer" } } },
+                                { "description",
+                                    "Ranks A and B (default: the verdict's and the closest to the "
+                                    "baseline)." } } },
+                        { "finding",
+                            { { "type", "integer" }, { "description", "The finding to light, 1 the largest." } } },
+                        { "width", { { "type", "integer" }, { "description", "Page width in pixels (1600)." } } },
+                        { "height", { { "type", "integer" }, { "description", "Page height in pixels (1000)." } } },
+                        { "scale", { { "type", "integer" }, { "description", "Image pixels per page pixel (1)." } } },
+                        { "out", { { "type", "string" }, { "description", "Also write the picture to this file." } } },
+                        { "force", { { "type", "boolean" }, { "description", "Replace `out` if it exists." } } } } },
+                { "required", { "job" } } },
+            { { "type", "object" },
+                { "properties",
+                    { { "view", { { "type", "string" } } }, { "width", { { "type", "integer" } } },
+                        { "height", { { "type", "integer" } } }, { "png_bytes", { { "type", "integer" } } } } },
+                { "required", { "view", "width", "height", "png_bytes" } } },
+            [&server](const Json& args) { return picture(server, args); } });
+    });
 }
 
 } // namespace McpPicture

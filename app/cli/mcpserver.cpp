@@ -110,7 +110,7 @@ JobRequest requestOf(const Json& args)
     return request;
 }
 
-Json schema(Json properties, std::vector<std::string> required = {})
+Json schema(Json properties, const std::vector<std::string>& required = {})
 {
     Json s = { { "type", "object" }, { "properties", std::move(properties) } };
     if (!required.empty())
@@ -143,11 +143,6 @@ Json comparisonProperties()
         { "device", property("integer", "Compare cuda:N of every rank only.") },
         { "device_memory", property("string", "Each GPU's total memory, such as 80GiB.") },
     };
-}
-
-Json objectSchema(Json properties, std::vector<std::string> required)
-{
-    return schema(std::move(properties), std::move(required));
 }
 
 std::string lowered(std::string s)
@@ -206,8 +201,8 @@ void McpServer::addCoreTools()
                    { "steps_of_one_rank",
                        property("boolean", "The files are one rank's snapshots at successive steps.") } },
             { "paths" }),
-        objectSchema({ { "job", { { "type", "string" } } }, { "files", { { "type", "array" } } },
-                         { "failed", { { "type", "array" } } } },
+        schema({ { "job", { { "type", "string" } } }, { "files", { { "type", "array" } } },
+                   { "failed", { { "type", "array" } } } },
             { "job", "files", "failed" }),
         [this](const Json& a) { return openJob(a); } });
     addTool({ "diff", "Compare the ranks",
@@ -216,8 +211,8 @@ void McpServer::addCoreTools()
         "figures, the same as `rankscope diff --json`; the first 10 findings (the findings tool pages them). The "
         "options stay with the job for findings, stack, top, what_if and export_picture.",
         schema(comparisonProperties(), { "job" }),
-        objectSchema({ { "verdict", anyObject }, { "ranks", { { "type", "array" } } },
-                         { "findings", { { "type", "array" } } }, { "finding_count", { { "type", "integer" } } } },
+        schema({ { "verdict", anyObject }, { "ranks", { { "type", "array" } } },
+                   { "findings", { { "type", "array" } } }, { "finding_count", { { "type", "integer" } } } },
             { "verdict", "ranks", "findings", "finding_count" }),
         [this](const Json& a) { return diff(a); } });
     addTool({ "findings", "List findings",
@@ -228,8 +223,8 @@ void McpServer::addCoreTools()
                    { "offset", property("integer", "Findings to skip (0).") },
                    { "limit", property("integer", "Findings to return (20, at most 100).") } },
             { "job" }),
-        objectSchema({ { "total", { { "type", "integer" } } }, { "matched", { { "type", "integer" } } },
-                         { "findings", { { "type", "array" } } } },
+        schema({ { "total", { { "type", "integer" } } }, { "matched", { { "type", "integer" } } },
+                   { "findings", { { "type", "array" } } } },
             { "total", "matched", "findings" }),
         [this](const Json& a) { return findings(a); } });
     addTool({ "stack", "A finding's stack",
@@ -237,7 +232,7 @@ void McpServer::addCoreTools()
         "first, each marked own_code when it is the user's code rather than a library's, PyTorch's or C++.",
         schema({ { "job", jobProperty }, { "finding", property("integer", "The finding's number, 1 the largest.") } },
             { "job", "finding" }),
-        objectSchema(
+        schema(
             { { "number", { { "type", "integer" } } }, { "frames", { { "type", "array" } } } }, { "number", "frames" }),
         [this](const Json& a) { return stack(a); } });
     addTool({ "top", "What fills a GPU",
@@ -249,8 +244,7 @@ void McpServer::addCoreTools()
                    { "by", property("string", "site (default) or category.") },
                    { "sites", property("integer", "How many sites to list (20).") } },
             { "job" }),
-        objectSchema(
-            { { "rank", { { "type", "integer" } } }, { "bytes", { { "type", "integer" } } } }, { "rank", "bytes" }),
+        schema({ { "rank", { { "type", "integer" } } }, { "bytes", { { "type", "integer" } } } }, { "rank", "bytes" }),
         [this](const Json& a) { return top(a, false); } });
     addTool({ "what_if", "Peaks without a site",
         "The peak one rank would have reached had each of its largest sites (and each category) not allocated: the "
@@ -258,8 +252,8 @@ void McpServer::addCoreTools()
         "what the GPU offered.",
         schema({ { "job", jobProperty }, { "rank", property("integer", "The rank (default: the verdict's).") } },
             { "job" }),
-        objectSchema({ { "rank", { { "type", "integer" } } }, { "peak_bytes", { { "type", "integer" } } },
-                         { "what_if", { { "type", "array" } } } },
+        schema({ { "rank", { { "type", "integer" } } }, { "peak_bytes", { { "type", "integer" } } },
+                   { "what_if", { { "type", "array" } } } },
             { "rank", "peak_bytes", "what_if" }),
         [this](const Json& a) { return top(a, true); } });
     addTool({ "info", "Snapshot figures",
@@ -269,8 +263,7 @@ void McpServer::addCoreTools()
                    { { "type", "array" }, { "items", { { "type", "string" } } },
                        { "description", "Snapshot files or folders." } } } },
             { "paths" }),
-        objectSchema({ { "files", { { "type", "array" } } } }, { "files" }),
-        [this](const Json& a) { return info(a); } });
+        schema({ { "files", { { "type", "array" } } } }, { "files" }), [this](const Json& a) { return info(a); } });
     addTool({ "steps", "Step reports from logs",
         "Reads per-rank step report lines from training logs (rank=3 step=120 cur=…MB peak=…MB) and says which rank "
         "departs first, at which step and phase, the same as `rankscope steps --json`.",
@@ -579,7 +572,7 @@ std::optional<Json> McpServer::handle(const Json& message)
     const std::string method = message["method"];
     if (!message.contains("id"))
         return std::nullopt; // a notification: initialized, cancelled (the reader handled it), progress …
-    const Json id = message["id"];
+    const Json& id = message["id"];
     const Json params = message.value("params", Json::object());
     Json result;
     if (method == "initialize") {

@@ -104,4 +104,7 @@ private:
     std::atomic<bool> m_cancel = false;
 };
 
+/// The `mcp` command: refuses files, serves the core's tools and those `moreTools` adds until the input ends.
+int runMcpServer(CommandLine& cl, const std::function<void(McpServer&)>& moreTools = {});
+
 } // namespace RankScope::Cli
