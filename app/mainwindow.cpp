@@ -1088,15 +1088,18 @@ void MainWindow::readOptions()
 std::optional<QString> MainWindow::askJobSetting(const QString& title, const QString& prompt, const QString& current,
     const std::function<QString(const QString&)>& whatIsWrong)
 {
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, title, prompt, QLineEdit::Normal, current, &ok).trimmed();
-    if (!ok)
-        return std::nullopt;
-    if (const QString wrong = text.isEmpty() ? QString() : whatIsWrong(text); !wrong.isEmpty()) {
+    // Asked again, with what was typed, until it is right or cancelled: a mistake must not cost the typing.
+    QString text = current;
+    for (;;) {
+        bool ok = false;
+        text = QInputDialog::getText(this, title, prompt, QLineEdit::Normal, text, &ok).trimmed();
+        if (!ok)
+            return std::nullopt;
+        const QString wrong = text.isEmpty() ? QString() : whatIsWrong(text);
+        if (wrong.isEmpty())
+            return text;
         QMessageBox::warning(this, title, wrong);
-        return std::nullopt;
     }
-    return text;
 }
 
 void MainWindow::setJobSetting(QString& member, const char* group, const QString& value)
@@ -1114,7 +1117,9 @@ void MainWindow::chooseLayout()
         tr("Sizes of the job's parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), "
            "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
            "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
-           "guess where the files show groups of ranks running different parts of the model."),
+           "guess where the files show groups of ranks running different parts of the model.\n"
+           "This job has %n snapshot file(s).",
+            nullptr, m_model->rowCount()),
         m_layoutText, [this](const QString& t) {
             std::string why;
             ComparisonOptions options;

@@ -84,6 +84,8 @@ private slots:
     void jobKeepsWhatItLoaded();
     void jobLoadCancels();
     void jobAtAnotherStep();
+    void jobRefusesWhatNoFileHolds();
+    void mcpStepAndOom();
     void mcpProtocol();
     void mcpToolsAnswer();
     void mcpErrorsAreToolResults();
@@ -114,6 +116,19 @@ void TestCommands::tableGivesEveryHelp()
     const Ran unknown = runCommand({ QStringLiteral("nosuch") }, {}, true);
     QCOMPARE(unknown.code, 2);
     QVERIFY(unknown.err.find("nosuch is not a command") != std::string::npos);
+    // "help diff" is "diff --help"; the core-only build says where the drawing commands are; no command is an error.
+    QCOMPARE(runCommand({ QStringLiteral("help"), QStringLiteral("diff") }).out,
+        runCommand({ QStringLiteral("diff"), QStringLiteral("--help") }).out);
+    const Ran drawing = runCommand({ QStringLiteral("export"), QStringLiteral("--help") }, {}, true);
+    QCOMPARE(drawing.code, 2);
+    QVERIFY(drawing.err.find("it is a command of rankscope, the desktop build") != std::string::npos);
+    const Ran none = runCommand({}, {}, true);
+    QCOMPARE(none.code, 2);
+    QVERIFY(none.err.rfind("Usage:", 0) == 0);
+    // The usage fits 80 columns.
+    std::istringstream lines(usage.out);
+    for (std::string line; std::getline(lines, line);)
+        QVERIFY2(QString::fromStdString(line).size() <= 80, line.c_str());
 }
 
 void TestCommands::coreCommandsAreTheCoresOnly()
@@ -237,6 +252,47 @@ void TestCommands::jobAtAnotherStep()
     QVERIFY(earlier.files() != latest.files());
     QCOMPARE(latest.forStep(30).loaded()[0].snapshot, latest.loaded()[0].snapshot);
     QCOMPARE(Job({ folder }, { 15, false }).error().text(), std::string("step 15: the files hold steps 10, 20, 30"));
+}
+
+// A device or a point's rank that no file holds would compare nothing and call it balanced: refused, with what is
+// there.
+void TestCommands::jobRefusesWhatNoFileHolds()
+{
+    Job job({ examples });
+    job.load();
+    ComparisonOptions device;
+    device.device = 3;
+    QCOMPARE(job.check(device).text(), std::string("device 3: the files hold device 0"));
+    ComparisonOptions point;
+    point.point = TimelinePoint::parse("event:100@7");
+    QCOMPARE(job.check(point).text(), std::string("at event:100@7: no rank 7 among the files"));
+    const Ran cli = runCommand({ QStringLiteral("diff"), QStringLiteral("--device"), QStringLiteral("3"), examples });
+    QCOMPARE(cli.code, 2);
+    QVERIFY(cli.err.rfind("rankscope diff: --device 3: the files hold device 0\n", 0) == 0);
+}
+
+// Every diff option is the call's own, the step too (the job's own step without one), and the answer says the step;
+// an over-capacity job's code is in its failed request, which stack gives.
+void TestCommands::mcpStepAndOom()
+{
+    const std::string steps = RANKSCOPE_SCENARIOS_DIR "/growth_steps_4";
+    const std::string capacity = RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4";
+    auto answers = serve({ call(1, "open_job", { { "paths", { steps } } }),
+        call(2, "diff", { { "job", "job1" }, { "step", 10 } }), call(3, "diff", { { "job", "job1" } }),
+        call(4, "open_job", { { "paths", { capacity } } }), call(5, "stack", { { "job", "job2" }, { "oom", true } }),
+        call(6, "stack", { { "job", "job1" }, { "oom", true } }), request(7, "tools/list") });
+    QCOMPARE(answers["2"]["result"]["structuredContent"]["step"].get<int>(), 10);
+    QCOMPARE(answers["3"]["result"]["structuredContent"]["step"].get<int>(), 30);
+    QCOMPARE(answers["3"]["result"]["structuredContent"]["verdict"]["kind"].get<std::string>(), std::string("growth"));
+    QVERIFY(answers["3"]["result"]["content"][0]["text"].get<std::string>().rfind("Step 30 (", 0) == 0);
+    const Json& oom = answers["5"]["result"]["structuredContent"];
+    QVERIFY(oom["requested_bytes"].get<int64_t>() > 0);
+    QVERIFY(std::any_of(
+        oom["frames"].begin(), oom["frames"].end(), [](const Json& f) { return f["own_code"].get<bool>(); }));
+    QVERIFY(answers["6"]["result"]["isError"].get<bool>());
+    // The one tool that may write says so.
+    for (const Json& tool : answers["7"]["result"]["tools"])
+        QCOMPARE(tool["annotations"]["readOnlyHint"].get<bool>(), tool["name"] != "export_picture");
 }
 
 void TestCommands::mcpProtocol()

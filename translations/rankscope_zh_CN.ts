@@ -1228,12 +1228,6 @@
         <translation>并行布局</translation>
     </message>
     <message>
-        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.</source>
-        <translation>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
-各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。</translation>
-    </message>
-    <message>
         <source>%1 is not a layout: %2</source>
         <translation>%1 不是有效的布局：%2</translation>
     </message>
@@ -1340,6 +1334,16 @@ Ranks are compared with their replicas (the ranks that differ only in dp). Leave
     <message>
         <source>layout %1: %2 ranks, but %3 are compared</source>
         <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file(s).</source>
+        <translation>
+            <numerusform>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
+各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。
+此作业有 %n 个快照文件。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2182,8 +2186,8 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>这是所选比较点处的结果；在作业自身的时刻（比较点：%1），判定为：%2。</translation>
     </message>
     <message>
-        <source>%1: the ranks were compared without it.</source>
-        <translation>%1：比较各 rank 时未使用它。</translation>
+        <source>The job cannot use the %1; the ranks were compared without it.</source>
+        <translation>该作业无法使用 %1；比较各 rank 时未使用它。</translation>
     </message>
 </context>
 <context>

@@ -145,7 +145,7 @@ void VerdictBanner::showVerdict()
     if (c.failedFiles > 0)
         notes << tr("%n file(s) could not be read and are not compared.", nullptr, c.failedFiles);
     if (!c.unusedOption.isEmpty())
-        notes << tr("%1: the ranks were compared without it.").arg(c.unusedOption);
+        notes << tr("The job cannot use the %1; the ranks were compared without it.").arg(c.unusedOption);
     if (!c.jobVerdict.isEmpty())
         notes << tr("This is the answer at the point chosen; at the job's own moment (Point: %1) the verdict is: %2.")
                      .arg(c.jobPoint, c.jobVerdict);

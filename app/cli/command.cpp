@@ -88,7 +88,8 @@ std::optional<int> CommandLine::parse(const QStringList& args)
 
 int CommandLine::fail(const std::string& message) const
 {
-    m_console.err(prefix() + message + "\n\n" + help());
+    // One line that says what is wrong, and where the help is: the whole help would scroll that line away.
+    m_console.err(prefix() + message + "\n(" + m_program + " " + m_command + " --help: its options)\n");
     return 2;
 }
 
@@ -165,12 +166,27 @@ bool Commands::draws(const QStringList& arguments) const
 
 int Commands::run(const QStringList& arguments, Console& console) const
 {
-    const QString name = arguments.value(1);
+    QString name = arguments.value(1);
+    QStringList rest = arguments.mid(2);
+    // "help diff" is "diff --help".
+    if (name == QLatin1String("help") && find(rest.value(0))) {
+        name = rest.value(0);
+        rest = { QStringLiteral("--help") };
+    }
     if (const Command* command = find(name)) {
         CommandLine cl(m_program, *command, console);
-        if (const std::optional<int> code = cl.parse(arguments.mid(2)))
+        if (const std::optional<int> code = cl.parse(rest))
             return *code;
         return command->run(cl);
+    }
+    if (!m_window && name.isEmpty()) {
+        console.err(usage());
+        return 2;
+    }
+    if (!m_window && (name == QLatin1String("export") || name == QLatin1String("report"))) {
+        console.err(m_program + ": " + name.toStdString()
+            + " draws with the window's widgets: it is a command of rankscope, the desktop build, not of this one\n");
+        return 2;
     }
     if (name == QLatin1String("--version")) {
         console.out(m_program + " " + QCoreApplication::applicationVersion().toStdString() + "\n");
@@ -194,20 +210,30 @@ std::string Commands::usage() const
     if (m_window)
         text += indent + m_program + " [FILE|FOLDER...]\n" + indent + "    open the snapshots in the desktop app\n";
     for (const Command* c : m_commands) {
-        std::string synopsis = std::string(c->synopsis);
-        if (const auto nl = synopsis.find('\n'); nl != std::string::npos)
-            synopsis.resize(nl);
-        text += indent + m_program + " " + c->name;
-        if (!synopsis.empty())
-            text += " " + synopsis;
-        text += "\n" + indent + "    " + c->summary + "\n";
+        // The first form of the synopsis whole, folded at 80 columns under the command's name.
+        std::string synopsis = c->synopsis;
+        if (const auto other = synopsis.find("\n       " + std::string("rankscope")); other != std::string::npos)
+            synopsis.resize(other);
+        std::string line = indent + m_program + " " + c->name;
+        const size_t hang = line.size() + 1;
+        for (const QString& word :
+            QString::fromStdString(synopsis).simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (line.size() + 1 + size_t(word.size()) > 80) {
+                text += line + "\n";
+                line = std::string(hang, ' ') + word.toStdString();
+            } else {
+                line += " " + word.toStdString();
+            }
+        }
+        text += line + "\n" + indent + "    " + c->summary + "\n";
     }
     text += indent + m_program + " --help | --version\n" + indent + m_program + " COMMAND --help\n" + indent
         + "    one command's options, and what they mean\n"
-        + "\nFILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle or JSON,\n"
-          "optionally gzip-compressed, or a digest of one (rankscope digest). Folders are searched\n"
-          "for snapshot files. Ranks come from the file names (rank3_..., memory_trace_3, ...) or\n"
-          "else the order given; a folder of several training steps is compared one step at a time.\n";
+        + "\nFILE is a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot): pickle\n"
+          "or JSON, optionally gzip-compressed, or a digest of one (rankscope digest).\n"
+          "Folders are searched for snapshot files. Ranks come from the file names\n"
+          "(rank3_..., memory_trace_3, ...) or else the order given; a folder of several\n"
+          "training steps is compared one step at a time.\n";
     return text;
 }
 

@@ -97,7 +97,7 @@ int run(CommandLine& cl)
 } // namespace DigestCommand
 
 const Command digestCommand { "digest", "--out DIR [--rank N] [--force] FILE|FOLDER...",
-    "write each rank's digest (a few hundred KB), to compare a job too big for one machine",
+    "write each rank's digest, to compare a job too big for one machine",
     "Writes each FILE as DIR/rank<R>.digest.pickle.gz, a snapshot of a few hundred KB that holds what decides the\n"
     "comparison at the peak, the snapshot and OOMs, and the timeline's shape. diff, export, report and the app\n"
     "take digests wherever they take snapshots and give the same findings and verdict. Run one task per node\n"

@@ -9,8 +9,8 @@ void addComparisonOptions(CommandLine& cl)
 {
     cl.add(names("at"),
         "Where each rank is compared: aligned (default: the rank with the highest peak there, every other rank at the "
-        "same moment of its own trace), peak (each rank at its own peak), snapshot, oom, event:<i>, step:<N> or "
-        "step:<N>:end.",
+        "same moment of its own trace), peak (each rank at its own peak), snapshot, oom, event:<i> (of every rank), "
+        "event:<i>@<rank> (of that rank, the others at the same moment), step:<N> or step:<N>:end.",
         "POINT");
     cl.add(names("baseline"), "Compare each rank with the median of the others (default) or with one rank.",
         "median|RANK");
@@ -54,7 +54,7 @@ std::string readJobOptions(const OptionSource& source, JobRequest& request)
     if (given("at") && value("at") != QLatin1String("aligned")) {
         options.point = TimelinePoint::parse(value("at").toStdString());
         if (!options.point)
-            return needs("at", "aligned, peak, snapshot, oom, event:<i>, step:<N> or step:<N>:end");
+            return needs("at", "aligned, peak, snapshot, oom, event:<i>, event:<i>@<rank>, step:<N> or step:<N>:end");
     }
     if (given("baseline") && value("baseline") != QLatin1String("median")) {
         options.baselineRank = value("baseline").toInt(&ok);

@@ -87,7 +87,7 @@ McpServer::Result picture(McpServer& server, const Json& args)
 int run(CommandLine& cl)
 {
     return runMcpServer(cl, [](McpServer& server) {
-        server.addTool({ "export_picture", "Draw the comparison",
+        McpServer::Tool tool { "export_picture", "Draw the comparison",
             "Draws the job's last diff as RankScope's window shows it (view: diff, timelines, blockmaps, overview or "
             "flame; ranks A and B; a finding lit) and returns it as a PNG image; writes it to `out` only when given "
             "(.png, .svg or .pdf; an existing file only with force).",
@@ -117,7 +117,9 @@ int run(CommandLine& cl)
                     { { "view", { { "type", "string" } } }, { "width", { { "type", "integer" } } },
                         { "height", { { "type", "integer" } } }, { "png_bytes", { { "type", "integer" } } } } },
                 { "required", { "view", "width", "height", "png_bytes" } } },
-            [&server](const Json& args) { return picture(server, args); } });
+            [&server](const Json& args) { return picture(server, args); } };
+        tool.readOnly = false; // it writes the picture where `out` is given
+        server.addTool(std::move(tool));
     });
 }
 

@@ -2,6 +2,7 @@
 #include "mcpserver.h"
 
 #include "diffreport.h"
+#include "formatting.h"
 #include "infoformat.h"
 #include "joboptions.h"
 #include "rankfiles.h"
@@ -228,10 +229,13 @@ void McpServer::addCoreTools()
             { "total", "matched", "findings" }),
         [this](const Json& a) { return findings(a); } });
     addTool({ "stack", "A finding's stack",
-        "The frames of one finding of the job's last diff (numbered from 1 as findings lists them), innermost "
-        "first, each marked own_code when it is the user's code rather than a library's, PyTorch's or C++.",
-        schema({ { "job", jobProperty }, { "finding", property("integer", "The finding's number, 1 the largest.") } },
-            { "job", "finding" }),
+        "The frames of one finding of the job's last diff (numbered from 1 as findings lists them), or with oom the "
+        "frames of the failed request of the verdict's out-of-memory error (over_capacity has no findings: this is "
+        "where its code is); innermost first, each marked own_code when it is the user's code rather than a "
+        "library's, PyTorch's or C++.",
+        schema({ { "job", jobProperty }, { "finding", property("integer", "The finding's number, 1 the largest.") },
+                   { "oom", property("boolean", "The verdict's failed request instead of a finding.") } },
+            { "job" }),
         schema(
             { { "number", { { "type", "integer" } } }, { "frames", { { "type", "array" } } } }, { "number", "frames" }),
         [this](const Json& a) { return stack(a); } });
@@ -360,7 +364,8 @@ McpServer::Result McpServer::openJob(const Json& args)
         m_jobs.erase(m_jobOrder.front());
         m_jobOrder.erase(m_jobOrder.begin());
     }
-    m_jobs.emplace(id, OpenJob { std::move(job), {}, nullptr, {} });
+    const int64_t step = job.step();
+    m_jobs.emplace(id, OpenJob { std::move(job), {}, nullptr, {}, step, {} });
     m_jobOrder.push_back(id);
     return r;
 }
@@ -369,10 +374,14 @@ McpServer::Result McpServer::diff(const Json& args)
 {
     OpenJob& open = job(args);
     const JobRequest request = requestOf(args);
-    if (request.files.step && *request.files.step != open.job.step()) {
-        Job other = open.job.forStep(request.files.step);
+    // Every option is the call's own: without a step, the step the job was opened at.
+    const int64_t step = request.files.step.value_or(open.openedStep);
+    if (step != open.job.step()) {
+        Job other = open.otherSteps.count(step) ? open.otherSteps.at(step) : open.job.forStep(step);
         load(other);
+        open.otherSteps.insert_or_assign(open.job.step(), std::move(open.job));
         open.job = std::move(other);
+        open.otherSteps.erase(step);
     }
     const Job::Result result = open.job.compare(request.options);
     if (!result.comparison)
@@ -389,6 +398,10 @@ McpServer::Result McpServer::diff(const Json& args)
         first.push_back(findingSummary(all[i], i + 1));
     r.structured["findings"] = first;
     r.text = DiffReport::text(*open.comparison);
+    if (open.job.step() >= 0) {
+        r.structured["step"] = open.job.step();
+        r.text = "Step " + std::to_string(open.job.step()) + " (" + open.job.stepNote() + ")\n" + r.text;
+    }
     return r;
 }
 
@@ -409,8 +422,8 @@ McpServer::Result McpServer::findings(const Json& args)
         if (matched >= offset && matched < offset + limit) {
             page.push_back(findingSummary(all[i], i + 1));
             text += "#" + std::to_string(i + 1) + " rank " + all[i]["rank"].dump() + " +"
-                + std::to_string(all[i].value("excess_bytes", int64_t(0))) + " B " + all[i].value("kind", "") + " "
-                + all[i].value("site", "") + "\n";
+                + Formatting::bytes(all[i].value("excess_bytes", int64_t(0))).toStdString() + " "
+                + all[i].value("kind", "") + " " + all[i].value("site", "") + "\n";
         }
         ++matched;
     }
@@ -425,9 +438,35 @@ McpServer::Result McpServer::stack(const Json& args)
 {
     OpenJob& open = job(args);
     const ComparisonPtr c = comparison(open);
+    auto marked = [](const Json& recorded) {
+        Json frames = Json::array();
+        for (const Json& f : recorded) {
+            Json frame = f;
+            frame["own_code"] =
+                !SiteTable::isLibraryFrame(f.value("name", ""), f.value("filename", ""), f.value("line", int64_t(0)));
+            frames.push_back(frame);
+        }
+        return frames;
+    };
+    if (const std::optional<Json> oom = argument(args, "oom"); oom && oom->is_boolean() && oom->get<bool>()) {
+        const Json failed = open.diff["verdict"].value("oom", Json());
+        if (!failed.is_object())
+            throw ToolError("oom: the verdict is not about an out-of-memory error, so there is no failed request");
+        Result r;
+        r.structured = failed;
+        r.structured["number"] = 0;
+        r.structured["frames"] = marked(failed.value("frames", Json::array()));
+        r.text = "The failed request of the verdict's out-of-memory error: "
+            + Formatting::bytes(failed.value("requested_bytes", int64_t(0))).toStdString() + " at "
+            + failed.value("site", "") + "\n";
+        for (const Json& f : r.structured["frames"])
+            r.text += std::string(f.value("own_code", false) ? "* " : "  ") + f.value("name", "") + "  "
+                + f.value("filename", "") + ":" + std::to_string(f.value("line", int64_t(0))) + "\n";
+        return r;
+    }
     const int64_t number = integerOf(args, "finding", 0, 1);
     if (number == 0)
-        throw ToolError("finding needs a finding number, 1 for the largest");
+        throw ToolError("finding needs a finding number, 1 for the largest (or oom: true for the failed request)");
     const Json& all = open.diff["findings"];
     if (size_t(number) > all.size())
         throw ToolError(
@@ -435,14 +474,7 @@ McpServer::Result McpServer::stack(const Json& args)
     const Json& finding = all[size_t(number - 1)];
     Result r;
     r.structured = findingSummary(finding, size_t(number));
-    Json frames = Json::array();
-    for (const Json& f : finding.value("frames", Json::array())) {
-        Json frame = f;
-        frame["own_code"] =
-            !SiteTable::isLibraryFrame(f.value("name", ""), f.value("filename", ""), f.value("line", int64_t(0)));
-        frames.push_back(frame);
-    }
-    r.structured["frames"] = frames;
+    r.structured["frames"] = marked(finding.value("frames", Json::array()));
     const StackText::Description d = StackText::describeFinding(*c, size_t(number - 1), c->defaultPair().second);
     r.text = d.header.toStdString() + "\n" + d.frames.join(QLatin1Char('\n')).toStdString() + "\n";
     if (!d.footer.isEmpty())
@@ -479,12 +511,8 @@ McpServer::Result McpServer::top(const Json& args, bool whatIfOnly)
         // The text's first line says whose GPU and when; the what-if table is its last part.
         if (const size_t at = r.text.find("\nPeak "); at != std::string::npos)
             r.text = r.text.substr(0, r.text.find('\n')) + r.text.substr(at);
-        Json only;
-        for (const char* key : { "rank", "device", "at", "event", "bytes", "peak_bytes", "what_if" }) {
-            if (r.structured.contains(key))
-                only[key] = r.structured[key];
-        }
-        r.structured = only;
+        for (const char* key : { "sites", "by_category", "categories" })
+            r.structured.erase(key);
     }
     return r;
 }
@@ -597,7 +625,7 @@ std::optional<Json> McpServer::handle(const Json& message)
                 { "inputSchema", t.inputSchema } };
             if (!t.outputSchema.is_null())
                 tool["outputSchema"] = t.outputSchema;
-            tool["annotations"] = { { "readOnlyHint", true }, { "openWorldHint", false } };
+            tool["annotations"] = { { "readOnlyHint", t.readOnly }, { "openWorldHint", false } };
             tools.push_back(tool);
         }
         result = { { "tools", tools } };

@@ -51,15 +51,18 @@ public:
         Json inputSchema;
         Json outputSchema; ///< null for none
         std::function<Result(const Json& arguments)> call;
+        bool readOnly = true; ///< false for a tool that may write a file (the client may ask the user first)
     };
     /// A job an agent opened, and the comparison its last `diff` made, which findings, stack, top, what_if and
     /// export_picture look at.
     struct OpenJob
     {
-        Job job;
+        Job job; ///< at the step the last diff asked for, else the step it was opened at
         ComparisonOptions options;
         ComparisonPtr comparison;
         Json diff; ///< the comparison as `rankscope diff --json` writes it
+        int64_t openedStep = -1;
+        std::map<int64_t, Job> otherSteps; ///< steps asked for before, kept loaded
     };
 
     McpServer(Console& console, std::string version);

@@ -30,7 +30,7 @@ int run(CommandLine& cl)
 } // namespace ReportCommand
 
 const Command reportCommand { "report", "--out FILE.html|.md [--force] [export and diff options] FILE|FOLDER...",
-    "verdict, ranks, top findings with stacks and the diff picture, for a bug report",
+    "a bug report: verdict, ranks, findings with stacks, the diff picture",
     "Verdict, ranks, top findings with stacks and the diff picture, for a bug report: one HTML file with the\n"
     "picture embedded, or Markdown with the picture next to it. Exit status 4: the output could not be written.",
     true, ReportCommand::options, ReportCommand::run };

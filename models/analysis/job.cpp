@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 
 namespace RankScope {
 
@@ -193,6 +194,27 @@ JobError Job::check(const ComparisonOptions& options) const
                         + ") is not among ranks 0 to " + std::to_string(layout->rankCount() - 1) };
         }
     }
+    // A device or a rank that no file holds would compare nothing, and call that balanced.
+    if (options.device && !ranks.empty()) {
+        std::set<int> devices;
+        for (const LoadedFile& file : m_loadedFiles) {
+            for (const DeviceInfo& d : file.devices)
+                devices.insert(d.device);
+        }
+        if (!devices.count(*options.device)) {
+            std::string list;
+            for (int d : devices)
+                list += (list.empty() ? "" : ", ") + std::to_string(d);
+            return { "device",
+                std::to_string(*options.device) + ": the files hold device" + (devices.size() == 1 ? " " : "s ")
+                    + list };
+        }
+    }
+    if (const std::optional<TimelinePoint::Spec>& p = options.point; p && p->rank >= 0
+        && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == p->rank; }))
+        return { "at",
+            "event:" + std::to_string(p->number) + "@" + std::to_string(p->rank) + ": no rank "
+                + std::to_string(p->rank) + " among the files" };
     if (options.baselineRank >= 0
         && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == options.baselineRank; }))
         return { "baseline", std::to_string(options.baselineRank) + ": no such rank among the files" };

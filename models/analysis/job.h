@@ -118,7 +118,8 @@ public:
     /// The loaded ranks as the comparison takes them, each with its earlier steps.
     std::vector<RankInput> inputs() const;
     /// What is wrong with `options` for this job's ranks (a layout of another size, a rank it does not hold, a
-    /// baseline rank that is not there), or empty. Checked before any comparison.
+    /// baseline rank or a point's rank that is not there, a device no file holds), or empty. Checked before any
+    /// comparison.
     JobError check(const ComparisonOptions& options) const;
 
     struct Result
