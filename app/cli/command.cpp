@@ -225,7 +225,9 @@ std::string Commands::usage() const
                 line += " " + word.toStdString();
             }
         }
-        text += line + "\n" + indent + "    " + c->summary + "\n";
+        text += line;
+        text += "\n" + indent + "    ";
+        text += std::string(c->summary) + "\n";
     }
     text += indent + m_program + " --help | --version\n" + indent + m_program + " COMMAND --help\n" + indent
         + "    one command's options, and what they mean\n"
