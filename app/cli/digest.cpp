@@ -62,25 +62,29 @@ int run(CommandLine& cl)
         int code = 0;
     };
     const std::string prefix = cl.prefix();
-    const QList<Outcome> outcomes = Parallel::mapIndices(paths.size(), [&](qsizetype i) {
-        const int r = rankOf[i];
-        const LoadedFile file = LoadedFile::load(paths[i], r, ranks[i].fromName);
+    // Workers read const lists only: a non-const QList index may detach a shared list under another worker.
+    const QStringList& files = paths;
+    const QStringList& written = outputs;
+    const QList<int>& fileRanks = rankOf;
+    const QList<Outcome> outcomes = Parallel::mapIndices(files.size(), [&](qsizetype i) {
+        const int r = fileRanks[i];
+        const LoadedFile file = LoadedFile::load(files[i], r, ranks[i].fromName);
         if (!file.ok())
-            return Outcome { paths[i].toStdString() + ": " + file.error.toStdString() + "\n", 1 };
+            return Outcome { files[i].toStdString() + ": " + file.error.toStdString() + "\n", 1 };
         Digest::Source source;
         source.rank = r;
-        source.fileName = QFileInfo(paths[i]).fileName().toStdString();
+        source.fileName = QFileInfo(files[i]).fileName().toStdString();
         source.fileBytes = file.fileSize;
         try {
-            const Digest::Figures f = Digest::write(*file.snapshot, source, outputs[i]);
-            const std::string line = paths[i].toStdString() + " -> " + outputs[i].toStdString() + ": rank "
+            const Digest::Figures f = Digest::write(*file.snapshot, source, written[i]);
+            const std::string line = files[i].toStdString() + " -> " + written[i].toStdString() + ": rank "
                 + std::to_string(r) + ", " + Formatting::bytes(file.fileSize).toStdString() + " -> "
                 + Formatting::bytes(f.bytes).toStdString() + "; " + std::to_string(f.sourceEvents) + " events -> "
                 + std::to_string(f.keptEvents) + " kept (" + std::to_string(f.keptAllocations) + " allocations) and "
                 + std::to_string(f.fillerEvents) + " for the curve; " + std::to_string(f.blocks) + " blocks\n";
             return Outcome { line, 0 };
         } catch (const std::exception& e) {
-            return Outcome { prefix + outputs[i].toStdString() + ": " + e.what() + "\n", 4 };
+            return Outcome { prefix + written[i].toStdString() + ": " + e.what() + "\n", 4 };
         }
     });
     int code = 0;

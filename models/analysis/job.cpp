@@ -76,12 +76,16 @@ void Job::load(const Progress& progress)
         m_loadedFiles = QList<LoadedFile>(m_files.size());
     const QList<RankName::Assigned> ranks = RankName::assign(m_files);
     std::atomic<bool> cancel = false;
-    const QList<LoadedFile> files = Parallel::mapIndices(m_files.size(), [&](qsizetype i) {
-        const LoadedFile& had = m_loadedFiles[i];
+    // Workers index through const lists: QList's non-const operator[] detaches a shared list, which would free the
+    // strings another worker is reading.
+    const QStringList& paths = m_files;
+    const QList<LoadedFile>& loaded = m_loadedFiles;
+    const QList<LoadedFile> files = Parallel::mapIndices(paths.size(), [&](qsizetype i) {
+        const LoadedFile& had = loaded[i];
         if (had.ok() || (!had.path.isEmpty() && !had.cancelled))
             return had; // loaded, or failed for a reason loading again would not change
         if (cancel)
-            return LoadedFile::cancelledBeforeStart(m_files[i], ranks[i].rank, ranks[i].fromName);
+            return LoadedFile::cancelledBeforeStart(paths[i], ranks[i].rank, ranks[i].fromName);
         ProgressCallback report;
         if (progress) {
             report = [&, i](uint64_t done, uint64_t total) {
@@ -90,7 +94,7 @@ void Job::load(const Progress& progress)
                 return !cancel;
             };
         }
-        LoadedFile file = LoadedFile::load(m_files[i], ranks[i].rank, ranks[i].fromName, report);
+        LoadedFile file = LoadedFile::load(paths[i], ranks[i].rank, ranks[i].fromName, report);
         // The same rank in every file is what --steps means, not a clash of names.
         if (!m_stepsOfOneRank)
             file.note = ranks[i].note();
