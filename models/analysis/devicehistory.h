@@ -290,6 +290,13 @@ public:
     {
         return m_traceIncomplete;
     }
+    /// The alloc entry's `compile_context`, `user_metadata` and category; the empty context for an allocation made
+    /// before the trace began.
+    const EntryContext& contextOf(const Allocation& a) const
+    {
+        return a.allocEvent == Allocation::NoEvent ? m_snapshot->entryContexts.front()
+                                                   : m_snapshot->context(m_events[a.allocEvent]);
+    }
     /// (first, second) of `segment_pool_id` for Allocation::poolIndex.
     const std::vector<std::pair<int64_t, int64_t>>& pools() const
     {
