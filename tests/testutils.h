@@ -35,7 +35,7 @@ inline QString dataDir()
 inline nlohmann::json figures(const RankScope::SnapshotPtr& snapshot)
 {
     const std::string text =
-        RankScope::InfoFormat::json({ { QString(), 0, RankScope::DeviceInfo::compute(snapshot), {} } });
+        RankScope::InfoFormat::json({ { QString(), 0, RankScope::DeviceInfo::compute(snapshot), {}, {} } });
     return nlohmann::json::parse(text)["files"][0]["devices"];
 }
 

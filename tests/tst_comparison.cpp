@@ -9,6 +9,7 @@
 #include "formatting.h"
 #include "loadedfile.h"
 #include "parallel.h"
+#include "profilerstep.h"
 #include "rankfiles.h"
 #include "snapshotreader.h"
 #include "stacktext.h"
@@ -94,7 +95,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 66);
+    QCOMPARE(names.size(), 72);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -158,6 +159,43 @@ static void checkOutOfMemory(const nlohmann::json& expected, const Comparison& c
     QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("does not fit")));
 }
 
+// What newer PyTorch writes, where the scenario has it: profiler steps among other annotated ranges, pinned host
+// memory per rank (never a GPU's), and the pools trace entries name. Files without them show none of it.
+static void checkNewerFields(const nlohmann::json& expected, const Comparison& c)
+{
+    for (size_t i = 0; i < c.ranks().size(); ++i) {
+        const DeviceHistory& h = c.history(i);
+        if (expected.contains("profiler_steps")) {
+            const size_t steps = expected["profiler_steps"].get<size_t>();
+            QCOMPARE(ProfilerStep::steps(h).size(), steps);
+            QVERIFY(h.annotations().size() > steps); // the collectives and regions are there, and are not steps
+        }
+        const HostMemory& host = c.ranks()[i].host;
+        QCOMPARE(host.recorded, expected.contains("host_allocated"));
+        if (host.recorded) {
+            QCOMPARE(host.allocatedBytes, expected["host_allocated"][size_t(c.ranks()[i].rank)].get<int64_t>());
+            QCOMPARE(host.peakAllocatedBytes, expected["host_peak"][size_t(c.ranks()[i].rank)].get<int64_t>());
+        }
+    }
+    if (!expected.contains("entry_pools"))
+        return;
+    for (const auto& [site, pool] : expected["entry_pools"].items()) {
+        const std::pair<int64_t, int64_t> wanted(pool[0].get<int64_t>(), pool[1].get<int64_t>());
+        int found = 0;
+        for (size_t i = 0; i < c.ranks().size(); ++i) {
+            const DeviceHistory& h = c.history(i);
+            for (const Allocation& a : h.allocations()) {
+                const std::vector<StackText::Frame> frames = StackText::stackFrames(h.snapshot(), a.stack, false);
+                if (frames.empty() || frames.front().name != site)
+                    continue;
+                QCOMPARE(h.pools()[a.poolIndex], wanted);
+                ++found;
+            }
+        }
+        QVERIFY2(found > 0, site.c_str());
+    }
+}
+
 // The verdict and findings a scenario expects, of one comparison of its ranks.
 static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c, bool withLayout)
 {
@@ -180,6 +218,7 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
     checkOutOfMemory(expected, *c);
+    checkNewerFields(expected, *c);
     // The moment compared, where the scenario says which.
     if (expected.contains("moment"))
         QCOMPARE(std::string(Moment::reasonName(v.moment.reason)), expected["moment"].get<std::string>());

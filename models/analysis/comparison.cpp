@@ -718,6 +718,7 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         summary.point = c.point;
         summary.note = c.note;
         summary.alignedTo = c.alignedTo;
+        summary.host = HostMemory::of(*in.snapshot);
         if (m_c.m_layout) {
             summary.coordinates = m_c.m_layout->coordinates(in.rank);
             summary.group = m_c.m_layout->group(in.rank);

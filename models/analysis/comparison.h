@@ -7,6 +7,7 @@
 #include "deviceroles.h"
 #include "parallellayout.h"
 #include "sitetable.h"
+#include "snapshotinfo.h"
 
 #include <QString>
 
@@ -125,6 +126,8 @@ struct RankSummary
     int64_t growthBytes = 0;
     /// Why the rank is not at the requested point, when it is not (no OOM, no such step …).
     std::string note;
+    /// The rank's pinned host memory, when its file recorded it: shown beside the GPU, never compared.
+    HostMemory host;
 };
 
 /// An address range of extra allocations, for outlining on the block map.

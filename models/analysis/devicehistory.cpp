@@ -186,8 +186,8 @@ void DeviceHistory::replay()
     const Snapshot& s = *m_snapshot;
     const size_t n = m_events.size();
 
-    // Pools come from the final segments: trace events carry none, so an allocation gets the pool of the segment
-    // that holds its address at the end (the default pool when that segment is gone), as the viewer does.
+    // Pools: an entry's own `pool_id` where the file has it (PyTorch 2.12 on); otherwise the pool of the segment that
+    // holds the address at the end (the default pool when that segment is gone), as the viewer does.
     m_pools.emplace_back(0, 0);
     int64_t finalReserved = 0;
     for (const Segment& seg : s.segments) {
@@ -281,8 +281,20 @@ void DeviceHistory::replay()
     m_peakReserved = m_initialReserved + maxReservedNet;
 
     m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
-    for (Allocation& a : m_allocations)
-        a.poolIndex = poolOf(a.addr);
+    for (Allocation& a : m_allocations) {
+        const uint32_t event = a.allocEvent != Allocation::NoEvent ? a.allocEvent : a.freeEvent;
+        const EntryContext* context =
+            event != Allocation::NoEvent && m_events[event].contextIndex != 0 ? &s.context(m_events[event]) : nullptr;
+        if (context && context->hasPool) {
+            const std::pair<int64_t, int64_t> pool(context->pool[0], context->pool[1]);
+            auto found = std::find(m_pools.begin(), m_pools.end(), pool);
+            a.poolIndex = uint32_t(found - m_pools.begin());
+            if (found == m_pools.end())
+                m_pools.push_back(pool);
+        } else {
+            a.poolIndex = poolOf(a.addr);
+        }
+    }
     m_hasTimes = n > 0 && m_events[0].timeUs != 0;
 }
 

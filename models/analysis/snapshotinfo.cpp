@@ -3,6 +3,8 @@
 
 #include "devicehistory.h"
 
+#include <algorithm>
+
 namespace RankScope {
 
 std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
@@ -45,6 +47,35 @@ std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
         }
     }
     return devices;
+}
+
+HostMemory HostMemory::of(const Snapshot& snapshot)
+{
+    HostMemory host;
+    host.recorded = snapshot.hasHostMemory;
+    for (const Segment& seg : snapshot.hostSegments) {
+        ++host.segments;
+        host.reservedBytes += seg.totalSize;
+        int64_t allocated = 0;
+        for (const Block& b : snapshot.blocksOf(seg))
+            allocated += b.state == BlockState::ActiveAllocated ? b.size : 0;
+        // Segments listed without their blocks still say what they hold.
+        host.allocatedBytes += seg.blockCount > 0 ? allocated : seg.allocatedSize;
+    }
+    // The trace's changes since its start; what was held before it is what the end holds beyond them.
+    int64_t net = 0;
+    int64_t highest = 0;
+    for (const TraceEntry& e : snapshot.hostTrace) {
+        ++host.traceEntries;
+        if (e.action() == TraceAction::Alloc)
+            net += e.size;
+        else if (e.action() == TraceAction::FreeCompleted)
+            net -= e.size;
+        highest = std::max(highest, net);
+    }
+    const int64_t before = std::max<int64_t>(0, host.allocatedBytes - net);
+    host.peakAllocatedBytes = std::max(host.allocatedBytes, before + highest);
+    return host;
 }
 
 } // namespace RankScope

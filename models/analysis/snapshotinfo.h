@@ -33,4 +33,21 @@ struct DeviceInfo
     static std::vector<DeviceInfo> compute(const SnapshotPtr& snapshot);
 };
 
+/// Pinned host memory of one file (`record_host=True`): the host caching allocator's segments at the snapshot and
+/// the highest it held over its trace. A process's own host memory, shown beside its GPUs and never compared with
+/// them.
+struct HostMemory
+{
+    /// Whether the file has `host_segments` or `host_traces` at all.
+    bool recorded = false;
+    int64_t segments = 0;
+    int64_t reservedBytes = 0;
+    int64_t allocatedBytes = 0;
+    int64_t traceEntries = 0;
+    /// The most allocated at once over the host trace (the snapshot's figure when the trace holds less).
+    int64_t peakAllocatedBytes = 0;
+
+    static HostMemory of(const Snapshot& snapshot);
+};
+
 } // namespace RankScope

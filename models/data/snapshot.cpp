@@ -57,6 +57,9 @@ constexpr std::array<std::string_view, Known::K_Count> knownStrings = {
     "category",
     "fx_original_trace",
     "rankscope_category",
+    "host_segments",
+    "host_traces",
+    "pool_id",
 };
 
 } // namespace

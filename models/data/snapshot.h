@@ -78,6 +78,9 @@ enum : StringId
     K_category,
     K_fx_original_trace,
     K_rankscope_category,
+    K_host_segments,
+    K_host_traces,
+    K_pool_id,
     K_Count
 };
 }
@@ -291,6 +294,10 @@ struct EntryContext
     /// What the allocation is for, when the file says: a profile's `category` (PyTorch's memory profiler) or a
     /// digest's `rankscope_category`.
     StringId category = EmptyString;
+    /// The entry's own `pool_id` (PyTorch 2.12 and later): the private pool (CUDA graph, MemPool) it was made in,
+    /// (0, 0) for the default pool. Files without it leave the pool to the segment that holds the address.
+    int64_t pool[2] = { 0, 0 };
+    bool hasPool = false;
 };
 using TraceVector = BigVector<TraceEntry>;
 
@@ -340,6 +347,11 @@ struct Snapshot
     std::vector<Segment> segments;
     std::vector<Block> blocks;
     std::vector<TraceVector> deviceTraces;
+    /// Pinned host memory (`host_segments`, `host_traces`: `_record_memory_history(record_host=True)`): the host
+    /// caching allocator's segments and its trace, kept apart from every GPU's. Host blocks sit in `blocks` too.
+    std::vector<Segment> hostSegments;
+    TraceVector hostTrace;
+    bool hasHostMemory = false;
     std::vector<Annotation> annotations;
     /// `allocator_settings` flattened to (key, value) text; nested dicts become `outer.inner` keys.
     std::vector<std::pair<StringId, StringId>> allocatorSettings;

@@ -485,6 +485,23 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
             items.push_back(decodeLong(q + 2, q[1]));
             q += 2 + q[1];
             break;
+        case TUPLE2: {
+            // `pool_id`: a pair of ints under its key, typed by its place as the general loop would type it.
+            const size_t n = items.size();
+            if (n < 3 || n % 2 == 0 || items[n - 3].kind != BuilderValue::String
+                || items[n - 2].kind != BuilderValue::Int || items[n - 1].kind != BuilderValue::Int) {
+                more = false;
+                break;
+            }
+            const BuilderValue pair[2] = { items[n - 2], items[n - 1] };
+            items.resize(n - 2);
+            const BuilderValue tuple = m_builder.newContainer(false, &dict, &items.back());
+            m_builder.append(tuple, pair[0]);
+            m_builder.append(tuple, pair[1]);
+            items.push_back(tuple);
+            ++q;
+            break;
+        }
         case EMPTY_LIST:
             // The frames: the same list the general loop would make here (the dict below the MARK, this key).
             if (items.size() % 2 == 0 || items.back().kind != BuilderValue::String) {

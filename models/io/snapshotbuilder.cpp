@@ -79,8 +79,13 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
             return C::Settings;
         if (k == K_rankscope_digest && isDict)
             return C::Digest;
+        if (k == K_host_segments && !isDict)
+            return C::HostSegmentList;
+        if (k == K_host_traces && !isDict)
+            return C::HostTraces;
         return C::Ignore;
     case C::SegmentList:
+    case C::HostSegmentList:
         return isDict ? C::Segment : C::Ignore;
     case C::Segment:
         if (k == K_blocks && !isDict)
@@ -101,7 +106,10 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
     case C::HistoryList:
         return isDict ? C::HistoryEntry : C::Ignore;
     case C::HistoryEntry:
+        return k == K_frames && !isDict ? C::FrameList : C::Ignore;
     case C::TraceEntry:
+        if (k == K_pool_id && !isDict)
+            return C::EntryPool;
         return k == K_frames && !isDict ? C::FrameList : C::Ignore;
     case C::FrameList:
         return isDict ? C::Frame : C::Ignore;
@@ -109,6 +117,9 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
         return isDict ? C::Ignore : C::TraceList;
     case C::TraceList:
         return isDict ? C::TraceEntry : C::Ignore;
+    case C::HostTraces:
+        // Either the host's entries themselves or a list of them per device, as `device_traces` has.
+        return isDict ? C::TraceEntry : C::TraceList;
     case C::AnnotationList:
         return isDict ? C::Annotation : C::Ignore;
     case C::Settings:
@@ -118,6 +129,7 @@ SchemaContext SnapshotBuilder::contextFor(bool isDict, const BuilderValue* paren
     case C::Frame:
     case C::Annotation:
     case C::Digest:
+    case C::EntryPool:
         return C::Ignore;
     }
     return C::Ignore;
@@ -138,6 +150,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
     case C::Segment:
         v.a = uint32_t(m_segments.size());
         m_segments.emplace_back();
+        m_segments.back().forHost = parent && parent->ctx == C::HostSegmentList;
         break;
     case C::PoolId:
     case C::BlockList:
@@ -164,15 +177,30 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         m_frames.emplace_back();
         break;
     case C::TraceList:
+    case C::HostTraces:
+        // Host entries go into a trace list of their own too; finish() sets them apart.
         v.a = uint32_t(s.deviceTraces.size());
         s.deviceTraces.emplace_back();
         m_confirmedTrace.push_back(0);
-        try {
-            s.deviceTraces.back().reserve(m_entryCapacityHint);
-        } catch (const std::bad_alloc&) {
-            // Address space is short (strict overcommit): grow as needed instead.
+        m_traceListedIn.push_back(NotListed);
+        if (v.ctx == C::HostTraces || (parent && parent->ctx == C::HostTraces)) {
+            m_traceListedIn.back() = ListedForHost;
+            s.hasHostMemory = true;
+        } else {
+            try {
+                s.deviceTraces.back().reserve(m_entryCapacityHint);
+            } catch (const std::bad_alloc&) {
+                // Address space is short (strict overcommit): grow as needed instead.
+            }
         }
         break;
+    case C::EntryPool: {
+        const uint64_t stamp = ++m_pendingPoolStamp;
+        v.a = uint32_t(stamp % m_pendingPools.size());
+        v.b = stamp;
+        m_pendingPools[v.a] = PendingPool { stamp, { 0, 0 }, 0 };
+        break;
+    }
     case C::TraceEntry:
         v.a = parent->a;
         v.b = s.deviceTraces[parent->a].size();
@@ -202,6 +230,9 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
     case C::SegmentList:
     case C::DeviceTraces:
     case C::AnnotationList:
+        break;
+    case C::HostSegmentList:
+        s.hasHostMemory = true;
         break;
     }
     return v;
@@ -373,6 +404,9 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
     case C::DeviceTraces:
     case C::TraceList:
     case C::AnnotationList:
+    case C::HostSegmentList:
+    case C::HostTraces:
+    case C::EntryPool:
         break;
     }
     throw SchemaError("a list was used as a dict");
@@ -391,7 +425,7 @@ void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const Bui
     switch (key) {
     case K_device:
         s.device = intOf(value, "device");
-        if (s.device < 0 || s.device > 65535)
+        if (!seg.forHost && (s.device < 0 || s.device > 65535))
             throw SchemaError("segment 'device' " + std::to_string(s.device) + " is not a device ordinal");
         break;
     case K_address:
@@ -495,6 +529,18 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
     case K_frames:
         e.stack = stackOf(value);
         break;
+    case K_pool_id:
+        if (value.ctx == SchemaContext::EntryPool) {
+            const PendingPool& pending = m_pendingPools[value.a];
+            if (pending.stamp == value.b && pending.count == 2) {
+                EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+                context.pool[0] = pending.pool[0];
+                context.pool[1] = pending.pool[1];
+                context.hasPool = true;
+                e.contextIndex = contextIndex(context);
+            }
+        }
+        break;
     case K_category:
     case K_rankscope_category:
         if (key == K_category)
@@ -526,9 +572,11 @@ uint32_t SnapshotBuilder::streamIndex(int64_t stream)
 
 uint32_t SnapshotBuilder::contextIndex(EntryContext context)
 {
-    if (context.compileContext == EmptyString && context.userMetadata == EmptyString && context.category == EmptyString)
+    if (context.compileContext == EmptyString && context.userMetadata == EmptyString && context.category == EmptyString
+        && !context.hasPool)
         return 0;
-    const ContextKey key { context.compileContext, context.userMetadata, context.category };
+    const ContextKey key { context.compileContext, context.userMetadata, context.category, context.pool[0],
+        context.pool[1], context.hasPool };
     if (key == m_lastContext.first)
         return m_lastContext.second;
     auto [it, inserted] = m_contextIndex.try_emplace(key, uint32_t(m_snapshot->entryContexts.size()));
@@ -699,12 +747,20 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
         m_generics[list.a].items.push_back(value);
         return;
     case C::SegmentList:
+    case C::HostSegmentList:
         if (value.ctx != C::Segment)
-            wrongItem("a segment dict in 'segments'", value);
-        if (value.a != m_confirmedSegments)
+            wrongItem(list.ctx == C::SegmentList ? "a segment dict in 'segments'" : "a segment dict in 'host_segments'",
+                value);
+        if (m_segments[value.a].listedIn != NotListed)
             throw SchemaError("a segment dict appears twice");
-        ++m_confirmedSegments;
+        m_segments[value.a].listedIn = list.ctx == C::SegmentList ? ListedForDevice : ListedForHost;
         return;
+    case C::EntryPool: {
+        PendingPool& pending = m_pendingPools[list.a];
+        if (pending.stamp == list.b && pending.count < 2)
+            pending.pool[pending.count++] = intOf(value, "pool_id");
+        return;
+    }
     case C::PoolId: {
         SegmentBuild& seg = m_segments[list.a];
         if (seg.poolIdPos < 2)
@@ -736,10 +792,18 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     case C::DeviceTraces:
         if (value.ctx != C::TraceList)
             wrongItem("a list of trace entries in 'device_traces'", value);
-        if (value.a != m_confirmedDevices)
+        if (m_traceListedIn[value.a] != NotListed)
             throw SchemaError("a device trace list appears twice");
-        ++m_confirmedDevices;
+        m_traceListedIn[value.a] = ListedForDevice;
         return;
+    case C::HostTraces:
+        if (value.ctx == C::TraceList) {
+            // A per-device list of host entries: listed (for the host) when it was made.
+            if (value.a == list.a)
+                throw SchemaError("a host trace list appears twice");
+            return;
+        }
+        [[fallthrough]];
     case C::TraceList:
         if (value.ctx != C::TraceEntry)
             wrongItem("a trace entry dict", value);
@@ -774,21 +838,29 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
         throw SchemaError("the file holds no object");
     Snapshot& s = *m_snapshot;
     // Drop records that were created but never added to their list (possible only in hand-made files).
-    s.deviceTraces.resize(m_confirmedDevices);
-    for (size_t d = 0; d < s.deviceTraces.size(); ++d) {
-        TraceVector& trace = s.deviceTraces[d];
+    // Every trace list the file made, in the order it made them: the devices' (listed in `device_traces`) become
+    // the devices 0, 1, …; the host's entries are gathered into one trace.
+    std::vector<TraceVector> lists = std::move(s.deviceTraces);
+    s.deviceTraces.clear();
+    for (size_t d = 0; d < lists.size(); ++d) {
+        TraceVector& trace = lists[d];
         trace.resize(m_confirmedTrace[d]);
         // The capacity reserved from the file's size is address space only, but pages past the end may have been
         // faulted in ahead.
         BigBlocks::trim(trace.data() + trace.size(), trace.data() + trace.capacity());
+        if (m_traceListedIn[d] == ListedForDevice)
+            s.deviceTraces.push_back(std::move(trace));
+        else if (m_traceListedIn[d] == ListedForHost)
+            s.hostTrace.insert(s.hostTrace.end(), trace.begin(), trace.end());
     }
     s.annotations.resize(m_confirmedAnnotations);
-    m_segments.resize(m_confirmedSegments);
 
     // Lay the blocks out segment by segment, applying the legacy fallbacks: addresses by summing sizes from the
     // segment base, frames and requested size from history[0].
     s.segments.reserve(m_segments.size());
     for (SegmentBuild& build : m_segments) {
+        if (build.listedIn == NotListed)
+            continue; // created but never added to a list (possible only in hand-made files)
         Segment seg = build.segment;
         const uint32_t first = build.segment.firstBlock;
         seg.firstBlock = uint32_t(s.blocks.size());
@@ -807,7 +879,7 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
             address += uint64_t(b.size);
             s.blocks.push_back(b);
         }
-        s.segments.push_back(seg);
+        (build.listedIn == ListedForHost ? s.hostSegments : s.segments).push_back(seg);
     }
     m_blocks = {};
     m_frames = {};

@@ -4,6 +4,7 @@
 #include "pageahead.h"
 #include "snapshot.h"
 
+#include <array>
 #include <span>
 #include <stdexcept>
 #include <unordered_map>
@@ -39,6 +40,9 @@ enum class SchemaContext : uint8_t
     Annotation,
     Settings,
     Digest, ///< RankScope's own `rankscope_digest` dict
+    HostSegmentList, ///< `host_segments`: segment dicts of the pinned host allocator
+    HostTraces, ///< `host_traces`: its trace entries (or lists of them)
+    EntryPool, ///< a trace entry's `pool_id` pair
 };
 
 /// A decoded value as the readers see it: a scalar, or a handle to a container the builder owns. 16 bytes, so the
@@ -144,6 +148,10 @@ private:
         uint32_t appendedBlocks = 0;
         uint8_t poolIdPos = 0;
         bool hasBlocks = false;
+        /// Which list holds it: none yet, `segments` or `host_segments`.
+        uint8_t listedIn = 0;
+        /// Made in `host_segments`: its `device` need not be a GPU ordinal.
+        bool forHost = false;
     };
     struct BlockBuild
     {
@@ -194,10 +202,25 @@ private:
 
     std::shared_ptr<Snapshot> m_snapshot;
     std::vector<SegmentBuild> m_segments;
-    uint32_t m_confirmedSegments = 0;
     std::vector<BlockBuild> m_blocks;
-    std::vector<uint32_t> m_confirmedTrace; // per device
-    uint32_t m_confirmedDevices = 0;
+    enum Listed : uint8_t
+    {
+        NotListed,
+        ListedForDevice,
+        ListedForHost,
+    };
+    std::vector<uint32_t> m_confirmedTrace; // per trace list
+    std::vector<Listed> m_traceListedIn; // per trace list
+    // A trace entry's `pool_id` pair between its tuple and the entry's SETITEMS; a few slots, each stamped, so a
+    // pair is never read from a slot another tuple has taken since.
+    struct PendingPool
+    {
+        uint64_t stamp = 0;
+        int64_t pool[2] = { 0, 0 };
+        uint8_t count = 0;
+    };
+    std::array<PendingPool, 16> m_pendingPools {};
+    uint64_t m_pendingPoolStamp = 0;
     uint32_t m_confirmedAnnotations = 0;
     std::vector<FrameBuild> m_frames;
     std::vector<FrameListBuild> m_frameLists;
@@ -214,14 +237,18 @@ private:
         StringId compileContext;
         StringId userMetadata;
         StringId category;
+        int64_t pool0 = 0;
+        int64_t pool1 = 0;
+        bool hasPool = false;
         bool operator==(const ContextKey&) const = default;
     };
     struct ContextKeyHash
     {
         size_t operator()(const ContextKey& k) const
         {
-            return std::hash<uint64_t>()(
-                (uint64_t(k.compileContext) << 32 | k.userMetadata) ^ (uint64_t(k.category) * 0x9e3779b97f4a7c15ull));
+            return std::hash<uint64_t>()((uint64_t(k.compileContext) << 32 | k.userMetadata)
+                ^ (uint64_t(k.category) * 0x9e3779b97f4a7c15ull) ^ (uint64_t(k.pool0) * 0xbf58476d1ce4e5b9ull)
+                ^ (uint64_t(k.pool1) * 0x94d049bb133111ebull) ^ uint64_t(k.hasPool));
         }
     };
     std::unordered_map<ContextKey, uint32_t, ContextKeyHash> m_contextIndex;

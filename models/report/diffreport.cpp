@@ -304,6 +304,15 @@ std::string text(const Comparison& c, int maxFindings)
     if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.traceIncomplete; }))
         out += "  (trace incomplete: the trace frees memory it never saw allocated, as when recording started late or "
                "its ring buffer wrapped, so allocations from before it are missing from its start)\n";
+    if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.host.recorded; })) {
+        out += "\nPinned host memory (each rank's process; host memory, never compared with the GPUs):\n";
+        for (const RankSummary& r : c.ranks()) {
+            if (!r.host.recorded)
+                continue;
+            out += "  rank " + pad(std::to_string(r.rank), 4) + "  reserved " + bytes(r.host.reservedBytes)
+                + ", allocated " + bytes(r.host.allocatedBytes) + ", peak " + bytes(r.host.peakAllocatedBytes) + "\n";
+        }
+    }
 
     std::string ooms;
     for (const RankSummary& r : c.ranks()) {
@@ -412,6 +421,11 @@ std::string json(const Comparison& c)
             rank["oom"] = oomJson(c, r);
         if (!r.note.empty())
             rank["note"] = r.note;
+        if (r.host.recorded) {
+            rank["host_memory"] = { { "reserved_bytes", r.host.reservedBytes },
+                { "allocated_bytes", r.host.allocatedBytes }, { "peak_allocated_bytes", r.host.peakAllocatedBytes },
+                { "trace_entries", r.host.traceEntries } };
+        }
         out["ranks"].push_back(std::move(rank));
     }
     if (const std::optional<ParallelLayout>& layout = c.layout()) {

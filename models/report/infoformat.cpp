@@ -27,6 +27,12 @@ std::string text(const std::vector<FileInfoEntry>& files)
                 + ", peak_allocated_bytes " + std::to_string(d.peakAllocatedBytes) + " (event "
                 + std::to_string(d.peakEventIndex) + ")" + (d.traceIncomplete ? ", trace incomplete" : "") + "\n";
         }
+        if (const HostMemory& h = file.host; h.recorded) {
+            out += "  pinned host memory (not a GPU's): segments " + std::to_string(h.segments) + ", reserved_bytes "
+                + std::to_string(h.reservedBytes) + ", allocated_bytes " + std::to_string(h.allocatedBytes)
+                + ", trace_entries " + std::to_string(h.traceEntries) + ", peak_allocated_bytes "
+                + std::to_string(h.peakAllocatedBytes) + "\n";
+        }
     }
     return out;
 }
@@ -62,6 +68,15 @@ std::string json(const std::vector<FileInfoEntry>& files)
                 device["last_time_us"] = d.lastTimeUs;
             }
             f["devices"].push_back(std::move(device));
+        }
+        if (const HostMemory& h = file.host; h.recorded) {
+            f["host_memory"] = {
+                { "segments", h.segments },
+                { "reserved_bytes", h.reservedBytes },
+                { "allocated_bytes", h.allocatedBytes },
+                { "trace_entries", h.traceEntries },
+                { "peak_allocated_bytes", h.peakAllocatedBytes },
+            };
         }
         out["files"].push_back(std::move(f));
     }

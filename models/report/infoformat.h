@@ -18,14 +18,17 @@ struct FileInfoEntry
     int rank = 0;
     std::vector<DeviceInfo> devices;
     QString error; ///< set when the file could not be read; devices are then empty
+    HostMemory host;
 
     static FileInfoEntry of(const LoadedFile& file)
     {
-        return { file.path, file.rank, file.devices, file.error };
+        return { file.path, file.rank, file.devices, file.error,
+            file.snapshot ? HostMemory::of(*file.snapshot) : HostMemory {} };
     }
 };
 
-/// Formats `info` output; the JSON schema is `{"files":[{"path":…,"rank":…,"devices":[{…}]}]}`.
+/// Formats `info` output; the JSON schema is `{"files":[{"path":…,"rank":…,"devices":[{…}],"host_memory":{…}}]}`
+/// (`host_memory` only for files that recorded pinned host memory).
 namespace InfoFormat {
 std::string text(const std::vector<FileInfoEntry>& files);
 std::string json(const std::vector<FileInfoEntry>& files);

@@ -120,6 +120,20 @@ Across the aligned trace (AdamW's first step appended: every rank peaks alike in
                         a group, not rank 0, and the layout that fits (pp=2,dp=4 / dp=4,tp=2)
   growth_near_threshold_4  steps 10 and 20; rank 1 keeps 250 MiB more at step 20, a growth under the threshold that
                         still sets it apart: the verdict is growth, as its finding
+
+What newer PyTorch writes (each with a control that must find nothing):
+  ranges_balanced_4 / ranges_burden_4
+                        external_annotations of a profiled run: ProfilerStep#0-2 around the steps and, inside them,
+                        NCCL collectives and record_function regions at times that differ per rank; the second one's
+                        last rank also gathers evaluation outputs. Only ProfilerStep#N are steps
+  host_memory_balanced_4 / host_memory_burden_4
+                        record_host=True: every rank's pinned host memory (host_segments, host_traces; rank 1 writes
+                        its host trace as a list per device); rank 3 pins 6 GiB where the others pin 512 MiB, which is
+                        never compared with a GPU; in the second, rank 3 also gathers evaluation outputs on its GPU
+  pool_ids_balanced_4 / pool_ids_burden_4
+                        every trace entry carries its `pool_id` (PyTorch 2.12); every rank runs a CUDA graph whose
+                        512 MiB private pool (1, 5) was released before the snapshot, so no final segment names it;
+                        in the second, the last rank gathers evaluation outputs into a private pool (1, 9)
 """
 import json
 import os
@@ -306,6 +320,7 @@ def main():
     growth_scenarios(outdir, magma)
     capacity_scenarios(outdir, magma)
     moment_scenarios(outdir, magma)
+    newer_pytorch_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -1062,6 +1077,124 @@ def growth_scenarios(outdir, magma):
     write_files(outdir, 'growth_near_threshold_4', files,
                 {'kind': 'growth', 'rank': 1, 'step': 20, 'steps': [10, 20], 'growth_ranks': [1],
                  'finding_kind': 'only_on_rank', 'site': 'train_step', 'finding_kinds': ['growth', 'only_on_rank']})
+
+
+
+
+def add_ranges(snapshot, rank, steps=3):
+    """external_annotations as a profiled run records them: ProfilerStep#N around each step and, inside, NCCL
+    collectives and a record_function region, at offsets that differ per rank (collectives wait on the slowest)."""
+    trace = snapshot['device_traces'][0]
+    t0, t1 = trace[0]['time_us'], trace[-1]['time_us']
+    span = (t1 - t0) // steps
+    marks = []
+
+    def scope(name, start, end):
+        marks.append({'stage': 'START', 'name': name, 'device': 0, 'time_us': start})
+        marks.append({'stage': 'END', 'name': name, 'device': 0, 'time_us': end})
+
+    for k in range(steps):
+        begin = t0 + k * span
+        scope(f'ProfilerStep#{k}', begin, begin + span - 1)
+        scope('## forward ##', begin + span // 10, begin + span // 2)
+        for c in range(4):
+            at = begin + span // 2 + (c * span) // 10 + (rank * span) // 200
+            scope('nccl:_all_gather_base' if c % 2 else 'nccl:all_reduce', at, at + span // 40)
+    snapshot['external_annotations'] = sorted(marks, key=lambda m: m['time_us'])
+
+
+def add_host_memory(snapshot, held, per_device=False, pieces=4):
+    """Pinned host memory as `_record_memory_history(record_host=True)` records it: `host_segments` (the host caching
+    allocator's segments, each one block) and `host_traces`. `held` bytes stay pinned in `pieces` buffers; as much
+    again is pinned at once for a while and freed, its segments kept cached, so the host's peak is twice `held`."""
+    trace = snapshot['device_traces'][0]
+    t0, t1 = trace[0]['time_us'], trace[-1]['time_us']
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': 'pin_memory', 'filename': 'torch/utils/data/_utils/pin_memory.py', 'line': 73}, outer]
+    piece = held // pieces
+    base = 0x7f3000000000
+    segments, entries = [], []
+
+    def entry(action, addr, t):
+        return {'action': action, 'addr': addr, 'size': piece, 'stream': 0, 'time_us': t, 'frames': frames}
+
+    for i in range(2 * pieces):
+        addr = base + i * piece
+        kept = i < pieces
+        segments.append({'device': -1, 'address': addr, 'total_size': piece, 'allocated_size': piece if kept else 0,
+                         'active_size': piece if kept else 0, 'requested_size': piece if kept else 0, 'stream': 0,
+                         'segment_type': 'large', 'segment_pool_id': (0, 0), 'is_expandable': False,
+                         'frames': frames,
+                         'blocks': [{'address': addr, 'size': piece, 'requested_size': piece,
+                                     'state': 'active_allocated' if kept else 'inactive', 'frames': frames}]})
+        entries.append(entry('segment_alloc', addr, t0 + i))
+        entries.append(entry('alloc', addr, t0 + i))
+    for i in range(pieces, 2 * pieces):
+        entries.append(entry('free_requested', base + i * piece, t1 - 10 + i))
+        entries.append(entry('free_completed', base + i * piece, t1 - 10 + i))
+    snapshot['host_segments'] = segments
+    snapshot['host_traces'] = [entries] if per_device else entries
+
+
+def add_pool_ids(snapshot, private=None, graph_pool=(1, 5), graph_bytes=512 * MiB):
+    """`pool_id` on every trace entry, as PyTorch 2.12 writes it: (0, 0) for the default pool. A CUDA graph's private
+    pool `graph_pool` holds `graph_bytes` half-way through the trace and is released before the snapshot, so only the
+    entries name it; `private` (entry → pool or None) moves other allocations into pools of their own."""
+    trace = snapshot['device_traces'][0]
+    base = max(seg['address'] + seg['total_size'] for seg in snapshot['segments']) + (2 << 40)
+    at = len(trace) // 2
+    t = trace[at]['time_us']
+    outer = next(e['frames'][-1] for e in trace if e.get('frames'))
+    frames = [{'name': 'replay', 'filename': 'torch/cuda/graphs.py', 'line': 88}, outer]
+
+    def entry(action, size):
+        return {'action': action, 'addr': base, 'size': size, 'stream': 0, 'time_us': t,
+                'compile_context': 'N/A', 'user_metadata': '', 'frames': frames, 'pool_id': graph_pool}
+
+    graph = [entry('segment_alloc', graph_bytes), entry('alloc', graph_bytes), entry('free_requested', graph_bytes),
+             entry('free_completed', graph_bytes), entry('segment_free', graph_bytes)]
+    for e in trace:
+        pool = private(e) if private else None
+        e['pool_id'] = tuple(pool) if pool else (0, 0)
+    trace[at:at] = graph
+
+
+def newer_pytorch_scenarios(outdir, magma):
+    def gathering(e):
+        return any(f['name'] == 'gather_predictions' for f in e.get('frames') or [])
+
+    for burden in (False, True):
+        ranks = copies(magma, 4)
+        for r, s in enumerate(ranks):
+            add_ranges(s, r)
+        if burden:
+            make_examples.add_evaluation_burden(ranks[-1])
+        write(outdir, 'ranges_burden_4' if burden else 'ranges_balanced_4', ranks,
+              {'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+               'profiler_steps': 3} if burden else {'kind': 'balanced', 'profiler_steps': 3})
+
+        ranks = copies(magma, 4)
+        for r, s in enumerate(ranks):
+            add_host_memory(s, (6 << 30) if r == 3 else 512 * MiB, per_device=r == 1)
+        if burden:
+            make_examples.add_evaluation_burden(ranks[-1])
+        host = {'host_allocated': [512 * MiB, 512 * MiB, 512 * MiB, 6 << 30],
+                'host_peak': [1 << 30, 1 << 30, 1 << 30, 12 << 30]}
+        write(outdir, 'host_memory_burden_4' if burden else 'host_memory_balanced_4', ranks,
+              dict({'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank',
+                    'site': 'gather_predictions'} if burden else {'kind': 'balanced'}, **host))
+
+        ranks = copies(magma, 4)
+        if burden:
+            make_examples.add_evaluation_burden(ranks[-1])
+        for r, s in enumerate(ranks):
+            add_pool_ids(s, (lambda e: (1, 9) if gathering(e) else None) if burden and r == 3 else None)
+        pools = {'entry_pools': {'replay': [1, 5]}}
+        if burden:
+            pools['entry_pools']['gather_predictions'] = [1, 9]
+        write(outdir, 'pool_ids_burden_4' if burden else 'pool_ids_balanced_4', ranks,
+              dict({'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank',
+                    'site': 'gather_predictions'} if burden else {'kind': 'balanced'}, **pools))
 
 
 if __name__ == '__main__':
