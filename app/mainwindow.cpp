@@ -179,8 +179,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setMinimumSectionSize(50);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
-    for (int column :
-        { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn, RankListModel::TraceEntriesColumn })
+    for (int column : { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn,
+             RankListModel::TraceEntriesColumn, RankListModel::HostColumn })
         m_table->setColumnHidden(column, true);
     connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -1225,6 +1225,9 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         return;
     }
     m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
+    m_table->setColumnHidden(RankListModel::HostColumn,
+        std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
+            [](const RankSummary& r) { return r.host.recorded; }));
     FindingsView::fitColumns(m_findingsView);
     RankTableView::fitColumns(m_table);
     chooseDefaultRanks();

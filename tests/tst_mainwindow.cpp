@@ -73,6 +73,7 @@ private slots:
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
     void addToThisJob();
+    void pinnedHostMemoryBesideTheGpus();
     void stepFoldersAreSteps();
     void growthAcrossSteps();
     void fragmentationMarksSmallFreeSpans();
@@ -628,6 +629,33 @@ void TestMainWindow::addToThisJob()
         ranks.push_back(s.rank);
     std::sort(ranks.begin(), ranks.end());
     QCOMPARE(ranks, (std::vector<int> { 0, 1, 2, 3, 4 }));
+}
+
+// Pinned host memory (record_host=True) gets its own column, shown only for a job that recorded it; the GPUs' verdict
+// never counts it (host_memory_balanced_4: rank 3 pins 12 times as much).
+void TestMainWindow::pinnedHostMemoryBesideTheGpus()
+{
+    MainWindow w;
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/host_memory_balanced_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::Balanced);
+    QVERIFY(!w.rankTable()->isColumnHidden(RankListModel::HostColumn));
+    QStringList shown;
+    for (int row = 0; row < w.rankModel()->rowCount(); ++row)
+        shown << w.rankModel()->index(row, RankListModel::HostColumn).data().toString();
+    shown.sort();
+    QCOMPARE(shown,
+        (QStringList { QStringLiteral("512 MiB"), QStringLiteral("512 MiB"), QStringLiteral("512 MiB"),
+            QStringLiteral("6 GiB") }));
+    const QString tip = w.rankModel()->index(0, RankListModel::HostColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QLatin1String("never compared with the GPUs")), qPrintable(tip));
+
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    QTRY_VERIFY_WITH_TIMEOUT(
+        settled(w) && w.rankModel()->loadedCount() == 2 && w.comparison() && w.comparison()->ranks().size() == 2,
+        60000);
+    QVERIFY(w.rankTable()->isColumnHidden(RankListModel::HostColumn));
+    QVERIFY(w.rankModel()->index(0, RankListModel::HostColumn).data().toString().isEmpty());
 }
 
 // A folder of several training steps (torchtitan's iteration_<N>/) opens the latest step's ranks, never ranks made of

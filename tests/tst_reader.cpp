@@ -40,6 +40,7 @@ private slots:
     void realFiles();
     void variants_data();
     void variants();
+    void newerKeysInEveryForm();
     void framesAreInterned();
     void blocksKeepTheirStacks();
     void annotationsAndSettings();
@@ -96,6 +97,54 @@ void TestReader::variants()
     // Every frame's text survives the form: protocols 0 and 1 escape backslashes and non-Latin-1 text in their lines.
     const SnapshotPtr reference = SnapshotReader::read(dataDir() + QLatin1Char('/') + original).snapshot;
     QVERIFY(frameTexts(*result.snapshot) == frameTexts(*reference));
+}
+
+// What newer PyTorch writes, the same in every form the reader takes (the pickle reader's own trace entry path,
+// protocols without it, JSON's arrays for tuples): annotated ranges, pinned host memory apart from the GPU's trace,
+// and each entry's pool.
+void TestReader::newerKeysInEveryForm()
+{
+    const QString dir = QStringLiteral(RANKSCOPE_VARIANTS_DIR "/newer");
+    RANKSCOPE_REQUIRE_FIXTURE(dir);
+    const SnapshotPtr original =
+        SnapshotReader::read(dataDir() + QStringLiteral("/magma27_memory_snapshot.pickle")).snapshot;
+    nlohmann::json first;
+    for (const QString& name : { QStringLiteral("newer.p0.pickle"), QStringLiteral("newer.p2.pickle"),
+             QStringLiteral("newer.p4.pickle"), QStringLiteral("newer.json") }) {
+        const SnapshotReader::Result result = SnapshotReader::read(dir + QLatin1Char('/') + name);
+        QVERIFY2(result.snapshot, qPrintable(name));
+        const Snapshot& s = *result.snapshot;
+        // The same figures in every form; the GPU's segments are the original's: the host's are never a device's.
+        const nlohmann::json gpu = figures(result.snapshot);
+        if (first.is_null())
+            first = gpu;
+        QCOMPARE(QString::fromStdString(gpu.dump()), QString::fromStdString(first.dump()));
+        const nlohmann::json before = figures(original);
+        for (const char* key : { "segments", "blocks", "reserved_bytes", "allocated_bytes" })
+            QVERIFY2(gpu[0][key] == before[0][key], key);
+        QVERIFY(s.hasHostMemory);
+        QCOMPARE(s.hostSegments.size(), size_t(8));
+        QCOMPARE(s.hostTrace.size(), size_t(24));
+        const HostMemory host = HostMemory::of(s);
+        QCOMPARE(host.allocatedBytes, int64_t(512) << 20);
+        QCOMPARE(host.reservedBytes, int64_t(1) << 30);
+        QCOMPARE(host.peakAllocatedBytes, int64_t(1) << 30);
+        QCOMPARE(s.annotations.size(), size_t(3 * 2 * 6));
+        // Every entry names its pool: the default one, and the CUDA graph's (1, 5) for its five entries.
+        QCOMPARE(s.deviceTraces[0].size(), original->deviceTraces[0].size() + 5);
+        int graph = 0;
+        for (const TraceEntry& e : s.deviceTraces[0]) {
+            const EntryContext& c = s.context(e);
+            QVERIFY(c.hasPool);
+            graph += c.pool[0] == 1 && c.pool[1] == 5;
+        }
+        QCOMPARE(graph, 5);
+    }
+    // The control: a file without the keys has none of it.
+    QVERIFY(!original->hasHostMemory);
+    QVERIFY(original->hostSegments.empty() && original->hostTrace.empty());
+    for (const EntryContext& c : original->entryContexts)
+        QVERIFY(!c.hasPool);
 }
 
 void TestReader::framesAreInterned()

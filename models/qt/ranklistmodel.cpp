@@ -42,6 +42,8 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Segments");
         case TraceEntriesColumn:
             return tr("Trace events");
+        case HostColumn:
+            return tr("Pinned host");
         case PeakColumn:
             return tr("Peak");
         case ReservedColumn:
@@ -182,6 +184,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         return t.traceIncomplete ? tr("⚠ incomplete") : tr("complete");
     case OomColumn:
         return QString::number(t.oomEvents);
+    case HostColumn:
+        return sum && sum->host.recorded ? QVariant(Formatting::bytes(sum->host.allocatedBytes)) : QVariant();
     }
     return {};
 }
@@ -220,6 +224,8 @@ QVariant RankListModel::sortData(const Row& row, int column) const
         return t.traceIncomplete;
     case OomColumn:
         return qint64(t.oomEvents);
+    case HostColumn:
+        return row.summary && row.summary->host.recorded ? qint64(row.summary->host.allocatedBytes) : qint64(-1);
     }
     return {};
 }
@@ -268,6 +274,12 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return tr("%1: %2").arg(row.file.path, row.file.note);
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
             return QString::fromStdString(row.summary->note);
+        if (row.summary && index.column() == HostColumn && row.summary->host.recorded)
+            return tr("Pinned host memory of rank %1's process, never compared with the GPUs: %2 allocated at the "
+                      "snapshot, %3 at most over its host trace, %4 reserved")
+                .arg(QString::number(row.summary->rank), Formatting::bytesExact(row.summary->host.allocatedBytes),
+                    Formatting::bytes(row.summary->host.peakAllocatedBytes),
+                    Formatting::bytes(row.summary->host.reservedBytes));
         if (row.summary && index.column() == UnallocatedColumn)
             return Formatting::unallocated(
                 row.summary->unallocatedBytes, row.summary->reservedAtPoint, row.summary->largestFreeBytes);

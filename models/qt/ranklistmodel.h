@@ -47,6 +47,8 @@ public:
         TraceColumn,
         SegmentsColumn,
         TraceEntriesColumn,
+        /// Pinned host memory of the rank's process (`record_host=True`), from the latest comparison: never a GPU's.
+        HostColumn,
         NUM_COLUMNS
     };
     enum Roles

@@ -8,6 +8,9 @@ For each FILE (one of the project's own test snapshots, so loading it with pickl
   NAME.pickle.gz                                  the original bytes, gzip-compressed
   NAME.gz.dat                                     the same gzip under a misleading extension
   NAME.json, NAME.json.gz                         JSON (tuples become arrays), plain and gzip-compressed
+and, from magma27, newer/newer.p0.pickle, .p2.pickle, .p4.pickle and .json: the keys newer PyTorch writes
+(external_annotations ranges, host_segments and host_traces, each trace entry's pool_id) in every form, edited as
+make_scenarios.py edits its scenarios.
 """
 import gzip
 import json
@@ -44,6 +47,23 @@ def main():
             f.write(text)
         with open(os.path.join(outdir, f'{stem}.json.gz'), 'wb') as f:
             f.write(gzip.compress(text, mtime=0))
+        if stem == 'magma27_memory_snapshot':
+            newer_forms(os.path.join(outdir, 'newer'), raw)
+
+
+def newer_forms(outdir, raw):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import make_scenarios  # noqa: E402  (the same edits as the scenarios)
+    data = pickle.loads(raw)
+    make_scenarios.add_ranges(data, 0)
+    make_scenarios.add_host_memory(data, 512 << 20)
+    make_scenarios.add_pool_ids(data)
+    os.makedirs(outdir, exist_ok=True)
+    for protocol in (0, 2, 4):
+        with open(os.path.join(outdir, f'newer.p{protocol}.pickle'), 'wb') as f:
+            pickle.dump(data, f, protocol=protocol)
+    with open(os.path.join(outdir, 'newer.json'), 'wb') as f:
+        f.write(json.dumps(data).encode())
 
 
 if __name__ == '__main__':
