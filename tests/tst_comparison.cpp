@@ -177,6 +177,13 @@ static void checkNewerFields(const nlohmann::json& expected, const Comparison& c
             QCOMPARE(host.peakAllocatedBytes, expected["host_peak"][size_t(c.ranks()[i].rank)].get<int64_t>());
         }
     }
+    // A finding names the private pools its blocks are in, and only then.
+    for (const Finding& f : c.findings()) {
+        std::vector<std::vector<int64_t>> pools;
+        for (const auto& [first, second] : f.privatePools)
+            pools.push_back({ first, second });
+        QVERIFY(pools == expected.value("finding_pools", std::vector<std::vector<int64_t>>()));
+    }
     if (!expected.contains("entry_pools"))
         return;
     for (const auto& [site, pool] : expected["entry_pools"].items()) {

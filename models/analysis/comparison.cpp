@@ -1037,7 +1037,11 @@ void ComparisonPhases::placeBlocks(Finding& f, size_t r, const std::vector<uint3
         if (seg != segs.begin() && a.addr < std::prev(seg)->addr + uint64_t(std::prev(seg)->size))
             segment = std::prev(seg)->addr;
         f.blocks.push_back({ a.addr, a.size, segment });
+        if (a.poolIndex != 0)
+            f.privatePools.push_back(h.pools()[a.poolIndex]);
     }
+    std::sort(f.privatePools.begin(), f.privatePools.end());
+    f.privatePools.erase(std::unique(f.privatePools.begin(), f.privatePools.end()), f.privatePools.end());
     std::sort(f.blocks.begin(), f.blocks.end(),
         [](const FindingRun& x, const FindingRun& y) { return x.address < y.address; });
     for (const FindingRun& block : f.blocks) {

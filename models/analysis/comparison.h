@@ -170,6 +170,9 @@ struct Finding
     std::vector<FindingRun> blocks;
     /// The blocks merged where they are address-adjacent inside one segment.
     std::vector<FindingRun> runs;
+    /// The private pools (CUDA graphs, MemPool) the extra blocks are in, in order; empty when all are in the default
+    /// pool.
+    std::vector<std::pair<int64_t, int64_t>> privatePools;
 
     static const char* kindName(Kind kind);
 };

@@ -68,7 +68,7 @@ nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     for (const FindingRun& run : f.runs)
         runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
-    return {
+    nlohmann::ordered_json out = {
         { "rank", f.rank },
         { "device", f.device },
         { "kind", Finding::kindName(f.kind) },
@@ -83,6 +83,22 @@ nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
         { "frames", std::move(frames) },
         { "runs", std::move(runs) },
     };
+    if (!f.privatePools.empty()) {
+        nlohmann::ordered_json pools = nlohmann::ordered_json::array();
+        for (const auto& [first, second] : f.privatePools)
+            pools.push_back({ first, second });
+        out["private_pools"] = std::move(pools);
+    }
+    return out;
+}
+
+std::string poolsText(const Finding& f)
+{
+    std::string out;
+    for (const auto& [first, second] : f.privatePools)
+        out +=
+            (out.empty() ? "" : ", ") + std::string("(") + std::to_string(first) + ", " + std::to_string(second) + ")";
+    return out.empty() ? out : (f.privatePools.size() > 1 ? "  in private pools " : "  in private pool ") + out;
 }
 
 nlohmann::ordered_json categoriesJson(const CategoryBytes& bytes)
@@ -361,7 +377,7 @@ std::string text(const Comparison& c, int maxFindings)
             + "  " + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes) + "  (" + bytes(f.rankBytes) + " in "
             + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
             + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)  "
-            + categoryName(f.category) + "\n";
+            + categoryName(f.category) + poolsText(f) + "\n";
         const auto& frames = c.sites().frames(f.site);
         if (frames.empty())
             out += "      <no stack recorded>\n";

@@ -1192,6 +1192,7 @@ def newer_pytorch_scenarios(outdir, magma):
         pools = {'entry_pools': {'replay': [1, 5]}}
         if burden:
             pools['entry_pools']['gather_predictions'] = [1, 9]
+            pools['finding_pools'] = [[1, 9]]
         write(outdir, 'pool_ids_burden_4' if burden else 'pool_ids_balanced_4', ranks,
               dict({'kind': 'burden_imbalance', 'rank': 3, 'finding_kind': 'only_on_rank',
                     'site': 'gather_predictions'} if burden else {'kind': 'balanced'}, **pools))
