@@ -32,7 +32,7 @@ foreach(line ${lines})
         endif()
         # The file under its soname (the name the loader asks for), its contents those of the real file.
         file(READ ${path} bytes HEX LIMIT 0) # fails here, not later, when the file cannot be read
-        configure_file(${path} ${folder}/lib/${soname} COPYONLY FOLLOW_SYMLINK_CHAIN)
+        configure_file(${path} ${folder}/lib/${soname} COPYONLY)
         list(APPEND bundled ${soname})
     elseif(line MATCHES "not found")
         message(FATAL_ERROR "${BINARY}: a library is not found: ${line}")
