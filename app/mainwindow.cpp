@@ -693,6 +693,7 @@ void MainWindow::createActions()
             choice->setChecked(m_timelines->xAxis() == which);
         }
     });
+    view->addAction(m_timelines->annotationRangesAction());
     QMenu* colour = view->addMenu(tr("&Colour Bands By"));
     connect(colour, &QMenu::aboutToShow, this, [this, colour] { m_timelines->fillColoringMenu(colour); });
     colour->setStatusTip(
@@ -1426,6 +1427,7 @@ void MainWindow::showFinding()
     const StackText::Description d =
         StackText::describeFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
     m_stackPane->setContent(d.header, d.frames, d.allFrames, d.footer);
+    m_stackPane->showContextOf(*m_comparison, size_t(index));
 }
 
 void MainWindow::showAllocation(int track, uint32_t allocation)
@@ -1446,6 +1448,7 @@ void MainWindow::showAllocation(int track, uint32_t allocation)
         + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
     m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
         StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
+    m_stackPane->showContextOf(h, a);
 }
 
 void MainWindow::showOom(int track, int oom)

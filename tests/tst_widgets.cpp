@@ -2,13 +2,16 @@
 // Widgets offscreen: the verdict banner and the per-rank chart, fed by the real models.
 #include <qcustomplot.h> // first: it needs `foreach`
 
+#include "annotationranges.h"
 #include "blockmapview.h"
 #include "chartstyle.h"
 #include "comparison.h"
 #include "flamegraph.h"
+#include "formatting.h"
 #include "imageexport.h"
 #include "legend.h"
 #include "loadedfile.h"
+#include "profilerstep.h"
 #include "progressdelegate.h"
 #include "rankchart.h"
 #include "rankfiles.h"
@@ -26,12 +29,15 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
 #include <map>
+#include <set>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -40,6 +46,7 @@ class TestWidgets : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void verdictBanner();
     void rankChartMarksTheOutlier();
     void timelineAxesAndHover();
@@ -58,6 +65,9 @@ private slots:
     void timelinesShareScaleAndZoom();
     void findingLitAtAnySize();
     void blockMapsShareScaleAndZoom();
+    void annotatedRangesLaidOutInRows();
+    void annotatedRangesOnTheTimeline();
+    void allocationContextInStackAndTooltips();
 };
 
 namespace {
@@ -859,4 +869,367 @@ void TestWidgets::timelinesShowEachAllocation()
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.bandCount(0) <= 10, 10000);
     const auto [fewRemainder, fewArea, fewLargest] = measure();
     QVERIFY2(fewRemainder * 10 > fewArea, qPrintable(QString::number(double(fewRemainder) / fewArea)));
+}
+
+void TestWidgets::initTestCase()
+{
+    // The timelines remember whether annotated ranges are shown: in QtTest's own settings, from the default on.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().remove(QStringLiteral("timeline/annotationRanges"));
+}
+
+namespace {
+
+const QString AnnotatedFile = QStringLiteral("bcrafton_memory_snapshot.pickle");
+const QString RangesEntry = QStringLiteral("annotated ranges (record_function, NCCL)");
+
+// A snapshot of our own, read afresh from a real file, for a test to add to before anything shares it.
+std::shared_ptr<Snapshot> ownCopy(const QString& name)
+{
+    return std::const_pointer_cast<Snapshot>(SnapshotReader::read(dataDir() + QLatin1Char('/') + name).snapshot);
+}
+
+// bcrafton's real annotation (Optimizer.step#AdamW.step, events 1817 to 6479 of 6486) and ranges added around it, as
+// torchtitan's traces carry them: nested scopes four deep, a burst of 100 collectives of two names, and a range
+// without a START and one without an END.
+DeviceHistoryPtr annotatedHistory()
+{
+    std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
+    const TraceVector& trace = s->deviceTraces[0];
+    const auto mark = [&](bool start, const char* name, int64_t timeUs) {
+        s->annotations.push_back({ s->strings.intern(name), 0, timeUs, start });
+    };
+    const auto range = [&](const char* name, size_t from, size_t to) {
+        mark(true, name, trace[from].timeUs + 1);
+        mark(false, name, trace[to].timeUs + 1);
+    };
+    mark(false, "open.start", trace[50].timeUs);
+    range("forward", 100, 1500);
+    range("layer.0", 200, 600);
+    range("nccl:_all_gather_base", 300, 310);
+    range("deep", 302, 305);
+    for (size_t e = 1000; e < 1100; ++e)
+        range(e % 2 ? "nccl:_reduce_scatter_base" : "nccl:_all_reduce", e, e);
+    mark(true, "open.end", trace[6000].timeUs);
+    return DeviceHistory::build(s, 0);
+}
+
+QString nameOf(const DeviceHistory& h, uint32_t span)
+{
+    const std::string_view name = h.snapshot().strings.view(h.annotations()[span].name);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+} // namespace
+
+// Rows by nesting, capped; strips merged where ranges share a pixel column, and clipped to the plot.
+void TestWidgets::annotatedRangesLaidOutInRows()
+{
+    const DeviceHistoryPtr h = annotatedHistory();
+    QVERIFY(ProfilerStep::steps(*h).empty());
+    const std::vector<AnnotationRanges::Placed> placed = AnnotationRanges::place(*h);
+    QCOMPARE(placed.size(), size_t(1 + 1 + 4 + 100 + 1));
+    std::map<QString, std::set<int>> rows;
+    for (const AnnotationRanges::Placed& p : placed)
+        rows[nameOf(*h, p.span)].insert(p.row);
+    const std::map<QString, std::set<int>> expected = {
+        { QStringLiteral("open.start"), { 0 } }, // from the start of the trace, ended before "forward" began
+        { QStringLiteral("forward"), { 0 } }, { QStringLiteral("layer.0"), { 1 } },
+        { QStringLiteral("nccl:_all_gather_base"), { 2 } },
+        { QStringLiteral("deep"), { 2 } }, // a fourth level shares the last row
+        { QStringLiteral("nccl:_all_reduce"), { 1 } }, // back to back inside "forward": one row
+        { QStringLiteral("nccl:_reduce_scatter_base"), { 1 } }, { QStringLiteral("Optimizer.step#AdamW.step"), { 0 } },
+        { QStringLiteral("open.end"), { 1 } }, // inside the optimizer step, to the end of the trace
+    };
+    QCOMPARE(rows, expected);
+
+    const auto count = [&](const std::vector<AnnotationRanges::Strip>& strips, double from, double to, int row) {
+        return std::count_if(strips.begin(), strips.end(),
+            [&](const AnnotationRanges::Strip& s) { return s.row == row && s.left >= from && s.right <= to; });
+    };
+    // Ten events a pixel: the burst of 100 collectives (events 1000 to 1100) is one strip of both names.
+    const std::vector<AnnotationRanges::Strip> narrow = AnnotationRanges::layout(
+        *h, placed, [](EventIndex e) { return double(e) / 10; }, 0, 1000);
+    QCOMPARE(count(narrow, 99, 111, 1), 1);
+    const auto burst = std::find_if(
+        narrow.begin(), narrow.end(), [](const AnnotationRanges::Strip& s) { return s.row == 1 && s.left >= 99; });
+    QCOMPARE(burst->count, 100);
+    QVERIFY(!burst->oneName);
+    // Every range is still drawn: the strips stand for all of them.
+    int ranges = 0;
+    for (const AnnotationRanges::Strip& s : narrow)
+        ranges += s.count;
+    QCOMPARE(ranges, int(placed.size()));
+    // Ten pixels an event: a strip each.
+    const std::vector<AnnotationRanges::Strip> wide = AnnotationRanges::layout(
+        *h, placed, [](EventIndex e) { return double(e) * 10; }, 0, 70000);
+    QCOMPARE(count(wide, 9980, 11020, 1), 100);
+    QCOMPARE(int(wide.size()), int(placed.size()));
+    // Clipped to the plot: between events 5000 and 5900 only the optimizer step shows, edge to edge.
+    const std::vector<AnnotationRanges::Strip> clipped = AnnotationRanges::layout(
+        *h, placed, [](EventIndex e) { return double(e) / 10; }, 500, 590);
+    QCOMPARE(clipped.size(), size_t(1));
+    QCOMPARE(nameOf(*h, clipped[0].span), QStringLiteral("Optimizer.step#AdamW.step"));
+    QCOMPARE(clipped[0].left, 500.0);
+    QCOMPARE(clipped[0].right, 590.0);
+
+    // Same-name ranges merge with a wide strip of their name in the column it ends in; others do not.
+    std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
+    s->annotations.clear();
+    const TraceVector& trace = s->deviceTraces[0];
+    const auto range = [&](const char* name, size_t from, size_t to) {
+        s->annotations.push_back({ s->strings.intern(name), 0, trace[from].timeUs + 1, true });
+        s->annotations.push_back({ s->strings.intern(name), 0, trace[to].timeUs + 1, false });
+    };
+    range("a", 100, 199); // events 100 to 200: pixels 10 to 20
+    range("a", 200, 200);
+    range("b", 201, 201);
+    const DeviceHistoryPtr merged = DeviceHistory::build(s, 0);
+    const std::vector<AnnotationRanges::Strip> strips = AnnotationRanges::layout(
+        *merged, AnnotationRanges::place(*merged), [](EventIndex e) { return double(e) / 10; }, 0, 1000);
+    QCOMPARE(strips.size(), size_t(2));
+    QCOMPARE(strips[0].count, 2);
+    QVERIFY(strips[0].oneName);
+    QCOMPARE(strips[1].count, 1);
+}
+
+// The timeline draws ranges as strips with their own legend entry and tooltip, behind a remembered toggle; steps keep
+// their lines.
+void TestWidgets::annotatedRangesOnTheTimeline()
+{
+    // The real file as it is: its one annotation is an optimizer step, a range, not a profiler step.
+    const DeviceHistoryPtr real =
+        DeviceHistory::build(SnapshotReader::read(dataDir() + QLatin1Char('/') + AnnotatedFile).snapshot, 0);
+    {
+        TimelineView view;
+        view.resize(1000, 400);
+        view.show();
+        view.setTracks({ { 0, QStringLiteral("A"), real, real->peakEvent() } }, {});
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+        QVERIFY(view.annotationRangesShown()); // on by default
+        QVERIFY(view.legend()->texts().contains(RangesEntry));
+        QVERIFY(!view.legend()->texts().contains(QStringLiteral("step begins")));
+        QCOMPARE(view.annotationStrips(0).size(), size_t(1));
+    }
+
+    const DeviceHistoryPtr h = annotatedHistory();
+    TimelineView view;
+    view.resize(1000, 400);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() }, { 1, QStringLiteral("B"), real, 0 } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    view.plot()->replot();
+    const std::vector<AnnotationRanges::Strip> strips = view.annotationStrips(0);
+    std::set<int> rows;
+    int ranges = 0;
+    for (const AnnotationRanges::Strip& s : strips) {
+        rows.insert(s.row);
+        ranges += s.count;
+        const QRectF r = view.stripRect(0, s);
+        QVERIFY(view.plot()->axisRect(0)->rect().contains(r.center().toPoint()));
+    }
+    QCOMPARE(rows, (std::set<int> { 0, 1, 2 }));
+    QCOMPARE(ranges, 107);
+    QVERIFY(int(strips.size()) < ranges); // at a thousand pixels for 6486 events, the burst merges
+    // Rows go down from the top of the plot, under the rank's title.
+    const QRect area = view.plot()->axisRect(0)->rect();
+    QVERIFY(view.stripRect(0, strips.front()).top() < area.top() + area.height() / 6);
+    QVERIFY(view.stripRect(0, strips.back()).top() > view.stripRect(0, strips.front()).top());
+    // Readable in a light and a dark theme.
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+    for (const QPalette& palette : { light, dark })
+        QVERIFY(ChartStyle::contrast(ChartStyle::annotationRangeColor(palette), palette.color(QPalette::Base)) >= 3);
+
+    // Hovering the optimizer step's strip names it, with its duration and what was allocated at its ends.
+    const auto optimizer = std::find_if(strips.begin(), strips.end(), [&](const AnnotationRanges::Strip& s) {
+        return s.count == 1 && nameOf(*h, s.span) == QStringLiteral("Optimizer.step#AdamW.step");
+    });
+    QVERIFY(optimizer != strips.end());
+    const AnnotationSpan& span = h->annotations()[optimizer->span];
+    const QString tip = view.describeAt(view.stripRect(0, *optimizer).center());
+    QVERIFY2(tip.contains(QLatin1String("annotated range <b>Optimizer.step#AdamW.step</b>")), qPrintable(tip));
+    QVERIFY2(tip.contains(QString::number(double(span.endUs - span.startUs) / 1000, 'f', 3) + QLatin1String(" ms")),
+        qPrintable(tip));
+    QVERIFY2(
+        tip.contains(QLatin1String("Allocated at its start: ") + Formatting::bytes(h->totalAfter(span.startEvent))),
+        qPrintable(tip));
+    // The merged burst says so.
+    const auto burst = std::find_if(strips.begin(), strips.end(), [](const auto& s) { return s.count >= 50; });
+    QVERIFY(burst != strips.end());
+    QVERIFY2(view.describeAt(view.stripRect(0, *burst).center()).contains(QLatin1String("too short at this zoom")),
+        qPrintable(view.describeAt(view.stripRect(0, *burst).center())));
+    QVERIFY(view.stripLabel(0, *burst).startsWith(QString::number(burst->count) + QLatin1String(" range")));
+    QCOMPARE(view.stripLabel(0, *optimizer), QStringLiteral("Optimizer.step#AdamW.step"));
+
+    // Hidden: no strips, no legend entry, no tooltip, and the picture changes.
+    const QImage shown = view.plot()->toPixmap(0, 0, 1.0).toImage();
+    const QPointF at = view.stripRect(0, *optimizer).center();
+    view.setAnnotationRangesShown(false);
+    QVERIFY(!view.annotationRangesAction()->isChecked());
+    QVERIFY(view.annotationStrips(0).empty());
+    QVERIFY(!view.legend()->texts().contains(RangesEntry));
+    QVERIFY(!view.describeAt(at).contains(QLatin1String("annotated range")));
+    view.plot()->replot();
+    QVERIFY(view.plot()->toPixmap(0, 0, 1.0).toImage() != shown);
+    view.setAnnotationRangesShown(true);
+    QVERIFY(view.legend()->texts().contains(RangesEntry));
+    view.plot()->replot();
+    QCOMPARE(view.plot()->toPixmap(0, 0, 1.0).toImage(), shown);
+
+    // The context menu's toggle is the user's choice: remembered for the timelines made afterwards. A program's own
+    // setAnnotationRangesShown is not.
+    QAction* toggle = view.annotationRangesAction();
+    QVERIFY(toggle->isEnabled() && toggle->isCheckable() && toggle->isChecked());
+    QCOMPARE(toggle->text(), QStringLiteral("Show Annotated Ranges"));
+    QVERIFY(!QSettings().contains(QStringLiteral("timeline/annotationRanges")));
+    toggle->trigger();
+    QVERIFY(!view.annotationRangesShown());
+    QVERIFY(!view.legend()->texts().contains(RangesEntry));
+    QCOMPARE(QSettings().value(QStringLiteral("timeline/annotationRanges")), QVariant(false));
+    QVERIFY(!TimelineView().annotationRangesShown());
+    toggle->trigger();
+    QVERIFY(view.annotationRangesShown());
+    QVERIFY(TimelineView().annotationRangesShown());
+
+    // The control: a trace with only profiler steps gets their lines and no range.
+    QTemporaryDir dir;
+    const DeviceHistoryPtr stepped = steppedHistory(dir);
+    QCOMPARE(ProfilerStep::steps(*stepped).size(), size_t(3));
+    QVERIFY(!AnnotationRanges::any(*stepped));
+    view.setTracks({ { 0, QStringLiteral("A"), stepped, 3 } }, {});
+    QTRY_VERIFY(!view.isBusy());
+    QVERIFY(view.legend()->texts().contains(QStringLiteral("step begins")));
+    QVERIFY(!view.legend()->texts().contains(RangesEntry));
+    QVERIFY(view.annotationStrips(0).empty());
+    QVERIFY(!toggle->isEnabled());
+    QSettings().remove(QStringLiteral("timeline/annotationRanges"));
+}
+
+// compile_context, user_metadata and a private pool, where the trace has them: in the stack pane between the header
+// and the frames, and in the timeline's and the block map's tooltips. An allocation without them shows none.
+void TestWidgets::allocationContextInStackAndTooltips()
+{
+    // The file records 'N/A' and '' for every allocation and only the default pool: a copy gets a compiled region,
+    // metadata and a private pool for its largest allocation still live at the end.
+    const DeviceHistoryPtr plain =
+        DeviceHistory::build(SnapshotReader::read(dataDir() + QLatin1Char('/') + AnnotatedFile).snapshot, 0);
+    const auto segmentOf = [](const Snapshot& s, uint64_t address) {
+        for (size_t i = 0; i < s.segments.size(); ++i) {
+            if (address >= s.segments[i].address && address < s.segments[i].address + uint64_t(s.segments[i].totalSize))
+                return int(i);
+        }
+        return -1;
+    };
+    std::optional<uint32_t> chosen;
+    for (uint32_t i = 0; i < plain->allocations().size(); ++i) {
+        const Allocation& a = plain->allocations()[i];
+        if (a.allocEvent != Allocation::NoEvent && a.freeEvent == Allocation::NoEvent
+            && segmentOf(plain->snapshot(), a.addr) >= 0 && (!chosen || a.size > plain->allocations()[*chosen].size))
+            chosen = i;
+    }
+    QVERIFY(chosen);
+    const uint32_t event = plain->allocations()[*chosen].allocEvent;
+    std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
+    const int segment = segmentOf(*s, plain->allocations()[*chosen].addr);
+    s->entryContexts.push_back({ s->strings.intern("0/1"), s->strings.intern("microbatch=2 layer=3"), EmptyString });
+    s->deviceTraces[0][event].contextIndex = uint32_t(s->entryContexts.size() - 1);
+    s->segments[size_t(segment)].poolId[0] = 1;
+    s->segments[size_t(segment)].poolId[1] = 7;
+    const DeviceHistoryPtr h = DeviceHistory::build(s, 0);
+    const Allocation& a = h->allocations()[*chosen];
+    QCOMPARE(a.allocEvent, event);
+    // The control: an allocation of another segment, made with the file's own 'N/A' and ''.
+    const auto control = std::find_if(h->allocations().begin(), h->allocations().end(), [&](const Allocation& c) {
+        return c.allocEvent != Allocation::NoEvent && c.allocEvent != event && segmentOf(*s, c.addr) >= 0
+            && segmentOf(*s, c.addr) != segment;
+    });
+    QVERIFY(control != h->allocations().end());
+    QVERIFY(h->snapshot().strings.view(h->contextOf(*control).compileContext) == "N/A");
+
+    const QString compiled = QStringLiteral("Compiled region: 0/1");
+    const QString metadata = QStringLiteral("Metadata: microbatch=2 layer=3");
+    const QString pool = QStringLiteral("Private pool (1, 7): CUDA graph or MemPool");
+    QCOMPARE(StackPane::contextLines(*h, a), (QStringList { compiled, metadata, pool }));
+    QVERIFY(StackPane::contextLines(*h, *control).isEmpty());
+
+    StackPane pane;
+    pane.setContent(QStringLiteral("Rank 0 · allocation"), { QStringLiteral("forward  train.py:12") }, {});
+    pane.showContextOf(*h, a);
+    QCOMPARE(pane.text(),
+        QStringLiteral("Rank 0 · allocation\n") + compiled + QLatin1Char('\n') + metadata + QLatin1Char('\n') + pool
+            + QStringLiteral("\nforward  train.py:12"));
+    // The next content is another allocation's until it says otherwise.
+    pane.setContent(QStringLiteral("Rank 0 · block"), { QStringLiteral("forward  train.py:12") }, {});
+    QCOMPARE(pane.text(), QStringLiteral("Rank 0 · block\nforward  train.py:12"));
+    pane.showContextOf(*h, *control);
+    QCOMPARE(pane.text(), QStringLiteral("Rank 0 · block\nforward  train.py:12"));
+
+    // The timeline's tooltip over its band, somewhere up the column in the middle of its life.
+    TimelineView view;
+    view.resize(1000, 500);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.bandCount(0) > 0, 10000);
+    view.plot()->replot();
+    const QCPAxisRect* rect = view.plot()->axisRect(0);
+    const double x = rect->axis(QCPAxis::atBottom)
+                         ->coordToPixel(view.keyOf(0, (EventIndex(event) + EventIndex(h->eventCount())) / 2));
+    int withContext = 0;
+    int without = 0;
+    for (int y = rect->rect().top(); y < rect->rect().bottom(); y += 2) {
+        const QString text = view.describeAt(QPointF(x, y));
+        if (!text.contains(QLatin1String("Allocated")))
+            continue;
+        if (text.contains(compiled) && text.contains(metadata) && text.contains(pool))
+            ++withContext;
+        else if (!text.contains(QLatin1String("Compiled region")) && !text.contains(QLatin1String("Private pool")))
+            ++without;
+    }
+    QVERIFY(withContext > 0);
+    QVERIFY(without > 0); // the other bands of the column
+
+    // The block map's tooltip over its block, at the end of the trace.
+    BlockMapView map;
+    map.resize(900, 300);
+    map.show();
+    QSignalSpy ready(&map, &BlockMapView::stateReady);
+    map.setState(0, QStringLiteral("A"), h, EventIndex(h->eventCount()) - 1, {});
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0, 10000);
+    int blocksWith = 0;
+    int blocksWithout = 0;
+    for (int y = 0; y < map.height(); y += 3) {
+        for (int px = 0; px < map.width(); px += 3) {
+            const QString text = map.describeAt(QPointF(px, y));
+            if (!text.startsWith(QLatin1String("<b>Block")))
+                continue;
+            if (text.contains(compiled) && text.contains(pool))
+                ++blocksWith;
+            else if (!text.contains(QLatin1String("Compiled region")))
+                ++blocksWithout;
+        }
+    }
+    QVERIFY(blocksWith > 0);
+    QVERIFY(blocksWithout > 0);
+
+    // A finding stands for one of its extra blocks live at its rank's point; the examples have no context to show.
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : examples())
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    QVERIFY(!c->findings().empty());
+    const Finding& f = c->findings().front();
+    const std::optional<uint32_t> representative = StackPane::representativeAllocation(*c, 0);
+    QVERIFY(representative);
+    const size_t rank = size_t(c->rankIndex(f.rank));
+    const Allocation& r = c->history(rank).allocations()[*representative];
+    QVERIFY(r.liveAfter(c->ranks()[rank].point.event));
+    QVERIFY(std::any_of(f.blocks.begin(), f.blocks.end(), [&](const FindingRun& b) { return b.address == r.addr; }));
+    const StackText::Description d = StackText::describeFinding(*c, 0, -1);
+    pane.setContent(d.header, d.frames, d.allFrames);
+    pane.showContextOf(*c, 0);
+    QVERIFY(!pane.text().contains(QLatin1String("Compiled region")));
+    QVERIFY(!pane.text().contains(QLatin1String("Private pool")));
 }

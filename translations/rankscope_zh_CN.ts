@@ -1564,6 +1564,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Memory reserved from CUDA at the comparison point, the figure the CLI and the block maps give: the sum of segment sizes (when the snapshot was taken until the ranks are compared)</source>
         <translation>比较点处从 CUDA 预留的显存，与命令行和块图给出的数字相同：各内存段大小之和（在比较各 rank 之前为快照时的值）</translation>
     </message>
+    <message>
+        <source>Pinned host</source>
+        <translation>锁页主机内存</translation>
+    </message>
+    <message>
+        <source>Pinned host memory of rank %1&apos;s process, never compared with the GPUs: %2 allocated at the snapshot, %3 at most over its host trace, %4 reserved</source>
+        <translation>Rank %1 进程的锁页主机内存，不与 GPU 比较：快照时已分配 %2，主机追踪中最多 %3，预留 %4</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::SettingsDialog</name>
@@ -1665,6 +1673,18 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>(no stack was recorded for this allocation)</source>
         <translation>（此分配没有记录调用栈）</translation>
+    </message>
+    <message>
+        <source>Compiled region: %1</source>
+        <translation>编译区域：%1</translation>
+    </message>
+    <message>
+        <source>Metadata: %1</source>
+        <translation>元数据：%1</translation>
+    </message>
+    <message>
+        <source>Private pool (%1, %2): CUDA graph or MemPool</source>
+        <translation>私有内存池 (%1, %2)：CUDA Graph 或 MemPool</translation>
     </message>
 </context>
 <context>
@@ -2137,6 +2157,64 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Click to show its stack</source>
         <translation>点击显示其调用栈</translation>
+    </message>
+    <message>
+        <source>Show Annotated Ranges</source>
+        <translation>显示标注区间</translation>
+    </message>
+    <message>
+        <source>Show record_function scopes and NCCL collectives as named strips at the top of each timeline</source>
+        <translation>在每条时间线顶部以带名称的条带显示 record_function 作用域和 NCCL 集合通信</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n range(s)</source>
+        <translation>
+            <numerusform>%n 个区间</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>annotated ranges (record_function, NCCL)</source>
+        <translation>标注区间（record_function、NCCL）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · annotated range &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt; · 标注区间 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;each &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;br&gt;均为 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;from &lt;b&gt;%1&lt;/b&gt; to &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;br&gt;从 &lt;b&gt;%1&lt;/b&gt; 到 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
+        <translation>
+            <numerusform>&lt;br&gt;%1 ms，其中有 %n 个追踪事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From its START to the end of the trace: no END was recorded</source>
+        <translation>&lt;br&gt;从其 START 到追踪结束：未记录 END</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From the start of the trace to its END: no START was recorded</source>
+        <translation>&lt;br&gt;从追踪开始到其 END：未记录 START</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated at its start: %1, at its end: %2 (%3%4)</source>
+        <translation>&lt;br&gt;开始时已分配：%1，结束时：%2（%3%4）</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
+        <translation>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n 个标注区间，在此缩放级别下过短，无法区分</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "legend.h"
 #include "rectlayer.h"
 #include "retranslator.h"
+#include "stackpane.h"
 #include "stacktext.h"
 
 #include <QContextMenuEvent>
@@ -31,6 +32,7 @@ struct BlockMapView::Layout
     FreeSpace free; ///< the gaps between live blocks, for marking those too small for a failed request
     std::vector<uint64_t> fingerprints; // per block
     std::vector<StackId> stacks; // per block: where it was allocated
+    std::vector<uint32_t> allocations; // per block: the allocation live there (index into the history), or NoAllocation
     std::vector<uint32_t> blockSegment; // per block: index into state.segments
     /// Segments by size, then address: the viewer's packing order.
     std::vector<uint32_t> order;
@@ -43,6 +45,7 @@ namespace {
 constexpr double HeaderHeight = 20;
 constexpr double MaxRowHeight = 36;
 constexpr double MinRowHeight = 12;
+constexpr uint32_t NoAllocation = 0xffffffffu;
 
 // The viewer's packing: segments in order, left to right, a new row whenever the next would pass the row width.
 BlockMapView::Packing pack(const BlockMapView::Layout& layout, double rowWidth)
@@ -79,12 +82,14 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(const DeviceHistoryPtr
     const std::vector<StateSegment>& segments = layout->state->segments;
     // A block recreated by undoing a free carries the free's stack, often none; the allocation live at that address
     // carries where it was allocated, which is what sites are made of.
-    std::unordered_map<uint64_t, StackId> allocatedAt;
+    std::unordered_map<uint64_t, uint32_t> allocatedAt;
     for (uint32_t i : history->liveSet(event))
-        allocatedAt.emplace(history->allocations()[i].addr, history->allocations()[i].stack);
+        allocatedAt.emplace(history->allocations()[i].addr, i);
     for (const StateBlock& b : layout->state->blocks) {
         const auto found = allocatedAt.find(b.addr);
-        layout->stacks.push_back(found != allocatedAt.end() ? found->second : b.stack);
+        const bool known = found != allocatedAt.end();
+        layout->stacks.push_back(known ? history->allocations()[found->second].stack : b.stack);
+        layout->allocations.push_back(known ? found->second : NoAllocation);
     }
     for (const SiteTable::StackSite& site : SiteTable::sitesOf(history->snapshot(), layout->stacks, siteOptions, false))
         layout->fingerprints.push_back(site.fingerprint);
@@ -582,7 +587,12 @@ QString BlockMapView::describeAt(const QPointF& pos) const
             text += tr(", %1 after rounding").arg(Formatting::bytes(b.size));
         text +=
             b.pendingFree ? tr("<br>Freed, but still in use by another stream (pending free)") : tr("<br>Allocated");
-        stack = m_layout->stacks[size_t(std::prev(it) - blocks.begin())];
+        const size_t block = size_t(std::prev(it) - blocks.begin());
+        stack = m_layout->stacks[block];
+        if (const uint32_t a = m_layout->allocations[block]; a != NoAllocation) {
+            for (const QString& line : StackPane::contextLines(*m_layout->history, m_layout->history->allocations()[a]))
+                text += QStringLiteral("<br>") + line.toHtmlEscaped();
+        }
     } else {
         int64_t used = 0;
         for (auto b = std::lower_bound(

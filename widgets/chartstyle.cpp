@@ -151,6 +151,11 @@ QColor annotationColor(const QPalette& palette)
     return mixed(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.75);
 }
 
+QColor annotationRangeColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x9d, 0xb8, 0xe0) : QColor(0x2f, 0x4b, 0x7c);
+}
+
 double contrast(const QColor& a, const QColor& b)
 {
     const double la = luminance(a);

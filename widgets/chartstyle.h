@@ -64,6 +64,10 @@ QColor pointBarColor(const QPalette& palette);
 QColor categoryColor(Category category, const QPalette& palette);
 /// Marks drawn over plots that are not data (step boundaries and their names): the text colour, a little softened.
 QColor annotationColor(const QPalette& palette);
+/// Annotated ranges (record_function scopes, NCCL collectives), filled translucent over the bands near the top of a
+/// plot: a slate blue, dark on a light base and light on a dark one, so that their outlines and the lines of ranges
+/// too short to see read on either.
+QColor annotationRangeColor(const QPalette& palette);
 /// WCAG contrast ratio of two colours (1 to 21).
 double contrast(const QColor& a, const QColor& b);
 /// Background, axes, grid, labels and legend of a plot in the widget palette's colours, so plots follow a light or

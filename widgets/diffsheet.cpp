@@ -182,6 +182,7 @@ void DiffSheet::setComparison(
             const StackText::Description d =
                 StackText::describeFinding(c, size_t(finding), f.rank == rankA ? rankB : rankA);
             m_stack->setContent(d.header, d.frames, d.allFrames, d.footer);
+            m_stack->showContextOf(c, size_t(finding));
         } else if (aboutOom && c.ranks()[size_t(a)].oomEvents > 0) {
             const DeviceHistory& h = c.history(size_t(a));
             const StackText::Description d = StackText::describeOom(h, rankA, h.ooms().back());

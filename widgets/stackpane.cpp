@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "stackpane.h"
 
+#include "comparison.h"
+#include "devicehistory.h"
 #include "retranslator.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace RankScope {
 
@@ -63,7 +66,68 @@ void StackPane::setContent(
     m_frames = frames;
     m_allFrames = allFrames;
     m_footer = footer;
+    m_context.clear();
     refresh();
+}
+
+void StackPane::showContextOf(const DeviceHistory& history, const Allocation& allocation)
+{
+    m_context = contextLines(history, allocation);
+    refresh();
+}
+
+void StackPane::showContextOf(const Comparison& comparison, size_t finding)
+{
+    const std::optional<uint32_t> allocation = representativeAllocation(comparison, finding);
+    if (!allocation)
+        return;
+    const DeviceHistory& h = comparison.history(size_t(comparison.rankIndex(comparison.findings()[finding].rank)));
+    showContextOf(h, h.allocations()[*allocation]);
+}
+
+QStringList StackPane::contextLines(const DeviceHistory& history, const Allocation& allocation)
+{
+    const auto text = [&history](StringId id) {
+        const std::string_view raw = history.snapshot().strings.view(id);
+        return QString::fromUtf8(raw.data(), qsizetype(raw.size())).trimmed();
+    };
+    QStringList lines;
+    const EntryContext& context = history.contextOf(allocation);
+    // PyTorch writes 'N/A' outside a compiled region.
+    const QString region = text(context.compileContext);
+    if (!region.isEmpty() && region != QLatin1String("N/A"))
+        lines << tr("Compiled region: %1").arg(region);
+    if (const QString metadata = text(context.userMetadata); !metadata.isEmpty())
+        lines << tr("Metadata: %1").arg(metadata);
+    if (allocation.poolIndex < history.pools().size()) {
+        const auto [first, second] = history.pools()[allocation.poolIndex];
+        if (first != 0 || second != 0)
+            lines << tr("Private pool (%1, %2): CUDA graph or MemPool").arg(first).arg(second);
+    }
+    return lines;
+}
+
+std::optional<uint32_t> StackPane::representativeAllocation(const Comparison& comparison, size_t finding)
+{
+    if (finding >= comparison.findings().size())
+        return std::nullopt;
+    const Finding& f = comparison.findings()[finding];
+    const int index = comparison.rankIndex(f.rank);
+    if (index < 0 || comparison.history(size_t(index)).device() != f.device)
+        return std::nullopt;
+    const DeviceHistory& h = comparison.history(size_t(index));
+    std::unordered_set<uint64_t> blocks;
+    for (const FindingRun& block : f.blocks)
+        blocks.insert(block.address);
+    std::optional<uint32_t> atStack;
+    for (uint32_t i : h.liveSet(comparison.ranks()[size_t(index)].point.event)) {
+        const Allocation& a = h.allocations()[i];
+        if (blocks.count(a.addr))
+            return i;
+        if (!atStack && a.stack == f.stack)
+            atStack = i;
+    }
+    return atStack;
 }
 
 void StackPane::clear()
@@ -115,6 +179,8 @@ void StackPane::refresh()
     }
     const QStringList& frames = m_full->isChecked() && !m_allFrames.isEmpty() ? m_allFrames : m_frames;
     QString text = m_header + QLatin1Char('\n');
+    for (const QString& line : m_context)
+        text += line + QLatin1Char('\n');
     text += frames.isEmpty() ? tr("(no stack was recorded for this allocation)") : frames.join(QLatin1Char('\n'));
     if (!m_footer.isEmpty())
         text += QLatin1String("\n\n") + m_footer;

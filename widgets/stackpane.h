@@ -3,13 +3,21 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <optional>
+
 class QPlainTextEdit;
 class QToolButton;
 
 namespace RankScope {
 
+class Comparison;
+class DeviceHistory;
+struct Allocation;
+
 /// Shows where the selected thing was allocated: a header, the stack as the comparison sees it (the viewer's frame
-/// filter, "my code" when chosen) or, on toggle, every frame, and a footer (the same site on the other rank).
+/// filter, "my code" when chosen) or, on toggle, every frame, and a footer (the same site on the other rank). For an
+/// allocation, what the trace says of it besides its stack comes between the header and the frames (contextLines).
 /// Repeated frames come folded; the whole text can be copied.
 class StackPane : public QWidget
 {
@@ -20,6 +28,18 @@ public:
     void setContent(
         const QString& header, const QStringList& frames, const QStringList& allFrames, const QString& footer = {});
     void clear();
+    /// Shows contextLines of `allocation` above the frames, until the next setContent.
+    void showContextOf(const DeviceHistory& history, const Allocation& allocation);
+    /// The same for the allocation a finding stands for (representativeAllocation), when its history has one.
+    void showContextOf(const Comparison& comparison, size_t finding);
+    /// What the trace says of an allocation besides its stack, a line each where it applies: the torch.compile region
+    /// it was made in (`compile_context`), the user's `user_metadata`, and its private pool (a CUDA graph's or a
+    /// torch.cuda.MemPool's). Empty for an allocation of the default pool without either.
+    static QStringList contextLines(const DeviceHistory& history, const Allocation& allocation);
+    /// The allocation of its rank's history a finding stands for: one of its extra blocks live at the rank's
+    /// comparison point, else one made at its stack live there; nullopt when there is none (a finding on another
+    /// rank's GPU).
+    static std::optional<uint32_t> representativeAllocation(const Comparison& comparison, size_t finding);
     /// What is shown now, as copied to the clipboard.
     QString text() const;
     bool showsAllFrames() const;
@@ -39,6 +59,7 @@ private:
     QStringList m_frames;
     QStringList m_allFrames;
     QString m_footer;
+    QStringList m_context;
 };
 
 } // namespace RankScope

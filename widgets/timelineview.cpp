@@ -14,11 +14,13 @@
 
 #include "legend.h"
 #include "rectlayer.h"
+#include "stackpane.h"
 #include "timelineoverview.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QMenu>
+#include <QSettings>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -75,6 +77,29 @@ QPen pointPen(const QPalette& palette)
 QPen stepPen(const QPalette& palette)
 {
     return QPen(ChartStyle::annotationColor(palette), 1, Qt::DotLine);
+}
+
+// Annotated ranges: a translucent fill with its outline, so the bands under it still show.
+QBrush rangeBrush(const QPalette& palette)
+{
+    QColor color = ChartStyle::annotationRangeColor(palette);
+    color.setAlpha(55);
+    return color;
+}
+
+QPen rangePen(const QPalette& palette)
+{
+    QColor color = ChartStyle::annotationRangeColor(palette);
+    color.setAlpha(190);
+    return QPen(color, 1);
+}
+
+const QString RangesKey = QStringLiteral("timeline/annotationRanges");
+
+QString spanName(const DeviceHistory& h, const AnnotationSpan& span)
+{
+    const std::string_view raw = h.snapshot().strings.view(span.name);
+    return QString::fromUtf8(raw.data(), qsizetype(raw.size()));
 }
 
 QPen oomPen()
@@ -313,6 +338,8 @@ struct TimelineView::Track
     /// What `detail` was computed for, or is being computed for while a job runs.
     std::optional<DetailRequest> requested;
     std::optional<uint32_t> selected;
+    /// The annotated ranges in their rows, laid out once per track: only their pixels change with the zoom.
+    std::vector<AnnotationRanges::Placed> ranges;
 };
 
 /// Draws one track's level of detail and markers; the data lives in the view.
@@ -369,6 +396,7 @@ protected:
 
 private:
     void drawMarkers(QCPPainter* painter) const;
+    void drawRanges(QCPPainter* painter) const;
     QColor bandColor(const BandInfo& band) const;
 
     const TimelineView* m_view;
@@ -543,7 +571,42 @@ void TimelineBands::draw(QCPPainter* painter)
                 forEachRect(k, [&](const QRectF& r) { painter->drawRect(r); });
         }
     }
+    drawRanges(painter);
     drawMarkers(painter);
+}
+
+void TimelineBands::drawRanges(QCPPainter* painter) const
+{
+    const std::vector<AnnotationRanges::Strip> strips = m_view->annotationStrips(m_track);
+    if (strips.empty())
+        return;
+    const QPalette& palette = m_view->palette();
+    const QPen outline = rangePen(palette);
+    const QBrush fill = rangeBrush(palette);
+    // The markers drawn next take their font from the painter's.
+    painter->save();
+    const QFont font = m_view->markerFont();
+    painter->setFont(font);
+    const QFontMetricsF metrics(font);
+    painter->setAntialiasing(false);
+    for (const AnnotationRanges::Strip& strip : strips) {
+        const QRectF r = m_view->stripRect(m_track, strip);
+        painter->setPen(outline);
+        if (r.width() < AnnotationRanges::MinWidth) {
+            const double x = std::floor(r.left()) + 0.5;
+            painter->drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+            continue;
+        }
+        painter->setBrush(fill);
+        painter->drawRect(r.adjusted(0, 0, -1, 0));
+        // A name only where it fits a few letters: a strip of "n…" says nothing the tooltip does not.
+        if (r.width() < metrics.averageCharWidth() * 4 + 6)
+            continue;
+        const QString label = metrics.elidedText(m_view->stripLabel(m_track, strip), Qt::ElideRight, r.width() - 6);
+        painter->setPen(palette.color(QPalette::Text));
+        painter->drawText(QPointF(r.left() + 3, r.top() + metrics.ascent() + 1), label);
+    }
+    painter->restore();
 }
 
 void TimelineBands::drawMarkers(QCPPainter* painter) const
@@ -557,10 +620,11 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
     const QFontMetrics metrics(font);
     painter->setAntialiasing(true);
 
-    // Steps (record_function scopes such as ProfilerStep#N), labelled where there is room.
+    // Profiler steps, labelled where there is room; every other annotation is a range (drawRanges).
     double lastLabel = -1e9;
     const QColor annotation = ChartStyle::annotationColor(m_view->palette());
-    for (const AnnotationSpan& span : h.annotations()) {
+    for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
+        const AnnotationSpan& span = *step.span;
         if (!span.hasStart)
             continue;
         const double px = x(span.startEvent);
@@ -569,8 +633,7 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         painter->setPen(stepPen(m_view->palette()));
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
         painter->setPen(annotation);
-        const std::string_view raw = h.snapshot().strings.view(span.name);
-        const QString name = QString::fromUtf8(raw.data(), qsizetype(raw.size()));
+        const QString name = spanName(h, span);
         if (px - lastLabel > metrics.horizontalAdvance(name) + 8) {
             painter->drawText(QPointF(px + 3, area.bottom() - 4), name);
             lastLabel = px;
@@ -608,7 +671,15 @@ TimelineView::TimelineView(QWidget* parent)
     , m_overview(new TimelineOverview(this))
     , m_legend(new LegendStrip(this))
     , m_detailTimer(new QTimer(this))
+    , m_rangesAction(new QAction(this))
 {
+    m_rangesShown = QSettings().value(RangesKey, true).toBool();
+    m_rangesAction->setCheckable(true);
+    m_rangesAction->setChecked(m_rangesShown);
+    connect(m_rangesAction, &QAction::triggered, this, [this](bool on) {
+        setAnnotationRangesShown(on);
+        QSettings().setValue(RangesKey, on);
+    });
     m_jobs.setOnIdle([this] { emit detailReady(); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -673,6 +744,9 @@ TimelineView::TimelineView(QWidget* parent)
         setAccessibleName(tr("Memory timelines"));
         m_plot->setAccessibleName(tr("Memory timelines of ranks A and B"));
         m_legend->setAccessibleName(tr("Legend of the timelines"));
+        m_rangesAction->setText(tr("Show Annotated Ranges"));
+        m_rangesAction->setToolTip(
+            tr("Show record_function scopes and NCCL collectives as named strips at the top of each timeline"));
         updateLegend();
     });
     rebuildLayout();
@@ -773,6 +847,60 @@ void TimelineView::fillColoringMenu(QMenu* menu)
         choice->setChecked(m_bandColoring == kind);
         group->addAction(choice);
     }
+}
+
+void TimelineView::setAnnotationRangesShown(bool shown)
+{
+    m_rangesAction->setChecked(shown);
+    if (shown == m_rangesShown)
+        return;
+    m_rangesShown = shown;
+    updateLegend();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool TimelineView::anyAnnotationRanges() const
+{
+    return std::any_of(
+        m_views.begin(), m_views.end(), [](const std::unique_ptr<Track>& view) { return !view->ranges.empty(); });
+}
+
+QFont TimelineView::markerFont() const
+{
+    QFont f = font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+    return f;
+}
+
+std::vector<AnnotationRanges::Strip> TimelineView::annotationStrips(int track) const
+{
+    if (!m_rangesShown || track < 0 || size_t(track) >= m_views.size() || m_views[size_t(track)]->ranges.empty())
+        return {};
+    const Track& view = *m_views[size_t(track)];
+    const QCPAxis* x = view.rect->axis(QCPAxis::atBottom);
+    const QRect area = view.rect->rect();
+    return AnnotationRanges::layout(
+        *m_tracks[size_t(track)].history, view.ranges,
+        [&](EventIndex event) { return x->coordToPixel(keyOf(track, event)); }, area.left(), area.right() + 1);
+}
+
+QRectF TimelineView::stripRect(int track, const AnnotationRanges::Strip& strip) const
+{
+    const Track& view = *m_views[size_t(track)];
+    // Under the rank's title, which sits in the plot's top left.
+    const int top = std::max(view.rect->rect().top(), view.title->outerRect().bottom()) + 1;
+    const int row = QFontMetrics(markerFont()).height() + 2;
+    return QRectF(strip.left, top + strip.row * row, std::max(strip.right - strip.left, 1.0), row - 1);
+}
+
+QString TimelineView::stripLabel(int track, const AnnotationRanges::Strip& strip) const
+{
+    const DeviceHistory& h = *m_tracks[size_t(track)].history;
+    const QString name = spanName(h, h.annotations()[strip.span]);
+    if (strip.count == 1)
+        return name;
+    return strip.oneName ? tr("%1 ×%2").arg(name).arg(strip.count) : tr("%n range(s)", nullptr, strip.count);
 }
 
 void TimelineView::setYScale(YScale scale)
@@ -882,6 +1010,7 @@ void TimelineView::rebuildLayout()
         m_plot->replot();
         m_overview->setCurves({});
         m_overview->hide();
+        m_rangesAction->setEnabled(false);
         updateLegend();
         return;
     }
@@ -934,6 +1063,7 @@ void TimelineView::rebuildLayout()
         m_plot->plotLayout()->addElement(int(i), 0, view->rect);
         view->rect->insetLayout()->addElement(view->title, Qt::AlignTop | Qt::AlignLeft);
         view->bands = new TimelineBands(x, y, this, int(i));
+        view->ranges = AnnotationRanges::place(*t.history);
         QCPAxisRect* rect = view->rect;
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this, rect](const QCPRange& r) { onRangeChanged(r, rect); });
@@ -941,6 +1071,7 @@ void TimelineView::rebuildLayout()
         connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_detailTimer, qOverload<>(&QTimer::start));
         m_views.push_back(std::move(view));
     }
+    m_rangesAction->setEnabled(anyAnnotationRanges());
     const QCPRange range = fullRange(); // needs every track's axis map
     for (size_t i = 0; i < m_views.size(); ++i) {
         m_views[i]->bands->set(&m_tracks[i], &m_views[i]->detail, &m_views[i]->selected, &m_highlight);
@@ -1076,8 +1207,11 @@ void TimelineView::updateLegend()
     const auto any = [this](auto has) { return std::any_of(m_tracks.begin(), m_tracks.end(), has); };
     if (any([](const TimelineTrack& t) { return !t.history->ooms().empty(); }))
         entries.push_back({ LegendEntry::Line, {}, oomPen(), tr("out of memory"), {} });
-    if (any([](const TimelineTrack& t) { return !t.history->annotations().empty(); }))
+    if (any([](const TimelineTrack& t) { return !ProfilerStep::steps(*t.history).empty(); }))
         entries.push_back({ LegendEntry::Line, {}, stepPen(pal), tr("step begins"), {} });
+    if (m_rangesShown && anyAnnotationRanges())
+        entries.push_back({ LegendEntry::Swatch, rangeBrush(pal), rangePen(pal),
+            tr("annotated ranges (record_function, NCCL)"), {} });
     if (std::any_of(m_views.begin(), m_views.end(), [](const auto& view) { return view->selected.has_value(); }))
         entries.push_back({ LegendEntry::Swatch, Qt::NoBrush, selectedPen(pal), tr("selected allocation"), {} });
     m_legend->setEntries(std::move(entries));
@@ -1398,6 +1532,8 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
             text += QStringLiteral("<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')).toHtmlEscaped());
         return text + tr("Click to show its stack");
     }
+    if (const QString range = rangeTooltipAt(track, pos); !range.isEmpty())
+        return range;
     if (t.history->hasTimes())
         text += tr(", %1 s").arg(AxisMap(TimeAxis, t.history).key(event), 0, 'f', 3);
     text +=
@@ -1421,9 +1557,62 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
     const QString freed =
         a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent);
     text += tr("<br>Allocated %1, %2; address 0x%3").arg(allocated, freed).arg(a.addr, 0, 16);
+    for (const QString& line : StackPane::contextLines(*t.history, a))
+        text += QStringLiteral("<br>") + line.toHtmlEscaped();
     const QStringList stack = StackText::lines(StackText::stackFrames(t.history->snapshot(), a.stack, true), 10);
     if (!stack.isEmpty())
         text += QStringLiteral("<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')).toHtmlEscaped());
+    return text;
+}
+
+QString TimelineView::rangeTooltipAt(int track, const QPointF& pos) const
+{
+    const std::vector<AnnotationRanges::Strip> strips = annotationStrips(track);
+    // The last drawn lies on top; a line for a range too short to see takes the pointer a pixel either side.
+    const auto hit = std::find_if(strips.rbegin(), strips.rend(), [&](const AnnotationRanges::Strip& strip) {
+        const QRectF r = stripRect(track, strip);
+        return r.adjusted(r.width() < 3 ? -1.5 : 0, 0, r.width() < 3 ? 1.5 : 0, 0).contains(pos);
+    });
+    if (hit == strips.rend())
+        return {};
+    const TimelineTrack& t = m_tracks[size_t(track)];
+    const DeviceHistory& h = *t.history;
+    const AnnotationSpan& first = h.annotations()[hit->span];
+    QString text;
+    const AnnotationSpan* last = &first;
+    if (hit->count == 1) {
+        text = tr("<b>Rank %1</b> · annotated range <b>%2</b>").arg(t.rank).arg(spanName(h, first).toHtmlEscaped());
+    } else {
+        // The strip's ranges are the next ones of its row, in order of start.
+        const std::vector<AnnotationRanges::Placed>& placed = m_views[size_t(track)]->ranges;
+        auto at = std::find_if(
+            placed.begin(), placed.end(), [&](const AnnotationRanges::Placed& p) { return p.span == hit->span; });
+        for (int n = 1; at != placed.end() && n < hit->count; ++at) {
+            if (at->row == hit->row && at->span != hit->span) {
+                last = &h.annotations()[at->span];
+                ++n;
+            }
+        }
+        text = tr("<b>Rank %1</b> · %n annotated range(s), too short at this zoom to tell apart", nullptr, hit->count)
+                   .arg(t.rank);
+        text += hit->oneName ? tr("<br>each <b>%1</b>").arg(spanName(h, first).toHtmlEscaped())
+                             : tr("<br>from <b>%1</b> to <b>%2</b>")
+                                   .arg(spanName(h, first).toHtmlEscaped(), spanName(h, *last).toHtmlEscaped());
+    }
+    if (first.hasStart && last->hasEnd)
+        text += tr("<br>%1 ms, %n trace event(s) inside", nullptr,
+            int(std::max<EventIndex>(0, last->endEvent - first.startEvent)))
+                    .arg(double(last->endUs - first.startUs) / 1000, 0, 'f', 3);
+    else if (first.hasStart)
+        text += tr("<br>From its START to the end of the trace: no END was recorded");
+    else
+        text += tr("<br>From the start of the trace to its END: no START was recorded");
+    const EventIndex n = EventIndex(h.eventCount());
+    const int64_t before = h.totalAfter(first.hasStart ? first.startEvent : BeforeTrace);
+    const int64_t after = h.totalAfter(last->hasEnd ? std::min(last->endEvent, n - 1) : n - 1);
+    text += tr("<br>Allocated at its start: %1, at its end: %2 (%3%4)")
+                .arg(Formatting::bytes(before), Formatting::bytes(after),
+                    after >= before ? QStringLiteral("+") : QString(), Formatting::bytes(after - before));
     return text;
 }
 
@@ -1503,6 +1692,7 @@ void TimelineView::showContextMenu(const QPoint& pos)
     QAction* linked = menu.addAction(tr("Link Zoom Across Ranks"), this, &TimelineView::setZoomLinked);
     linked->setCheckable(true);
     linked->setChecked(m_zoomLinked);
+    menu.addAction(m_rangesAction);
     menu.addSeparator();
     fillColoringMenu(menu.addMenu(tr("Colour Bands By")));
     menu.addSeparator();

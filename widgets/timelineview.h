@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "annotationranges.h"
 #include "categories.h"
 #include "devicehistory.h"
 #include "jobtracker.h"
@@ -11,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QCustomPlot;
 class QCPAxisRect;
 class QCPRange;
@@ -51,7 +53,8 @@ struct TimelineTrack
 /// one memory scale, so a difference in height is a difference in memory. Every allocation at least a pixel tall at
 /// the current zoom is a band of its own, in its own colour (or its site's, or its category's), and smaller ones too
 /// where they add up (TimelineLod); the rest is one grey remainder. Peak, OOM, step and comparison-point markers on
-/// top, an overview strip with a brush and a legend below. Level of detail is recomputed off the GUI thread whenever
+/// top, annotated ranges (record_function scopes, NCCL collectives) as named strips near the top of each plot, an
+/// overview strip with a brush and a legend below. Level of detail is recomputed off the GUI thread whenever
 /// the visible range, the memory scale or the size changes; the newest request wins. The wheel zooms time, dragging
 /// draws a box to zoom into, Shift-drag pans; zoom is linked across ranks unless unlinked.
 class TimelineView : public QWidget
@@ -133,6 +136,28 @@ public:
     {
         return m_yScale;
     }
+    /// Draws the annotated ranges (AnnotationRanges) over the plots; on by default. Not remembered: the user's choice
+    /// goes through annotationRangesAction().
+    void setAnnotationRangesShown(bool shown);
+    bool annotationRangesShown() const
+    {
+        return m_rangesShown;
+    }
+    /// "Show Annotated Ranges", checkable: the timelines' context menu offers it, a window may offer it too. The
+    /// user's choice, remembered (QSettings) for every timeline made afterwards.
+    QAction* annotationRangesAction() const
+    {
+        return m_rangesAction;
+    }
+    /// The strips a track's annotated ranges are drawn as at the current zoom and size, in the plot's pixels; none
+    /// while they are hidden.
+    std::vector<AnnotationRanges::Strip> annotationStrips(int track) const;
+    /// Where a strip of a track is drawn on the plot.
+    QRectF stripRect(int track, const AnnotationRanges::Strip& strip) const;
+    /// A strip's label: its range's name, or how many ranges it merges.
+    QString stripLabel(int track, const AnnotationRanges::Strip& strip) const;
+    /// The font of the markers' and strips' labels.
+    QFont markerFont() const;
     /// Zoom and pan of one rank's plot move the others too (the default).
     void setZoomLinked(bool linked);
     bool zoomLinked() const
@@ -228,6 +253,8 @@ private:
     void showContextMenu(const QPoint& pos);
     int trackAt(const QPointF& pos) const;
     QString tooltipAt(int track, const QPointF& pos) const;
+    QString rangeTooltipAt(int track, const QPointF& pos) const;
+    bool anyAnnotationRanges() const;
     std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
@@ -248,6 +275,7 @@ private:
     TimelineOverview* m_overview;
     LegendStrip* m_legend;
     QTimer* m_detailTimer;
+    QAction* m_rangesAction;
     std::vector<TimelineTrack> m_tracks;
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
@@ -255,6 +283,7 @@ private:
     BandColoring m_bandColoring = ColorByAllocation;
     YScale m_yScale = SharedScale;
     bool m_zoomLinked = true;
+    bool m_rangesShown = true;
     int m_overviewWidth = 0;
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
