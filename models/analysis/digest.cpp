@@ -378,11 +378,13 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
     return reduced;
 }
 
-void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& devices, Digest::Figures& figures)
+// The segments of `devices` (every segment when null: the host's), with their blocks.
+void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<Segment>& segments,
+    const std::vector<int>* devices, Digest::Figures& figures)
 {
     w.beginList();
-    for (const Segment& seg : s.segments) {
-        if (!std::binary_search(devices.begin(), devices.end(), int(seg.device)))
+    for (const Segment& seg : segments) {
+        if (devices && !std::binary_search(devices->begin(), devices->end(), int(seg.device)))
             continue;
         w.beginDict();
         const std::pair<const char*, int64_t> fields[] = { { "device", seg.device },
@@ -415,7 +417,7 @@ void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& d
             w.stack(b.stack);
             w.endDict();
             w.item();
-            ++figures.blocks;
+            figures.blocks += devices != nullptr;
         }
         w.endList();
         w.endDict();
@@ -424,11 +426,11 @@ void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<int>& d
     w.endList();
 }
 
-void writeTrace(PickleWriter& w, const Snapshot& s, const ReducedTrace& trace)
+void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> events, std::span<const int> categories)
 {
     w.beginList();
-    for (size_t i = 0; i < trace.events.size(); ++i) {
-        const TraceEntry& e = trace.events[i];
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEntry& e = events[i];
         w.beginDict();
         w.text("action");
         w.string(e.actionName);
@@ -440,9 +442,16 @@ void writeTrace(PickleWriter& w, const Snapshot& s, const ReducedTrace& trace)
         }
         w.text("frames");
         w.stack(e.stack);
-        if (trace.categories[i] >= 0) {
+        if (const EntryContext& context = s.context(e); context.hasPool) {
+            w.text("pool_id");
+            w.beginList();
+            w.integer(context.pool[0]);
+            w.integer(context.pool[1]);
+            w.endList();
+        }
+        if (i < categories.size() && categories[i] >= 0) {
             w.text("rankscope_category");
-            w.text(categoryName(Category(trace.categories[i])));
+            w.text(categoryName(Category(categories[i])));
         }
         w.endDict();
         w.item();
@@ -498,12 +507,12 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     PickleWriter w(snapshot);
     w.beginDict();
     w.text("segments");
-    writeSegments(w, snapshot, devices, figures);
+    writeSegments(w, snapshot, snapshot.segments, &devices, figures);
     w.text("device_traces");
     w.beginList();
     for (int d = 0; d <= devices.back(); ++d) {
         if (auto it = kept.find(d); it != kept.end()) {
-            writeTrace(w, snapshot, it->second.trace);
+            writeTrace(w, snapshot, it->second.trace.events, it->second.trace.categories);
         } else {
             w.beginList();
             w.endList();
@@ -528,6 +537,14 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
         w.item();
     }
     w.endList();
+
+    // Pinned host memory, whole (a host trace is short): what a rank's process pins is shown beside its GPUs.
+    if (snapshot.hasHostMemory) {
+        w.text("host_segments");
+        writeSegments(w, snapshot, snapshot.hostSegments, nullptr, figures);
+        w.text("host_traces");
+        writeTrace(w, snapshot, snapshot.hostTrace, {});
+    }
 
     // The allocator's settings decide some verdicts (expandable segments); kept as text, flattened as they were read.
     w.text("allocator_settings");
