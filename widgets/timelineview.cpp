@@ -897,7 +897,7 @@ QRectF TimelineView::stripRect(int track, const AnnotationRanges::Strip& strip) 
 QString TimelineView::stripLabel(int track, const AnnotationRanges::Strip& strip) const
 {
     const DeviceHistory& h = *m_tracks[size_t(track)].history;
-    const QString name = spanName(h, h.annotations()[strip.span]);
+    QString name = spanName(h, h.annotations()[strip.span]);
     if (strip.count == 1)
         return name;
     return strip.oneName ? tr("%1 ×%2").arg(name).arg(strip.count) : tr("%n range(s)", nullptr, strip.count);
@@ -1532,7 +1532,7 @@ QString TimelineView::tooltipAt(int track, const QPointF& pos) const
             text += QStringLiteral("<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')).toHtmlEscaped());
         return text + tr("Click to show its stack");
     }
-    if (const QString range = rangeTooltipAt(track, pos); !range.isEmpty())
+    if (QString range = rangeTooltipAt(track, pos); !range.isEmpty())
         return range;
     if (t.history->hasTimes())
         text += tr(", %1 s").arg(AxisMap(TimeAxis, t.history).key(event), 0, 'f', 3);
