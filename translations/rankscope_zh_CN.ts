@@ -1572,6 +1572,10 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Pinned host memory of rank %1&apos;s process, never compared with the GPUs: %2 allocated at the snapshot, %3 at most over its host trace, %4 reserved</source>
         <translation>Rank %1 进程的锁页主机内存，不与 GPU 比较：快照时已分配 %2，主机追踪中最多 %3，预留 %4</translation>
     </message>
+    <message>
+        <source>Pinned host memory allocated by the rank&apos;s process when the snapshot was taken (record_host=True): host memory, shown beside the GPU and never compared with it</source>
+        <translation>该 rank 进程在快照时已分配的锁页主机内存（record_host=True）：主机内存，显示在 GPU 旁边，从不与之比较</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::SettingsDialog</name>

@@ -87,6 +87,9 @@ QVariant RankListModel::headerData(int section, Qt::Orientation orientation, int
                       "files were opened in");
         case TraceEntriesColumn:
             return tr("Entries in the allocator's trace ring buffer (alloc, free, segment and OOM events)");
+        case HostColumn:
+            return tr("Pinned host memory allocated by the rank's process when the snapshot was taken "
+                      "(record_host=True): host memory, shown beside the GPU and never compared with it");
         case PeakColumn:
             return tr("The highest total of live allocations over the trace (requested bytes), as the maximum of "
                       "PyTorch's Active Memory Timeline; ⚠ marks a trace that misses allocations made before it "

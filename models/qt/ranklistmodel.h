@@ -33,6 +33,9 @@ public:
         AtPointColumn,
         /// Bytes at the point beyond the baseline, from the latest comparison.
         ExcessColumn,
+        /// Pinned host memory of the rank's process (`record_host=True`), from the latest comparison: never a GPU's.
+        /// Beside the rank's own figures, where it is seen; hidden for jobs without it.
+        HostColumn,
         /// Bytes at the point by category (Category order), from the latest comparison.
         ParameterColumn,
         GradientColumn,
@@ -47,8 +50,6 @@ public:
         TraceColumn,
         SegmentsColumn,
         TraceEntriesColumn,
-        /// Pinned host memory of the rank's process (`record_host=True`), from the latest comparison: never a GPU's.
-        HostColumn,
         NUM_COLUMNS
     };
     enum Roles

@@ -438,7 +438,7 @@ std::string json(const Comparison& c)
         if (!r.note.empty())
             rank["note"] = r.note;
         if (r.host.recorded) {
-            rank["host_memory"] = { { "reserved_bytes", r.host.reservedBytes },
+            rank["host_memory"] = { { "segments", r.host.segments }, { "reserved_bytes", r.host.reservedBytes },
                 { "allocated_bytes", r.host.allocatedBytes }, { "peak_allocated_bytes", r.host.peakAllocatedBytes },
                 { "trace_entries", r.host.traceEntries } };
         }
