@@ -189,17 +189,20 @@ void DeviceHistory::replay()
     // Pools: an entry's own `pool_id` where the file has it (PyTorch 2.12 on); otherwise the pool of the segment that
     // holds the address at the end (the default pool when that segment is gone), as the viewer does.
     m_pools.emplace_back(0, 0);
+    const auto poolIndex = [this](const int64_t(&id)[2]) {
+        const std::pair<int64_t, int64_t> pool(id[0], id[1]);
+        const auto found = std::find(m_pools.begin(), m_pools.end(), pool);
+        const auto index = uint32_t(found - m_pools.begin());
+        if (found == m_pools.end())
+            m_pools.push_back(pool);
+        return index;
+    };
     int64_t finalReserved = 0;
     for (const Segment& seg : s.segments) {
         if (seg.device != m_device)
             continue;
         finalReserved += seg.totalSize;
-        const std::pair<int64_t, int64_t> pool(seg.poolId[0], seg.poolId[1]);
-        auto found = std::find(m_pools.begin(), m_pools.end(), pool);
-        const auto index = uint32_t(found - m_pools.begin());
-        if (found == m_pools.end())
-            m_pools.push_back(pool);
-        m_segmentRanges.emplace_back(seg.address, seg.address + uint64_t(seg.totalSize), index);
+        m_segmentRanges.emplace_back(seg.address, seg.address + uint64_t(seg.totalSize), poolIndex(seg.poolId));
     }
     std::sort(m_segmentRanges.begin(), m_segmentRanges.end());
 
@@ -285,15 +288,7 @@ void DeviceHistory::replay()
         const uint32_t event = a.allocEvent != Allocation::NoEvent ? a.allocEvent : a.freeEvent;
         const EntryContext* context =
             event != Allocation::NoEvent && m_events[event].contextIndex != 0 ? &s.context(m_events[event]) : nullptr;
-        if (context && context->hasPool) {
-            const std::pair<int64_t, int64_t> pool(context->pool[0], context->pool[1]);
-            auto found = std::find(m_pools.begin(), m_pools.end(), pool);
-            a.poolIndex = uint32_t(found - m_pools.begin());
-            if (found == m_pools.end())
-                m_pools.push_back(pool);
-        } else {
-            a.poolIndex = poolOf(a.addr);
-        }
+        a.poolIndex = context && context->hasPool ? poolIndex(context->pool) : poolOf(a.addr);
     }
     m_hasTimes = n > 0 && m_events[0].timeUs != 0;
 }

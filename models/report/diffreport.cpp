@@ -2,6 +2,7 @@
 #include "diffreport.h"
 
 #include "formatting.h"
+#include "infoformat.h"
 #include "stacktext.h"
 #include "verdicttext.h"
 
@@ -437,11 +438,8 @@ std::string json(const Comparison& c)
             rank["oom"] = oomJson(c, r);
         if (!r.note.empty())
             rank["note"] = r.note;
-        if (r.host.recorded) {
-            rank["host_memory"] = { { "segments", r.host.segments }, { "reserved_bytes", r.host.reservedBytes },
-                { "allocated_bytes", r.host.allocatedBytes }, { "peak_allocated_bytes", r.host.peakAllocatedBytes },
-                { "trace_entries", r.host.traceEntries } };
-        }
+        if (r.host.recorded)
+            rank["host_memory"] = InfoFormat::hostMemoryJson(r.host);
         out["ranks"].push_back(std::move(rank));
     }
     if (const std::optional<ParallelLayout>& layout = c.layout()) {

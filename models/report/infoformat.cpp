@@ -37,6 +37,17 @@ std::string text(const std::vector<FileInfoEntry>& files)
     return out;
 }
 
+nlohmann::ordered_json hostMemoryJson(const HostMemory& host)
+{
+    return {
+        { "segments", host.segments },
+        { "reserved_bytes", host.reservedBytes },
+        { "allocated_bytes", host.allocatedBytes },
+        { "trace_entries", host.traceEntries },
+        { "peak_allocated_bytes", host.peakAllocatedBytes },
+    };
+}
+
 std::string json(const std::vector<FileInfoEntry>& files)
 {
     nlohmann::ordered_json out;
@@ -69,15 +80,8 @@ std::string json(const std::vector<FileInfoEntry>& files)
             }
             f["devices"].push_back(std::move(device));
         }
-        if (const HostMemory& h = file.host; h.recorded) {
-            f["host_memory"] = {
-                { "segments", h.segments },
-                { "reserved_bytes", h.reservedBytes },
-                { "allocated_bytes", h.allocatedBytes },
-                { "trace_entries", h.traceEntries },
-                { "peak_allocated_bytes", h.peakAllocatedBytes },
-            };
-        }
+        if (file.host.recorded)
+            f["host_memory"] = hostMemoryJson(file.host);
         out["files"].push_back(std::move(f));
     }
     return out.dump(2) + "\n";

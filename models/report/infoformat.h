@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ struct FileInfoEntry
 namespace InfoFormat {
 std::string text(const std::vector<FileInfoEntry>& files);
 std::string json(const std::vector<FileInfoEntry>& files);
+/// A file's pinned host memory as `info --json` and `diff --json` (per rank) write it.
+nlohmann::ordered_json hostMemoryJson(const HostMemory& host);
 } // namespace InfoFormat
 
 } // namespace RankScope
