@@ -3,6 +3,7 @@
 
 #include "comparison.h"
 #include "devicehistory.h"
+#include "formatting.h"
 #include "retranslator.h"
 
 #include <QApplication>
@@ -87,10 +88,8 @@ void StackPane::showContextOf(const Comparison& comparison, size_t finding)
 
 QStringList StackPane::contextLines(const DeviceHistory& history, const Allocation& allocation)
 {
-    const auto text = [&history](StringId id) {
-        const std::string_view raw = history.snapshot().strings.view(id);
-        return QString::fromUtf8(raw.data(), qsizetype(raw.size())).trimmed();
-    };
+    const auto text = [&history](
+                          StringId id) { return Formatting::text(history.snapshot().strings.view(id)).trimmed(); };
     QStringList lines;
     const EntryContext& context = history.contextOf(allocation);
     // PyTorch writes 'N/A' outside a compiled region.

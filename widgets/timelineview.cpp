@@ -98,8 +98,7 @@ const QString RangesKey = QStringLiteral("timeline/annotationRanges");
 
 QString spanName(const DeviceHistory& h, const AnnotationSpan& span)
 {
-    const std::string_view raw = h.snapshot().strings.view(span.name);
-    return QString::fromUtf8(raw.data(), qsizetype(raw.size()));
+    return Formatting::text(h.snapshot().strings.view(span.name));
 }
 
 QPen oomPen()

@@ -78,4 +78,9 @@ QString fileName(const std::string& path)
     return QString::fromStdString(slash == std::string::npos ? path : path.substr(slash + 1));
 }
 
+QString text(std::string_view utf8)
+{
+    return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+}
+
 } // namespace RankScope::Formatting

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cstdint>
@@ -25,6 +26,8 @@ QString unallocated(int64_t unallocated, int64_t reserved, int64_t largestFree);
 QString ranks(std::vector<int> list);
 /// The last component of a path written on any system ("D:\\proj\\model.py" and "/proj/model.py" give "model.py").
 QString fileName(const std::string& path);
+/// Snapshot text (UTF-8 bytes as the file holds them) as a QString.
+QString text(std::string_view utf8);
 } // namespace Formatting
 
 } // namespace RankScope

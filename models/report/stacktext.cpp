@@ -45,11 +45,9 @@ QStringList lines(const std::vector<Frame>& frames, int maxLines)
             break;
         }
         const Frame& f = frames[i];
-        const QString path = QString::fromUtf8(f.file.data(), qsizetype(f.file.size()));
+        const QString path = Formatting::text(f.file);
         const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
-        QString text = QStringLiteral("%1  %2:%3")
-                           .arg(QString::fromUtf8(f.name.data(), qsizetype(f.name.size())), path.mid(slash + 1))
-                           .arg(f.line);
+        QString text = QStringLiteral("%1  %2:%3").arg(Formatting::text(f.name), path.mid(slash + 1)).arg(f.line);
         if (slash > 0)
             text += QStringLiteral("  (%1)").arg(path.left(slash));
         if (repeat > 1)
