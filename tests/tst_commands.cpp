@@ -109,6 +109,7 @@ private slots:
     void mcpErrorsAreToolResults();
     void mcpCancelledRequestGetsNoAnswer();
     void mcpPicture();
+    void pictureOutlinesAFindingItShows();
 };
 
 // Usage, --help and dispatch read one table: every command's help comes from it, and the usage lists every command.
@@ -441,6 +442,64 @@ void TestCommands::mcpPicture()
         != std::string::npos);
     QCOMPARE(answers["5"]["result"]["content"][0]["text"].get<std::string>(),
         std::string("ranks 9: no such rank among the files"));
+#endif
+}
+
+// A picture never outlines a finding of a rank it does not show, whatever order the findings come in: by default the
+// largest of rank A (else of B), a finding asked for brings its rank in as A, and with ranks given too it must be one
+// of theirs.
+void TestCommands::pictureOutlinesAFindingItShows()
+{
+#ifndef RANKSCOPE_DRAWING
+    QSKIP("built without the GUI: no pictures");
+#else
+    // Jobs whose largest finding is not the verdict's rank's: other ranks' tensors on rank 0's GPU; two ranks that
+    // hold more, the verdict naming neither.
+    for (const char* scenario : { "gpu0_load_4", "two_trees_4" }) {
+        Job job({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + QString::fromLatin1(scenario) });
+        job.load();
+        const ComparisonPtr c = job.compare({}).comparison;
+        QVERIFY(c);
+        const auto [a, b] = c->defaultPair();
+        QVERIFY2(c->findings().front().rank != a, scenario); // what made the old default wrong
+        std::string error;
+        const std::optional<PictureChoice> chosen = choosePicture(*c, Picture {}, error);
+        QVERIFY2(chosen, error.c_str());
+        QCOMPARE(chosen->rankA, a);
+        QCOMPARE(chosen->rankB, b);
+        if (chosen->finding >= 0) {
+            const int rank = c->findings()[size_t(chosen->finding)].rank;
+            QVERIFY(rank == a || rank == b);
+        }
+        QCOMPARE(chosen->finding, c->defaultFinding());
+
+        Picture first;
+        first.finding = 0;
+        const std::optional<PictureChoice> asked = choosePicture(*c, first, error);
+        QVERIFY(asked);
+        QCOMPARE(asked->rankA, c->findings().front().rank);
+        QCOMPARE(asked->finding, 0);
+        QVERIFY(asked->rankB >= 0 && asked->rankB != asked->rankA);
+
+        // Ranks that leave the finding out: refused, in the command line's words.
+        Picture without = first;
+        for (const RankSummary& r : c->ranks()) {
+            if (r.rank != c->findings().front().rank && (without.rankA < 0 || without.rankB < 0))
+                (without.rankA < 0 ? without.rankA : without.rankB) = r.rank;
+        }
+        error.clear();
+        QVERIFY(!choosePicture(*c, without, error));
+        QCOMPARE(error,
+            "--finding 1: it is rank " + std::to_string(c->findings().front().rank) + "'s, and the picture shows ranks "
+                + std::to_string(without.rankA) + " and " + std::to_string(without.rankB));
+        const Ran cli = runCommand({ QStringLiteral("export"), QStringLiteral("--finding"), QStringLiteral("1"),
+            QStringLiteral("--ranks"), QStringLiteral("%1,%2").arg(without.rankA).arg(without.rankB),
+            QStringLiteral("-o"), QStringLiteral("never.png"),
+            QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + QString::fromLatin1(scenario) });
+        QCOMPARE(cli.code, 2);
+        QVERIFY2(cli.err.find(error) != std::string::npos, cli.err.c_str());
+        QVERIFY(!QFile::exists(QStringLiteral("never.png")));
+    }
 #endif
 }
 

@@ -222,6 +222,19 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         for (const Finding& f : c->findings())
             QVERIFY(std::find(allowed.begin(), allowed.end(), f.rank) != allowed.end());
     }
+    // The finding a view selects first is of the ranks it shows: A's largest where A has any, else B's.
+    const auto [a, b] = c->defaultPair();
+    const int selected = c->defaultFinding();
+    int largestOfA = -1;
+    for (size_t i = 0; i < c->findings().size(); ++i) {
+        if (c->findings()[i].rank == a
+            && (largestOfA < 0 || c->findings()[i].excessBytes > c->findings()[size_t(largestOfA)].excessBytes))
+            largestOfA = int(i);
+    }
+    if (largestOfA >= 0)
+        QCOMPARE(selected, largestOfA);
+    else if (selected >= 0)
+        QCOMPARE(c->findings()[size_t(selected)].rank, b);
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
     checkOutOfMemory(expected, *c);

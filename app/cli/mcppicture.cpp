@@ -42,7 +42,7 @@ McpServer::Result picture(McpServer& server, const Json& args)
                 + std::to_string(most));
         return args[name].get<int>();
     };
-    p.finding = integer("finding", 1, 1, 1 << 30) - 1;
+    p.finding = integer("finding", 0, 1, 1 << 30) - 1;
     p.size = QSize(integer("width", 1600, 200, 10000), integer("height", 1000, 150, 10000));
     p.scale = integer("scale", 1, 1, 4);
     RankListModel ranks;
@@ -105,7 +105,10 @@ int run(CommandLine& cl)
                                     "Ranks A and B (default: the verdict's and the closest to the "
                                     "baseline)." } } },
                         { "finding",
-                            { { "type", "integer" }, { "description", "The finding to light, 1 the largest." } } },
+                            { { "type", "integer" },
+                                { "description",
+                                    "The finding to light, 1 the largest; its rank is drawn as A unless ranks says "
+                                    "otherwise (default: rank A's largest)." } } },
                         { "width", { { "type", "integer" }, { "description", "Page width in pixels (1600)." } } },
                         { "height", { { "type", "integer" }, { "description", "Page height in pixels (1000)." } } },
                         { "scale", { { "type", "integer" }, { "description", "Image pixels per page pixel (1)." } } },

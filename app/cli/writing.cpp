@@ -87,33 +87,55 @@ void addOutputOptions(CommandLine& cl, const char* outDescription)
     cl.add(names("colour", "color"),
         "What the timelines' colours say: allocation (each its own, the default), site or category.", "BY");
     cl.add(names("ranks"), "Ranks A and B (default: the verdict's rank and the rank closest to the baseline).", "A,B");
-    cl.add(names("finding"), "The finding to select, counting from 1 (the largest, the default).", "N");
+    cl.add(names("finding"),
+        "The finding to outline, counting from 1 (the largest); its rank is drawn as A unless --ranks says otherwise. "
+        "Default: rank A's largest finding.",
+        "N");
     cl.add(names("size"), "The page in pixels (default 1600x1000).", "WxH");
     cl.add(names("scale"), "Pixels per page pixel in PNG (default 2).", "S");
     addComparisonOptions(cl);
 }
 
+std::optional<PictureChoice> choosePicture(const Comparison& c, const Picture& p, std::string& error)
+{
+    const auto [defaultA, defaultB] = c.defaultPair();
+    if (p.finding >= int(c.findings().size())) {
+        error = "--finding " + std::to_string(p.finding + 1) + ": there are only " + std::to_string(c.findings().size())
+            + " findings";
+        return std::nullopt;
+    }
+    // The picture outlines a finding it shows: one asked for brings its rank in as A, unless the ranks are given too.
+    const int findingRank = p.finding >= 0 ? c.findings()[size_t(p.finding)].rank : -1;
+    PictureChoice choice;
+    choice.rankA = p.rankA >= 0 ? p.rankA : findingRank >= 0 ? findingRank : defaultA;
+    choice.rankB = p.rankB >= 0 ? p.rankB : (choice.rankA == defaultB ? defaultA : defaultB);
+    for (int rank : { choice.rankA, choice.rankB }) {
+        if (rank >= 0 && c.rankIndex(rank) < 0) {
+            error = "--ranks " + std::to_string(rank) + ": no such rank among the files";
+            return std::nullopt;
+        }
+    }
+    if (findingRank >= 0 && findingRank != choice.rankA && findingRank != choice.rankB) {
+        error = "--finding " + std::to_string(p.finding + 1) + ": it is rank " + std::to_string(findingRank)
+            + "'s, and the picture shows ranks " + std::to_string(choice.rankA) + " and "
+            + std::to_string(choice.rankB);
+        return std::nullopt;
+    }
+    choice.finding = p.finding;
+    if (choice.finding < 0 && p.rankA < 0)
+        choice.finding = c.defaultFinding();
+    else if (choice.finding < 0)
+        choice.finding =
+            c.topFindingOf(choice.rankA) >= 0 ? c.topFindingOf(choice.rankA) : c.topFindingOf(choice.rankB);
+    return choice;
+}
+
 std::unique_ptr<DiffSheet> drawSheet(
     const Job& job, const ComparisonPtr& comparison, const Picture& p, RankListModel& ranks, std::string& error)
 {
-    const Comparison& c = *comparison;
-    auto [a, b] = c.defaultPair();
-    if (p.rankA >= 0) {
-        a = p.rankA;
-        b = p.rankB >= 0 ? p.rankB : (p.rankA == b ? c.defaultPair().first : b);
-    }
-    for (int rank : { a, b }) {
-        if (rank >= 0 && c.rankIndex(rank) < 0) {
-            error = "--ranks " + std::to_string(rank) + ": no such rank among the files";
-            return nullptr;
-        }
-    }
-    const int finding = c.findings().empty() ? -1 : p.finding;
-    if (finding >= int(c.findings().size())) {
-        error = "--finding " + std::to_string(finding + 1) + ": there are only " + std::to_string(c.findings().size())
-            + " findings";
+    const std::optional<PictureChoice> choice = choosePicture(*comparison, p, error);
+    if (!choice)
         return nullptr;
-    }
     const QList<LoadedFile>& files = job.loaded();
     for (int i = 0; i < files.size(); ++i) {
         ranks.addLoading(i, files[i].path, files[i].rank);
@@ -124,7 +146,7 @@ std::unique_ptr<DiffSheet> drawSheet(
     sheet->setScope(p.scope);
     if (sheet->timelines())
         sheet->timelines()->setBandColoring(p.coloring);
-    sheet->setComparison(comparison, a, b, finding, &ranks);
+    sheet->setComparison(comparison, choice->rankA, choice->rankB, choice->finding, &ranks);
     if (!sheet->prepare(p.size))
         error = "drawing the views took too long";
     return sheet;

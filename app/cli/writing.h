@@ -28,14 +28,28 @@ struct Picture
     std::optional<ExcessTree::Scope> scope;
     int rankA = -1; ///< -1: the verdict's rank
     int rankB = -1; ///< -1: the rank closest to the baseline
-    int finding = 0; ///< index into the findings
+    int finding = -1; ///< index into the findings; -1: the largest of the rank drawn as A (Comparison::defaultFinding)
     QSize size { 1600, 1000 };
     double scale = 2;
 };
 
+/// What a picture shows: ranks A and B and the finding outlined (-1: none).
+struct PictureChoice
+{
+    int rankA = -1;
+    int rankB = -1;
+    int finding = -1;
+};
+
+/// The ranks and finding `picture` asks for, defaults filled in: A the verdict's rank, or the rank of the finding
+/// asked for; the finding rank A's largest (else B's). nullopt with `error` set (naming the option as the command
+/// line does: --ranks, --finding) for ranks or a finding the comparison does not have, or a finding of a rank the
+/// picture does not show.
+std::optional<PictureChoice> choosePicture(const Comparison& comparison, const Picture& picture, std::string& error);
+
 /// Draws the chosen view of a job's comparison with the same widgets as the window, into `ranks` and the sheet
-/// returned; null with `error` set when the picture asks for ranks or a finding the comparison does not have, or
-/// the views took too long. `error` names the option as the command line does (--ranks, --finding).
+/// returned (what choosePicture chooses); null with `error` set where choosePicture refuses or the views took too
+/// long.
 std::unique_ptr<DiffSheet> drawSheet(
     const Job& job, const ComparisonPtr& comparison, const Picture& picture, RankListModel& ranks, std::string& error);
 

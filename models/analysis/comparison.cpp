@@ -280,6 +280,23 @@ int Comparison::verdictHoldingsRank() const
     return defaultPair().first;
 }
 
+int Comparison::topFindingOf(int rank) const
+{
+    int top = -1;
+    for (size_t i = 0; i < m_findings.size(); ++i) {
+        if (m_findings[i].rank == rank && (top < 0 || m_findings[i].excessBytes > m_findings[size_t(top)].excessBytes))
+            top = int(i);
+    }
+    return top;
+}
+
+int Comparison::defaultFinding() const
+{
+    const auto [a, b] = defaultPair();
+    const int ofA = topFindingOf(a);
+    return ofA >= 0 ? ofA : topFindingOf(b);
+}
+
 RankHoldings Comparison::verdictHoldings(size_t sites) const
 {
     if (m_holdings && sites == RankHoldings::DefaultSites)
