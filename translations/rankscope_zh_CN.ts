@@ -480,6 +480,19 @@
     </message>
 </context>
 <context>
+    <name>RankScope::FindingsFilterModel</name>
+    <message>
+        <source>%1 — found in %2</source>
+        <translation>%1 — 匹配于 %2</translation>
+    </message>
+    <message>
+        <source>The filter found frame %1 of this finding&apos;s stack (counted from where it allocates):
+%2</source>
+        <translation>筛选文字出现在此差异项调用栈的第 %1 帧（从分配处算起）：
+%2</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::FindingsModel</name>
     <message>
         <source>Rank</source>
