@@ -56,6 +56,7 @@ private slots:
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void blockMapLayoutAndHover();
+    void blockMapStatesContrast();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
@@ -516,6 +517,68 @@ void TestWidgets::blockMapLayoutAndHover()
     QCOMPARE(map.visibleOutlinedRuns(), 1);
     const QImage image = map.grab().toImage();
     QVERIFY(!image.isNull());
+}
+
+// Every state of a block map against every other, in the light and the dark theme, as WCAG contrast ratios (printed
+// in full): blocks of every state stand 3:1 or more off the free space around them, outlines off what they outline.
+// Fills against each other differ in hue, not lightness: four fills 3:1 apart from each other and from the free space
+// would need 3⁴ = 81:1 between the darkest and the lightest, where black on white is 21:1.
+void TestWidgets::blockMapStatesContrast()
+{
+    const std::pair<const char*, QPalette> themes[] = { { "light", QApplication::style()->standardPalette() },
+        { "dark", ChartStyle::darkPalette() } };
+    for (const auto& [theme, palette] : themes) {
+        const BlockMapView::StateColors c = BlockMapView::stateColors(palette);
+        const std::vector<std::pair<QString, QColor>> states = { { QStringLiteral("free"), c.free },
+            { QStringLiteral("segment outline"), c.segmentOutline }, { QStringLiteral("allocated"), c.allocated },
+            { QStringLiteral("other sites"), c.otherSites }, { QStringLiteral("pending free"), c.pendingFree },
+            { QStringLiteral("rounding"), c.rounding }, { QStringLiteral("finding"), c.finding },
+            { QStringLiteral("window"), palette.color(QPalette::Window) } };
+        QStringList table;
+        for (size_t i = 0; i < states.size(); ++i) {
+            for (size_t j = i + 1; j < states.size(); ++j)
+                table << QStringLiteral("%1/%2 %3")
+                             .arg(states[i].first, states[j].first)
+                             .arg(ChartStyle::contrast(states[i].second, states[j].second), 0, 'f', 2);
+        }
+        qInfo().noquote() << theme << "theme:" << table.join(QStringLiteral("; "));
+        const auto atLeast3 = [&](const QColor& a, const QColor& b, const char* what) {
+            QVERIFY2(ChartStyle::contrast(a, b) >= 3,
+                qPrintable(QStringLiteral("%1 theme, %2: %3")
+                               .arg(QLatin1String(theme), QLatin1String(what))
+                               .arg(ChartStyle::contrast(a, b))));
+        };
+        for (const QColor& fill : { c.allocated, c.otherSites, c.pendingFree, c.rounding }) {
+            atLeast3(fill, c.free, "a block against the free space");
+            atLeast3(fill, c.finding, "a block against the finding's outline");
+        }
+        atLeast3(c.finding, c.free, "the finding's outline against its casing");
+        atLeast3(c.segmentOutline, c.free, "a segment's outline against its free space");
+        atLeast3(c.segmentOutline, palette.color(QPalette::Window), "a segment's outline against the window");
+    }
+
+    // The map draws with these colours: a dark map, by state, with the finding's run outlined.
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr h = DeviceHistory::build(files[0].snapshot, 0);
+    BlockMapView map;
+    map.setPalette(ChartStyle::darkPalette());
+    map.setColoring(BlockMapView::ByState);
+    map.resize(900, 300);
+    map.show();
+    QSignalSpy ready(&map, &BlockMapView::stateReady);
+    map.setState(0, QStringLiteral("A"), h, h->peakEvent(), {});
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0, 10000);
+    const AllocatorState state = h->stateAt(h->peakEvent());
+    map.setOutlinedRuns({ { state.blocks.front().addr, state.blocks.front().size, 0 } });
+    const QImage image = map.grab().toImage();
+    const BlockMapView::StateColors c = BlockMapView::stateColors(ChartStyle::darkPalette());
+    std::map<QRgb, int> pixels;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            ++pixels[image.pixel(x, y)];
+    }
+    for (const QColor& colour : { c.free, c.allocated, c.finding })
+        QVERIFY2(pixels[colour.rgb()] > 0, qPrintable(colour.name()));
 }
 
 void TestWidgets::progressCellCancelButton()

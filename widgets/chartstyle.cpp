@@ -82,13 +82,6 @@ bool isDark(const QPalette& palette)
     return palette.color(QPalette::Base).lightness() < 128;
 }
 
-// A mix of two colours, `share` of the first.
-QColor mixed(const QColor& a, const QColor& b, double share)
-{
-    return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
-        float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
-}
-
 double luminance(const QColor& c)
 {
     const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
@@ -96,6 +89,12 @@ double luminance(const QColor& c)
 }
 
 } // namespace
+
+QColor mixed(const QColor& a, const QColor& b, double share)
+{
+    return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
+        float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
+}
 
 QColor allocationColor(uint32_t allocation, const QPalette& palette)
 {
@@ -161,6 +160,37 @@ double contrast(const QColor& a, const QColor& b)
     const double la = luminance(a);
     const double lb = luminance(b);
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2d, 0x2d, 0x30), base(0x1e, 0x1e, 0x20), text(0xe8, 0xe8, 0xe8), button(0x3a, 0x3a, 0x3d);
+    const QColor disabledText(0x80, 0x80, 0x80), highlight(0x3d, 0x7f, 0xc4);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x28, 0x28, 0x2b));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabledText);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Light, button.lighter(150));
+    p.setColor(QPalette::Midlight, button.lighter(125));
+    p.setColor(QPalette::Mid, button.darker(130));
+    p.setColor(QPalette::Dark, button.darker(180));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x6a, 0xa9, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xb0, 0x8c, 0xf0));
+    for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+        p.setColor(QPalette::Disabled, role, disabledText);
+    p.setColor(QPalette::Disabled, QPalette::Highlight, button);
+    return p;
 }
 
 void applyPalette(QCustomPlot* plot, const QPalette& palette)

@@ -68,8 +68,12 @@ QColor annotationColor(const QPalette& palette);
 /// plot: a slate blue, dark on a light base and light on a dark one, so that their outlines and the lines of ranges
 /// too short to see read on either.
 QColor annotationRangeColor(const QPalette& palette);
+/// A mix of two colours, `share` of the first.
+QColor mixed(const QColor& a, const QColor& b, double share);
 /// WCAG contrast ratio of two colours (1 to 21).
 double contrast(const QColor& a, const QColor& b);
+/// The dark theme's palette (Appearance's DarkTheme), here so that the widgets' tests measure what it shows.
+QPalette darkPalette();
 /// Background, axes, grid, labels and legend of a plot in the widget palette's colours, so plots follow a light or
 /// dark theme. Call again when the palette changes.
 void applyPalette(QCustomPlot* plot, const QPalette& palette);
