@@ -24,6 +24,7 @@
 #include "timelineoverview.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "verdicttext.h"
 #include "whatifmodel.h"
 #include "whatifview.h"
 
@@ -49,6 +50,7 @@ private slots:
     void initTestCase();
     void verdictBanner();
     void rankChartMarksTheOutlier();
+    void oneCategoryOrder();
     void timelineAxesAndHover();
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
@@ -190,6 +192,59 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+}
+
+// The categories read in one order in every legend, the rank chart's after ranks came and went and the figures
+// arrived after the ranks, as in the window: the order of Category, the timelines' legend's and every table's.
+void TestWidgets::oneCategoryOrder()
+{
+    const QList<LoadedFile> files = examples();
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : files)
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    RankListModel model;
+    RankChart chart;
+    chart.setModel(&model);
+    const auto legend = [&chart] {
+        QStringList names;
+        for (int i = 0; i < chart.plot()->legend->itemCount(); ++i) {
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart.plot()->legend->item(i)))
+                names << item->plottable()->name();
+        }
+        return names;
+    };
+    // Loaded, not yet compared: no figures by category.
+    for (int i = 0; i < files.size(); ++i) {
+        model.addLoading(i, files[i].path, files[i].rank);
+        model.setLoaded(i, files[i]);
+    }
+    QCOMPARE(legend(), QStringList({ QStringLiteral("Peak"), QStringLiteral("Highest") }));
+    model.setComparison(c);
+    QStringList categories;
+    for (int k = 0; k < CategoryCount; ++k) {
+        if (std::any_of(c->ranks().begin(), c->ranks().end(),
+                [k](const RankSummary& r) { return r.categoryBytes[size_t(k)] > 0; }))
+            categories << VerdictText::category(Category(k), VerdictText::Translated);
+    }
+    QVERIFY(categories.size() >= 2);
+    QCOMPARE(legend(), QStringList() << QStringLiteral("Peak") << categories << QStringLiteral("Highest"));
+    // Compared again, the same order.
+    model.setComparison(nullptr);
+    model.setComparison(c);
+    QCOMPARE(legend(), QStringList() << QStringLiteral("Peak") << categories << QStringLiteral("Highest"));
+
+    // The timelines' legend, coloured by category: the same names in the same order.
+    const RankSummary& r = c->ranks().front();
+    TimelineView view;
+    view.setTracks(
+        { { r.rank, QStringLiteral("A"), c->historyPtr(0), r.point.event, c->categoriesPtr(0) } }, c->options().site);
+    view.setBandColoring(TimelineView::ColorByCategory);
+    QStringList timeline = view.legend()->texts();
+    timeline.erase(std::remove_if(timeline.begin(), timeline.end(),
+                       [&categories](const QString& text) { return !categories.contains(text); }),
+        timeline.end());
+    QCOMPARE(timeline, categories);
 }
 
 // Coloured by category, the bands take the rank chart's colours: the activations of a training peak fill most of the
