@@ -63,6 +63,7 @@ private slots:
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
     void countLabelsReadAsNumbers();
+    void stepLabelsThinOut();
     void timelinesShowEachAllocation_data();
     void timelinesShowEachAllocation();
     void timelinesShareScaleAndZoom();
@@ -924,6 +925,35 @@ void TestWidgets::blockMapsShareScaleAndZoom()
     QVERIFY(!a.legendTexts().contains(QStringLiteral("allocated, other sites")));
     a.setHighlightedSite(uint64_t(1));
     QVERIFY(a.legendTexts().contains(QStringLiteral("allocated, other sites")));
+}
+
+// Step labels sit at steps the chart has, as many as the tick count asks for, evenly spaced: a hundred steps never
+// crowd the axis, three get a label each.
+void TestWidgets::stepLabelsThinOut()
+{
+    QCustomPlot plot;
+    QSharedPointer<StepTicker> ticker(new StepTicker);
+    std::vector<int64_t> steps;
+    for (int64_t step = 100; step <= 10000; step += 100)
+        steps.push_back(step);
+    ticker->setSteps(steps);
+    ticker->setTickCount(5);
+    plot.xAxis->setTicker(ticker);
+    plot.xAxis->setRange(0, 10100);
+    plot.toPixmap(400, 200); // lays the axis out
+    QCOMPARE(plot.xAxis->tickVectorLabels(),
+        QVector<QString>({ QStringLiteral("100"), QStringLiteral("2000"), QStringLiteral("4000"),
+            QStringLiteral("6000"), QStringLiteral("8000"), QStringLiteral("10000") }));
+    // Steps off the round numbers: one a stretch, never two close together.
+    ticker->setSteps({ 1999, 2001, 3500, 3990, 4010, 9000 });
+    plot.toPixmap(400, 200);
+    QCOMPARE(plot.xAxis->tickVector(), QVector<double>({ 1999, 3500, 9000 }));
+
+    ticker->setSteps({ 10, 20, 30 });
+    plot.xAxis->setRange(9, 31);
+    plot.toPixmap(400, 200);
+    QCOMPARE(plot.xAxis->tickVectorLabels(),
+        QVector<QString>({ QStringLiteral("10"), QStringLiteral("20"), QStringLiteral("30") }));
 }
 
 void TestWidgets::timelinesShowEachAllocation_data()

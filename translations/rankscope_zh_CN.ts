@@ -1809,6 +1809,20 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Rank %1</source>
         <translation>Rank %1</translation>
     </message>
+    <message>
+        <source>grows</source>
+        <translation>逐步增长</translation>
+    </message>
+    <message>
+        <source>Rank %1 (%2)</source>
+        <translation>Rank %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other rank(s)</source>
+        <translation>
+            <numerusform>其他 %n 个 rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::StepsView</name>

@@ -3,6 +3,7 @@
 
 #include "formatting.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -48,6 +49,42 @@ QString CountTicker::label(double value)
 QString CountTicker::getTickLabel(double tick, const QLocale&, QChar, int)
 {
     return label(tick);
+}
+
+void StepTicker::setSteps(std::vector<int64_t> steps)
+{
+    std::sort(steps.begin(), steps.end());
+    m_steps = std::move(steps);
+}
+
+QVector<double> StepTicker::createTickVector(double tickStep, const QCPRange& range)
+{
+    // In each stretch of one tick step, the first step from its round start ("2000", not "2100", where steps go by
+    // hundreds) that is half a tick step or more past the one labelled before.
+    QVector<double> ticks;
+    if (tickStep <= 0)
+        return ticks;
+    for (double start = std::floor(range.lower / tickStep) * tickStep; start <= range.upper; start += tickStep) {
+        for (auto it = std::lower_bound(m_steps.begin(), m_steps.end(), int64_t(std::ceil(start)));
+             it != m_steps.end() && double(*it) < start + tickStep; ++it) {
+            const auto at = double(*it);
+            if (range.contains(at) && (ticks.isEmpty() || at - ticks.back() >= tickStep / 2)) {
+                ticks.append(at);
+                break;
+            }
+        }
+    }
+    return ticks;
+}
+
+int StepTicker::getSubTickCount(double)
+{
+    return 0;
+}
+
+QString StepTicker::getTickLabel(double tick, const QLocale&, QChar, int)
+{
+    return QString::number(qint64(tick));
 }
 
 namespace ChartStyle {
@@ -213,8 +250,8 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette)
             axis->grid()->setZeroLinePen(Qt::NoPen);
         }
     }
-    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
-        if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        if (auto* title = qobject_cast<QCPTextElement*>(element))
             title->setTextColor(text);
     }
     if (plot->legend) { // gone when the plot's layout was rebuilt without one

@@ -9,6 +9,7 @@
 #include <QColor>
 
 #include <cstdint>
+#include <vector>
 
 namespace RankScope {
 
@@ -29,6 +30,23 @@ public:
 
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+/// Ticks at the training steps a chart has, about one per tick step (set the tick count from the axis's width), so
+/// that step labels do not run into each other however many steps there are.
+class StepTicker : public QCPAxisTicker
+{
+public:
+    /// The steps, in any order.
+    void setSteps(std::vector<int64_t> steps);
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    int getSubTickCount(double tickStep) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    std::vector<int64_t> m_steps;
 };
 
 /// Colours shared by every view, so that one thing looks the same everywhere.
