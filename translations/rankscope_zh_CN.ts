@@ -137,7 +137,7 @@
     </message>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Highest peak in the step reports</source>
@@ -496,7 +496,7 @@
     <name>RankScope::FindingsModel</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Kind</source>
@@ -1386,7 +1386,7 @@ This job has %n snapshot file(s).</source>
     </message>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Per rank: the peak of live allocations during the trace (light), what it holds at the comparison point (dark), and the rank with the highest peak (outlined). Click a bar to show that rank as A, Shift+click as B.</source>
@@ -1403,7 +1403,7 @@ Click: show it as A. Shift+click: as B.</source>
     <name>RankScope::RankListModel</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>File</source>
@@ -1828,7 +1828,7 @@ Click: show it as A. Shift+click: as B.</source>
     <name>RankScope::StepsView</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Reports</source>
@@ -2752,6 +2752,38 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Allocator settings differ between ranks: %1; a node started without the job&apos;s PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently.</source>
         <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
+    </message>
+    <message>
+        <source>aligned moments</source>
+        <translation>对齐的时刻</translation>
+    </message>
+    <message>
+        <source>each rank&apos;s peak</source>
+        <translation>各 rank 的峰值</translation>
+    </message>
+    <message>
+        <source>the snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>the OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>rank %1&apos;s event %2</source>
+        <translation>rank %1 的事件 %2</translation>
+    </message>
+    <message>
+        <source>event %1</source>
+        <translation>事件 %1</translation>
+    </message>
+    <message>
+        <source>the start of step %1</source>
+        <translation>第 %1 步开始时</translation>
+    </message>
+    <message>
+        <source>the end of step %1</source>
+        <translation>第 %1 步结束时</translation>
     </message>
 </context>
 <context>

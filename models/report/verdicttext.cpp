@@ -6,6 +6,8 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace RankScope {
 
@@ -36,6 +38,32 @@ QString within(int64_t part, int64_t whole)
     if (whole > 0 && 1000.0 * double(part) < double(whole))
         return QStringLiteral("0.1%");
     return percent(part, whole);
+}
+
+// A comparison point in words: in the window "event 5588" or "the start of step 3", where the command line, its
+// JSON and reports keep the names --at takes ("event:5588", "step:3"), so scripts read them back.
+QString pointWords(const std::string& point, VerdictText::Language language)
+{
+    const std::optional<TimelinePoint::Spec> spec = TimelinePoint::parse(point);
+    if (language != VerdictText::Translated || !spec)
+        return point == "aligned" && language == VerdictText::Translated ? VerdictText::tr("aligned moments")
+                                                                         : QString::fromStdString(point);
+    switch (spec->kind) {
+    case TimelinePoint::Peak:
+        return VerdictText::tr("each rank's peak");
+    case TimelinePoint::Snapshot:
+        return VerdictText::tr("the snapshot");
+    case TimelinePoint::Oom:
+        return VerdictText::tr("the OOM");
+    case TimelinePoint::Event:
+        return spec->rank >= 0 ? VerdictText::tr("rank %1's event %2").arg(spec->rank).arg(spec->number)
+                               : VerdictText::tr("event %1").arg(spec->number);
+    case TimelinePoint::StepStart:
+        return VerdictText::tr("the start of step %1").arg(spec->number);
+    case TimelinePoint::StepEnd:
+        return VerdictText::tr("the end of step %1").arg(spec->number);
+    }
+    return QString::fromStdString(point);
 }
 
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
@@ -70,7 +98,7 @@ QString at(const Verdict& v, VerdictText::Language language)
             language);
     return v.point == "peak"
         ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at its peak"), language)
-        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.point));
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(pointWords(v.point, language));
 }
 
 QString against(const Verdict& v, VerdictText::Language language)
@@ -554,7 +582,7 @@ QString VerdictText::moment(const Verdict& v, bool replicaGroups, Language langu
 {
     const Moment& m = v.moment;
     if (m.rank < 0)
-        return QString::fromStdString(v.point);
+        return pointWords(v.point, language);
     switch (m.reason) {
     case Moment::MidStep:
         return say(QT_TR_NOOP("aligned moments (rank %1's event %2, mid-step: where a rank holds the most beyond its "
