@@ -201,8 +201,8 @@ void TestTranslations::englishPlurals()
     QCoreApplication::removeTranslator(&en);
 }
 
-// The window names a comparison point in words ("事件 5588", not the command line's "event:5588"), and a rank column
-// in Chinese; the command line and reports keep the names --at takes, so scripts read them back.
+// The window names a comparison point in words in Chinese ("事件 5588", not the command line's "event:5588"), and a
+// rank column too; the command line, reports and English keep the names --at takes, so scripts read them back.
 void TestTranslations::pointsAndRanksInChinese()
 {
     QTranslator zh;
@@ -229,6 +229,8 @@ void TestTranslations::pointsAndRanksInChinese()
     QCOMPARE(findings.headerData(FindingsModel::RankColumn, Qt::Horizontal).toString(), QStringLiteral("Rank 编号"));
     QCOMPARE(ranks.headerData(RankListModel::RankColumn, Qt::Horizontal).toString(), QStringLiteral("Rank 编号"));
     QCoreApplication::removeTranslator(&zh);
+    // In English the window says what the command line says: exported pictures read as before.
+    QCOMPARE(VerdictText::moment(v, false, VerdictText::Translated), QStringLiteral("event:5588"));
 }
 
 QTEST_GUILESS_MAIN(TestTranslations)

@@ -2754,35 +2754,43 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
     </message>
     <message>
-        <source>aligned moments</source>
+        <source>aligned</source>
+        <comment>comparison point</comment>
         <translation>对齐的时刻</translation>
     </message>
     <message>
-        <source>each rank&apos;s peak</source>
+        <source>peak</source>
+        <comment>comparison point</comment>
         <translation>各 rank 的峰值</translation>
     </message>
     <message>
-        <source>the snapshot</source>
+        <source>snapshot</source>
+        <comment>comparison point</comment>
         <translation>快照</translation>
     </message>
     <message>
-        <source>the OOM</source>
+        <source>oom</source>
+        <comment>comparison point</comment>
         <translation>OOM</translation>
     </message>
     <message>
-        <source>rank %1&apos;s event %2</source>
-        <translation>rank %1 的事件 %2</translation>
+        <source>event:%1@%2</source>
+        <comment>comparison point</comment>
+        <translation>rank %2 的事件 %1</translation>
     </message>
     <message>
-        <source>event %1</source>
+        <source>event:%1</source>
+        <comment>comparison point</comment>
         <translation>事件 %1</translation>
     </message>
     <message>
-        <source>the start of step %1</source>
+        <source>step:%1</source>
+        <comment>comparison point</comment>
         <translation>第 %1 步开始时</translation>
     </message>
     <message>
-        <source>the end of step %1</source>
+        <source>step:%1:end</source>
+        <comment>comparison point</comment>
         <translation>第 %1 步结束时</translation>
     </message>
 </context>

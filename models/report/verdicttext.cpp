@@ -40,28 +40,29 @@ QString within(int64_t part, int64_t whole)
     return percent(part, whole);
 }
 
-// A comparison point in words: in the window "event 5588" or "the start of step 3", where the command line, its
-// JSON and reports keep the names --at takes ("event:5588", "step:3"), so scripts read them back.
+// A comparison point in the user's language: the command line's names ("event:5588", "step:3:end") are the English
+// source texts, so the CLI, its JSON, reports and pictures read as before, and a translation says it in words.
 QString pointWords(const std::string& point, VerdictText::Language language)
 {
     const std::optional<TimelinePoint::Spec> spec = TimelinePoint::parse(point);
-    if (language != VerdictText::Translated || !spec)
-        return point == "aligned" && language == VerdictText::Translated ? VerdictText::tr("aligned moments")
-                                                                         : QString::fromStdString(point);
+    if (language != VerdictText::Translated)
+        return QString::fromStdString(point);
+    if (!spec)
+        return point == "aligned" ? VerdictText::tr("aligned", "comparison point") : QString::fromStdString(point);
     switch (spec->kind) {
     case TimelinePoint::Peak:
-        return VerdictText::tr("each rank's peak");
+        return VerdictText::tr("peak", "comparison point");
     case TimelinePoint::Snapshot:
-        return VerdictText::tr("the snapshot");
+        return VerdictText::tr("snapshot", "comparison point");
     case TimelinePoint::Oom:
-        return VerdictText::tr("the OOM");
+        return VerdictText::tr("oom", "comparison point");
     case TimelinePoint::Event:
-        return spec->rank >= 0 ? VerdictText::tr("rank %1's event %2").arg(spec->rank).arg(spec->number)
-                               : VerdictText::tr("event %1").arg(spec->number);
+        return spec->rank >= 0 ? VerdictText::tr("event:%1@%2", "comparison point").arg(spec->number).arg(spec->rank)
+                               : VerdictText::tr("event:%1", "comparison point").arg(spec->number);
     case TimelinePoint::StepStart:
-        return VerdictText::tr("the start of step %1").arg(spec->number);
+        return VerdictText::tr("step:%1", "comparison point").arg(spec->number);
     case TimelinePoint::StepEnd:
-        return VerdictText::tr("the end of step %1").arg(spec->number);
+        return VerdictText::tr("step:%1:end", "comparison point").arg(spec->number);
     }
     return QString::fromStdString(point);
 }
