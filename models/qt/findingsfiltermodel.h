@@ -9,7 +9,7 @@ namespace RankScope {
 
 /// The findings as the window's table lists them: sorted by FindingsModel::SortRole and filtered by a text that may
 /// be in any of a row's cells or in any frame of its finding's stack, C++ and library frames included. Where only a
-/// frame holds the text, the site cell names that frame after the site ("… — found in evaluate  train.py:301") and
+/// frame holds the text, the site cell names that frame after the site ("… — found in evaluate (train.py:301)") and
 /// its tooltip says where in the stack it is, so a row that seems not to match says why it is there.
 class FindingsFilterModel : public QSortFilterProxyModel
 {
