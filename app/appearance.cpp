@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "chartstyle.h"
+
 #include "appearance.h"
 
 #include "timelineview.h"
@@ -56,37 +58,6 @@ void installLanguage(const QString& language)
     }
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor window(0x2d, 0x2d, 0x30), base(0x1e, 0x1e, 0x20), text(0xe8, 0xe8, 0xe8), button(0x3a, 0x3a, 0x3d);
-    const QColor disabledText(0x80, 0x80, 0x80), highlight(0x3d, 0x7f, 0xc4);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, QColor(0x28, 0x28, 0x2b));
-    p.setColor(QPalette::ToolTipBase, window);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, disabledText);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, button);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, Qt::white);
-    p.setColor(QPalette::Light, button.lighter(150));
-    p.setColor(QPalette::Midlight, button.lighter(125));
-    p.setColor(QPalette::Mid, button.darker(130));
-    p.setColor(QPalette::Dark, button.darker(180));
-    p.setColor(QPalette::Shadow, Qt::black);
-    p.setColor(QPalette::Highlight, highlight);
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x6a, 0xa9, 0xff));
-    p.setColor(QPalette::LinkVisited, QColor(0xb0, 0x8c, 0xf0));
-    for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
-        p.setColor(QPalette::Disabled, role, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::Highlight, button);
-    return p;
-}
-
 void applyTheme(Theme theme)
 {
     switch (theme) {
@@ -98,7 +69,7 @@ void applyTheme(Theme theme)
         QApplication::setPalette(QApplication::style()->standardPalette());
         break;
     case DarkTheme:
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(ChartStyle::darkPalette());
         break;
     }
 }

@@ -5,6 +5,7 @@
 #include "comparison.h"
 #include "diffreport.h"
 #include "excesstreemodel.h"
+#include "findingsfiltermodel.h"
 #include "findingsmodel.h"
 #include "formatting.h"
 #include "loadedfile.h"
@@ -87,6 +88,7 @@ private slots:
     void bundledExample();
     void reportFormats();
     void findingsModel();
+    void filterFindsAnyFrame();
     void computeOnAPoolThread();
 };
 
@@ -1006,6 +1008,68 @@ void TestComparison::findingsModel()
         cell(FindingsModel::SiteColumn).toString(), QString::fromStdString(c->sites().label(c->findings()[0].site)));
     model.setComparison(nullptr);
     QCOMPARE(model.rowCount(), 0);
+}
+
+// The findings' filter searches every frame of each finding's stack, not only what the table shows: a C frame that
+// every stack of native_frames_burden_4 starts with is in no cell, yet finds every finding and says which frame it is.
+void TestComparison::filterFindsAnyFrame()
+{
+    FindingsModel model;
+    FindingsFilterModel filter;
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    filter.setSourceModel(&model);
+    model.setComparison(Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/native_frames_burden_4")), {}));
+    QVERIFY(model.rowCount() >= 1);
+    QCOMPARE(filter.rowCount(), model.rowCount());
+    const QString frame = QStringLiteral("slot_tp_call");
+    // Searching the cells alone (the table's filter before) finds nothing.
+    QSortFilterProxyModel cells;
+    cells.setSourceModel(&model);
+    cells.setFilterKeyColumn(-1);
+    cells.setFilterFixedString(frame);
+    QCOMPARE(cells.rowCount(), 0);
+
+    QSignalSpy changed(&filter, &QAbstractItemModel::dataChanged);
+    filter.setFilterText(frame.toUpper()); // case does not matter
+    QCOMPARE(filter.rowCount(), model.rowCount());
+    QVERIFY(!changed.isEmpty());
+    const QModelIndex site = filter.index(0, FindingsModel::SiteColumn);
+    const QString matched = site.data(FindingsFilterModel::MatchedFrameRole).toString();
+    QVERIFY2(matched.startsWith(QStringLiteral("slot_tp_call  typeobject.c:7494")), qPrintable(matched));
+    QVERIFY2(site.data().toString().endsWith(QStringLiteral(" — found in slot_tp_call (typeobject.c:7494)")),
+        qPrintable(site.data().toString()));
+    QVERIFY(site.data().toString().startsWith(model.index(0, FindingsModel::SiteColumn).data().toString()));
+    const QString tip = site.data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("frame 2 of this finding's stack")), qPrintable(tip));
+    QVERIFY(tip.endsWith(matched));
+    // Other cells and the figures keep their own text.
+    QCOMPARE(filter.index(0, FindingsModel::RankColumn).data(), model.index(0, FindingsModel::RankColumn).data());
+
+    // A file by its folder and line, the outermost frame: the evaluation rank's finding only.
+    filter.setFilterText(QStringLiteral("cs336_systems\\benchmarking_script.py:65"));
+    QCOMPARE(filter.rowCount(), 1);
+    QVERIFY2(filter.index(0, FindingsModel::SiteColumn)
+                 .data(FindingsFilterModel::MatchedFrameRole)
+                 .toString()
+                 .startsWith(QStringLiteral("<module>  benchmarking_script.py:65")),
+        qPrintable(filter.index(0, FindingsModel::SiteColumn).data(FindingsFilterModel::MatchedFrameRole).toString()));
+
+    // Text a cell shows needs no frame named.
+    filter.setFilterText(QStringLiteral("gather_predictions"));
+    QVERIFY(filter.rowCount() >= 1);
+    QVERIFY(
+        filter.index(0, FindingsModel::SiteColumn).data(FindingsFilterModel::MatchedFrameRole).toString().isEmpty());
+    QCOMPARE(filter.index(0, FindingsModel::SiteColumn).data(),
+        model.index(filter.mapToSource(filter.index(0, 0)).row(), FindingsModel::SiteColumn).data());
+
+    filter.setFilterText(QStringLiteral("no_such_frame"));
+    QCOMPARE(filter.rowCount(), 0);
+    filter.setFilterText({});
+    QCOMPARE(filter.rowCount(), model.rowCount());
+    QVERIFY(
+        filter.index(0, FindingsModel::SiteColumn).data(FindingsFilterModel::MatchedFrameRole).toString().isEmpty());
+    model.setComparison(nullptr);
+    QCOMPARE(filter.rowCount(), 0);
 }
 
 // The GUI runs compute() as a job on the job pool, and compute() fans its replays out on the part pool. With both

@@ -810,7 +810,17 @@ void TestMainWindow::growthAcrossSteps()
     // The growing rank is drawn last, over the others, climbing.
     const QCPGraph* top = chart->plot()->graph(chart->plot()->graphCount() - 1);
     QVERIFY(top->data()->at(2)->value > top->data()->at(0)->value);
-    QCOMPARE(top->name(), QStringLiteral("Rank 1"));
+    // The legend names it first (A too here), then the others, one line alike for all.
+    QCOMPARE(top->name(), QStringLiteral("Rank 1 (A, grows)"));
+    QCOMPARE(chart->plot()->legend->itemCount(), 3);
+    QCOMPARE(chart->plot()->legend->itemWithPlottable(top), chart->plot()->legend->item(0));
+    QCOMPARE(qobject_cast<QCPPlottableLegendItem*>(chart->plot()->legend->item(2))->plottable()->name(),
+        StepPeaksChart::tr("%n other rank(s)", nullptr, 2));
+    // As tall as its lines need to be told apart, and every step labelled where they fit.
+    QVERIFY(chart->height() >= 150);
+    chart->plot()->replot();
+    QCOMPARE(chart->plot()->xAxis->tickVectorLabels(),
+        QVector<QString>({ QStringLiteral("10"), QStringLiteral("20"), QStringLiteral("30") }));
 
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 2, 60000);

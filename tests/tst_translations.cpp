@@ -2,6 +2,10 @@
 // The translations are complete and current: no unfinished, vanished or obsolete entry in the committed .ts files,
 // none after lupdate re-reads today's sources (so a new tr() string without a translation fails here), the same
 // placeholders and accelerators in every translation, and the embedded .qm files translate.
+#include "findingsmodel.h"
+#include "ranklistmodel.h"
+#include "verdicttext.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -13,6 +17,8 @@
 #include <QTranslator>
 #include <QXmlStreamReader>
 
+using namespace RankScope;
+
 class TestTranslations : public QObject
 {
     Q_OBJECT
@@ -23,6 +29,7 @@ private slots:
     void currentWithTheSources();
     void embeddedCatalogsTranslate();
     void englishPlurals();
+    void pointsAndRanksInChinese();
 };
 
 namespace {
@@ -192,6 +199,38 @@ void TestTranslations::englishPlurals()
     QCOMPARE(QCoreApplication::translate("RankScope::MainWindow", "%n rank(s)", nullptr, 1), QStringLiteral("1 rank"));
     QCOMPARE(QCoreApplication::translate("RankScope::MainWindow", "%n rank(s)", nullptr, 4), QStringLiteral("4 ranks"));
     QCoreApplication::removeTranslator(&en);
+}
+
+// The window names a comparison point in words in Chinese ("事件 5588", not the command line's "event:5588"), and a
+// rank column too; the command line, reports and English keep the names --at takes, so scripts read them back.
+void TestTranslations::pointsAndRanksInChinese()
+{
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/rankscope_zh_CN.qm")));
+    QCoreApplication::installTranslator(&zh);
+    Verdict v;
+    v.rankCount = 4;
+    const std::pair<std::string, QString> points[] = { { "event:5588", QStringLiteral("事件 5588") },
+        { "event:5588@2", QStringLiteral("rank 2 的事件 5588") }, { "step:3", QStringLiteral("第 3 步开始时") },
+        { "step:3:end", QStringLiteral("第 3 步结束时") }, { "snapshot", QStringLiteral("快照") },
+        { "peak", QStringLiteral("各 rank 的峰值") } };
+    for (const auto& [point, words] : points) {
+        v.point = point;
+        QCOMPARE(VerdictText::moment(v, false, VerdictText::Translated), words);
+        QCOMPARE(VerdictText::moment(v, false, VerdictText::English), QString::fromStdString(point));
+    }
+    v.point = "event:5588";
+    const QString explanation = VerdictText::explanation(v, VerdictText::Translated);
+    QVERIFY2(explanation.contains(QStringLiteral("在 事件 5588 处")) && !explanation.contains(QLatin1String("event:")),
+        qPrintable(explanation));
+    QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("at event:5588")));
+    FindingsModel findings;
+    RankListModel ranks;
+    QCOMPARE(findings.headerData(FindingsModel::RankColumn, Qt::Horizontal).toString(), QStringLiteral("Rank 编号"));
+    QCOMPARE(ranks.headerData(RankListModel::RankColumn, Qt::Horizontal).toString(), QStringLiteral("Rank 编号"));
+    QCoreApplication::removeTranslator(&zh);
+    // In English the window says what the command line says: exported pictures read as before.
+    QCOMPARE(VerdictText::moment(v, false, VerdictText::Translated), QStringLiteral("event:5588"));
 }
 
 QTEST_GUILESS_MAIN(TestTranslations)

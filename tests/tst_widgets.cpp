@@ -24,6 +24,7 @@
 #include "timelineoverview.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
+#include "verdicttext.h"
 #include "whatifmodel.h"
 #include "whatifview.h"
 
@@ -49,6 +50,7 @@ private slots:
     void initTestCase();
     void verdictBanner();
     void rankChartMarksTheOutlier();
+    void oneCategoryOrder();
     void timelineAxesAndHover();
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
@@ -56,10 +58,12 @@ private slots:
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void blockMapLayoutAndHover();
+    void blockMapStatesContrast();
     void progressCellCancelButton();
     void stackPaneFoldsAndToggles();
     void crispAtDevicePixelRatio();
     void countLabelsReadAsNumbers();
+    void stepLabelsThinOut();
     void timelinesShowEachAllocation_data();
     void timelinesShowEachAllocation();
     void timelinesShareScaleAndZoom();
@@ -189,6 +193,59 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+}
+
+// The categories read in one order in every legend, the rank chart's after ranks came and went and the figures
+// arrived after the ranks, as in the window: the order of Category, the timelines' legend's and every table's.
+void TestWidgets::oneCategoryOrder()
+{
+    const QList<LoadedFile> files = examples();
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : files)
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    RankListModel model;
+    RankChart chart;
+    chart.setModel(&model);
+    const auto legend = [&chart] {
+        QStringList names;
+        for (int i = 0; i < chart.plot()->legend->itemCount(); ++i) {
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart.plot()->legend->item(i)))
+                names << item->plottable()->name();
+        }
+        return names;
+    };
+    // Loaded, not yet compared: no figures by category.
+    for (int i = 0; i < files.size(); ++i) {
+        model.addLoading(i, files[i].path, files[i].rank);
+        model.setLoaded(i, files[i]);
+    }
+    QCOMPARE(legend(), QStringList({ QStringLiteral("Peak"), QStringLiteral("Highest") }));
+    model.setComparison(c);
+    QStringList categories;
+    for (int k = 0; k < CategoryCount; ++k) {
+        if (std::any_of(c->ranks().begin(), c->ranks().end(),
+                [k](const RankSummary& r) { return r.categoryBytes[size_t(k)] > 0; }))
+            categories << VerdictText::category(Category(k), VerdictText::Translated);
+    }
+    QVERIFY(categories.size() >= 2);
+    QCOMPARE(legend(), QStringList() << QStringLiteral("Peak") << categories << QStringLiteral("Highest"));
+    // Compared again, the same order.
+    model.setComparison(nullptr);
+    model.setComparison(c);
+    QCOMPARE(legend(), QStringList() << QStringLiteral("Peak") << categories << QStringLiteral("Highest"));
+
+    // The timelines' legend, coloured by category: the same names in the same order.
+    const RankSummary& r = c->ranks().front();
+    TimelineView view;
+    view.setTracks(
+        { { r.rank, QStringLiteral("A"), c->historyPtr(0), r.point.event, c->categoriesPtr(0) } }, c->options().site);
+    view.setBandColoring(TimelineView::ColorByCategory);
+    QStringList timeline = view.legend()->texts();
+    timeline.erase(std::remove_if(timeline.begin(), timeline.end(),
+                       [&categories](const QString& text) { return !categories.contains(text); }),
+        timeline.end());
+    QCOMPARE(timeline, categories);
 }
 
 // Coloured by category, the bands take the rank chart's colours: the activations of a training peak fill most of the
@@ -518,6 +575,68 @@ void TestWidgets::blockMapLayoutAndHover()
     QVERIFY(!image.isNull());
 }
 
+// Every state of a block map against every other, in the light and the dark theme, as WCAG contrast ratios (printed
+// in full): blocks of every state stand 3:1 or more off the free space around them, outlines off what they outline.
+// Fills against each other differ in hue, not lightness: four fills 3:1 apart from each other and from the free space
+// would need 3⁴ = 81:1 between the darkest and the lightest, where black on white is 21:1.
+void TestWidgets::blockMapStatesContrast()
+{
+    const std::pair<const char*, QPalette> themes[] = { { "light", QApplication::style()->standardPalette() },
+        { "dark", ChartStyle::darkPalette() } };
+    for (const auto& [theme, palette] : themes) {
+        const BlockMapView::StateColors c = BlockMapView::stateColors(palette);
+        const std::vector<std::pair<QString, QColor>> states = { { QStringLiteral("free"), c.free },
+            { QStringLiteral("segment outline"), c.segmentOutline }, { QStringLiteral("allocated"), c.allocated },
+            { QStringLiteral("other sites"), c.otherSites }, { QStringLiteral("pending free"), c.pendingFree },
+            { QStringLiteral("rounding"), c.rounding }, { QStringLiteral("finding"), c.finding },
+            { QStringLiteral("window"), palette.color(QPalette::Window) } };
+        QStringList table;
+        for (size_t i = 0; i < states.size(); ++i) {
+            for (size_t j = i + 1; j < states.size(); ++j)
+                table << QStringLiteral("%1/%2 %3")
+                             .arg(states[i].first, states[j].first)
+                             .arg(ChartStyle::contrast(states[i].second, states[j].second), 0, 'f', 2);
+        }
+        qInfo().noquote() << theme << "theme:" << table.join(QStringLiteral("; "));
+        const auto atLeast3 = [&](const QColor& a, const QColor& b, const char* what) {
+            QVERIFY2(ChartStyle::contrast(a, b) >= 3,
+                qPrintable(QStringLiteral("%1 theme, %2: %3")
+                               .arg(QLatin1String(theme), QLatin1String(what))
+                               .arg(ChartStyle::contrast(a, b))));
+        };
+        for (const QColor& fill : { c.allocated, c.otherSites, c.pendingFree, c.rounding }) {
+            atLeast3(fill, c.free, "a block against the free space");
+            atLeast3(fill, c.finding, "a block against the finding's outline");
+        }
+        atLeast3(c.finding, c.free, "the finding's outline against its casing");
+        atLeast3(c.segmentOutline, c.free, "a segment's outline against its free space");
+        atLeast3(c.segmentOutline, palette.color(QPalette::Window), "a segment's outline against the window");
+    }
+
+    // The map draws with these colours: a dark map, by state, with the finding's run outlined.
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr h = DeviceHistory::build(files[0].snapshot, 0);
+    BlockMapView map;
+    map.setPalette(ChartStyle::darkPalette());
+    map.setColoring(BlockMapView::ByState);
+    map.resize(900, 300);
+    map.show();
+    QSignalSpy ready(&map, &BlockMapView::stateReady);
+    map.setState(0, QStringLiteral("A"), h, h->peakEvent(), {});
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0, 10000);
+    const AllocatorState state = h->stateAt(h->peakEvent());
+    map.setOutlinedRuns({ { state.blocks.front().addr, state.blocks.front().size, 0 } });
+    const QImage image = map.grab().toImage();
+    const BlockMapView::StateColors c = BlockMapView::stateColors(ChartStyle::darkPalette());
+    std::map<QRgb, int> pixels;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            ++pixels[image.pixel(x, y)];
+    }
+    for (const QColor& colour : { c.free, c.allocated, c.finding })
+        QVERIFY2(pixels[colour.rgb()] > 0, qPrintable(colour.name()));
+}
+
 void TestWidgets::progressCellCancelButton()
 {
     RankListModel model;
@@ -806,6 +925,35 @@ void TestWidgets::blockMapsShareScaleAndZoom()
     QVERIFY(!a.legendTexts().contains(QStringLiteral("allocated, other sites")));
     a.setHighlightedSite(uint64_t(1));
     QVERIFY(a.legendTexts().contains(QStringLiteral("allocated, other sites")));
+}
+
+// Step labels sit at steps the chart has, as many as the tick count asks for, evenly spaced: a hundred steps never
+// crowd the axis, three get a label each.
+void TestWidgets::stepLabelsThinOut()
+{
+    QCustomPlot plot;
+    QSharedPointer<StepTicker> ticker(new StepTicker);
+    std::vector<int64_t> steps;
+    for (int64_t step = 100; step <= 10000; step += 100)
+        steps.push_back(step);
+    ticker->setSteps(steps);
+    ticker->setTickCount(5);
+    plot.xAxis->setTicker(ticker);
+    plot.xAxis->setRange(0, 10100);
+    plot.toPixmap(400, 200); // lays the axis out
+    QCOMPARE(plot.xAxis->tickVectorLabels(),
+        QVector<QString>({ QStringLiteral("100"), QStringLiteral("2000"), QStringLiteral("4000"),
+            QStringLiteral("6000"), QStringLiteral("8000"), QStringLiteral("10000") }));
+    // Steps off the round numbers: one a stretch, never two close together.
+    ticker->setSteps({ 1999, 2001, 3500, 3990, 4010, 9000 });
+    plot.toPixmap(400, 200);
+    QCOMPARE(plot.xAxis->tickVector(), QVector<double>({ 1999, 3500, 9000 }));
+
+    ticker->setSteps({ 10, 20, 30 });
+    plot.xAxis->setRange(9, 31);
+    plot.toPixmap(400, 200);
+    QCOMPARE(plot.xAxis->tickVectorLabels(),
+        QVector<QString>({ QStringLiteral("10"), QStringLiteral("20"), QStringLiteral("30") }));
 }
 
 void TestWidgets::timelinesShowEachAllocation_data()

@@ -49,6 +49,16 @@ This job has %n snapshot files.</numerusform>
     </message>
 </context>
 <context>
+    <name>RankScope::StepPeaksChart</name>
+    <message numerus="yes">
+        <source>%n other rank(s)</source>
+        <translation>
+            <numerusform>%n other rank</numerusform>
+            <numerusform>%n other ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::StepsWindow</name>
     <message numerus="yes">
         <source>Reading %n log(s)…</source>

@@ -137,7 +137,7 @@
     </message>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Highest peak in the step reports</source>
@@ -480,10 +480,23 @@
     </message>
 </context>
 <context>
+    <name>RankScope::FindingsFilterModel</name>
+    <message>
+        <source>%1 — found in %2</source>
+        <translation>%1 — 匹配于 %2</translation>
+    </message>
+    <message>
+        <source>The filter found frame %1 of this finding&apos;s stack (counted from where it allocates):
+%2</source>
+        <translation>筛选文字出现在此差异项调用栈的第 %1 帧（从分配处算起）：
+%2</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::FindingsModel</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Kind</source>
@@ -1373,7 +1386,7 @@ This job has %n snapshot file(s).</source>
     </message>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Per rank: the peak of live allocations during the trace (light), what it holds at the comparison point (dark), and the rank with the highest peak (outlined). Click a bar to show that rank as A, Shift+click as B.</source>
@@ -1390,7 +1403,7 @@ Click: show it as A. Shift+click: as B.</source>
     <name>RankScope::RankListModel</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>File</source>
@@ -1796,12 +1809,26 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Rank %1</source>
         <translation>Rank %1</translation>
     </message>
+    <message>
+        <source>grows</source>
+        <translation>逐步增长</translation>
+    </message>
+    <message>
+        <source>Rank %1 (%2)</source>
+        <translation>Rank %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other rank(s)</source>
+        <translation>
+            <numerusform>其他 %n 个 rank</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::StepsView</name>
     <message>
         <source>Rank</source>
-        <translation>Rank</translation>
+        <translation>Rank 编号</translation>
     </message>
     <message>
         <source>Reports</source>
@@ -2725,6 +2752,46 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Allocator settings differ between ranks: %1; a node started without the job&apos;s PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently.</source>
         <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
+    </message>
+    <message>
+        <source>aligned</source>
+        <comment>comparison point</comment>
+        <translation>对齐的时刻</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <comment>comparison point</comment>
+        <translation>各 rank 的峰值</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <comment>comparison point</comment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>oom</source>
+        <comment>comparison point</comment>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>event:%1@%2</source>
+        <comment>comparison point</comment>
+        <translation>rank %2 的事件 %1</translation>
+    </message>
+    <message>
+        <source>event:%1</source>
+        <comment>comparison point</comment>
+        <translation>事件 %1</translation>
+    </message>
+    <message>
+        <source>step:%1</source>
+        <comment>comparison point</comment>
+        <translation>第 %1 步开始时</translation>
+    </message>
+    <message>
+        <source>step:%1:end</source>
+        <comment>comparison point</comment>
+        <translation>第 %1 步结束时</translation>
     </message>
 </context>
 <context>

@@ -112,36 +112,9 @@ std::shared_ptr<const BlockMapView::Layout> computeLayout(const DeviceHistoryPtr
     return layout;
 }
 
-QColor activeColor()
+QBrush tooSmallBrush(const BlockMapView::StateColors& colors)
 {
-    return QColor(0x4e, 0x79, 0xa7);
-}
-
-// The colours the map draws with, and its legend names: one definition for both.
-QColor freeColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Base).lighter(102);
-}
-
-QPen segmentPen(const QPalette& palette)
-{
-    return QPen(palette.color(QPalette::Mid), 0);
-}
-
-QColor roundingColor()
-{
-    return ChartStyle::alertColor().lighter(130);
-}
-
-// With a site selected, the other sites' blocks.
-QColor otherSiteColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Midlight);
-}
-
-QBrush tooSmallBrush()
-{
-    return QBrush(ChartStyle::alertColor(), Qt::BDiagPattern);
+    return QBrush(colors.pendingFree, Qt::BDiagPattern);
 }
 
 // The map's text, its header and legend: a little smaller than the widget's.
@@ -445,8 +418,9 @@ void BlockMapView::paintEvent(QPaintEvent*)
     // and on screen they are filled straight into an image, which keeps a full repaint within a frame.
     std::vector<QRectF> segmentRects(segments.size());
     std::vector<RectLayer> layers(1);
-    layers[0].color = freeColor(pal).rgba();
-    layers[0].outline = segmentPen(pal).color().rgba();
+    const StateColors colors = stateColors(pal);
+    layers[0].color = colors.free.rgba();
+    layers[0].outline = colors.segmentOutline.rgba();
     for (size_t i = 0; i < segments.size(); ++i) {
         segmentRects[i] = segmentRect(i);
         if (segmentRects[i].intersects(area))
@@ -459,10 +433,10 @@ void BlockMapView::paintEvent(QPaintEvent*)
             it = layers.insert(layers.end(), RectLayer { color, 0, {} });
         it->rects.push_back(r);
     };
-    const QRgb alert = ChartStyle::alertColor().rgba();
-    const QRgb rounding = roundingColor().rgba();
-    const QRgb neutral = otherSiteColor(pal).rgba();
-    const QRgb active = activeColor().rgba();
+    const QRgb alert = colors.pendingFree.rgba();
+    const QRgb rounding = colors.rounding.rgba();
+    const QRgb neutral = colors.otherSites.rgba();
+    const QRgb active = colors.allocated.rgba();
     const std::vector<StateBlock>& blocks = m_layout->state->blocks;
     for (size_t i = 0; i < blocks.size(); ++i) {
         const StateBlock& b = blocks[i];
@@ -491,7 +465,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
     // A fragmentation verdict's rank: free spans between live blocks too small for the failed request, hatched.
     if (m_tooSmallFor > 0) {
         p.setPen(Qt::NoPen);
-        p.setBrush(tooSmallBrush());
+        p.setBrush(tooSmallBrush(colors));
         for (const FreeSpace::Gap& g : m_layout->free.gaps) {
             const std::optional<size_t> seg = segmentOf(segments, g.addr);
             if (g.size >= m_tooSmallFor || !seg || !segmentRects[*seg].intersects(area))
@@ -512,12 +486,17 @@ void BlockMapView::paintEvent(QPaintEvent*)
         const QRectF s = segmentRect(*seg);
         const double left = xOf(*seg, run.address);
         const double right = std::max(left + 3, xOf(*seg, run.address + uint64_t(run.size)));
-        p.setPen(QPen(ChartStyle::accentColor(palette()), 2));
-        p.drawRect(QRectF(left, s.top(), right - left, s.height()));
+        // On a casing of the free space's colour: the outline then stands out on blocks of any colour, a site's
+        // as light as itself included.
+        const QRectF outline(left, s.top(), right - left, s.height());
+        p.setPen(QPen(colors.free, 4));
+        p.drawRect(outline);
+        p.setPen(QPen(colors.finding, 2));
+        p.drawRect(outline);
         QPolygonF flag;
         const double mid = (left + right) / 2;
         flag << QPointF(mid - 5, s.top() - 7) << QPointF(mid + 5, s.top() - 7) << QPointF(mid, s.top() - 1);
-        p.setBrush(ChartStyle::accentColor(palette()));
+        p.setBrush(colors.finding);
         p.drawPolygon(flag);
         p.setBrush(Qt::NoBrush);
     }
@@ -527,6 +506,25 @@ void BlockMapView::paintEvent(QPaintEvent*)
         pal.color(QPalette::Text));
 }
 
+BlockMapView::StateColors BlockMapView::stateColors(const QPalette& palette)
+{
+    const QColor text = palette.color(QPalette::Text);
+    const QColor base = palette.color(QPalette::Base);
+    StateColors c;
+    c.free = base.lighter(102);
+    // Outlines halfway between text and base: over 3:1 against the free space and the window on either theme.
+    c.segmentOutline = ChartStyle::mixed(text, base, 0.5);
+    // The fills keep to a middle lightness, where each stands 3:1 or more off the free space and off the finding's
+    // outline on a white and a near-black base alike; they differ from each other in hue.
+    c.allocated = QColor(0x4e, 0x79, 0xa7);
+    c.otherSites = ChartStyle::mixed(text, base, 0.45);
+    c.pendingFree = ChartStyle::alertColor();
+    c.rounding = QColor(0xc0, 0x70, 0x20);
+    // White rather than the dark theme's light grey text: the alert red stays 3:1 off it.
+    c.finding = base.lightness() < 128 ? QColor(Qt::white) : text;
+    return c;
+}
+
 std::vector<LegendEntry> BlockMapView::legendEntries() const
 {
     const QPalette& pal = palette();
@@ -534,18 +532,20 @@ std::vector<LegendEntry> BlockMapView::legendEntries() const
     const auto swatch = [&](const QBrush& brush, const QPen& pen, const QString& text) {
         entries.push_back({ LegendEntry::Swatch, brush, pen, text, {} });
     };
+    const StateColors colors = stateColors(pal);
+    const QPen segment(colors.segmentOutline, 0);
     if (m_coloring == BySite)
         entries.push_back(Legend::spectrum(tr("allocated (colour: site)"), ChartStyle::siteColor));
     else
-        swatch(activeColor(), Qt::NoPen, tr("allocated"));
+        swatch(colors.allocated, Qt::NoPen, tr("allocated"));
     if (m_highlight)
-        swatch(otherSiteColor(pal), Qt::NoPen, tr("allocated, other sites"));
-    swatch(ChartStyle::alertColor(), Qt::NoPen, tr("pending free"));
-    swatch(freeColor(pal), segmentPen(pal), tr("free"));
-    swatch(roundingColor(), Qt::NoPen, tr("rounding"));
-    swatch(Qt::NoBrush, QPen(ChartStyle::accentColor(pal), 2), tr("finding"));
+        swatch(colors.otherSites, Qt::NoPen, tr("allocated, other sites"));
+    swatch(colors.pendingFree, Qt::NoPen, tr("pending free"));
+    swatch(colors.free, segment, tr("free"));
+    swatch(colors.rounding, Qt::NoPen, tr("rounding"));
+    swatch(Qt::NoBrush, QPen(colors.finding, 2), tr("finding"));
     if (m_tooSmallFor > 0)
-        swatch(tooSmallBrush(), segmentPen(pal),
+        swatch(tooSmallBrush(colors), segment,
             tr("free, smaller than the failed %1").arg(Formatting::bytes(m_tooSmallFor)));
     return entries;
 }

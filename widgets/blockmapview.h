@@ -63,6 +63,18 @@ public:
     void zoomAt(const QPointF& at, double factor);
     /// The legend's entries, for tests.
     QStringList legendTexts() const;
+    /// What the map draws each state in, for `palette`: the map and its legend take their colours from here.
+    struct StateColors
+    {
+        QColor free; ///< inside a segment, between blocks
+        QColor segmentOutline;
+        QColor allocated; ///< a block, coloured by state
+        QColor otherSites; ///< with a site lit, every other site's blocks
+        QColor pendingFree;
+        QColor rounding; ///< the strip a block's rounding wastes
+        QColor finding; ///< the selected finding's outline, drawn on a casing of the free colour
+    };
+    static StateColors stateColors(const QPalette& palette);
     /// Marks the free spans between live blocks smaller than `request` bytes (a fragmentation verdict's failed
     /// request on this rank); 0 for none.
     void setTooSmallFor(int64_t request);

@@ -3,6 +3,7 @@
 
 #include "formatting.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -50,6 +51,42 @@ QString CountTicker::getTickLabel(double tick, const QLocale&, QChar, int)
     return label(tick);
 }
 
+void StepTicker::setSteps(std::vector<int64_t> steps)
+{
+    std::sort(steps.begin(), steps.end());
+    m_steps = std::move(steps);
+}
+
+QVector<double> StepTicker::createTickVector(double tickStep, const QCPRange& range)
+{
+    // In each stretch of one tick step, the first step from its round start ("2000", not "2100", where steps go by
+    // hundreds) that is half a tick step or more past the one labelled before.
+    QVector<double> ticks;
+    if (tickStep <= 0)
+        return ticks;
+    for (double start = std::floor(range.lower / tickStep) * tickStep; start <= range.upper; start += tickStep) {
+        for (auto it = std::lower_bound(m_steps.begin(), m_steps.end(), int64_t(std::ceil(start)));
+             it != m_steps.end() && double(*it) < start + tickStep; ++it) {
+            const auto at = double(*it);
+            if (range.contains(at) && (ticks.isEmpty() || at - ticks.back() >= tickStep / 2)) {
+                ticks.append(at);
+                break;
+            }
+        }
+    }
+    return ticks;
+}
+
+int StepTicker::getSubTickCount(double)
+{
+    return 0;
+}
+
+QString StepTicker::getTickLabel(double tick, const QLocale&, QChar, int)
+{
+    return QString::number(qint64(tick));
+}
+
 namespace ChartStyle {
 
 QColor siteColor(uint64_t fingerprint)
@@ -82,13 +119,6 @@ bool isDark(const QPalette& palette)
     return palette.color(QPalette::Base).lightness() < 128;
 }
 
-// A mix of two colours, `share` of the first.
-QColor mixed(const QColor& a, const QColor& b, double share)
-{
-    return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
-        float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
-}
-
 double luminance(const QColor& c)
 {
     const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
@@ -96,6 +126,12 @@ double luminance(const QColor& c)
 }
 
 } // namespace
+
+QColor mixed(const QColor& a, const QColor& b, double share)
+{
+    return QColor::fromRgbF(float(a.redF() * share + b.redF() * (1 - share)),
+        float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
+}
 
 QColor allocationColor(uint32_t allocation, const QPalette& palette)
 {
@@ -163,6 +199,37 @@ double contrast(const QColor& a, const QColor& b)
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2d, 0x2d, 0x30), base(0x1e, 0x1e, 0x20), text(0xe8, 0xe8, 0xe8), button(0x3a, 0x3a, 0x3d);
+    const QColor disabledText(0x80, 0x80, 0x80), highlight(0x3d, 0x7f, 0xc4);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x28, 0x28, 0x2b));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabledText);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Light, button.lighter(150));
+    p.setColor(QPalette::Midlight, button.lighter(125));
+    p.setColor(QPalette::Mid, button.darker(130));
+    p.setColor(QPalette::Dark, button.darker(180));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x6a, 0xa9, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xb0, 0x8c, 0xf0));
+    for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+        p.setColor(QPalette::Disabled, role, disabledText);
+    p.setColor(QPalette::Disabled, QPalette::Highlight, button);
+    return p;
+}
+
 void applyPalette(QCustomPlot* plot, const QPalette& palette)
 {
     const QColor text = palette.color(QPalette::Text);
@@ -183,8 +250,8 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette)
             axis->grid()->setZeroLinePen(Qt::NoPen);
         }
     }
-    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
-        if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        if (auto* title = qobject_cast<QCPTextElement*>(element))
             title->setTextColor(text);
     }
     if (plot->legend) { // gone when the plot's layout was rebuilt without one

@@ -9,6 +9,7 @@
 #include <QColor>
 
 #include <cstdint>
+#include <vector>
 
 namespace RankScope {
 
@@ -29,6 +30,23 @@ public:
 
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+/// Ticks at the training steps a chart has, about one per tick step (set the tick count from the axis's width), so
+/// that step labels do not run into each other however many steps there are.
+class StepTicker : public QCPAxisTicker
+{
+public:
+    /// The steps, in any order.
+    void setSteps(std::vector<int64_t> steps);
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    int getSubTickCount(double tickStep) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    std::vector<int64_t> m_steps;
 };
 
 /// Colours shared by every view, so that one thing looks the same everywhere.
@@ -68,8 +86,12 @@ QColor annotationColor(const QPalette& palette);
 /// plot: a slate blue, dark on a light base and light on a dark one, so that their outlines and the lines of ranges
 /// too short to see read on either.
 QColor annotationRangeColor(const QPalette& palette);
+/// A mix of two colours, `share` of the first.
+QColor mixed(const QColor& a, const QColor& b, double share);
 /// WCAG contrast ratio of two colours (1 to 21).
 double contrast(const QColor& a, const QColor& b);
+/// The dark theme's palette (Appearance's DarkTheme), here so that the widgets' tests measure what it shows.
+QPalette darkPalette();
 /// Background, axes, grid, labels and legend of a plot in the widget palette's colours, so plots follow a light or
 /// dark theme. Call again when the palette changes.
 void applyPalette(QCustomPlot* plot, const QPalette& palette);

@@ -195,16 +195,6 @@ void RankChart::rebuild()
         }
     }
     m_peak->setData(keys, peak, true);
-    for (int c = 0; c < CategoryCount; ++c) {
-        m_categories[size_t(c)]->setData(keys, byCategory[size_t(c)], true);
-        // Only the categories some rank holds get a legend entry.
-        const bool held =
-            std::any_of(byCategory[size_t(c)].begin(), byCategory[size_t(c)].end(), [](double v) { return v > 0; });
-        if (held)
-            m_categories[size_t(c)]->addToLegend();
-        else
-            m_categories[size_t(c)]->removeFromLegend();
-    }
     // Mark the rank only when it alone holds the most: among equals there is no outlier to point at.
     const bool differs = std::count(peak.begin(), peak.end(), maxPeak) == 1 && peak.size() > 1;
     if (differs && !keys.isEmpty())
@@ -212,10 +202,18 @@ void RankChart::rebuild()
     else
         m_outlier->data()->clear();
     m_outlier->setVisible(differs);
+    // The legend afresh, in one order whatever came and went before: an entry added back would go last, and the
+    // categories must read in their order, the timelines' and every table's.
+    m_plot->legend->clearItems();
+    m_peak->addToLegend();
+    for (int c = 0; c < CategoryCount; ++c) {
+        m_categories[size_t(c)]->setData(keys, byCategory[size_t(c)], true);
+        // Only the categories some rank holds get a legend entry.
+        if (std::any_of(byCategory[size_t(c)].begin(), byCategory[size_t(c)].end(), [](double v) { return v > 0; }))
+            m_categories[size_t(c)]->addToLegend();
+    }
     if (differs)
         m_outlier->addToLegend();
-    else
-        m_outlier->removeFromLegend();
     // Many ranks: label every n-th (and the outlier), so the labels never run into each other.
     const int every = std::max<int>(1, int(std::ceil(double(keys.size()) / 16.0)));
     for (int i = 0; i < keys.size(); ++i) {

@@ -2,7 +2,10 @@
 #include "findingsmodel.h"
 
 #include "formatting.h"
+#include "stacktext.h"
 #include "verdicttext.h"
+
+#include <algorithm>
 
 namespace RankScope {
 
@@ -154,7 +157,47 @@ void FindingsModel::setComparison(ComparisonPtr comparison)
 {
     beginResetModel();
     m_comparison = std::move(comparison);
+    m_frameTexts.assign(m_comparison ? m_comparison->findings().size() : 0, {});
     endResetModel();
+}
+
+namespace {
+
+// The frames a finding's search looks at: one of its stacks as the rank recorded it, or its site's kept frames.
+std::vector<StackText::Frame> searchedFrames(const Comparison& c, const Finding& f)
+{
+    const int rank = c.rankIndex(f.rank);
+    if (rank >= 0 && f.stack != EmptyStack)
+        return StackText::stackFrames(c.history(size_t(rank)).snapshot(), f.stack, false);
+    return StackText::siteFrames(c.sites(), f.site);
+}
+
+} // namespace
+
+FindingsModel::FrameMatch FindingsModel::matchFrame(int row, const QRegularExpression& pattern) const
+{
+    if (!m_comparison || row < 0 || size_t(row) >= m_frameTexts.size() || pattern.pattern().isEmpty())
+        return {};
+    const Finding& f = m_comparison->findings()[size_t(row)];
+    QStringList& texts = m_frameTexts[size_t(row)];
+    if (texts.isEmpty()) {
+        // The whole path, so that a folder ("metrics/") or "file.py:88" finds the frame as well as a function does.
+        for (const StackText::Frame& frame : searchedFrames(*m_comparison, f))
+            texts.append(QStringLiteral("%1:%2 %3")
+                             .arg(Formatting::text(frame.file))
+                             .arg(frame.line)
+                             .arg(Formatting::text(frame.name)));
+    }
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        if (pattern.match(texts[i]).hasMatch()) {
+            const StackText::Frame frame = searchedFrames(*m_comparison, f)[size_t(i)];
+            const QString file = Formatting::text(frame.file);
+            const qsizetype slash = std::max(file.lastIndexOf(QLatin1Char('/')), file.lastIndexOf(QLatin1Char('\\')));
+            return { int(i), StackText::lines({ frame }).value(0),
+                QStringLiteral("%1 (%2:%3)").arg(Formatting::text(frame.name), file.mid(slash + 1)).arg(frame.line) };
+        }
+    }
+    return {};
 }
 
 } // namespace RankScope

@@ -5,6 +5,10 @@
 
 #include "translatedtablemodel.h"
 
+#include <QRegularExpression>
+
+#include <vector>
+
 namespace RankScope {
 
 /// The findings of a comparison as a table, largest excess first: what each rank holds beyond its baseline, where.
@@ -50,8 +54,24 @@ public:
         return m_comparison;
     }
 
+    /// A frame of a finding's stack that a search found.
+    struct FrameMatch
+    {
+        /// Its place in the stack searched, innermost first; -1 when no frame matched.
+        int depth = -1;
+        /// The frame as the stack pane shows it: "function  file:line  (folder)".
+        QString text;
+        /// "function (file:line)" without the folder: short enough to follow a site's label in its cell.
+        QString brief;
+    };
+    /// The innermost frame of finding `row`'s recorded stack (every frame, C++ and library ones too) whose
+    /// "path:line function" `pattern` matches; the site's kept frames where the rank's snapshot is not at hand.
+    FrameMatch matchFrame(int row, const QRegularExpression& pattern) const;
+
 private:
     ComparisonPtr m_comparison;
+    // Each finding's frames as matchFrame searches them, made on the first search: a filter runs at every keystroke.
+    mutable std::vector<QStringList> m_frameTexts;
 };
 
 } // namespace RankScope

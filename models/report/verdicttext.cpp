@@ -6,6 +6,8 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace RankScope {
 
@@ -36,6 +38,33 @@ QString within(int64_t part, int64_t whole)
     if (whole > 0 && 1000.0 * double(part) < double(whole))
         return QStringLiteral("0.1%");
     return percent(part, whole);
+}
+
+// A comparison point in the user's language: the command line's names ("event:5588", "step:3:end") are the English
+// source texts, so the CLI, its JSON, reports and pictures read as before, and a translation says it in words.
+QString pointWords(const std::string& point, VerdictText::Language language)
+{
+    const std::optional<TimelinePoint::Spec> spec = TimelinePoint::parse(point);
+    if (language != VerdictText::Translated)
+        return QString::fromStdString(point);
+    if (!spec)
+        return point == "aligned" ? VerdictText::tr("aligned", "comparison point") : QString::fromStdString(point);
+    switch (spec->kind) {
+    case TimelinePoint::Peak:
+        return VerdictText::tr("peak", "comparison point");
+    case TimelinePoint::Snapshot:
+        return VerdictText::tr("snapshot", "comparison point");
+    case TimelinePoint::Oom:
+        return VerdictText::tr("oom", "comparison point");
+    case TimelinePoint::Event:
+        return spec->rank >= 0 ? VerdictText::tr("event:%1@%2", "comparison point").arg(spec->number).arg(spec->rank)
+                               : VerdictText::tr("event:%1", "comparison point").arg(spec->number);
+    case TimelinePoint::StepStart:
+        return VerdictText::tr("step:%1", "comparison point").arg(spec->number);
+    case TimelinePoint::StepEnd:
+        return VerdictText::tr("step:%1:end", "comparison point").arg(spec->number);
+    }
+    return QString::fromStdString(point);
 }
 
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".
@@ -70,7 +99,7 @@ QString at(const Verdict& v, VerdictText::Language language)
             language);
     return v.point == "peak"
         ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at its peak"), language)
-        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.point));
+        : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(pointWords(v.point, language));
 }
 
 QString against(const Verdict& v, VerdictText::Language language)
@@ -554,7 +583,7 @@ QString VerdictText::moment(const Verdict& v, bool replicaGroups, Language langu
 {
     const Moment& m = v.moment;
     if (m.rank < 0)
-        return QString::fromStdString(v.point);
+        return pointWords(v.point, language);
     switch (m.reason) {
     case Moment::MidStep:
         return say(QT_TR_NOOP("aligned moments (rank %1's event %2, mid-step: where a rank holds the most beyond its "

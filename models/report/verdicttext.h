@@ -29,8 +29,9 @@ public:
     static QString findingKind(Finding::Kind kind, Language language);
     /// A category in words (its JSON name in English).
     static QString category(Category category, Language language);
-    /// Where the ranks were compared, for headers: "aligned moments (rank 3's peak)", "… (rank 3's OOM)", the point's
-    /// name ("peak") where each rank is at its own. `replicaGroups`: a layout split the ranks into several groups.
+    /// Where the ranks were compared, for headers: "aligned moments (rank 3's peak)", "… (rank 3's OOM)", the point
+    /// where each rank is at its own: as --at names it in English ("peak", "event:5588"), in words in a translation.
+    /// `replicaGroups`: a layout split the ranks into several groups.
     static QString moment(const Verdict& verdict, bool replicaGroups, Language language);
     /// What to change in the training script; empty for a balanced job.
     static QString remedy(const Verdict& verdict, Language language);

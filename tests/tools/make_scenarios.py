@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """Build multi-rank test scenarios by editing copies of real snapshots (standard library only).
 
-Usage: make_scenarios.py DATA_DIR OUTDIR
-
 DATA_DIR is the project's tests/data (real files, so reading them with pickle is safe). Each scenario is a folder of
 rank<r>_memory_snapshot.pickle files plus scenario.expect (JSON) with the verdict the diff must give:
 
@@ -135,6 +133,7 @@ What newer PyTorch writes (each with a control that must find nothing):
                         512 MiB private pool (1, 5) was released before the snapshot, so no final segment names it;
                         in the second, the last rank gathers evaluation outputs into a private pool (1, 9)
 """
+import argparse
 import json
 import os
 import pickle
@@ -288,10 +287,12 @@ def write(outdir, name, snapshots, expected):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] in ('-h', '--help'):
-        print(__doc__)
-        sys.exit(0 if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help') else 2)
-    data, outdir = sys.argv[1], sys.argv[2]
+    # The module's text is the help: what each scenario holds and the verdict it must give.
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('data', metavar='DATA_DIR', help="the project's tests/data: the real snapshots to edit")
+    parser.add_argument('outdir', metavar='OUTDIR', help='where to write one folder per scenario')
+    args = parser.parse_args()
+    data, outdir = args.data, args.outdir
     with open(os.path.join(data, 'magma27_memory_snapshot.pickle'), 'rb') as f:
         magma = f.read()
     with open(os.path.join(data, 'kk_memory_snapshot.pickle'), 'rb') as f:

@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """Re-write snapshot files in every form RankScope reads, with CPython's own modules (standard library only).
 
-Usage: make_variants.py OUTDIR FILE...
-
 For each FILE (one of the project's own test snapshots, so loading it with pickle is safe) it writes:
   NAME.p0.pickle … NAME.p5.pickle                 pickle protocols 0, 1 (text opcodes), 2, 3 and 5
   NAME.pickle.gz                                  the original bytes, gzip-compressed
@@ -12,6 +10,7 @@ and, from magma27, newer/newer.p0.pickle, .p2.pickle, .p4.pickle and .json: the 
 (external_annotations ranges, host_segments and host_traces, each trace entry's pool_id) in every form, edited as
 make_scenarios.py edits its scenarios.
 """
+import argparse
 import gzip
 import json
 import os
@@ -20,9 +19,13 @@ import sys
 
 
 def main():
-    outdir = sys.argv[1]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('outdir', metavar='OUTDIR', help='where to write the variants')
+    parser.add_argument('files', metavar='FILE', nargs='*', help="the project's own test snapshots")
+    args = parser.parse_args()
+    outdir = args.outdir
     os.makedirs(outdir, exist_ok=True)
-    for path in sys.argv[2:]:
+    for path in args.files:
         name = os.path.basename(path)
         stem = name[:-len('.pickle')] if name.endswith('.pickle') else name
         with open(path, 'rb') as f:
