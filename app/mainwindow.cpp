@@ -10,7 +10,7 @@
 #include "excesstreemodel.h"
 #include "exportdialog.h"
 #include "findingsmodel.h"
-#include "findingsview.h"
+#include "findingstableutil.h"
 #include "flamegraph.h"
 #include "formatting.h"
 #include "imageexport.h"
@@ -20,7 +20,7 @@
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankpair.h"
-#include "ranktableview.h"
+#include "ranktableutil.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
@@ -520,7 +520,7 @@ QWidget* MainWindow::createFindingsPanel()
     m_findingsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_findingsView = new QTreeView(panel);
     m_findingsView->setModel(m_findingsProxy);
-    FindingsView::setUp(m_findingsView);
+    FindingsTableUtil::setUp(m_findingsView);
     m_findingsView->setUniformRowHeights(true);
     m_findingsView->setSortingEnabled(true);
     m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
@@ -1229,8 +1229,8 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     m_table->setColumnHidden(RankListModel::HostColumn,
         std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
             [](const RankSummary& r) { return r.host.recorded; }));
-    FindingsView::fitColumns(m_findingsView);
-    RankTableView::fitColumns(m_table);
+    FindingsTableUtil::fitColumns(m_findingsView);
+    RankTableUtil::fitColumns(m_table);
     chooseDefaultRanks();
     fillRankCombos();
     fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
@@ -1662,7 +1662,7 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
         m_banner->setVerdict(m_comparison->verdict(), caveats());
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-    RankTableView::fitColumns(m_table);
+    RankTableUtil::fitColumns(m_table);
     updateStatus();
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "diffsheet.h"
 
-#include "ranktableview.h"
+#include "ranktableutil.h"
 
 #include "blockmapview.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
-#include "findingsview.h"
+#include "findingstableutil.h"
 #include "flamegraph.h"
 #include "imageexport.h"
 #include "rankchart.h"
@@ -81,7 +81,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_findings = new FindingsModel(this);
         m_findingsView = new QTreeView(this);
         m_findingsView->setModel(m_findings);
-        FindingsView::setUp(m_findingsView);
+        FindingsTableUtil::setUp(m_findingsView);
         m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         bottom->addWidget(m_findingsView, 3);
@@ -172,7 +172,7 @@ void DiffSheet::setComparison(
     }
     if (m_findings) {
         m_findings->setComparison(comparison);
-        FindingsView::fitColumns(m_findingsView);
+        FindingsTableUtil::fitColumns(m_findingsView);
         if (finding >= 0 && finding < m_findings->rowCount())
             m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
     }
@@ -200,7 +200,7 @@ void DiffSheet::setComparison(
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
         m_rankTable->setModel(ranks);
-        RankTableView::fitColumns(m_rankTable);
+        RankTableUtil::fitColumns(m_rankTable);
     }
 }
 
@@ -281,7 +281,7 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     if (m_stack)
         m_stack->fitWholeLines();
     if (m_rankTable)
-        RankTableView::fitWidth(m_rankTable);
+        RankTableUtil::fitWidth(m_rankTable);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QCoreApplication::sendPostedEvents();
     return !isBusy();
