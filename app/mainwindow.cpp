@@ -5,6 +5,7 @@
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "bytesize.h"
+#include "dataexport.h"
 #include "diffreport.h"
 #include "diffsheet.h"
 #include "excesstreemodel.h"
@@ -1043,7 +1044,7 @@ void MainWindow::showCaptureHelper()
             return;
         QFile helper(QStringLiteral(":/python/rankscope_capture.py"));
         const QString error =
-            helper.open(QIODevice::ReadOnly) ? ImageExport::write(path, helper.readAll()) : helper.errorString();
+            helper.open(QIODevice::ReadOnly) ? DataExport::write(path, helper.readAll()) : helper.errorString();
         if (!error.isEmpty())
             QMessageBox::warning(&dialog, tr("Save Capture Helper"), error);
         else
@@ -1529,7 +1530,7 @@ void MainWindow::exportFindings(bool json)
     if (path.isEmpty())
         return;
     const std::string text = json ? DiffReport::json(*m_comparison) : DiffReport::csv(*m_comparison);
-    if (const QString error = ImageExport::write(path, QByteArray::fromStdString(text)); !error.isEmpty())
+    if (const QString error = DataExport::write(path, QByteArray::fromStdString(text)); !error.isEmpty())
         QMessageBox::warning(this, tr("Export Findings"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 8000);

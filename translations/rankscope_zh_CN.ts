@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DataExport</name>
+    <message>
+        <source>%1: cannot be written: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <source>%1: writing failed (is the disk full?): %2</source>
+        <translation>%1：写入失败（磁盘已满？）：%2</translation>
+    </message>
+</context>
+<context>
     <name>Formatting</name>
     <message>
         <source>%1 (%2 bytes)</source>
@@ -14,14 +25,6 @@
 </context>
 <context>
     <name>ImageExport</name>
-    <message>
-        <source>%1: cannot be written: %2</source>
-        <translation>%1：无法写入：%2</translation>
-    </message>
-    <message>
-        <source>%1: writing failed (is the disk full?): %2</source>
-        <translation>%1：写入失败（磁盘已满？）：%2</translation>
-    </message>
     <message>
         <source>%1: unknown image format; use .png, .svg or .pdf</source>
         <translation>%1：未知的图片格式；请使用 .png、.svg 或 .pdf</translation>

@@ -4,6 +4,7 @@
 #include "ranktableutil.h"
 
 #include "blockmapview.h"
+#include "dataexport.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
 #include "findingstableutil.h"
@@ -240,10 +241,10 @@ QString DiffSheet::writeReport(const Comparison& comparison, const QString& path
     const QByteArray png = ImageExport::encode(this, ImageExport::Png, scale);
     const QString imagePath = reportImagePath(path);
     if (imagePath.isEmpty())
-        return ImageExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
-    if (QString error = ImageExport::write(imagePath, png); !error.isEmpty())
+        return DataExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
+    if (QString error = DataExport::write(imagePath, png); !error.isEmpty())
         return error;
-    return ImageExport::write(
+    return DataExport::write(
         path, QByteArray::fromStdString(DiffReport::markdown(comparison, QFileInfo(imagePath).fileName())));
 }
 
