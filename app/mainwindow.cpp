@@ -16,12 +16,10 @@
 #include "formatting.h"
 #include "imageexport.h"
 #include "profilerstep.h"
-#include "progressdelegate.h"
-#include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankpair.h"
-#include "ranktableutil.h"
+#include "rankspanel.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
@@ -29,7 +27,6 @@
 #include "stacktext.h"
 #include "startpage.h"
 #include "steplog.h"
-#include "steppeakschart.h"
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -126,7 +123,6 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_loader(new SnapshotLoader(this))
     , m_model(new RankListModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
     , m_findings(new FindingsModel(this))
     , m_findingsProxy(new QSortFilterProxyModel(this))
     , m_compareTimer(new QTimer(this))
@@ -146,83 +142,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
     m_stack->addWidget(m_start);
 
-    // Left: every rank at a glance.
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(RankListModel::SortRole);
-    auto* left = new QSplitter(Qt::Vertical);
-    left->setObjectName(QStringLiteral("ranksSplitter"));
-    m_chart = new RankChart(left);
-    m_chart->setModel(m_model);
-    // A bar picks its rank: as A, or with Shift as B; the other side keeps its rank unless it is the same one.
-    connect(m_chart, &RankChart::rankClicked, this, [this](int rank, Qt::KeyboardModifiers modifiers) {
-        if (rankIndexOf(rank) < 0)
-            return;
-        if (modifiers & Qt::ShiftModifier) {
-            if (rank != m_rankB)
-                setRanks(rank == m_rankA ? m_rankB : m_rankA, rank);
-        } else if (rank != m_rankA) {
-            setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
-        }
-    });
-    m_table = new QTreeView(left);
-    m_table->setModel(m_proxy);
-    m_table->setRootIsDecorated(false);
-    // A failed file's reason, or a note, is a second line under its name.
-    m_table->setUniformRowHeights(false);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RankListModel::RankColumn, Qt::AscendingOrder);
-    m_table->setAlternatingRowColors(true);
-    auto* progress = new ProgressDelegate(m_table);
-    m_table->setItemDelegateForColumn(RankListModel::StatusColumn, progress);
-    connect(progress, &ProgressDelegate::cancelRequested, this,
-        [this](const QModelIndex& index) { m_loader->cancel(m_proxy->mapToSource(index).row()); });
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->header()->setStretchLastSection(true);
-    m_table->header()->setMinimumSectionSize(50);
-    m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
-    for (int column : { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn,
-             RankListModel::TraceEntriesColumn, RankListModel::HostColumn })
-        m_table->setColumnHidden(column, true);
-    connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
-    connect(m_table->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
-        QMenu menu(this);
-        for (int column = 0; column < RankListModel::NUM_COLUMNS; ++column) {
-            QAction* toggle = menu.addAction(m_model->headerData(column, Qt::Horizontal).toString(), this,
-                [this, column](bool on) { m_table->setColumnHidden(column, !on); });
-            toggle->setCheckable(true);
-            toggle->setChecked(!m_table->isColumnHidden(column));
-        }
-        menu.exec(m_table->header()->mapToGlobal(pos));
-    });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
-        const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
-        if (!index.isValid() || m_updating || rankIndexOf(rank) < 0 || rank == m_rankA)
-            return;
-        setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
-    });
-    left->addWidget(m_chart);
-    // For a folder of several steps, each rank's peak per step under the bars (hidden, it takes no room).
-    m_stepPeaks = new StepPeaksChart(left);
-    left->addWidget(m_stepPeaks);
-    // The ⚠ that marks an incomplete trace is explained where it is seen, whenever a row shows it.
-    auto* ranks = new QWidget(left);
-    auto* ranksLayout = new QVBoxLayout(ranks);
-    ranksLayout->setContentsMargins(0, 0, 0, 0);
-    ranksLayout->setSpacing(0);
-    ranksLayout->addWidget(m_table, 1);
-    m_incompleteLegend = new QLabel(ranks);
-    m_incompleteLegend->setWordWrap(true);
-    m_incompleteLegend->setContentsMargins(4, 2, 4, 2);
-    m_incompleteLegend->hide();
-    ranksLayout->addWidget(m_incompleteLegend);
-    m_texts->add([this] {
-        m_incompleteLegend->setText(tr("⚠ Trace incomplete: it misses allocations from before recording started or "
-                                       "its ring buffer wrapped, so the peak can be higher than shown."));
-    });
-    left->addWidget(ranks);
-    left->setStretchFactor(0, 2);
-    left->setStretchFactor(1, 1);
-    left->setStretchFactor(2, 3);
+    // Left: every rank at a glance, and the stack of what is selected.
+    m_ranks = new RanksPanel(m_model);
+    connect(m_ranks, &RanksPanel::rankPicked, this, &MainWindow::pickRank);
+    connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { m_loader->cancel(row); });
 
     // Right: A and B side by side over time and in memory, then the findings.
     auto* right = new QSplitter(Qt::Vertical);
@@ -238,17 +161,9 @@ MainWindow::MainWindow(QWidget* parent)
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
     right->setStretchFactor(2, 3);
-    // The selected finding's or allocation's stack, under the ranks, where the left column has room at any size; the
-    // findings keep the width of the right one for their sites.
-    m_stackPane = new StackPane(left);
-    left->addWidget(m_stackPane);
-    left->setStretchFactor(3, 2);
-    // The bars get the room their legend and eight ranks need; a few ranks' rows take little.
-    left->setSizes({ 380, 170, 200, 300 });
-
     auto* body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
-    body->addWidget(left);
+    body->addWidget(m_ranks);
     body->addWidget(right);
     // Extra width goes to the comparison: the ranks' chart and table hold little however wide they are.
     body->setStretchFactor(0, 0);
@@ -264,8 +179,6 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_stack);
     m_texts->add([this] {
         setWindowTitle(tr("RankScope"));
-        m_table->setAccessibleName(tr("Ranks"));
-        m_table->setToolTip(tr("Select a rank to show it as A"));
         m_mapA->setAccessibleName(tr("Block map of rank A"));
         m_mapB->setAccessibleName(tr("Block map of rank B"));
     });
@@ -1217,6 +1130,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
 {
     m_comparison = std::move(comparison);
     m_model->setComparison(m_comparison);
+    m_ranks->showComparison(m_comparison);
     m_findings->setComparison(m_comparison);
     updateNoMatch();
     if (!m_comparison) {
@@ -1226,12 +1140,7 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         updateStatus();
         return;
     }
-    m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
-    m_table->setColumnHidden(RankListModel::HostColumn,
-        std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
-            [](const RankSummary& r) { return r.host.recorded; }));
     FindingsTableUtil::fitColumns(m_findingsView);
-    RankTableUtil::fitColumns(m_table);
     chooseDefaultRanks();
     fillRankCombos();
     fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
@@ -1243,11 +1152,10 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     if (m_findingsProxy->rowCount() > 0) {
         m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
     } else if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
-        const DeviceHistory& h = m_comparison->history(size_t(a));
-        const StackText::Description d = StackText::describeOom(h, m_rankA, h.ooms().back());
-        m_stackPane->setContent(d.header, d.frames, d.allFrames);
+        const DeviceHistoryPtr& h = m_comparison->historyPtr(size_t(a));
+        m_ranks->showOom(h, m_rankA, h->ooms().size() - 1);
     } else {
-        m_stackPane->clear();
+        m_ranks->clearStack();
     }
     if (aboutOom && m_findingTabs->currentIndex() == 0)
         m_findingTabs->setCurrentWidget(m_whatIf);
@@ -1375,7 +1283,7 @@ void MainWindow::swapRanks()
 void MainWindow::showRanks()
 {
     m_pair->showRanks(m_comparison, m_rankA, m_rankB);
-    m_stepPeaks->setComparison(m_comparison, m_rankA, m_rankB);
+    m_ranks->showRanks(m_comparison, m_rankA, m_rankB);
     showExcess();
 }
 
@@ -1425,52 +1333,40 @@ void MainWindow::showFinding()
     if (index < 0)
         return;
     const int rank = m_comparison->findings()[size_t(index)].rank;
-    const StackText::Description d =
-        StackText::describeFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames, d.footer);
-    m_stackPane->showContextOf(*m_comparison, size_t(index));
+    m_ranks->showFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
 }
 
 void MainWindow::showAllocation(int track, uint32_t allocation)
 {
     const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const DeviceHistory& h = *tracks[size_t(track)].history;
-    const Allocation& a = h.allocations()[allocation];
-    QString header = tr("Rank %1 · allocation of %2 at 0x%3")
-                         .arg(tracks[size_t(track)].rank)
-                         .arg(Formatting::bytes(a.size))
-                         .arg(a.addr, 0, 16);
-    header += QLatin1Char('\n')
-        + (a.allocEvent == Allocation::NoEvent ? tr("allocated before the trace began")
-                                               : tr("allocated at event %1").arg(a.allocEvent))
-        + tr(", ")
-        + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
-    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
-        StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
-    m_stackPane->showContextOf(h, a);
+    if (track >= 0 && size_t(track) < tracks.size())
+        m_ranks->showAllocation(tracks[size_t(track)].history, tracks[size_t(track)].rank, allocation);
 }
 
 void MainWindow::showOom(int track, int oom)
 {
     const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const DeviceHistory& h = *tracks[size_t(track)].history;
-    const StackText::Description d = StackText::describeOom(h, tracks[size_t(track)].rank, h.ooms()[size_t(oom)]);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames);
+    if (track >= 0 && size_t(track) < tracks.size())
+        m_ranks->showOom(tracks[size_t(track)].history, tracks[size_t(track)].rank, size_t(oom));
 }
 
 void MainWindow::showBlock(int side, uint64_t address, StackId stack)
 {
     const int index = rankIndexOf(side == 0 ? m_rankA : m_rankB);
-    if (index < 0)
+    if (index >= 0)
+        m_ranks->showBlock(m_comparison->historyPtr(size_t(index)), side == 0 ? m_rankA : m_rankB, address, stack);
+}
+
+void MainWindow::pickRank(int rank, int side)
+{
+    if (rankIndexOf(rank) < 0)
         return;
-    const Snapshot& snapshot = m_comparison->history(size_t(index)).snapshot();
-    const QString header = tr("Rank %1 · block at 0x%2").arg(side == 0 ? m_rankA : m_rankB).arg(address, 0, 16);
-    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(snapshot, stack, true)),
-        StackText::lines(StackText::stackFrames(snapshot, stack, false)));
+    if (side == 1) {
+        if (rank != m_rankB)
+            setRanks(rank == m_rankA ? m_rankB : m_rankA, rank);
+    } else if (rank != m_rankA) {
+        setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
+    }
 }
 
 void MainWindow::pickPoint(int track, EventIndex event)
@@ -1603,7 +1499,7 @@ void MainWindow::clearJob()
     m_alignedPointText.clear();
     m_jobVerdict.reset();
     applyComparison(nullptr);
-    m_stackPane->clear();
+    m_ranks->clearStack();
     // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
     const QString point = m_pointCombo->currentData().toString();
     if (point.startsWith(QLatin1String("event:")) || point.startsWith(QLatin1String("step:"))) {
@@ -1663,17 +1559,12 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
         m_banner->setVerdict(m_comparison->verdict(), caveats());
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-    RankTableUtil::fitColumns(m_table);
+    m_ranks->fitColumns();
     updateStatus();
 }
 
 void MainWindow::updateStatus()
 {
-    bool incomplete = false;
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        incomplete =
-            incomplete || m_model->index(row, RankListModel::TraceColumn).data(RankListModel::SortRole).toBool();
-    m_incompleteLegend->setVisible(incomplete);
     const int total = m_model->rowCount();
     const int loaded = m_model->loadedCount();
     const int failed = m_model->failedCount();
@@ -1707,28 +1598,14 @@ QString MainWindow::statusText() const
     return m_statusLabel ? m_statusLabel->text() : QString();
 }
 
-void MainWindow::showContextMenu(const QPoint& pos)
+QTreeView* MainWindow::rankTable() const
 {
-    const QModelIndex index = m_proxy->mapToSource(m_table->indexAt(pos));
-    if (!index.isValid())
-        return;
-    const int row = index.row();
-    QMenu menu(this);
-    if (index.siblingAtColumn(RankListModel::StatusColumn).data(RankListModel::ProgressRole).toInt() >= 0)
-        menu.addAction(tr("Cancel Loading"), this, [this, row] { m_loader->cancel(row); });
-    const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
-    if (rankIndexOf(rank) >= 0) {
-        menu.addAction(tr("Show as A"), this, [this, rank] { setRanks(rank, rank == m_rankB ? m_rankA : m_rankB); });
-        menu.addAction(tr("Show as B"), this, [this, rank] { setRanks(rank == m_rankA ? m_rankB : m_rankA, rank); });
-        menu.addSeparator();
-    }
-    const QString error = index.data(RankListModel::ErrorRole).toString();
-    const QString path = index.data(RankListModel::PathRole).toString();
-    if (!error.isEmpty())
-        menu.addAction(tr("Copy Error"), this,
-            [path, error] { QApplication::clipboard()->setText(path + QLatin1String(": ") + error); });
-    menu.addAction(tr("Copy Path"), this, [path] { QApplication::clipboard()->setText(path); });
-    menu.exec(m_table->viewport()->mapToGlobal(pos));
+    return m_ranks->table();
+}
+
+StackPane* MainWindow::stackPane() const
+{
+    return m_ranks->stackPane();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

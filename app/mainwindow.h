@@ -35,9 +35,8 @@ class StepsWindow;
 class Retranslator;
 class SettingsDialog;
 class FindingsModel;
-class RankChart;
-class StepPeaksChart;
 class RankPair;
+class RanksPanel;
 class RankListModel;
 class SnapshotLoader;
 class StackPane;
@@ -90,18 +89,12 @@ public:
     {
         return m_findings;
     }
-    QTreeView* rankTable() const
-    {
-        return m_table;
-    }
+    QTreeView* rankTable() const;
     QTreeView* findingsView() const
     {
         return m_findingsView;
     }
-    StackPane* stackPane() const
-    {
-        return m_stackPane;
-    }
+    StackPane* stackPane() const;
     QLineEdit* findingsFilter() const
     {
         return m_filter;
@@ -212,7 +205,6 @@ private:
     void updateStatus();
     /// Says so when the filter leaves no finding of a comparison that has some.
     void updateNoMatch();
-    void showContextMenu(const QPoint& pos);
     void scheduleComparison();
     void compareRanks();
     void applyComparison(ComparisonPtr comparison);
@@ -224,6 +216,8 @@ private:
     void showAllocation(int track, uint32_t allocation);
     /// The failed request of an OOM marker clicked on a timeline, in the stack pane.
     void showOom(int track, int oom);
+    /// Shows `rank` as A (side 0) or B (side 1); the other side keeps its rank unless it is the same one.
+    void pickRank(int rank, int side);
     void showBlock(int side, uint64_t address, StackId stack);
     void pickPoint(int track, EventIndex event);
     void readOptions();
@@ -234,16 +228,13 @@ private:
 
     SnapshotLoader* m_loader = nullptr;
     RankListModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
     FindingsModel* m_findings = nullptr;
     QSortFilterProxyModel* m_findingsProxy = nullptr;
     QStackedWidget* m_stack = nullptr;
     StartPage* m_start = nullptr;
     QWidget* m_mainPage = nullptr;
     VerdictBanner* m_banner = nullptr;
-    RankChart* m_chart = nullptr;
-    StepPeaksChart* m_stepPeaks = nullptr;
-    QTreeView* m_table = nullptr;
+    RanksPanel* m_ranks = nullptr;
     RankPair* m_pair = nullptr;
     // The pair's views.
     TimelineView* m_timelines = nullptr;
@@ -253,12 +244,10 @@ private:
     QLineEdit* m_filter = nullptr;
     QLabel* m_noMatch = nullptr;
     QTimer* m_filterTimer = nullptr;
-    StackPane* m_stackPane = nullptr;
     QComboBox* m_pointCombo = nullptr;
     /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
     QHBoxLayout* m_optionsRow = nullptr;
     QTabWidget* m_findingTabs = nullptr;
-    QLabel* m_incompleteLegend = nullptr;
     QTreeView* m_excessViews[2] = {};
     FlameGraph* m_flameGraph = nullptr;
     /// What the trees and the flame graph show: rank A's excess, or everything it holds at the point. Until the user

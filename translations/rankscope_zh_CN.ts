@@ -585,14 +585,6 @@
         <translation>RankScope</translation>
     </message>
     <message>
-        <source>Ranks</source>
-        <translation>Rank 列表</translation>
-    </message>
-    <message>
-        <source>Select a rank to show it as A</source>
-        <translation>选择一个 rank，将其显示为 A</translation>
-    </message>
-    <message>
         <source>Block map of rank A</source>
         <translation>rank A 的内存块图</translation>
     </message>
@@ -931,34 +923,6 @@
         <translation>事件 %1（在时间线上选取）</translation>
     </message>
     <message>
-        <source>Rank %1 · allocation of %2 at 0x%3</source>
-        <translation>Rank %1 · 位于 0x%3 的 %2 分配</translation>
-    </message>
-    <message>
-        <source>allocated before the trace began</source>
-        <translation>在追踪开始前分配</translation>
-    </message>
-    <message>
-        <source>allocated at event %1</source>
-        <translation>在事件 %1 分配</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>，</translation>
-    </message>
-    <message>
-        <source>still live at the end</source>
-        <translation>到结束时仍存活</translation>
-    </message>
-    <message>
-        <source>freed at event %1</source>
-        <translation>在事件 %1 释放</translation>
-    </message>
-    <message>
-        <source>Rank %1 · block at 0x%2</source>
-        <translation>Rank %1 · 位于 0x%2 的内存块</translation>
-    </message>
-    <message>
         <source>Drawing the views took too long.</source>
         <translation>绘制视图耗时过长。</translation>
     </message>
@@ -1035,26 +999,6 @@
     <message>
         <source> · comparing…</source>
         <translation> · 正在比较…</translation>
-    </message>
-    <message>
-        <source>Cancel Loading</source>
-        <translation>取消加载</translation>
-    </message>
-    <message>
-        <source>Show as A</source>
-        <translation>显示为 A</translation>
-    </message>
-    <message>
-        <source>Show as B</source>
-        <translation>显示为 B</translation>
-    </message>
-    <message>
-        <source>Copy Error</source>
-        <translation>复制错误信息</translation>
-    </message>
-    <message>
-        <source>Copy Path</source>
-        <translation>复制路径</translation>
     </message>
     <message numerus="yes">
         <source> · %n finding(s) (%1)</source>
@@ -1213,10 +1157,6 @@
     <message>
         <source>Flame</source>
         <translation>火焰图</translation>
-    </message>
-    <message>
-        <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
-        <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
     </message>
     <message>
         <source>Parallel &amp;Layout…</source>
@@ -1578,6 +1518,69 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Pinned host memory allocated by the rank&apos;s process when the snapshot was taken (record_host=True): host memory, shown beside the GPU and never compared with it</source>
         <translation>该 rank 进程在快照时已分配的锁页主机内存（record_host=True）：主机内存，显示在 GPU 旁边，从不与之比较</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::RanksPanel</name>
+    <message>
+        <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
+        <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 列表</translation>
+    </message>
+    <message>
+        <source>Select a rank to show it as A</source>
+        <translation>选择一个 rank，将其显示为 A</translation>
+    </message>
+    <message>
+        <source>Rank %1 · allocation of %2 at 0x%3</source>
+        <translation>Rank %1 · 位于 0x%3 的 %2 分配</translation>
+    </message>
+    <message>
+        <source>allocated before the trace began</source>
+        <translation>在追踪开始前分配</translation>
+    </message>
+    <message>
+        <source>allocated at event %1</source>
+        <translation>在事件 %1 分配</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>Rank %1 · block at 0x%2</source>
+        <translation>Rank %1 · 位于 0x%2 的内存块</translation>
+    </message>
+    <message>
+        <source>Cancel Loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <source>Show as A</source>
+        <translation>显示为 A</translation>
+    </message>
+    <message>
+        <source>Show as B</source>
+        <translation>显示为 B</translation>
+    </message>
+    <message>
+        <source>Copy Error</source>
+        <translation>复制错误信息</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>复制路径</translation>
     </message>
 </context>
 <context>
