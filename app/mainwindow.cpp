@@ -10,7 +10,7 @@
 #include "diffsheet.h"
 #include "excesstreemodel.h"
 #include "exportdialog.h"
-#include "findingsmodel.h"
+#include "findingspanel.h"
 #include "findingstableutil.h"
 #include "flamegraph.h"
 #include "formatting.h"
@@ -123,8 +123,6 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_loader(new SnapshotLoader(this))
     , m_model(new RankListModel(this))
-    , m_findings(new FindingsModel(this))
-    , m_findingsProxy(new QSortFilterProxyModel(this))
     , m_compareTimer(new QTimer(this))
     , m_texts(new Retranslator(this))
 {
@@ -157,7 +155,21 @@ MainWindow::MainWindow(QWidget* parent)
     maps->addWidget(m_mapB);
     connect(m_pair, &RankPair::blockClicked, this, &MainWindow::showBlock);
     right->addWidget(maps);
-    right->addWidget(createFindingsPanel());
+    m_findings = new FindingsPanel;
+    connect(m_findings, &FindingsPanel::currentFindingChanged, this, [this](int finding) {
+        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
+        if (finding >= 0) {
+            const int rank = m_comparison->findings()[size_t(finding)].rank;
+            if (rank != m_rankA && rank != m_rankB) {
+                setRanks(rank, m_rankB); // shows the finding, now on A
+                return;
+            }
+        }
+        showFinding();
+    });
+    connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
+    connect(m_findings, &FindingsPanel::optionsChanged, this, &MainWindow::scheduleComparison);
+    right->addWidget(m_findings);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
     right->setStretchFactor(2, 3);
@@ -216,10 +228,7 @@ void MainWindow::saveSettings() const
         if (!splitter->objectName().isEmpty())
             settings.setValue(SplitterKey + splitter->objectName(), splitter->saveState());
     }
-    settings.setValue(QStringLiteral("compare/baseline"), m_baselineCombo->currentIndex());
-    settings.setValue(QStringLiteral("compare/threshold"), m_threshold->value());
-    settings.setValue(QStringLiteral("compare/myCode"), m_myCode->isChecked());
-    settings.setValue(QStringLiteral("compare/depth"), m_depth->value());
+    m_findings->saveSettings(settings);
     settings.setValue(QStringLiteral("timeline/axis"), int(m_timelines->preferredXAxis()));
 }
 
@@ -233,13 +242,7 @@ void MainWindow::restoreSettings()
         if (!splitter->objectName().isEmpty() && state.isValid())
             splitter->restoreState(state.toByteArray());
     }
-    // The last comparison options, so a user who always compares "my code" against rank B keeps doing so.
-    m_updating = true;
-    m_baselineCombo->setCurrentIndex(std::clamp(settings.value(QStringLiteral("compare/baseline"), 0).toInt(), 0, 1));
-    m_threshold->setValue(settings.value(QStringLiteral("compare/threshold"), m_options.thresholdPercent).toDouble());
-    m_myCode->setChecked(settings.value(QStringLiteral("compare/myCode"), false).toBool());
-    m_depth->setValue(settings.value(QStringLiteral("compare/depth"), 0).toInt());
-    m_updating = false;
+    m_findings->restoreSettings(settings);
     m_timelines->setXAxis(TimelineView::XAxis(settings.value(QStringLiteral("timeline/axis"), 0).toInt()));
 }
 
@@ -292,35 +295,6 @@ QWidget* MainWindow::createComparePanel()
     bar->addWidget(bLabel);
     bar->addWidget(m_bCombo);
     bar->addStretch(1);
-    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays
-    // short enough for a 1280-pixel screen.
-    m_optionsRow = new QHBoxLayout;
-    QHBoxLayout* options = m_optionsRow;
-    m_baselineCombo = new QComboBox(panel);
-    m_baselineCombo->addItem(QString());
-    m_baselineCombo->addItem(QString());
-    connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &MainWindow::scheduleComparison);
-    QLabel* baselineLabel = label(m_baselineCombo);
-    options->addWidget(baselineLabel);
-    options->addWidget(m_baselineCombo);
-    m_threshold = new QDoubleSpinBox(panel);
-    m_threshold->setRange(0, 1000);
-    m_threshold->setDecimals(1);
-    m_threshold->setSuffix(QStringLiteral(" %"));
-    m_threshold->setValue(m_options.thresholdPercent);
-    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    QLabel* thresholdLabel = label(m_threshold);
-    options->addWidget(thresholdLabel);
-    options->addWidget(m_threshold);
-    m_myCode = new QCheckBox(panel);
-    connect(m_myCode, &QCheckBox::toggled, this, &MainWindow::scheduleComparison);
-    options->addWidget(m_myCode);
-    m_depth = new QSpinBox(panel);
-    m_depth->setRange(0, 64);
-    connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    QLabel* depthLabel = label(m_depth);
-    options->addWidget(depthLabel);
-    options->addWidget(m_depth);
     m_texts->add([=, this] {
         m_pointCombo->setToolTip(tr("Where each rank is looked at. Aligned (the default): the rank with the highest "
                                     "peak there, every other rank at the same moment of its own trace; or each rank "
@@ -340,25 +314,6 @@ QWidget* MainWindow::createComparePanel()
         m_stepCombo->setAccessibleName(tr("Training step"));
         aLabel->setText(tr("&A:"));
         bLabel->setText(tr("&B:"));
-        m_baselineCombo->setItemText(0, tr("median"));
-        m_baselineCombo->setItemText(1, tr("rank B"));
-        m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
-        m_baselineCombo->setAccessibleName(tr("Baseline"));
-        baselineLabel->setText(tr("Base&line:"));
-        m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
-        m_threshold->setAccessibleName(tr("Outlier threshold"));
-        thresholdLabel->setText(tr("&Threshold:"));
-        m_myCode->setText(tr("&My code"));
-        m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
-                                "library or C++"));
-        m_depth->setSpecialValueText(tr("all"));
-        // The spin box sizes itself for its numbers; "全部" is wider than "64" and would be cut at the left.
-        m_depth->setMinimumWidth(std::max(m_depth->fontMetrics().horizontalAdvance(m_depth->specialValueText()),
-                                     m_depth->fontMetrics().horizontalAdvance(QStringLiteral("64")))
-            + m_depth->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
-        m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
-        m_depth->setAccessibleName(tr("Stack depth"));
-        depthLabel->setText(tr("&Depth:"));
     });
     // The point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would take
     // goes to the timelines (a 1280×720 screen has none to spare).
@@ -380,145 +335,6 @@ QWidget* MainWindow::createComparePanel()
     connect(m_timelines, &TimelineView::oomClicked, this, &MainWindow::showOom);
     connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
     layout->addWidget(m_timelines, 1);
-    return panel;
-}
-
-QWidget* MainWindow::createFindingsPanel()
-{
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 0, 0, 0);
-    layout->setSpacing(2);
-    // The filter and the options share the tab bar's row (its corner): at 1280x720 there is no row to spare.
-    auto* corner = new QWidget;
-    auto* bar = new QHBoxLayout(corner);
-    bar->setContentsMargins(8, 0, 0, 2);
-    m_filter = new QLineEdit(panel);
-    m_filter->setClearButtonEnabled(true);
-    m_filterTimer = new QTimer(this);
-    m_filterTimer->setSingleShot(true);
-    m_filterTimer->setInterval(200);
-    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-    connect(m_filterTimer, &QTimer::timeout, this, [this] {
-        m_findingsProxy->setFilterFixedString(m_filter->text());
-        updateNoMatch();
-    });
-    m_filter->installEventFilter(this);
-    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
-    bar->addWidget(m_filter, 1);
-    // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
-    m_scopeCombo = new QComboBox(panel);
-    m_scopeCombo->addItems({ QString(), QString() });
-    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_scopeCombo->hide();
-    connect(m_scopeCombo, &QComboBox::activated, this, [this] {
-        m_scopeChosen = true;
-        showExcess();
-    });
-    bar->addWidget(m_scopeCombo);
-    bar->addSpacing(8);
-    bar->addLayout(m_optionsRow);
-    // A spin box's keys go to the line edit inside it.
-    for (QWidget* field : { static_cast<QWidget*>(m_threshold), static_cast<QWidget*>(m_depth) })
-        field->findChild<QLineEdit*>()->installEventFilter(this);
-    // An empty table after filtering says why, so it is not taken for "no finding at all".
-    m_noMatch = new QLabel(panel);
-    m_noMatch->setWordWrap(true);
-    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
-    m_noMatch->hide();
-    layout->addWidget(m_noMatch);
-
-    m_findingsProxy->setSourceModel(m_findings);
-    m_findingsProxy->setSortRole(FindingsModel::SortRole);
-    m_findingsProxy->setFilterKeyColumn(-1);
-    m_findingsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_findingsView = new QTreeView(panel);
-    m_findingsView->setModel(m_findingsProxy);
-    FindingsTableUtil::setUp(m_findingsView);
-    m_findingsView->setUniformRowHeights(true);
-    m_findingsView->setSortingEnabled(true);
-    m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
-    m_texts->add([this] {
-        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
-        m_filter->setAccessibleName(tr("Filter findings"));
-        m_findingsView->setAccessibleName(tr("Findings"));
-    });
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
-        const int index = selectedFinding();
-        if (index >= 0) {
-            const int rank = m_comparison->findings()[size_t(index)].rank;
-            if (rank != m_rankA && rank != m_rankB) {
-                setRanks(rank, m_rankB); // shows the finding, now on A
-                return;
-            }
-        }
-        showFinding();
-    });
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (!m_findingsView->selectionModel()->hasSelection())
-            showFinding();
-    });
-    // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
-    connect(m_findingsView, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
-        if (index.row() == m_findingsView->currentIndex().row())
-            showFinding();
-    });
-    // Beside the list, as hotspot and heaptrack show it: rank A's excess by frame, from the entry script down and from
-    // the allocating frame up, and as a flame graph.
-    m_findingTabs = new QTabWidget(panel);
-    m_findingTabs->setDocumentMode(true);
-    m_findingTabs->setCornerWidget(corner, Qt::TopRightCorner);
-    m_findingTabs->addTab(m_findingsView, QString());
-    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
-        auto* model = new ExcessTreeModel(this);
-        auto* view = new QTreeView(panel);
-        view->setModel(model);
-        view->setUniformRowHeights(true);
-        view->header()->setStretchLastSection(false);
-        view->header()->setSectionResizeMode(ExcessTreeModel::FrameColumn, QHeaderView::Stretch);
-        m_excessViews[direction] = view;
-        m_findingTabs->addTab(view, QString());
-    }
-    m_flameGraph = new FlameGraph(panel);
-    auto* flame = new QScrollArea(panel);
-    flame->setWidgetResizable(true);
-    flame->setFrameShape(QFrame::NoFrame);
-    flame->setWidget(m_flameGraph);
-    m_findingTabs->addTab(flame, QString());
-    m_whatIf = new WhatIfView(panel);
-    m_findingTabs->addTab(m_whatIf, QString());
-    // The filter is for the findings; the scope for the trees and the flame graph.
-    connect(m_findingTabs, &QTabWidget::currentChanged, this, [this](int tab) {
-        m_filter->setVisible(tab == 0);
-        m_scopeCombo->setVisible(tab >= 1 && tab <= 3);
-    });
-    m_texts->add([this] {
-        m_findingTabs->setTabText(0, tr("Findings"));
-        m_findingTabs->setTabText(1, tr("Top down"));
-        m_findingTabs->setTabText(2, tr("Bottom up"));
-        m_findingTabs->setTabText(3, tr("Flame"));
-        m_findingTabs->setTabText(4, tr("What if"));
-        m_findingTabs->setTabToolTip(1,
-            tr("Rank A's excess (or everything it holds at the point) by frame, from the entry script down to where "
-               "it allocates"));
-        m_findingTabs->setTabToolTip(2,
-            tr("Rank A's excess (or everything it holds at the point) by frame, from where it allocates up to its "
-               "callers"));
-        m_findingTabs->setTabToolTip(3,
-            tr("Rank A's excess (or everything it holds at the point) as a flame graph (right-click to export it as "
-               "SVG)"));
-        m_findingTabs->setTabToolTip(
-            4, tr("Rank A's peak had each of its largest sites, or each category, not been allocated"));
-        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess"));
-        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything"));
-        m_scopeCombo->setToolTip(tr("What the trees and the flame graph show of rank A: what it holds beyond its "
-                                    "baseline, or everything it holds at the point compared"));
-        m_scopeCombo->setAccessibleName(tr("Memory shown by frame"));
-        showExcess();
-    });
-    layout->addWidget(m_findingTabs, 1);
-
     return panel;
 }
 
@@ -618,11 +434,7 @@ void MainWindow::createActions()
     compare->addAction(tr("&Swap A and B"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::swapRanks);
     compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, this, &MainWindow::nextFinding);
     compare->addAction(tr("&Previous Finding"), QKeySequence::FindPrevious, this, &MainWindow::previousFinding);
-    compare->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        m_findingTabs->setCurrentIndex(0); // the filter is the findings'
-        m_filter->setFocus();
-        m_filter->selectAll();
-    });
+    compare->addAction(tr("&Find…"), QKeySequence::Find, m_findings, &FindingsPanel::focusFilter);
     compare->addSeparator();
     compare->addAction(tr("Parallel &Layout…"), this, &MainWindow::chooseLayout)
         ->setStatusTip(tr("Pipeline, tensor and data parallel sizes of the job: ranks are compared with their "
@@ -671,33 +483,6 @@ void MainWindow::resizeEvent(QResizeEvent* event)
     // Below about 900 pixels of height the evidence would take the timelines' room: the banner keeps its title and
     // shows the rest on request.
     m_banner->setCompact(height() < CompactBannerHeight);
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    // Text fields and spin boxes claim some of the window's shortcuts for themselves (on X11 a line edit takes Ctrl+E
-    // for "end of line"), so Export and friends would do nothing while the filter has focus. The window's own
-    // shortcuts win there, except the editing keys every field needs.
-    if (event->type() != QEvent::ShortcutOverride)
-        return QMainWindow::eventFilter(watched, event);
-    auto* key = static_cast<QKeyEvent*>(event);
-    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
-        return false;
-    for (QKeySequence::StandardKey editing : { QKeySequence::Copy, QKeySequence::Cut, QKeySequence::Paste,
-             QKeySequence::Undo, QKeySequence::Redo, QKeySequence::SelectAll, QKeySequence::MoveToNextWord,
-             QKeySequence::MoveToPreviousWord, QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord,
-             QKeySequence::DeleteStartOfWord, QKeySequence::DeleteEndOfWord }) {
-        if (key->matches(editing))
-            return false;
-    }
-    const QKeySequence pressed(key->keyCombination());
-    for (const QAction* action : findChildren<QAction*>()) {
-        if (action->isEnabled() && action->shortcuts().contains(pressed)) {
-            event->ignore(); // not taken by the field: the shortcut map gets it
-            return true;
-        }
-    }
-    return false;
 }
 
 void MainWindow::changeEvent(QEvent* event)
@@ -991,10 +776,7 @@ void MainWindow::readOptions()
     // "aligned" (the default, also before the first comparison) parses to no point: the comparison aligns the ranks
     // where their traces allow it, else takes each at its own peak.
     m_options.point = TimelinePoint::parse(m_pointCombo->currentData().toString().toStdString());
-    m_options.baselineRank = m_baselineCombo->currentIndex() == 1 ? m_rankB : -1;
-    m_options.thresholdPercent = m_threshold->value();
-    m_options.site.myCodeOnly = m_myCode->isChecked();
-    m_options.site.depth = m_depth->value();
+    m_findings->readOptions(m_options, m_rankB);
     m_options.layout =
         m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
     m_options.deviceMemoryBytes = parseByteSizeWithUnit(m_deviceMemoryText).value_or(0);
@@ -1107,32 +889,12 @@ void MainWindow::compareRanks()
     updateStatus();
 }
 
-QString MainWindow::noMatchText() const
-{
-    return m_noMatch->isVisibleTo(m_noMatch->parentWidget()) ? m_noMatch->text() : QString();
-}
-
-void MainWindow::updateNoMatch()
-{
-    // An empty table always says why: nothing matches the filter, or no rank holds more than its baseline.
-    const bool filtered = m_findingsProxy->rowCount() == 0 && m_findings->rowCount() > 0;
-    const bool none = m_comparison && m_findings->rowCount() == 0;
-    m_noMatch->setVisible(filtered || none);
-    if (filtered)
-        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
-                               .arg(m_filter->text()));
-    else if (none)
-        m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
-                              "is under What if, and by frame under Top down and Flame."));
-}
-
 void MainWindow::applyComparison(ComparisonPtr comparison)
 {
     m_comparison = std::move(comparison);
     m_model->setComparison(m_comparison);
     m_ranks->showComparison(m_comparison);
-    m_findings->setComparison(m_comparison);
-    updateNoMatch();
+    m_findings->showComparison(m_comparison);
     if (!m_comparison) {
         m_banner->hide();
         m_rankA = m_rankB = -1;
@@ -1140,7 +902,6 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
         updateStatus();
         return;
     }
-    FindingsTableUtil::fitColumns(m_findingsView);
     chooseDefaultRanks();
     fillRankCombos();
     fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
@@ -1148,20 +909,15 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
     const int a = rankIndexOf(m_rankA);
-    const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && m_findingsProxy->rowCount() == 0;
-    if (m_findingsProxy->rowCount() > 0) {
-        m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
-    } else if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
+    const bool selected = m_findings->selectFirstFinding();
+    const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && !selected;
+    if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
         const DeviceHistoryPtr& h = m_comparison->historyPtr(size_t(a));
         m_ranks->showOom(h, m_rankA, h->ooms().size() - 1);
-    } else {
+    } else if (!selected) {
         m_ranks->clearStack();
     }
-    if (aboutOom && m_findingTabs->currentIndex() == 0)
-        m_findingTabs->setCurrentWidget(m_whatIf);
-    else if (!aboutOom && m_findingTabs->currentWidget() == m_whatIf && m_whatIfShownForOom)
-        m_findingTabs->setCurrentIndex(0);
-    m_whatIfShownForOom = aboutOom;
+    m_findings->setAboutOom(aboutOom);
     updateStatus();
     emit comparisonShown();
 }
@@ -1268,7 +1024,7 @@ void MainWindow::setRanks(int a, int b)
     m_rankA = a;
     m_rankB = b;
     fillRankCombos();
-    if (m_baselineCombo->currentIndex() == 1)
+    if (m_findings->baselineIsRankB())
         scheduleComparison(); // the baseline is rank B, which just changed
     showRanks();
     showFinding();
@@ -1284,31 +1040,7 @@ void MainWindow::showRanks()
 {
     m_pair->showRanks(m_comparison, m_rankA, m_rankB);
     m_ranks->showRanks(m_comparison, m_rankA, m_rankB);
-    showExcess();
-}
-
-void MainWindow::showExcess()
-{
-    // Cheap (a pass over rank A's findings, or its sites, and their frames), so made here rather than on a worker;
-    // the flame graph draws the same top-down tree the Top down tab shows.
-    if (!m_scopeChosen && m_comparison)
-        m_scopeCombo->setCurrentIndex(ExcessTree::defaultScope(*m_comparison, m_rankA));
-    const auto scope = ExcessTree::Scope(m_scopeCombo->currentIndex());
-    std::shared_ptr<const ExcessNode> topDown;
-    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
-        QTreeView* view = m_excessViews[direction];
-        std::shared_ptr<const ExcessNode> tree =
-            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction, scope) : nullptr;
-        if (direction == ExcessTree::TopDown)
-            topDown = tree;
-        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree), scope);
-        view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
-        for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
-            view->resizeColumnToContents(column);
-    }
-    const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
-    m_flameGraph->setTree(std::move(topDown), title);
-    m_whatIf->showRank(m_comparison, m_rankA);
+    m_findings->setRankA(m_rankA);
 }
 
 bool MainWindow::showsStartPage() const
@@ -1318,11 +1050,7 @@ bool MainWindow::showsStartPage() const
 
 int MainWindow::selectedFinding() const
 {
-    // Ctrl+click on the selected finding unselects it but leaves it current: then no finding is marked.
-    const QModelIndex current = m_findingsView->currentIndex();
-    if (!current.isValid() || !m_comparison || !m_findingsView->selectionModel()->isSelected(current))
-        return -1;
-    return m_findingsProxy->mapToSource(current).row();
+    return m_findings->selectedFinding();
 }
 
 void MainWindow::showFinding()
@@ -1462,19 +1190,12 @@ void MainWindow::exportReport()
 
 void MainWindow::nextFinding()
 {
-    const int rows = m_findingsProxy->rowCount();
-    if (rows == 0)
-        return;
-    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() + 1 : 0;
-    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::min(row, rows - 1), 0));
+    m_findings->nextFinding();
 }
 
 void MainWindow::previousFinding()
 {
-    if (m_findingsProxy->rowCount() == 0)
-        return;
-    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() - 1 : 0;
-    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::max(row, 0), 0));
+    m_findings->previousFinding();
 }
 
 bool MainWindow::isBusy() const
@@ -1596,6 +1317,26 @@ void MainWindow::updateStatus()
 QString MainWindow::statusText() const
 {
     return m_statusLabel ? m_statusLabel->text() : QString();
+}
+
+FindingsModel* MainWindow::findingsModel() const
+{
+    return m_findings->model();
+}
+
+QTreeView* MainWindow::findingsView() const
+{
+    return m_findings->view();
+}
+
+QLineEdit* MainWindow::findingsFilter() const
+{
+    return m_findings->filter();
+}
+
+QString MainWindow::noMatchText() const
+{
+    return m_findings->noMatchText();
 }
 
 QTreeView* MainWindow::rankTable() const

@@ -35,6 +35,7 @@ class StepsWindow;
 class Retranslator;
 class SettingsDialog;
 class FindingsModel;
+class FindingsPanel;
 class RankPair;
 class RanksPanel;
 class RankListModel;
@@ -43,8 +44,6 @@ class StackPane;
 class StartPage;
 class TimelineView;
 class VerdictBanner;
-class FlameGraph;
-class WhatIfView;
 struct LoadedFile;
 
 /// The main window: the start page until files are opened, then the rank overview on the left and, on the right,
@@ -85,20 +84,11 @@ public:
     {
         return side == 0 ? m_mapA : m_mapB;
     }
-    FindingsModel* findingsModel() const
-    {
-        return m_findings;
-    }
+    FindingsModel* findingsModel() const;
     QTreeView* rankTable() const;
-    QTreeView* findingsView() const
-    {
-        return m_findingsView;
-    }
+    QTreeView* findingsView() const;
     StackPane* stackPane() const;
-    QLineEdit* findingsFilter() const
-    {
-        return m_filter;
-    }
+    QLineEdit* findingsFilter() const;
     /// What the findings table says when the filter leaves nothing; empty while it shows findings.
     QString noMatchText() const;
     VerdictBanner* banner() const
@@ -164,7 +154,6 @@ signals:
     void comparisonShown();
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 public:
@@ -186,10 +175,7 @@ private:
     void setJobSetting(QString& member, const char* group, const QString& value);
     /// What the shown verdict rests on, for the banner.
     VerdictBanner::Caveats caveats() const;
-    /// Rank A's excess by frame in the Top Down, Bottom Up and Flame Graph tabs.
-    void showExcess();
     void refitMenuCorner();
-    QWidget* createFindingsPanel();
     /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
     void saveSettings() const;
     void restoreSettings();
@@ -203,8 +189,6 @@ private:
     void connectLoader();
     void onFinished(int index, const LoadedFile& file);
     void updateStatus();
-    /// Says so when the filter leaves no finding of a comparison that has some.
-    void updateNoMatch();
     void scheduleComparison();
     void compareRanks();
     void applyComparison(ComparisonPtr comparison);
@@ -228,8 +212,7 @@ private:
 
     SnapshotLoader* m_loader = nullptr;
     RankListModel* m_model = nullptr;
-    FindingsModel* m_findings = nullptr;
-    QSortFilterProxyModel* m_findingsProxy = nullptr;
+    FindingsPanel* m_findings = nullptr;
     QStackedWidget* m_stack = nullptr;
     StartPage* m_start = nullptr;
     QWidget* m_mainPage = nullptr;
@@ -240,24 +223,7 @@ private:
     TimelineView* m_timelines = nullptr;
     BlockMapView* m_mapA = nullptr;
     BlockMapView* m_mapB = nullptr;
-    QTreeView* m_findingsView = nullptr;
-    QLineEdit* m_filter = nullptr;
-    QLabel* m_noMatch = nullptr;
-    QTimer* m_filterTimer = nullptr;
     QComboBox* m_pointCombo = nullptr;
-    /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
-    QHBoxLayout* m_optionsRow = nullptr;
-    QTabWidget* m_findingTabs = nullptr;
-    QTreeView* m_excessViews[2] = {};
-    FlameGraph* m_flameGraph = nullptr;
-    /// What the trees and the flame graph show: rank A's excess, or everything it holds at the point. Until the user
-    /// chooses, the excess where A has any, else everything.
-    QComboBox* m_scopeCombo = nullptr;
-    bool m_scopeChosen = false;
-    WhatIfView* m_whatIf = nullptr;
-    /// The What-if tab was brought forward for a job that ran out of memory with no finding (and goes back to the
-    /// findings for a job that has some).
-    bool m_whatIfShownForOom = false;
     /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
     QComboBox* m_stepCombo = nullptr;
     QLabel* m_stepLabel = nullptr;
@@ -272,10 +238,6 @@ private:
     std::optional<Verdict> m_jobVerdict;
     QComboBox* m_aCombo = nullptr;
     QComboBox* m_bCombo = nullptr;
-    QComboBox* m_baselineCombo = nullptr;
-    QDoubleSpinBox* m_threshold = nullptr;
-    QCheckBox* m_myCode = nullptr;
-    QSpinBox* m_depth = nullptr;
     QTimer* m_compareTimer = nullptr;
     Retranslator* m_texts = nullptr;
     SettingsDialog* m_settings = nullptr;

@@ -554,6 +554,133 @@
     </message>
 </context>
 <context>
+    <name>RankScope::FindingsPanel</name>
+    <message>
+        <source>Filter findings (file, function, rank…)</source>
+        <translation>筛选差异项（文件、函数、rank…）</translation>
+    </message>
+    <message>
+        <source>Filter findings</source>
+        <translation>筛选差异项</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>差异项</translation>
+    </message>
+    <message>
+        <source>Top down</source>
+        <translation>自顶向下</translation>
+    </message>
+    <message>
+        <source>Bottom up</source>
+        <translation>自底向上</translation>
+    </message>
+    <message>
+        <source>Flame</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from the entry script down to where it allocates</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从入口脚本到分配位置</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from where it allocates up to its callers</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从分配位置到其调用者</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s excess (or everything it holds at the point) as a flame graph (right-click to export it as SVG)</source>
+        <translation>Rank A 的超出量（或其在比较点占用的全部显存）的火焰图（右键可导出为 SVG）</translation>
+    </message>
+    <message>
+        <source>Rank A&apos;s peak had each of its largest sites, or each category, not been allocated</source>
+        <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超出量</translation>
+    </message>
+    <message>
+        <source>Everything</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
+        <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
+    </message>
+    <message>
+        <source>Memory shown by frame</source>
+        <translation>按帧显示的显存</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>rank B</source>
+        <translation>rank B</translation>
+    </message>
+    <message>
+        <source>What each rank is compared with: the median of the other ranks, or rank B</source>
+        <translation>每个 rank 与什么比较：其他 rank 的中位数，或 rank B</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Base&amp;line:</source>
+        <translation>基线(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A rank is an outlier when it holds more than this much above its baseline</source>
+        <translation>当某个 rank 超出其基线的比例大于此值时，视为异常</translation>
+    </message>
+    <message>
+        <source>Outlier threshold</source>
+        <translation>异常阈值</translation>
+    </message>
+    <message>
+        <source>&amp;Threshold:</source>
+        <translation>阈值(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;My code</source>
+        <translation>仅我的代码(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++</source>
+        <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>How many frames (innermost first) make a site; fewer frames merge more allocations</source>
+        <translation>用多少层栈帧（从最内层起）确定一个分配位置；层数越少，合并的分配越多</translation>
+    </message>
+    <message>
+        <source>Stack depth</source>
+        <translation>调用栈深度</translation>
+    </message>
+    <message>
+        <source>&amp;Depth:</source>
+        <translation>深度(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
+    </message>
+    <message>
+        <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
+        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::FlameGraph</name>
     <message>
         <source>%1
@@ -631,70 +758,6 @@
     <message>
         <source>&amp;B:</source>
         <translation>&amp;B：</translation>
-    </message>
-    <message>
-        <source>rank B</source>
-        <translation>rank B</translation>
-    </message>
-    <message>
-        <source>What each rank is compared with: the median of the other ranks, or rank B</source>
-        <translation>每个 rank 与什么比较：其他 rank 的中位数，或 rank B</translation>
-    </message>
-    <message>
-        <source>Baseline</source>
-        <translation>基线</translation>
-    </message>
-    <message>
-        <source>Base&amp;line:</source>
-        <translation>基线(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>A rank is an outlier when it holds more than this much above its baseline</source>
-        <translation>当某个 rank 超出其基线的比例大于此值时，视为异常</translation>
-    </message>
-    <message>
-        <source>Outlier threshold</source>
-        <translation>异常阈值</translation>
-    </message>
-    <message>
-        <source>&amp;Threshold:</source>
-        <translation>阈值(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>&amp;My code</source>
-        <translation>仅我的代码(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++</source>
-        <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>How many frames (innermost first) make a site; fewer frames merge more allocations</source>
-        <translation>用多少层栈帧（从最内层起）确定一个分配位置；层数越少，合并的分配越多</translation>
-    </message>
-    <message>
-        <source>Stack depth</source>
-        <translation>调用栈深度</translation>
-    </message>
-    <message>
-        <source>&amp;Depth:</source>
-        <translation>深度(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Filter findings (file, function, rank…)</source>
-        <translation>筛选差异项（文件、函数、rank…）</translation>
-    </message>
-    <message>
-        <source>Filter findings</source>
-        <translation>筛选差异项</translation>
-    </message>
-    <message>
-        <source>Findings</source>
-        <translation>差异项</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1103,10 +1166,6 @@
         <translation>RankScope 可打开 PyTorch 显存快照（.pickle、.pkl、.json，可为 .gz 压缩；会搜索文件夹）以及含步骤报告行的训练日志。</translation>
     </message>
     <message>
-        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
-        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
-    </message>
-    <message>
         <source>&amp;Step:</source>
         <translation>步骤(&amp;S)：</translation>
     </message>
@@ -1141,22 +1200,6 @@
     <message>
         <source>Aligned (not possible: own peaks)</source>
         <translation>对齐（无法对齐：各自峰值）</translation>
-    </message>
-    <message>
-        <source>median</source>
-        <translation>中位数</translation>
-    </message>
-    <message>
-        <source>Top down</source>
-        <translation>自顶向下</translation>
-    </message>
-    <message>
-        <source>Bottom up</source>
-        <translation>自底向上</translation>
-    </message>
-    <message>
-        <source>Flame</source>
-        <translation>火焰图</translation>
     </message>
     <message>
         <source>Parallel &amp;Layout…</source>
@@ -1213,46 +1256,6 @@
     <message>
         <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
         <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
-    </message>
-    <message>
-        <source>What if</source>
-        <translation>假设</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from the entry script down to where it allocates</source>
-        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从入口脚本到分配位置</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from where it allocates up to its callers</source>
-        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从分配位置到其调用者</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) as a flame graph (right-click to export it as SVG)</source>
-        <translation>Rank A 的超出量（或其在比较点占用的全部显存）的火焰图（右键可导出为 SVG）</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s peak had each of its largest sites, or each category, not been allocated</source>
-        <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
-    </message>
-    <message>
-        <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
-        <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
-    </message>
-    <message>
-        <source>Memory shown by frame</source>
-        <translation>按帧显示的显存</translation>
-    </message>
-    <message>
-        <source>Excess</source>
-        <translation>超出量</translation>
-    </message>
-    <message>
-        <source>Everything</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
-        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
     </message>
     <message>
         <source>Aligned (one rank: its own peak)</source>
