@@ -5,6 +5,7 @@
 #include "beforeafterwindow.h"
 #include "blockmapview.h"
 #include "bytesize.h"
+#include "comparepanel.h"
 #include "dataexport.h"
 #include "diffreport.h"
 #include "diffsheet.h"
@@ -18,7 +19,6 @@
 #include "profilerstep.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
-#include "rankpair.h"
 #include "rankspanel.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
@@ -110,13 +110,6 @@ void remember(const QString& key, const QString& value)
 const QString RecentKey = QStringLiteral("recent/paths");
 constexpr int MaxRecent = 10;
 
-QLabel* label(QWidget* buddy)
-{
-    auto* l = new QLabel;
-    l->setBuddy(buddy);
-    return l;
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -142,26 +135,28 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Left: every rank at a glance, and the stack of what is selected.
     m_ranks = new RanksPanel(m_model);
-    connect(m_ranks, &RanksPanel::rankPicked, this, &MainWindow::pickRank);
     connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { m_loader->cancel(row); });
 
-    // Right: A and B side by side over time and in memory, then the findings.
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setObjectName(QStringLiteral("compareSplitter"));
-    right->addWidget(createComparePanel());
-    auto* maps = new QSplitter(Qt::Horizontal, right);
-    maps->setObjectName(QStringLiteral("mapsSplitter"));
-    maps->addWidget(m_mapA);
-    maps->addWidget(m_mapB);
-    connect(m_pair, &RankPair::blockClicked, this, &MainWindow::showBlock);
-    right->addWidget(maps);
+    // Right: ranks A and B side by side over time and in memory, then the findings.
+    m_compare = new ComparePanel;
+    connect(m_compare, &ComparePanel::ranksChanged, this, &MainWindow::onRanksChanged);
+    connect(m_compare, &ComparePanel::pointChosen, this, &MainWindow::scheduleComparison);
+    connect(m_compare, &ComparePanel::pointPicked, this, &MainWindow::compareRanks);
+    connect(m_compare, &ComparePanel::stepChosen, this, [this](int64_t step) { openPaths(m_jobPaths, step); });
+    connect(m_compare, &ComparePanel::allocationClicked, m_ranks, &RanksPanel::showAllocation);
+    connect(m_compare, &ComparePanel::oomClicked, m_ranks, &RanksPanel::showOom);
+    connect(m_compare, &ComparePanel::blockClicked, m_ranks, &RanksPanel::showBlock);
+    connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
+    // The step, the point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would
+    // take goes to the timelines (a 1280×720 screen has none to spare).
+    menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
     m_findings = new FindingsPanel;
     connect(m_findings, &FindingsPanel::currentFindingChanged, this, [this](int finding) {
         // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
         if (finding >= 0) {
             const int rank = m_comparison->findings()[size_t(finding)].rank;
-            if (rank != m_rankA && rank != m_rankB) {
-                setRanks(rank, m_rankB); // shows the finding, now on A
+            if (rank != m_compare->rankA() && rank != m_compare->rankB()) {
+                m_compare->setRanks(rank, m_compare->rankB()); // shows the finding, now on A
                 return;
             }
         }
@@ -169,6 +164,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
     connect(m_findings, &FindingsPanel::optionsChanged, this, &MainWindow::scheduleComparison);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->setObjectName(QStringLiteral("compareSplitter"));
+    right->addWidget(m_compare);
+    right->addWidget(m_compare->blockMaps());
     right->addWidget(m_findings);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
@@ -189,18 +188,14 @@ MainWindow::MainWindow(QWidget* parent)
     page->addWidget(body, 1);
     m_stack->addWidget(m_mainPage);
     setCentralWidget(m_stack);
-    m_texts->add([this] {
-        setWindowTitle(tr("RankScope"));
-        m_mapA->setAccessibleName(tr("Block map of rank A"));
-        m_mapB->setAccessibleName(tr("Block map of rank B"));
-    });
+    m_texts->add([this] { setWindowTitle(tr("RankScope")); });
 
     // Option changes come in bursts (typing a threshold); compare once they settle.
     m_compareTimer->setSingleShot(true);
     m_compareTimer->setInterval(150);
     connect(m_compareTimer, &QTimer::timeout, this, &MainWindow::compareRanks);
 
-    m_timelines->setMaxBands(Appearance::timelineBands());
+    timelines()->setMaxBands(Appearance::timelineBands());
     connectLoader();
     createActions();
     updateRecent();
@@ -229,7 +224,7 @@ void MainWindow::saveSettings() const
             settings.setValue(SplitterKey + splitter->objectName(), splitter->saveState());
     }
     m_findings->saveSettings(settings);
-    settings.setValue(QStringLiteral("timeline/axis"), int(m_timelines->preferredXAxis()));
+    m_compare->saveSettings(settings);
 }
 
 void MainWindow::restoreSettings()
@@ -243,99 +238,7 @@ void MainWindow::restoreSettings()
             splitter->restoreState(state.toByteArray());
     }
     m_findings->restoreSettings(settings);
-    m_timelines->setXAxis(TimelineView::XAxis(settings.value(QStringLiteral("timeline/axis"), 0).toInt()));
-}
-
-QWidget* MainWindow::createComparePanel()
-{
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 4, 4, 0);
-    auto* bar = new QHBoxLayout;
-    m_pointCombo = new QComboBox(panel);
-    m_pointCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_pointCombo, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_updating)
-            scheduleComparison();
-    });
-    m_aCombo = new QComboBox(panel);
-    m_bCombo = new QComboBox(panel);
-    const auto onRankCombo = [this] {
-        if (m_updating)
-            return;
-        const int a = m_aCombo->currentData().toInt();
-        const int b = m_bCombo->currentData().toInt();
-        setRanks(a, a == b ? m_rankA : b);
-    };
-    connect(m_aCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
-    connect(m_bCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
-    auto* swap = new QToolButton(panel);
-    swap->setText(QStringLiteral("⇄"));
-    connect(swap, &QToolButton::clicked, this, &MainWindow::swapRanks);
-    QLabel* pointLabel = label(m_pointCombo);
-    QLabel* aLabel = label(m_aCombo);
-    QLabel* bLabel = label(m_bCombo);
-    m_stepCombo = new QComboBox(panel);
-    connect(m_stepCombo, &QComboBox::activated, this, [this](int index) {
-        const QVariant step = m_stepCombo->itemData(index);
-        if (step.isValid())
-            openPaths(m_jobPaths, step.toLongLong());
-    });
-    m_stepLabel = label(m_stepCombo);
-    bar->addWidget(m_stepLabel);
-    bar->addWidget(m_stepCombo);
-    m_stepLabel->hide();
-    m_stepCombo->hide();
-    bar->addWidget(pointLabel);
-    bar->addWidget(m_pointCombo);
-    bar->addSpacing(12);
-    bar->addWidget(aLabel);
-    bar->addWidget(m_aCombo);
-    bar->addWidget(swap);
-    bar->addWidget(bLabel);
-    bar->addWidget(m_bCombo);
-    bar->addStretch(1);
-    m_texts->add([=, this] {
-        m_pointCombo->setToolTip(tr("Where each rank is looked at. Aligned (the default): the rank with the highest "
-                                    "peak there, every other rank at the same moment of its own trace; or each rank "
-                                    "at its own peak, its snapshot, its OOM, a profiler step or an event picked on the "
-                                    "timeline (double-click it)"));
-        m_pointCombo->setAccessibleName(tr("Comparison point"));
-        m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
-        m_aCombo->setAccessibleName(tr("Rank A"));
-        m_bCombo->setToolTip(tr("Rank B: by default the rank closest to the baseline"));
-        m_bCombo->setAccessibleName(tr("Rank B"));
-        swap->setToolTip(tr("Swap ranks A and B"));
-        swap->setAccessibleName(tr("Swap A and B"));
-        pointLabel->setText(tr("&Point:"));
-        m_stepLabel->setText(tr("&Step:"));
-        m_stepCombo->setToolTip(tr("The folder holds snapshots of several training steps (such as iteration_10/, "
-                                   "iteration_20/): the ranks of this one are compared"));
-        m_stepCombo->setAccessibleName(tr("Training step"));
-        aLabel->setText(tr("&A:"));
-        bLabel->setText(tr("&B:"));
-    });
-    // The point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would take
-    // goes to the timelines (a 1280×720 screen has none to spare).
-    auto* corner = new QWidget;
-    bar->setContentsMargins(8, 0, 4, 0);
-    corner->setLayout(bar);
-    menuBar()->setCornerWidget(corner, Qt::TopRightCorner);
-
-    // The views of ranks A and B, laid out here: timelines in this panel, block maps in a splitter below it.
-    m_pair = new RankPair(RankPair::Both, panel);
-    m_timelines = m_pair->timelines();
-    m_mapA = m_pair->blockMap(0);
-    m_mapB = m_pair->blockMap(1);
-    m_texts->add([this] {
-        m_timelines->setStatusTip(tr("Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: "
-                                     "everything · click: an allocation's stack · double-click: compare there"));
-    });
-    connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
-    connect(m_timelines, &TimelineView::oomClicked, this, &MainWindow::showOom);
-    connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
-    layout->addWidget(m_timelines, 1);
-    return panel;
+    m_compare->restoreSettings(settings);
 }
 
 void MainWindow::createActions()
@@ -393,10 +296,11 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
+    TimelineView* timelines = this->timelines();
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_timelines, &TimelineView::zoomIn);
-    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_timelines, &TimelineView::zoomOut);
-    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_timelines, &TimelineView::resetZoom);
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, timelines, &TimelineView::zoomIn);
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, timelines, &TimelineView::zoomOut);
+    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), timelines, &TimelineView::resetZoom);
     view->addSeparator();
     QMenu* axis = view->addMenu(tr("&X Axis"));
     auto* axes = new QActionGroup(axis);
@@ -408,7 +312,7 @@ void MainWindow::createActions()
     };
     for (const auto& [axisKind, text] : choices) {
         const TimelineView::XAxis which = axisKind; // clang 14 cannot capture a structured binding
-        QAction* choice = axis->addAction(text, this, [this, which] { m_timelines->setXAxis(which); });
+        QAction* choice = axis->addAction(text, timelines, [timelines, which] { timelines->setXAxis(which); });
         choice->setCheckable(true);
         choice->setData(int(which));
         axes->addAction(choice);
@@ -416,16 +320,16 @@ void MainWindow::createActions()
     axis->setStatusTip(tr("What the timelines' x axis counts: trace events, seconds since each rank's first "
                           "event, profiler steps lined up across ranks, or rank A's events with rank B at the same "
                           "moments"));
-    connect(axis, &QMenu::aboutToShow, this, [this, axis] {
+    connect(axis, &QMenu::aboutToShow, timelines, [timelines, axis] {
         for (QAction* choice : axis->actions()) {
             const auto which = TimelineView::XAxis(choice->data().toInt());
-            choice->setEnabled(m_timelines->available(which));
-            choice->setChecked(m_timelines->xAxis() == which);
+            choice->setEnabled(timelines->available(which));
+            choice->setChecked(timelines->xAxis() == which);
         }
     });
-    view->addAction(m_timelines->annotationRangesAction());
+    view->addAction(timelines->annotationRangesAction());
     QMenu* colour = view->addMenu(tr("&Colour Bands By"));
-    connect(colour, &QMenu::aboutToShow, this, [this, colour] { m_timelines->fillColoringMenu(colour); });
+    connect(colour, &QMenu::aboutToShow, timelines, [timelines, colour] { timelines->fillColoringMenu(colour); });
     colour->setStatusTip(
         tr("What the colours of the timelines' bands say: which allocation, where it was made, or what "
            "it is for, as the rank chart stacks it"));
@@ -463,7 +367,7 @@ SettingsDialog* MainWindow::settingsDialog()
 {
     if (!m_settings) {
         m_settings = new SettingsDialog(this);
-        connect(m_settings, &SettingsDialog::timelineBandsChanged, m_timelines, &TimelineView::setMaxBands);
+        connect(m_settings, &SettingsDialog::timelineBandsChanged, timelines(), &TimelineView::setMaxBands);
     }
     return m_settings;
 }
@@ -493,12 +397,19 @@ void MainWindow::changeEvent(QEvent* event)
     // Texts of fixed widgets follow through m_texts; these are made from data and are made again.
     createActions();
     updateRecent();
-    if (m_comparison) {
-        fillRankCombos();
-        fillPointCombo();
-        showFinding();
+}
+
+bool MainWindow::event(QEvent* event)
+{
+    const bool handled = QMainWindow::event(event);
+    // After the panels have made their items from data anew (QWidget passes a language change on to its children
+    // after its own changeEvent): the status line quotes the point box.
+    if (event->type() == QEvent::LanguageChange) {
+        if (m_comparison)
+            showFinding();
+        updateStatus();
     }
-    updateStatus();
+    return handled;
 }
 
 QStringList MainWindow::recentPaths() const
@@ -595,19 +506,12 @@ void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step
         clearJob();
     addRecent(paths);
     m_stack->setCurrentWidget(m_mainPage);
-    // New ranks: A and B are chosen afresh once everything has loaded.
-    m_rankA = m_rankB = -1;
-    // A folder of several steps: one step's ranks, the others one choice away.
+    // New ranks: A and B are chosen afresh once everything has loaded. A folder of several steps: one step's ranks,
+    // the others one choice away.
+    m_compare->startJob(job.steps(), job.step());
     m_jobPaths = paths;
     m_layoutText = QSettings().value(jobKey("layouts", paths)).toString();
     m_deviceMemoryText = QSettings().value(jobKey("devicememory", paths)).toString();
-    m_stepCombo->clear();
-    for (int64_t s : job.steps())
-        m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
-    m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(job.step()))));
-    m_stepLabel->setVisible(!job.steps().empty());
-    m_stepCombo->setVisible(!job.steps().empty());
-    refitMenuCorner();
     // The files load one job each (progress and cancel per file, in the rank table); the job gets them as they are
     // compared.
     m_loader->load(job.files());
@@ -767,16 +671,14 @@ void MainWindow::connectLoader()
 
 void MainWindow::scheduleComparison()
 {
-    if (!m_updating && m_comparison)
+    if (m_comparison)
         m_compareTimer->start();
 }
 
 void MainWindow::readOptions()
 {
-    // "aligned" (the default, also before the first comparison) parses to no point: the comparison aligns the ranks
-    // where their traces allow it, else takes each at its own peak.
-    m_options.point = TimelinePoint::parse(m_pointCombo->currentData().toString().toStdString());
-    m_findings->readOptions(m_options, m_rankB);
+    m_compare->readOptions(m_options);
+    m_findings->readOptions(m_options, m_compare->rankB());
     m_options.layout =
         m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
     m_options.deviceMemoryBytes = parseByteSizeWithUnit(m_deviceMemoryText).value_or(0);
@@ -895,25 +797,25 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     m_model->setComparison(m_comparison);
     m_ranks->showComparison(m_comparison);
     m_findings->showComparison(m_comparison);
+    m_compare->showComparison(m_comparison); // first: it words the job's own moment, which the banner's notes cite
     if (!m_comparison) {
         m_banner->hide();
-        m_rankA = m_rankB = -1;
         showRanks();
         updateStatus();
         return;
     }
-    chooseDefaultRanks();
-    fillRankCombos();
-    fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
+    if (!m_comparison->options().point)
+        m_jobVerdict = m_comparison->verdict();
     m_banner->setVerdict(m_comparison->verdict(), caveats());
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
-    const int a = rankIndexOf(m_rankA);
+    const int rankA = m_compare->rankA();
+    const int a = m_comparison->rankIndex(rankA);
     const bool selected = m_findings->selectFirstFinding();
     const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && !selected;
     if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
         const DeviceHistoryPtr& h = m_comparison->historyPtr(size_t(a));
-        m_ranks->showOom(h, m_rankA, h->ooms().size() - 1);
+        m_ranks->showOom(h, rankA, h->ooms().size() - 1);
     } else if (!selected) {
         m_ranks->clearStack();
     }
@@ -922,125 +824,48 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     emit comparisonShown();
 }
 
-int MainWindow::rankIndexOf(int rank) const
-{
-    return m_comparison ? m_comparison->rankIndex(rank) : -1;
-}
-
-void MainWindow::chooseDefaultRanks()
-{
-    const std::vector<RankSummary>& ranks = m_comparison->ranks();
-    if (rankIndexOf(m_rankA) >= 0 && (ranks.size() < 2 || (rankIndexOf(m_rankB) >= 0 && m_rankA != m_rankB)))
-        return; // the user's (or the last) choice still holds
-    std::tie(m_rankA, m_rankB) = m_comparison->defaultPair();
-}
-
-void MainWindow::fillRankCombos()
-{
-    m_updating = true;
-    for (QComboBox* combo : { m_aCombo, m_bCombo }) {
-        combo->clear();
-        if (m_comparison) {
-            for (const RankSummary& s : m_comparison->ranks())
-                combo->addItem(tr("Rank %1").arg(s.rank), s.rank);
-        }
-    }
-    m_aCombo->setCurrentIndex(m_aCombo->findData(m_rankA));
-    m_bCombo->setCurrentIndex(m_bCombo->findData(m_rankB));
-    m_updating = false;
-    refitMenuCorner();
-}
-
-void MainWindow::fillPointCombo()
-{
-    m_updating = true;
-    const QString current =
-        m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
-    m_pointCombo->clear();
-    // Short: the bar is narrow. The status line and the tooltip say the rest.
-    // The moment the verdict chose, where it chose one: an OOM, a mid-step excess, the highest peak.
-    const Moment& moment = m_comparison->moment();
-    if (!m_comparison->options().point) {
-        m_jobVerdict = m_comparison->verdict();
-        const bool aligned = m_comparison->alignedTo() >= 0;
-        m_alignedPointText = !aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
-            : !aligned                                                    ? tr("Aligned (not possible: own peaks)")
-            : moment.reason == Moment::OutOfMemory ? tr("Aligned at rank %1's OOM").arg(moment.rank)
-            : moment.reason == Moment::MidStep
-            ? tr("Aligned mid-step at rank %1's event %2").arg(moment.rank).arg(moment.event)
-            : m_comparison->groups().size() > 1 ? tr("Aligned in each replica group")
-                                                : tr("Aligned at rank %1's peak").arg(moment.rank);
-    }
-    m_pointCombo->addItem(m_alignedPointText.isEmpty() ? tr("Aligned (the verdict's moment)") : m_alignedPointText,
-        QStringLiteral("aligned"));
-    m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
-    m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
-    bool anyOom = false;
-    for (size_t i = 0; i < m_comparison->ranks().size(); ++i)
-        anyOom = anyOom || !m_comparison->history(i).ooms().empty();
-    if (anyOom)
-        m_pointCombo->addItem(tr("Out of memory"), QStringLiteral("oom"));
-    // Profiler steps that rank A recorded, as record_function("ProfilerStep#N") scopes.
-    const int a = rankIndexOf(m_rankA);
-    if (a >= 0) {
-        const DeviceHistory& h = m_comparison->history(size_t(a));
-        int steps = 0;
-        for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
-            if (!step.span->hasStart || ++steps > 200)
-                continue;
-            const QString number = QString::number(step.number);
-            m_pointCombo->addItem(tr("Step %1 (start)").arg(number), QString(QStringLiteral("step:") + number));
-            if (step.span->hasEnd)
-                m_pointCombo->addItem(tr("Step %1 (end)").arg(number), QStringLiteral("step:%1:end").arg(number));
-        }
-    }
-    if (m_pointCombo->findData(current) < 0 && current.startsWith(QLatin1String("event:")))
-        m_pointCombo->addItem(m_comparison->moment().reason == Moment::Picked
-                ? tr("Rank %1's event %2 (picked; the others at the same moment)")
-                      .arg(m_comparison->moment().rank)
-                      .arg(m_comparison->moment().event)
-                : tr("Event %1 (picked on the timeline)").arg(current.mid(6)),
-            current);
-    m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(current)));
-    m_updating = false;
-    refitMenuCorner();
-}
-
-void MainWindow::refitMenuCorner()
-{
-    // The menu bar places its corner widget at the widget's size hint only when the bar itself is laid out, so boxes
-    // that grew with their items (the point, the ranks, the steps) would stay cut; a resize event lays it out again.
-    if (QWidget* corner = menuBar()->cornerWidget(Qt::TopRightCorner)) {
-        corner->adjustSize();
-        QResizeEvent resize(menuBar()->size(), menuBar()->size());
-        QCoreApplication::sendEvent(menuBar(), &resize);
-    }
-}
-
 void MainWindow::setRanks(int a, int b)
 {
-    if (a == m_rankA && b == m_rankB)
-        return;
-    m_rankA = a;
-    m_rankB = b;
-    fillRankCombos();
+    m_compare->setRanks(a, b);
+}
+
+void MainWindow::swapRanks()
+{
+    m_compare->swapRanks();
+}
+
+int MainWindow::rankA() const
+{
+    return m_compare->rankA();
+}
+
+int MainWindow::rankB() const
+{
+    return m_compare->rankB();
+}
+
+TimelineView* MainWindow::timelines() const
+{
+    return m_compare->timelines();
+}
+
+BlockMapView* MainWindow::blockMap(int side) const
+{
+    return m_compare->blockMap(side);
+}
+
+void MainWindow::onRanksChanged()
+{
     if (m_findings->baselineIsRankB())
         scheduleComparison(); // the baseline is rank B, which just changed
     showRanks();
     showFinding();
 }
 
-void MainWindow::swapRanks()
-{
-    if (m_rankB >= 0)
-        setRanks(m_rankB, m_rankA);
-}
-
 void MainWindow::showRanks()
 {
-    m_pair->showRanks(m_comparison, m_rankA, m_rankB);
-    m_ranks->showRanks(m_comparison, m_rankA, m_rankB);
-    m_findings->setRankA(m_rankA);
+    m_ranks->showRanks(m_comparison, m_compare->rankA(), m_compare->rankB());
+    m_findings->setRankA(m_compare->rankA());
 }
 
 bool MainWindow::showsStartPage() const
@@ -1057,61 +882,12 @@ void MainWindow::showFinding()
 {
     const int index = selectedFinding();
     if (m_comparison)
-        m_pair->markFinding(index);
+        m_compare->markFinding(index);
     if (index < 0)
         return;
     const int rank = m_comparison->findings()[size_t(index)].rank;
-    m_ranks->showFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
-}
-
-void MainWindow::showAllocation(int track, uint32_t allocation)
-{
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track >= 0 && size_t(track) < tracks.size())
-        m_ranks->showAllocation(tracks[size_t(track)].history, tracks[size_t(track)].rank, allocation);
-}
-
-void MainWindow::showOom(int track, int oom)
-{
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track >= 0 && size_t(track) < tracks.size())
-        m_ranks->showOom(tracks[size_t(track)].history, tracks[size_t(track)].rank, size_t(oom));
-}
-
-void MainWindow::showBlock(int side, uint64_t address, StackId stack)
-{
-    const int index = rankIndexOf(side == 0 ? m_rankA : m_rankB);
-    if (index >= 0)
-        m_ranks->showBlock(m_comparison->historyPtr(size_t(index)), side == 0 ? m_rankA : m_rankB, address, stack);
-}
-
-void MainWindow::pickRank(int rank, int side)
-{
-    if (rankIndexOf(rank) < 0)
-        return;
-    if (side == 1) {
-        if (rank != m_rankB)
-            setRanks(rank == m_rankA ? m_rankB : m_rankA, rank);
-    } else if (rank != m_rankA) {
-        setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
-    }
-}
-
-void MainWindow::pickPoint(int track, EventIndex event)
-{
-    // The clicked rank's event; every other rank at the same moment of its own trace, whatever its event index.
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const int rank = tracks[size_t(track)].rank;
-    const QString spec = QStringLiteral("event:%1@%2").arg(event).arg(rank);
-    m_updating = true;
-    if (m_pointCombo->findData(spec) < 0)
-        m_pointCombo->addItem(
-            tr("Rank %1's event %2 (picked; the others at the same moment)").arg(rank).arg(event), spec);
-    m_pointCombo->setCurrentIndex(m_pointCombo->findData(spec));
-    m_updating = false;
-    compareRanks();
+    m_ranks->showFinding(
+        *m_comparison, size_t(index), rank == m_compare->rankA() ? m_compare->rankB() : m_compare->rankA());
 }
 
 void MainWindow::exportPicture()
@@ -1125,11 +901,11 @@ void MainWindow::exportPicture()
     DiffSheet sheet(dialog.view());
     // The page draws the timelines as the window does.
     if (TimelineView* timelines = sheet.timelines()) {
-        timelines->setBandColoring(m_timelines->bandColoring());
-        timelines->setXAxis(m_timelines->preferredXAxis());
-        timelines->setYScale(m_timelines->yScale());
+        timelines->setBandColoring(this->timelines()->bandColoring());
+        timelines->setXAxis(this->timelines()->preferredXAxis());
+        timelines->setYScale(this->timelines()->yScale());
     }
-    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
+    sheet.setComparison(m_comparison, rankA(), rankB(), selectedFinding(), m_model);
     QString error;
     if (!sheet.prepare(dialog.imageSize()))
         error = tr("Drawing the views took too long.");
@@ -1179,7 +955,7 @@ void MainWindow::exportReport()
             != QMessageBox::Yes)
         return;
     DiffSheet sheet(DiffSheet::Diff);
-    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
+    sheet.setComparison(m_comparison, rankA(), rankB(), selectedFinding(), m_model);
     QString error = sheet.prepare(QSize(1600, 1000)) ? sheet.writeReport(*m_comparison, path)
                                                      : tr("Drawing the views took too long.");
     if (!error.isEmpty())
@@ -1201,7 +977,7 @@ void MainWindow::previousFinding()
 bool MainWindow::isBusy() const
 {
     return m_loader->isRunning() || m_comparisons.isBusy() || m_earlierLoads.isBusy() || m_compareTimer->isActive()
-        || m_pair->isBusy();
+        || m_compare->isBusy();
 }
 
 void MainWindow::clearJob()
@@ -1217,22 +993,14 @@ void MainWindow::clearJob()
     m_unusedOption.clear();
     m_compareTimer->stop();
     m_model->clear();
-    m_alignedPointText.clear();
     m_jobVerdict.reset();
     applyComparison(nullptr);
     m_ranks->clearStack();
-    // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
-    const QString point = m_pointCombo->currentData().toString();
-    if (point.startsWith(QLatin1String("event:")) || point.startsWith(QLatin1String("step:"))) {
-        const QString text = m_pointCombo->currentText();
-        m_updating = true;
-        m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("aligned"))));
-        m_updating = false;
+    if (const QString point = m_compare->closeJob(); !point.isEmpty())
         statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
                                     "own peaks again.")
-                                     .arg(text),
+                                     .arg(point),
             15000);
-    }
 }
 
 void MainWindow::closeAll()
@@ -1258,7 +1026,7 @@ VerdictBanner::Caveats MainWindow::caveats() const
         if (here.kind != m_jobVerdict->kind || here.rank != m_jobVerdict->rank
             || here.groupRanks != m_jobVerdict->groupRanks) {
             c.jobVerdict = VerdictText::title(*m_jobVerdict, VerdictText::Translated);
-            c.jobPoint = m_alignedPointText;
+            c.jobPoint = m_compare->jobPointText();
         }
     }
     if (m_comparison)
@@ -1305,7 +1073,7 @@ void MainWindow::updateStatus()
             text += tr(" · comparing…");
         else if (m_comparison)
             text += tr(" · %n finding(s) (%1)", nullptr, int(m_comparison->findings().size()))
-                        .arg(m_pointCombo->currentText()); // the point in words, in the user's language
+                        .arg(m_compare->pointText()); // the point in words, in the user's language
     }
     if (!m_statusLabel) {
         m_statusLabel = new QLabel(this);

@@ -36,7 +36,7 @@ class Retranslator;
 class SettingsDialog;
 class FindingsModel;
 class FindingsPanel;
-class RankPair;
+class ComparePanel;
 class RanksPanel;
 class RankListModel;
 class SnapshotLoader;
@@ -76,14 +76,8 @@ public:
     {
         return m_comparison;
     }
-    TimelineView* timelines() const
-    {
-        return m_timelines;
-    }
-    BlockMapView* blockMap(int side) const
-    {
-        return side == 0 ? m_mapA : m_mapB;
-    }
+    TimelineView* timelines() const;
+    BlockMapView* blockMap(int side) const;
     FindingsModel* findingsModel() const;
     QTreeView* rankTable() const;
     QTreeView* findingsView() const;
@@ -100,14 +94,8 @@ public:
     /// The permanent status bar text: ranks, loaded, failed, findings.
     QString statusText() const;
     /// Ranks shown as A and B (-1: none).
-    int rankA() const
-    {
-        return m_rankA;
-    }
-    int rankB() const
-    {
-        return m_rankB;
-    }
+    int rankA() const;
+    int rankB() const;
     void setRanks(int a, int b);
     /// The finding selected in the findings table (index into the comparison's findings), or -1.
     int selectedFinding() const;
@@ -154,6 +142,7 @@ signals:
     void comparisonShown();
 
 protected:
+    bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 public:
@@ -166,7 +155,6 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    QWidget* createComparePanel();
     /// Asks for a setting of the open job; nullopt when cancelled or when `whatIsWrong` (called for a non-empty
     /// answer) says what is wrong, which is shown.
     std::optional<QString> askJobSetting(const QString& title, const QString& prompt, const QString& current,
@@ -175,7 +163,6 @@ private:
     void setJobSetting(QString& member, const char* group, const QString& value);
     /// What the shown verdict rests on, for the banner.
     VerdictBanner::Caveats caveats() const;
-    void refitMenuCorner();
     /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
     void saveSettings() const;
     void restoreSettings();
@@ -192,23 +179,14 @@ private:
     void scheduleComparison();
     void compareRanks();
     void applyComparison(ComparisonPtr comparison);
-    void chooseDefaultRanks();
-    void fillRankCombos();
-    void fillPointCombo();
+    /// Ranks A and B as the compare panel now has them, in the other panels.
+    void onRanksChanged();
     void showRanks();
     void showFinding();
-    void showAllocation(int track, uint32_t allocation);
-    /// The failed request of an OOM marker clicked on a timeline, in the stack pane.
-    void showOom(int track, int oom);
-    /// Shows `rank` as A (side 0) or B (side 1); the other side keeps its rank unless it is the same one.
-    void pickRank(int rank, int side);
-    void showBlock(int side, uint64_t address, StackId stack);
-    void pickPoint(int track, EventIndex event);
     void readOptions();
     void addRecent(const QStringList& paths);
     void updateRecent();
     QStringList recentPaths() const;
-    int rankIndexOf(int rank) const;
 
     SnapshotLoader* m_loader = nullptr;
     RankListModel* m_model = nullptr;
@@ -218,26 +196,13 @@ private:
     QWidget* m_mainPage = nullptr;
     VerdictBanner* m_banner = nullptr;
     RanksPanel* m_ranks = nullptr;
-    RankPair* m_pair = nullptr;
-    // The pair's views.
-    TimelineView* m_timelines = nullptr;
-    BlockMapView* m_mapA = nullptr;
-    BlockMapView* m_mapB = nullptr;
-    QComboBox* m_pointCombo = nullptr;
-    /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
-    QComboBox* m_stepCombo = nullptr;
-    QLabel* m_stepLabel = nullptr;
+    ComparePanel* m_compare = nullptr;
     /// What the user opened, to open another of its steps.
     QStringList m_jobPaths;
     QString m_layoutText;
     QString m_deviceMemoryText;
-    /// The point box's words for the job's own moment, from its last comparison at no named point: a picked point or
-    /// another point box choice is compared at that point, which says nothing of where "aligned" would look.
-    QString m_alignedPointText;
-    /// The verdict at that moment, for the banner at any other point.
+    /// The verdict at the job's own moment (its latest comparison at no named point), for the banner at any other.
     std::optional<Verdict> m_jobVerdict;
-    QComboBox* m_aCombo = nullptr;
-    QComboBox* m_bCombo = nullptr;
     QTimer* m_compareTimer = nullptr;
     Retranslator* m_texts = nullptr;
     SettingsDialog* m_settings = nullptr;
@@ -259,10 +224,6 @@ private:
     std::optional<Job> m_job;
     /// What the job could not use of the options (Job::check), said in the banner.
     QString m_unusedOption;
-    int m_rankA = -1;
-    int m_rankB = -1;
-    // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.
-    bool m_updating = false;
 };
 
 } // namespace RankScope

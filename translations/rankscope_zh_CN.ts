@@ -278,6 +278,137 @@
     </message>
 </context>
 <context>
+    <name>RankScope::ComparePanel</name>
+    <message>
+        <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
+        <translation>每个 rank 在何处比较。对齐（默认）：峰值最高的 rank 取其峰值，其他 rank 取其轨迹中的同一时刻；或各 rank 自己的峰值、快照、OOM、某个 profiler 步骤，或在时间线上选取的事件（双击）</translation>
+    </message>
+    <message>
+        <source>Comparison point</source>
+        <translation>比较点</translation>
+    </message>
+    <message>
+        <source>Rank A: by default the rank the verdict names</source>
+        <translation>Rank A：默认为结论指出的 rank</translation>
+    </message>
+    <message>
+        <source>Rank A</source>
+        <translation>Rank A</translation>
+    </message>
+    <message>
+        <source>Rank B: by default the rank closest to the baseline</source>
+        <translation>Rank B：默认为最接近基线的 rank</translation>
+    </message>
+    <message>
+        <source>Rank B</source>
+        <translation>Rank B</translation>
+    </message>
+    <message>
+        <source>Swap ranks A and B</source>
+        <translation>交换 rank A 和 B</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>&amp;Point:</source>
+        <translation>比较点(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Step:</source>
+        <translation>步骤(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>The folder holds snapshots of several training steps (such as iteration_10/, iteration_20/): the ranks of this one are compared</source>
+        <translation>该文件夹包含多个训练步骤的快照（例如 iteration_10/、iteration_20/）：比较的是此步骤的各个 rank</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练步骤</translation>
+    </message>
+    <message>
+        <source>&amp;A:</source>
+        <translation>&amp;A：</translation>
+    </message>
+    <message>
+        <source>&amp;B:</source>
+        <translation>&amp;B：</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
+        <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
+    </message>
+    <message>
+        <source>Block map of rank A</source>
+        <translation>rank A 的内存块图</translation>
+    </message>
+    <message>
+        <source>Block map of rank B</source>
+        <translation>rank B 的内存块图</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Aligned (one rank: its own peak)</source>
+        <translation>对齐（只有一个 rank：其自身峰值）</translation>
+    </message>
+    <message>
+        <source>Aligned (not possible: own peaks)</source>
+        <translation>对齐（无法对齐：各自峰值）</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s OOM</source>
+        <translation>对齐到 rank %1 的 OOM</translation>
+    </message>
+    <message>
+        <source>Aligned mid-step at rank %1&apos;s event %2</source>
+        <translation>对齐到步中 rank %1 的事件 %2</translation>
+    </message>
+    <message>
+        <source>Aligned in each replica group</source>
+        <translation>在每个副本组内对齐</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s peak</source>
+        <translation>对齐到 rank %1 的峰值</translation>
+    </message>
+    <message>
+        <source>Aligned (the verdict&apos;s moment)</source>
+        <translation>对齐（判定所选的时刻）</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s own peak</source>
+        <translation>各 rank 自己的峰值</translation>
+    </message>
+    <message>
+        <source>Snapshot (end of trace)</source>
+        <translation>快照（追踪结束时）</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>显存不足（OOM）</translation>
+    </message>
+    <message>
+        <source>Step %1 (start)</source>
+        <translation>第 %1 步（开始）</translation>
+    </message>
+    <message>
+        <source>Step %1 (end)</source>
+        <translation>第 %1 步（结束）</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
+        <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
+    </message>
+    <message>
+        <source>Event %1 (picked on the timeline)</source>
+        <translation>事件 %1（在时间线上选取）</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::DiffSheet</name>
     <message numerus="yes">
         <source>&lt;b&gt;RankScope&lt;/b&gt; · %n rank(s) compared at &lt;b&gt;%1&lt;/b&gt;</source>
@@ -712,54 +843,6 @@
         <translation>RankScope</translation>
     </message>
     <message>
-        <source>Block map of rank A</source>
-        <translation>rank A 的内存块图</translation>
-    </message>
-    <message>
-        <source>Block map of rank B</source>
-        <translation>rank B 的内存块图</translation>
-    </message>
-    <message>
-        <source>Comparison point</source>
-        <translation>比较点</translation>
-    </message>
-    <message>
-        <source>Rank A: by default the rank the verdict names</source>
-        <translation>Rank A：默认为结论指出的 rank</translation>
-    </message>
-    <message>
-        <source>Rank A</source>
-        <translation>Rank A</translation>
-    </message>
-    <message>
-        <source>Rank B: by default the rank closest to the baseline</source>
-        <translation>Rank B：默认为最接近基线的 rank</translation>
-    </message>
-    <message>
-        <source>Rank B</source>
-        <translation>Rank B</translation>
-    </message>
-    <message>
-        <source>Swap ranks A and B</source>
-        <translation>交换 rank A 和 B</translation>
-    </message>
-    <message>
-        <source>Swap A and B</source>
-        <translation>交换 A 和 B</translation>
-    </message>
-    <message>
-        <source>&amp;Point:</source>
-        <translation>比较点(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>&amp;A:</source>
-        <translation>&amp;A：</translation>
-    </message>
-    <message>
-        <source>&amp;B:</source>
-        <translation>&amp;B：</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -962,30 +1045,6 @@
         </translation>
     </message>
     <message>
-        <source>Rank %1</source>
-        <translation>Rank %1</translation>
-    </message>
-    <message>
-        <source>Snapshot (end of trace)</source>
-        <translation>快照（追踪结束时）</translation>
-    </message>
-    <message>
-        <source>Out of memory</source>
-        <translation>显存不足（OOM）</translation>
-    </message>
-    <message>
-        <source>Step %1 (start)</source>
-        <translation>第 %1 步（开始）</translation>
-    </message>
-    <message>
-        <source>Step %1 (end)</source>
-        <translation>第 %1 步（结束）</translation>
-    </message>
-    <message>
-        <source>Event %1 (picked on the timeline)</source>
-        <translation>事件 %1（在时间线上选取）</translation>
-    </message>
-    <message>
         <source>Drawing the views took too long.</source>
         <translation>绘制视图耗时过长。</translation>
     </message>
@@ -1166,40 +1225,12 @@
         <translation>RankScope 可打开 PyTorch 显存快照（.pickle、.pkl、.json，可为 .gz 压缩；会搜索文件夹）以及含步骤报告行的训练日志。</translation>
     </message>
     <message>
-        <source>&amp;Step:</source>
-        <translation>步骤(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>The folder holds snapshots of several training steps (such as iteration_10/, iteration_20/): the ranks of this one are compared</source>
-        <translation>该文件夹包含多个训练步骤的快照（例如 iteration_10/、iteration_20/）：比较的是此步骤的各个 rank</translation>
-    </message>
-    <message>
-        <source>Training step</source>
-        <translation>训练步骤</translation>
-    </message>
-    <message>
-        <source>Each rank&apos;s own peak</source>
-        <translation>各 rank 自己的峰值</translation>
-    </message>
-    <message>
         <source>&amp;Aligned with Rank A</source>
         <translation>与 rank A 对齐(&amp;A)</translation>
     </message>
     <message>
         <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, profiler steps lined up across ranks, or rank A&apos;s events with rank B at the same moments</source>
         <translation>时间线的 x 轴表示什么：轨迹事件、自各 rank 第一个事件起的秒数、跨 rank 对齐的 profiler 步骤，或 rank A 的事件（rank B 取同一时刻）</translation>
-    </message>
-    <message>
-        <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
-        <translation>每个 rank 在何处比较。对齐（默认）：峰值最高的 rank 取其峰值，其他 rank 取其轨迹中的同一时刻；或各 rank 自己的峰值、快照、OOM、某个 profiler 步骤，或在时间线上选取的事件（双击）</translation>
-    </message>
-    <message>
-        <source>Aligned at rank %1&apos;s peak</source>
-        <translation>对齐到 rank %1 的峰值</translation>
-    </message>
-    <message>
-        <source>Aligned (not possible: own peaks)</source>
-        <translation>对齐（无法对齐：各自峰值）</translation>
     </message>
     <message>
         <source>Parallel &amp;Layout…</source>
@@ -1220,10 +1251,6 @@
     <message>
         <source>%1 (an earlier step): %2</source>
         <translation>%1（较早的一步）：%2</translation>
-    </message>
-    <message>
-        <source>Aligned in each replica group</source>
-        <translation>在每个副本组内对齐</translation>
     </message>
     <message>
         <source>&amp;Colour Bands By</source>
@@ -1252,30 +1279,6 @@
     <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
-    </message>
-    <message>
-        <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
-        <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
-    </message>
-    <message>
-        <source>Aligned (one rank: its own peak)</source>
-        <translation>对齐（只有一个 rank：其自身峰值）</translation>
-    </message>
-    <message>
-        <source>Aligned at rank %1&apos;s OOM</source>
-        <translation>对齐到 rank %1 的 OOM</translation>
-    </message>
-    <message>
-        <source>Aligned mid-step at rank %1&apos;s event %2</source>
-        <translation>对齐到步中 rank %1 的事件 %2</translation>
-    </message>
-    <message>
-        <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
-        <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
-    </message>
-    <message>
-        <source>Aligned (the verdict&apos;s moment)</source>
-        <translation>对齐（判定所选的时刻）</translation>
     </message>
     <message>
         <source>layout %1: %2 ranks, but %3 are compared</source>
