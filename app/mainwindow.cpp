@@ -3,120 +3,60 @@
 
 #include "appearance.h"
 #include "beforeafterwindow.h"
-#include "blockmapview.h"
-#include "bytesize.h"
+#include "capturehelperdialog.h"
 #include "comparepanel.h"
-#include "dataexport.h"
-#include "diffreport.h"
-#include "diffsheet.h"
-#include "excesstreemodel.h"
-#include "exportdialog.h"
+#include "comparisonexport.h"
 #include "findingspanel.h"
-#include "findingstableutil.h"
-#include "flamegraph.h"
-#include "formatting.h"
-#include "imageexport.h"
-#include "profilerstep.h"
+#include "jobsession.h"
+#include "jobsettingdialog.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankspanel.h"
+#include "recentfiles.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
-#include "stackpane.h"
-#include "stacktext.h"
 #include "startpage.h"
 #include "steplog.h"
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
-#include "verdicttext.h"
-#include "whatifview.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QCheckBox>
-#include <QClipboard>
-#include <QComboBox>
-#include <QCryptographicHash>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QInputDialog>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
-#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTabWidget>
-#include <QTimer>
-#include <QToolButton>
-#include <QTreeView>
 #include <QVBoxLayout>
-
-#include <map>
 
 namespace RankScope {
 
 namespace {
 
-// What belongs to a job (its layout, its GPUs' memory) is remembered per job: a settings key made of `group` and the
-// files or folders the job was opened from.
-QString jobKey(const char* group, const QStringList& paths)
-{
-    QStringList sorted;
-    for (const QString& path : paths)
-        sorted << QFileInfo(path).absoluteFilePath();
-    sorted.sort();
-    return QLatin1String(group) + QLatin1Char('/')
-        + QString::fromLatin1(
-            QCryptographicHash::hash(sorted.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-
-// Stores `value` under `key`, or removes the key for an empty value.
-void remember(const QString& key, const QString& value)
-{
-    QSettings settings;
-    if (value.isEmpty())
-        settings.remove(key);
-    else
-        settings.setValue(key, value);
-}
-
-const QString RecentKey = QStringLiteral("recent/paths");
-constexpr int MaxRecent = 10;
+// Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
+// with the findings): sizes saved for an earlier one would squeeze it.
+const QString SplitterKey = QStringLiteral("window/layout3/");
 
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_loader(new SnapshotLoader(this))
-    , m_model(new RankListModel(this))
-    , m_compareTimer(new QTimer(this))
+    , m_recent(new RecentFiles(this))
     , m_texts(new Retranslator(this))
 {
     setAcceptDrops(true);
@@ -133,37 +73,54 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
     m_stack->addWidget(m_start);
 
-    // Left: every rank at a glance, and the stack of what is selected.
-    m_ranks = new RanksPanel(m_model);
-    connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { m_loader->cancel(row); });
-
-    // Right: ranks A and B side by side over time and in memory, then the findings.
+    // The job compares with the options the panels set.
+    m_session = new JobSession(
+        [this](ComparisonOptions& options) {
+            m_compare->readOptions(options);
+            m_findings->readOptions(options, m_compare->rankB());
+        },
+        this);
+    m_ranks = new RanksPanel(m_session->model());
     m_compare = new ComparePanel;
+    m_findings = new FindingsPanel;
+    connect(m_session, &JobSession::comparisonReady, this, &MainWindow::showComparison);
+    connect(m_session, &JobSession::comparing, this, [this](int ranks) {
+        m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, ranks));
+        updateStatus();
+    });
+    connect(m_session, &JobSession::fileFinished, this, &MainWindow::onFileFinished);
+    connect(m_session, &JobSession::earlierStepFailed, this, [this](const LoadedFile& file) {
+        statusBar()->showMessage(
+            tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+    });
+    connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
+    connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { loader()->cancel(row); });
     connect(m_compare, &ComparePanel::ranksChanged, this, &MainWindow::onRanksChanged);
-    connect(m_compare, &ComparePanel::pointChosen, this, &MainWindow::scheduleComparison);
-    connect(m_compare, &ComparePanel::pointPicked, this, &MainWindow::compareRanks);
-    connect(m_compare, &ComparePanel::stepChosen, this, [this](int64_t step) { openPaths(m_jobPaths, step); });
+    connect(m_compare, &ComparePanel::pointChosen, m_session, &JobSession::scheduleComparison);
+    connect(m_compare, &ComparePanel::pointPicked, m_session, &JobSession::compare);
+    connect(m_compare, &ComparePanel::stepChosen, this, [this](int64_t step) { openPaths(m_session->paths(), step); });
     connect(m_compare, &ComparePanel::allocationClicked, m_ranks, &RanksPanel::showAllocation);
     connect(m_compare, &ComparePanel::oomClicked, m_ranks, &RanksPanel::showOom);
     connect(m_compare, &ComparePanel::blockClicked, m_ranks, &RanksPanel::showBlock);
-    connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
-    // The step, the point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would
-    // take goes to the timelines (a 1280×720 screen has none to spare).
-    menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
-    m_findings = new FindingsPanel;
     connect(m_findings, &FindingsPanel::currentFindingChanged, this, [this](int finding) {
         // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
         if (finding >= 0) {
-            const int rank = m_comparison->findings()[size_t(finding)].rank;
-            if (rank != m_compare->rankA() && rank != m_compare->rankB()) {
-                m_compare->setRanks(rank, m_compare->rankB()); // shows the finding, now on A
+            const int rank = comparison()->findings()[size_t(finding)].rank;
+            if (rank != rankA() && rank != rankB()) {
+                setRanks(rank, rankB()); // shows the finding, now on A
                 return;
             }
         }
         showFinding();
     });
     connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
-    connect(m_findings, &FindingsPanel::optionsChanged, this, &MainWindow::scheduleComparison);
+    connect(m_findings, &FindingsPanel::optionsChanged, m_session, &JobSession::scheduleComparison);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecent);
+
+    // The ranks on the left; ranks A and B side by side over time and in memory on the right, then the findings.
+    // The step, the point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would
+    // take goes to the timelines (a 1280×720 screen has none to spare).
+    menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
     auto* right = new QSplitter(Qt::Vertical);
     right->setObjectName(QStringLiteral("compareSplitter"));
     right->addWidget(m_compare);
@@ -190,13 +147,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_stack);
     m_texts->add([this] { setWindowTitle(tr("RankScope")); });
 
-    // Option changes come in bursts (typing a threshold); compare once they settle.
-    m_compareTimer->setSingleShot(true);
-    m_compareTimer->setInterval(150);
-    connect(m_compareTimer, &QTimer::timeout, this, &MainWindow::compareRanks);
-
     timelines()->setMaxBands(Appearance::timelineBands());
-    connectLoader();
     createActions();
     updateRecent();
     restoreSettings();
@@ -207,12 +158,6 @@ MainWindow::~MainWindow()
 {
     saveSettings();
 }
-
-namespace {
-// Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
-// with the findings): sizes saved for an earlier one would squeeze it.
-const QString SplitterKey = QStringLiteral("window/layout3/");
-} // namespace
 
 void MainWindow::saveSettings() const
 {
@@ -270,19 +215,24 @@ void MainWindow::createActions()
         ->setStatusTip(tr("Two runs, before and after a fix: folders of snapshots or of training logs"));
     file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
-    QAction* picture = m_exportMenu->addAction(tr("Diff &Screenshot…"), this, &MainWindow::exportPicture);
+    // What the window shows, exported.
+    const auto shown = [this] {
+        return ComparisonExport(this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines() });
+    };
+    QAction* picture =
+        m_exportMenu->addAction(tr("Diff &Screenshot…"), this, [this, shown] { exported(shown().picture()); });
     picture->setShortcut(QKeySequence(tr("Ctrl+E")));
     picture->setStatusTip(tr("Ranks A and B, their block maps, the findings and the selected stack as PNG, SVG or "
                              "PDF"));
-    m_exportMenu->addAction(tr("Findings as &CSV…"), this, [this] { exportFindings(false); })
+    m_exportMenu->addAction(tr("Findings as &CSV…"), this, [this, shown] { exported(shown().findings(false)); })
         ->setStatusTip(tr("Every finding, one per line, as rankscope diff --csv writes them"));
-    m_exportMenu->addAction(tr("Findings as &JSON…"), this, [this] { exportFindings(true); })
+    m_exportMenu->addAction(tr("Findings as &JSON…"), this, [this, shown] { exported(shown().findings(true)); })
         ->setStatusTip(tr("The comparison as rankscope diff --json writes it"));
-    m_exportMenu->addAction(tr("&Report…"), this, &MainWindow::exportReport)
+    m_exportMenu->addAction(tr("&Report…"), this, [this, shown] { exported(shown().report()); })
         ->setStatusTip(tr("An HTML or Markdown report for a bug tracker: verdict, ranks, top findings with stacks "
                           "and the diff picture"));
     file->addSeparator();
-    m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { m_loader->cancelAll(); });
+    m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { loader()->cancelAll(); });
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setStatusTip(tr("Stop loading the files that are still loading"));
     m_closeAction = file->addAction(tr("&Close All"), this, &MainWindow::closeAll);
@@ -336,8 +286,9 @@ void MainWindow::createActions()
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Swap A and B"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::swapRanks);
-    compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, this, &MainWindow::nextFinding);
-    compare->addAction(tr("&Previous Finding"), QKeySequence::FindPrevious, this, &MainWindow::previousFinding);
+    compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, m_findings, &FindingsPanel::nextFinding);
+    compare->addAction(
+        tr("&Previous Finding"), QKeySequence::FindPrevious, m_findings, &FindingsPanel::previousFinding);
     compare->addAction(tr("&Find…"), QKeySequence::Find, m_findings, &FindingsPanel::focusFilter);
     compare->addSeparator();
     compare->addAction(tr("Parallel &Layout…"), this, &MainWindow::chooseLayout)
@@ -405,47 +356,23 @@ bool MainWindow::event(QEvent* event)
     // After the panels have made their items from data anew (QWidget passes a language change on to its children
     // after its own changeEvent): the status line quotes the point box.
     if (event->type() == QEvent::LanguageChange) {
-        if (m_comparison)
+        if (comparison())
             showFinding();
         updateStatus();
     }
     return handled;
 }
 
-QStringList MainWindow::recentPaths() const
-{
-    return QSettings().value(RecentKey).toStringList();
-}
-
-void MainWindow::addRecent(const QStringList& paths)
-{
-    QStringList recent = recentPaths();
-    for (const QString& path : paths) {
-        if (path.startsWith(QLatin1Char(':')))
-            continue; // the bundled example is not a place on disk
-        const QString absolute = QFileInfo(path).absoluteFilePath();
-        recent.removeAll(absolute);
-        recent.prepend(absolute);
-    }
-    while (recent.size() > MaxRecent)
-        recent.removeLast();
-    QSettings().setValue(RecentKey, recent);
-    updateRecent();
-}
-
 void MainWindow::updateRecent()
 {
-    const QStringList recent = recentPaths();
+    const QStringList recent = m_recent->paths();
     m_start->setRecent(recent);
     m_recentMenu->clear();
     for (const QString& path : recent)
         m_recentMenu->addAction(path, this, [this, path] { openPaths({ path }); });
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear Recent"), this, [this] {
-            QSettings().remove(RecentKey);
-            updateRecent();
-        });
+        m_recentMenu->addAction(tr("Clear Recent"), m_recent, &RecentFiles::clear);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
@@ -460,7 +387,7 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
         return {};
     }
     QStringList files = RankFiles::expand(paths);
-    if (files.isEmpty() && holdsStepReports(RankFiles::expandLogs(paths))) {
+    if (files.isEmpty() && StepLog::holdsReports(RankFiles::expandLogs(paths))) {
         openStepLogs(paths); // a folder of training logs
         return {};
     }
@@ -478,77 +405,34 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
     return files;
 }
 
-bool MainWindow::holdsStepReports(const QStringList& logs)
-{
-    // A look at the start of each file is enough to tell a training log from a readme; the step reports window
-    // reads them whole.
-    for (const QString& path : logs) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QString head = QString::fromUtf8(file.read(1 << 20));
-        StepReport report;
-        for (QStringView line : QStringView(head).split(QLatin1Char('\n'))) {
-            if (StepLog::parseLine(line, 0, report))
-                return true;
-        }
-    }
-    return false;
-}
-
 void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step)
 {
     Job job(snapshotFiles(paths), { step });
     if (job.files().isEmpty())
         return;
     // One job at a time: what is shown must never mix the ranks of two jobs.
-    if (m_model->rowCount() > 0)
+    if (rankModel()->rowCount() > 0)
         clearJob();
-    addRecent(paths);
+    m_recent->add(paths);
     m_stack->setCurrentWidget(m_mainPage);
     // New ranks: A and B are chosen afresh once everything has loaded. A folder of several steps: one step's ranks,
     // the others one choice away.
     m_compare->startJob(job.steps(), job.step());
-    m_jobPaths = paths;
-    m_layoutText = QSettings().value(jobKey("layouts", paths)).toString();
-    m_deviceMemoryText = QSettings().value(jobKey("devicememory", paths)).toString();
-    // The files load one job each (progress and cancel per file, in the rank table); the job gets them as they are
-    // compared.
-    m_loader->load(job.files());
-    m_job = std::move(job);
-    // The steps before this one, for growth across steps: read next to the ranks, compared again once they are in.
-    m_earlierSteps.reset();
-    if (!m_job->steps().empty() && m_job->steps().front() < m_job->step()) {
-        m_earlierLoads.start([job = *m_job] { return job.loadEarlierSteps(); },
-            [this](std::shared_ptr<const EarlierSteps> earlier) {
-                for (const LoadedFile& file : earlier->failed) {
-                    statusBar()->showMessage(
-                        tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-                }
-                m_earlierSteps = std::move(earlier);
-                if (m_comparison || m_comparisons.isBusy())
-                    compareRanks();
-            });
-    }
+    m_session->open(std::move(job), paths);
     updateStatus();
 }
 
 void MainWindow::addPaths(const QStringList& paths)
 {
-    if (m_model->rowCount() == 0) {
+    if (rankModel()->rowCount() == 0) {
         openPaths(paths);
         return;
     }
     const QStringList files = snapshotFiles(paths);
     if (files.isEmpty())
         return;
-    std::map<int, QString> taken;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (const LoadedFile* file = m_model->file(row))
-            taken.emplace(file->rank, file->path);
-    }
-    addRecent(paths);
-    m_loader->load(files, taken);
+    m_recent->add(paths);
+    m_session->add(files);
     updateStatus();
 }
 
@@ -580,7 +464,7 @@ StepsWindow* MainWindow::openStepLogs(const QStringList& paths)
     auto* window = new StepsWindow;
     window->show();
     window->openLogs(paths);
-    addRecent(paths);
+    m_recent->add(paths);
     return window;
 }
 
@@ -612,48 +496,15 @@ void MainWindow::compareBeforeAfterDialog()
 
 void MainWindow::showCaptureHelper()
 {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Capture Helper"));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* intro = new QLabel(tr("<p><b>rankscope_capture.py</b> is one Python file (standard library and torch) to put "
-                                "next to your training script. It prints a step report on every rank, dumps a "
-                                "snapshot per rank, and writes one on the rank that runs out of memory before the "
-                                "error propagates.</p><p>Collect the output of all ranks in one log (or one per rank) "
-                                "and open it with File → Open Step Logs…: RankScope names the rank and the step where "
-                                "memory departs. Then dump snapshots just before that step and open them.</p>"),
-        &dialog);
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
-    auto* code = new QPlainTextEdit(&dialog);
-    code->setReadOnly(true);
-    code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    code->setPlainText(QStringLiteral("import rankscope_capture as rc\n\n"
-                                      "rc.enable()                                   # every rank, before training\n"
-                                      "for step, batch in enumerate(loader):\n"
-                                      "    ...\n"
-                                      "    if step % 10 == 0:\n"
-                                      "        rc.step_report(step, batch, \"train\")  # [train] rank=3 step=120 ...\n"
-                                      "rc.dump(\"train\")                              # rank{r}_train.pickle\n"));
-    code->setMinimumSize(560, code->fontMetrics().lineSpacing() * 9);
-    layout->addWidget(code);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    QPushButton* save = buttons->addButton(tr("Save rankscope_capture.py…"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(save, &QPushButton::clicked, &dialog, [this, &dialog] {
-        const QString path = QFileDialog::getSaveFileName(&dialog, tr("Save Capture Helper"),
-            QDir::home().filePath(QStringLiteral("rankscope_capture.py")), tr("Python (*.py)"));
-        if (path.isEmpty())
-            return;
-        QFile helper(QStringLiteral(":/python/rankscope_capture.py"));
-        const QString error =
-            helper.open(QIODevice::ReadOnly) ? DataExport::write(path, helper.readAll()) : helper.errorString();
-        if (!error.isEmpty())
-            QMessageBox::warning(&dialog, tr("Save Capture Helper"), error);
-        else
-            statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
-    });
-    layout->addWidget(buttons);
+    CaptureHelperDialog dialog(this);
+    connect(&dialog, &CaptureHelperDialog::saved, this,
+        [this](const QString& path) { statusBar()->showMessage(tr("Saved %1").arg(path), 8000); });
     dialog.exec();
+}
+
+bool MainWindow::showsStartPage() const
+{
+    return m_stack->currentWidget() == m_start;
 }
 
 void MainWindow::openExample()
@@ -661,161 +512,39 @@ void MainWindow::openExample()
     openPaths({ QStringLiteral(":/examples") });
 }
 
-void MainWindow::connectLoader()
-{
-    connect(m_loader, &SnapshotLoader::started, m_model, &RankListModel::addLoading);
-    connect(m_loader, &SnapshotLoader::progress, m_model, &RankListModel::setProgress);
-    connect(m_loader, &SnapshotLoader::finished, this, &MainWindow::onFinished);
-    connect(m_loader, &SnapshotLoader::allFinished, this, &MainWindow::compareRanks);
-}
-
-void MainWindow::scheduleComparison()
-{
-    if (m_comparison)
-        m_compareTimer->start();
-}
-
-void MainWindow::readOptions()
-{
-    m_compare->readOptions(m_options);
-    m_findings->readOptions(m_options, m_compare->rankB());
-    m_options.layout =
-        m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
-    m_options.deviceMemoryBytes = parseByteSizeWithUnit(m_deviceMemoryText).value_or(0);
-}
-
-std::optional<QString> MainWindow::askJobSetting(const QString& title, const QString& prompt, const QString& current,
-    const std::function<QString(const QString&)>& whatIsWrong)
-{
-    // Asked again, with what was typed, until it is right or cancelled: a mistake must not cost the typing.
-    QString text = current;
-    for (;;) {
-        bool ok = false;
-        text = QInputDialog::getText(this, title, prompt, QLineEdit::Normal, text, &ok).trimmed();
-        if (!ok)
-            return std::nullopt;
-        const QString wrong = text.isEmpty() ? QString() : whatIsWrong(text);
-        if (wrong.isEmpty())
-            return text;
-        QMessageBox::warning(this, title, wrong);
-    }
-}
-
-void MainWindow::setJobSetting(QString& member, const char* group, const QString& value)
-{
-    member = value;
-    if (!m_jobPaths.isEmpty())
-        remember(jobKey(group, m_jobPaths), value);
-    if (m_comparison)
-        compareRanks();
-}
-
 void MainWindow::chooseLayout()
 {
-    const std::optional<QString> text = askJobSetting(tr("Parallel Layout"),
-        tr("Sizes of the job's parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), "
-           "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
-           "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
-           "guess where the files show groups of ranks running different parts of the model.\n"
-           "This job has %n snapshot file(s).",
-            nullptr, m_model->rowCount()),
-        m_layoutText, [this](const QString& t) {
-            std::string why;
-            ComparisonOptions options;
-            options.layout = ParallelLayout::parse(t.toStdString(), &why);
-            if (!options.layout)
-                return tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
-            // The job's own check, in the words the command line and the MCP server use.
-            return m_job ? QString::fromStdString(m_job->check(options).text()) : QString();
-        });
-    if (text)
+    if (const std::optional<QString> text =
+            JobSettingDialog::askLayout(this, m_session->job(), rankModel()->rowCount(), layoutText()))
         setLayout(*text);
-}
-
-void MainWindow::setLayout(const QString& layout)
-{
-    setJobSetting(m_layoutText, "layouts", layout);
 }
 
 void MainWindow::chooseDeviceMemory()
 {
-    const std::optional<QString> text = askJobSetting(tr("GPU Memory"),
-        tr("The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A "
-           "snapshot does not record it; with it, an OOM outside PyTorch's allocator says how much is held outside. "
-           "Leave empty when unknown."),
-        m_deviceMemoryText, [](const QString& t) {
-            return parseByteSizeWithUnit(t) ? QString() : tr("%1 is not a size with its unit, such as 80GiB.").arg(t);
-        });
-    if (text)
+    if (const std::optional<QString> text = JobSettingDialog::askDeviceMemory(this, m_session->deviceMemoryText()))
         setDeviceMemory(*text);
 }
 
-void MainWindow::setDeviceMemory(const QString& size)
+void MainWindow::showComparison(const ComparisonPtr& comparison)
 {
-    setJobSetting(m_deviceMemoryText, "devicememory", size);
-}
-
-void MainWindow::compareRanks()
-{
-    m_compareTimer->stop();
-    QList<LoadedFile> files;
-    QStringList paths;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (const LoadedFile* file = m_model->file(row)) {
-            files.append(*file);
-            paths.append(file->path);
-        }
-    }
-    const int ranks = int(std::count_if(files.begin(), files.end(), [](const LoadedFile& f) { return f.ok(); }));
-    if (ranks == 0) {
-        m_comparisons.cancel();
-        applyComparison(nullptr);
-        return;
-    }
-    readOptions();
-    if (!m_job)
-        m_job.emplace(paths);
-    m_job->setLoaded(std::move(files), m_earlierSteps);
-    // What the job cannot use of the options is said in the banner, and the ranks compared without it, rather than
-    // nothing shown: the user is looking at the job and can fix the option from there.
-    ComparisonOptions options = m_options;
-    const JobError unusable = m_job->check(options);
-    m_unusedOption = QString::fromStdString(unusable.text());
-    if (unusable.option == "layout")
-        options.layout.reset();
-    else if (unusable.option == "baseline")
-        options.baselineRank = -1;
-    m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, ranks));
-    m_comparisons.start([job = *m_job, options] { return job.compare(options, Job::Points::MayMiss).comparison; },
-        [this](ComparisonPtr comparison) { applyComparison(std::move(comparison)); });
-    updateStatus();
-}
-
-void MainWindow::applyComparison(ComparisonPtr comparison)
-{
-    m_comparison = std::move(comparison);
-    m_model->setComparison(m_comparison);
-    m_ranks->showComparison(m_comparison);
-    m_findings->showComparison(m_comparison);
-    m_compare->showComparison(m_comparison); // first: it words the job's own moment, which the banner's notes cite
-    if (!m_comparison) {
+    m_ranks->showComparison(comparison);
+    m_findings->showComparison(comparison);
+    m_compare->showComparison(comparison); // first: it words the job's own moment, which the banner's notes cite
+    if (!comparison) {
         m_banner->hide();
         showRanks();
         updateStatus();
         return;
     }
-    if (!m_comparison->options().point)
-        m_jobVerdict = m_comparison->verdict();
-    m_banner->setVerdict(m_comparison->verdict(), caveats());
+    m_banner->setVerdict(comparison->verdict(), m_session->caveats(m_compare->jobPointText()));
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
-    const int rankA = m_compare->rankA();
-    const int a = m_comparison->rankIndex(rankA);
+    const int a = comparison->rankIndex(rankA());
     const bool selected = m_findings->selectFirstFinding();
-    const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && !selected;
-    if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
-        const DeviceHistoryPtr& h = m_comparison->historyPtr(size_t(a));
-        m_ranks->showOom(h, rankA, h->ooms().size() - 1);
+    const bool aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
+    if (aboutOom && a >= 0 && comparison->ranks()[size_t(a)].oomEvents > 0) {
+        const DeviceHistoryPtr& h = comparison->historyPtr(size_t(a));
+        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
     } else if (!selected) {
         m_ranks->clearStack();
     }
@@ -824,177 +553,45 @@ void MainWindow::applyComparison(ComparisonPtr comparison)
     emit comparisonShown();
 }
 
-void MainWindow::setRanks(int a, int b)
-{
-    m_compare->setRanks(a, b);
-}
-
-void MainWindow::swapRanks()
-{
-    m_compare->swapRanks();
-}
-
-int MainWindow::rankA() const
-{
-    return m_compare->rankA();
-}
-
-int MainWindow::rankB() const
-{
-    return m_compare->rankB();
-}
-
-TimelineView* MainWindow::timelines() const
-{
-    return m_compare->timelines();
-}
-
-BlockMapView* MainWindow::blockMap(int side) const
-{
-    return m_compare->blockMap(side);
-}
-
 void MainWindow::onRanksChanged()
 {
     if (m_findings->baselineIsRankB())
-        scheduleComparison(); // the baseline is rank B, which just changed
+        m_session->scheduleComparison(); // the baseline is rank B, which just changed
     showRanks();
     showFinding();
 }
 
 void MainWindow::showRanks()
 {
-    m_ranks->showRanks(m_comparison, m_compare->rankA(), m_compare->rankB());
-    m_findings->setRankA(m_compare->rankA());
-}
-
-bool MainWindow::showsStartPage() const
-{
-    return m_stack->currentWidget() == m_start;
-}
-
-int MainWindow::selectedFinding() const
-{
-    return m_findings->selectedFinding();
+    m_ranks->showRanks(comparison(), rankA(), rankB());
+    m_findings->setRankA(rankA());
 }
 
 void MainWindow::showFinding()
 {
     const int index = selectedFinding();
-    if (m_comparison)
+    if (comparison())
         m_compare->markFinding(index);
     if (index < 0)
         return;
-    const int rank = m_comparison->findings()[size_t(index)].rank;
-    m_ranks->showFinding(
-        *m_comparison, size_t(index), rank == m_compare->rankA() ? m_compare->rankB() : m_compare->rankA());
+    const int rank = comparison()->findings()[size_t(index)].rank;
+    m_ranks->showFinding(*comparison(), size_t(index), rank == rankA() ? rankB() : rankA());
 }
 
-void MainWindow::exportPicture()
+void MainWindow::exported(const QString& path)
 {
-    if (!m_comparison)
-        return;
-    ExportDialog dialog(this);
-    dialog.setPath(QDir::home().filePath(QStringLiteral("rankscope-diff.png")));
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    DiffSheet sheet(dialog.view());
-    // The page draws the timelines as the window does.
-    if (TimelineView* timelines = sheet.timelines()) {
-        timelines->setBandColoring(this->timelines()->bandColoring());
-        timelines->setXAxis(this->timelines()->preferredXAxis());
-        timelines->setYScale(this->timelines()->yScale());
-    }
-    sheet.setComparison(m_comparison, rankA(), rankB(), selectedFinding(), m_model);
-    QString error;
-    if (!sheet.prepare(dialog.imageSize()))
-        error = tr("Drawing the views took too long.");
-    else
-        error = ImageExport::save(&sheet, dialog.path(), dialog.scale());
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export Diff Screenshot"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()), 8000);
-}
-
-void MainWindow::exportFindings(bool json)
-{
-    if (!m_comparison)
-        return;
-    // The file dialog asks before replacing a file.
-    const QString path =
-        QFileDialog::getSaveFileName(this, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
-            QDir::home().filePath(
-                json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
-            json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    const std::string text = json ? DiffReport::json(*m_comparison) : DiffReport::csv(*m_comparison);
-    if (const QString error = DataExport::write(path, QByteArray::fromStdString(text)); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export Findings"), error);
-    else
+    if (!path.isEmpty())
         statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-}
-
-void MainWindow::exportReport()
-{
-    if (!m_comparison)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
-        QDir::home().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
-    if (path.isEmpty())
-        return;
-    if (!DiffSheet::isReportPath(path)) {
-        QMessageBox::warning(this, tr("Export Report"), tr("Name the report .html or .md."));
-        return;
-    }
-    const QString image = DiffSheet::reportImagePath(path);
-    if (!image.isEmpty() && QFileInfo::exists(image)
-        && QMessageBox::question(
-               this, tr("Export Report"), tr("%1 exists. Replace it with the report's picture?").arg(image))
-            != QMessageBox::Yes)
-        return;
-    DiffSheet sheet(DiffSheet::Diff);
-    sheet.setComparison(m_comparison, rankA(), rankB(), selectedFinding(), m_model);
-    QString error = sheet.prepare(QSize(1600, 1000)) ? sheet.writeReport(*m_comparison, path)
-                                                     : tr("Drawing the views took too long.");
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export Report"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-}
-
-void MainWindow::nextFinding()
-{
-    m_findings->nextFinding();
-}
-
-void MainWindow::previousFinding()
-{
-    m_findings->previousFinding();
 }
 
 bool MainWindow::isBusy() const
 {
-    return m_loader->isRunning() || m_comparisons.isBusy() || m_earlierLoads.isBusy() || m_compareTimer->isActive()
-        || m_compare->isBusy();
+    return m_session->isBusy() || m_compare->isBusy();
 }
 
 void MainWindow::clearJob()
 {
-    // A fresh loader drops the old jobs (waiting for them to stop), so late results cannot reach the new model.
-    delete m_loader;
-    m_loader = new SnapshotLoader(this);
-    connectLoader();
-    m_comparisons.cancel();
-    m_earlierLoads.cancel();
-    m_earlierSteps.reset();
-    m_job.reset();
-    m_unusedOption.clear();
-    m_compareTimer->stop();
-    m_model->clear();
-    m_jobVerdict.reset();
-    applyComparison(nullptr);
+    m_session->close();
     m_ranks->clearStack();
     if (const QString point = m_compare->closeJob(); !point.isEmpty())
         statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
@@ -1010,42 +607,11 @@ void MainWindow::closeAll()
     updateStatus();
 }
 
-VerdictBanner::Caveats MainWindow::caveats() const
+void MainWindow::onFileFinished(const LoadedFile& file)
 {
-    VerdictBanner::Caveats c;
-    if (m_comparison) {
-        c.ranks = int(m_comparison->ranks().size());
-        for (const RankSummary& r : m_comparison->ranks()) {
-            c.incompleteTraces += r.traceIncomplete ? 1 : 0;
-            c.offPoint += r.note.empty() ? 0 : 1;
-        }
-    }
-    c.failedFiles = m_model->unreadableCount();
-    if (m_comparison && m_comparison->options().point && m_jobVerdict) {
-        const Verdict& here = m_comparison->verdict();
-        if (here.kind != m_jobVerdict->kind || here.rank != m_jobVerdict->rank
-            || here.groupRanks != m_jobVerdict->groupRanks) {
-            c.jobVerdict = VerdictText::title(*m_jobVerdict, VerdictText::Translated);
-            c.jobPoint = m_compare->jobPointText();
-        }
-    }
-    if (m_comparison)
-        c.unusedOption = m_unusedOption;
-    // A layout that fits the files but not the ranks that could be read.
-    if (m_comparison && c.unusedOption.isEmpty() && m_options.layout && !m_comparison->layout())
-        c.unusedOption = tr("layout %1: %2 ranks, but %3 are compared")
-                             .arg(QString::fromStdString(m_options.layout->text()))
-                             .arg(m_options.layout->rankCount())
-                             .arg(c.ranks);
-    return c;
-}
-
-void MainWindow::onFinished(int index, const LoadedFile& file)
-{
-    m_model->setLoaded(index, file);
     // A file that fails after the others were compared changes what the answer rests on.
-    if (m_comparison && !file.ok() && !file.cancelled)
-        m_banner->setVerdict(m_comparison->verdict(), caveats());
+    if (comparison() && !file.ok() && !file.cancelled)
+        m_banner->setVerdict(comparison()->verdict(), m_session->caveats(m_compare->jobPointText()));
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     m_ranks->fitColumns();
@@ -1054,14 +620,15 @@ void MainWindow::onFinished(int index, const LoadedFile& file)
 
 void MainWindow::updateStatus()
 {
-    const int total = m_model->rowCount();
-    const int loaded = m_model->loadedCount();
-    const int failed = m_model->failedCount();
-    const bool loading = m_loader->isRunning();
+    const RankListModel* model = rankModel();
+    const int total = model->rowCount();
+    const int loaded = model->loadedCount();
+    const int failed = model->failedCount();
+    const bool loading = loader()->isRunning();
     m_cancelAction->setEnabled(loading);
     m_closeAction->setEnabled(total > 0);
     m_addAction->setEnabled(total > 0);
-    m_exportMenu->setEnabled(m_comparison != nullptr);
+    m_exportMenu->setEnabled(comparison() != nullptr);
     QString text = total == 0 ? tr("No snapshots open") : tr("%n rank(s)", nullptr, total);
     if (total > 0) {
         text += tr(" · %1 loaded").arg(loaded);
@@ -1069,10 +636,10 @@ void MainWindow::updateStatus()
             text += tr(" · %1 failed").arg(failed);
         if (loading)
             text += tr(" · loading…");
-        else if (m_comparisons.isBusy())
+        else if (m_session->isComparing())
             text += tr(" · comparing…");
-        else if (m_comparison)
-            text += tr(" · %n finding(s) (%1)", nullptr, int(m_comparison->findings().size()))
+        else if (comparison())
+            text += tr(" · %n finding(s) (%1)", nullptr, int(comparison()->findings().size()))
                         .arg(m_compare->pointText()); // the point in words, in the user's language
     }
     if (!m_statusLabel) {
@@ -1085,36 +652,6 @@ void MainWindow::updateStatus()
 QString MainWindow::statusText() const
 {
     return m_statusLabel ? m_statusLabel->text() : QString();
-}
-
-FindingsModel* MainWindow::findingsModel() const
-{
-    return m_findings->model();
-}
-
-QTreeView* MainWindow::findingsView() const
-{
-    return m_findings->view();
-}
-
-QLineEdit* MainWindow::findingsFilter() const
-{
-    return m_findings->filter();
-}
-
-QString MainWindow::noMatchText() const
-{
-    return m_findings->noMatchText();
-}
-
-QTreeView* MainWindow::rankTable() const
-{
-    return m_ranks->table();
-}
-
-StackPane* MainWindow::stackPane() const
-{
-    return m_ranks->stackPane();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

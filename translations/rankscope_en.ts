@@ -12,6 +12,22 @@
     </message>
 </context>
 <context>
+    <name>RankScope::JobSettingDialog</name>
+    <message numerus="yes">
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file(s).</source>
+        <translation>
+            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file.</numerusform>
+            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot files.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::MainWindow</name>
     <message numerus="yes">
         <source>Comparing %n rank(s)…</source>
@@ -32,19 +48,6 @@
         <translation>
             <numerusform> · %n finding (%1)</numerusform>
             <numerusform> · %n findings (%1)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file(s).</source>
-        <translation>
-            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file.</numerusform>
-            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot files.</numerusform>
         </translation>
     </message>
 </context>

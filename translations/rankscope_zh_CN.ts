@@ -278,6 +278,29 @@
     </message>
 </context>
 <context>
+    <name>RankScope::CaptureHelperDialog</name>
+    <message>
+        <source>Capture Helper</source>
+        <translation>采集助手</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; is one Python file (standard library and torch) to put next to your training script. It prints a step report on every rank, dumps a snapshot per rank, and writes one on the rank that runs out of memory before the error propagates.&lt;/p&gt;&lt;p&gt;Collect the output of all ranks in one log (or one per rank) and open it with File → Open Step Logs…: RankScope names the rank and the step where memory departs. Then dump snapshots just before that step and open them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; 是一个 Python 文件（只依赖标准库和 torch），放在训练脚本旁边即可。它在每个 rank 上打印步报告、为每个 rank 导出快照，并在显存不足的 rank 上于错误抛出之前写下一个快照。&lt;/p&gt;&lt;p&gt;把所有 rank 的输出收集到一个日志（或每个 rank 一个日志），用“文件 → 打开步报告日志…”打开：RankScope 会指出显存在哪个 rank、哪一步开始偏离。然后在那一步之前导出快照并打开它们。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Save rankscope_capture.py…</source>
+        <translation>保存 rankscope_capture.py…</translation>
+    </message>
+    <message>
+        <source>Save Capture Helper</source>
+        <translation>保存采集助手</translation>
+    </message>
+    <message>
+        <source>Python (*.py)</source>
+        <translation>Python (*.py)</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::ComparePanel</name>
     <message>
         <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
@@ -406,6 +429,53 @@
     <message>
         <source>Event %1 (picked on the timeline)</source>
         <translation>事件 %1（在时间线上选取）</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ComparisonExport</name>
+    <message>
+        <source>Drawing the views took too long.</source>
+        <translation>绘制视图耗时过长。</translation>
+    </message>
+    <message>
+        <source>Export Diff Screenshot</source>
+        <translation>导出差异截图</translation>
+    </message>
+    <message>
+        <source>Export Findings as JSON</source>
+        <translation>将差异项导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Findings as CSV</source>
+        <translation>将差异项导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Findings</source>
+        <translation>导出差异项</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML page (*.html);;Markdown (*.md)</source>
+        <translation>HTML 网页 (*.html);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Name the report .html or .md.</source>
+        <translation>请将报告命名为 .html 或 .md。</translation>
+    </message>
+    <message>
+        <source>%1 exists. Replace it with the report&apos;s picture?</source>
+        <translation>%1 已存在。要用报告的图片替换它吗？</translation>
     </message>
 </context>
 <context>
@@ -837,6 +907,46 @@
     </message>
 </context>
 <context>
+    <name>RankScope::JobSession</name>
+    <message>
+        <source>layout %1: %2 ranks, but %3 are compared</source>
+        <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::JobSettingDialog</name>
+    <message>
+        <source>Parallel Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file(s).</source>
+        <translation>
+            <numerusform>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
+各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。
+此作业有 %n 个快照文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not a layout: %2</source>
+        <translation>%1 不是有效的布局：%2</translation>
+    </message>
+    <message>
+        <source>GPU Memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A snapshot does not record it; with it, an OOM outside PyTorch&apos;s allocator says how much is held outside. Leave empty when unknown.</source>
+        <translation>作业中每块 GPU 的总显存，按 nvidia-smi 或 OOM 消息给出的值填写（80GiB、79.3GiB……）。快照不记录它；有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用。未知时留空。</translation>
+    </message>
+    <message>
+        <source>%1 is not a size with its unit, such as 80GiB.</source>
+        <translation>%1 不是带单位的大小，例如 80GiB。</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::MainWindow</name>
     <message>
         <source>RankScope</source>
@@ -1045,52 +1155,8 @@
         </translation>
     </message>
     <message>
-        <source>Drawing the views took too long.</source>
-        <translation>绘制视图耗时过长。</translation>
-    </message>
-    <message>
-        <source>Export Diff Screenshot</source>
-        <translation>导出差异截图</translation>
-    </message>
-    <message>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export Findings as JSON</source>
-        <translation>将差异项导出为 JSON</translation>
-    </message>
-    <message>
-        <source>Export Findings as CSV</source>
-        <translation>将差异项导出为 CSV</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export Findings</source>
-        <translation>导出差异项</translation>
-    </message>
-    <message>
-        <source>Export Report</source>
-        <translation>导出报告</translation>
-    </message>
-    <message>
-        <source>HTML page (*.html);;Markdown (*.md)</source>
-        <translation>HTML 网页 (*.html);;Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>Name the report .html or .md.</source>
-        <translation>请将报告命名为 .html 或 .md。</translation>
-    </message>
-    <message>
-        <source>%1 exists. Replace it with the report&apos;s picture?</source>
-        <translation>%1 已存在。要用报告的图片替换它吗？</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -1169,26 +1235,6 @@
         <translation>修改后的运行</translation>
     </message>
     <message>
-        <source>Capture Helper</source>
-        <translation>采集助手</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; is one Python file (standard library and torch) to put next to your training script. It prints a step report on every rank, dumps a snapshot per rank, and writes one on the rank that runs out of memory before the error propagates.&lt;/p&gt;&lt;p&gt;Collect the output of all ranks in one log (or one per rank) and open it with File → Open Step Logs…: RankScope names the rank and the step where memory departs. Then dump snapshots just before that step and open them.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; 是一个 Python 文件（只依赖标准库和 torch），放在训练脚本旁边即可。它在每个 rank 上打印步报告、为每个 rank 导出快照，并在显存不足的 rank 上于错误抛出之前写下一个快照。&lt;/p&gt;&lt;p&gt;把所有 rank 的输出收集到一个日志（或每个 rank 一个日志），用“文件 → 打开步报告日志…”打开：RankScope 会指出显存在哪个 rank、哪一步开始偏离。然后在那一步之前导出快照并打开它们。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Save rankscope_capture.py…</source>
-        <translation>保存 rankscope_capture.py…</translation>
-    </message>
-    <message>
-        <source>Save Capture Helper</source>
-        <translation>保存采集助手</translation>
-    </message>
-    <message>
-        <source>Python (*.py)</source>
-        <translation>Python (*.py)</translation>
-    </message>
-    <message>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -1241,14 +1287,6 @@
         <translation>作业的流水线、张量和数据并行规模：各 rank 与其副本比较，不同流水线阶段或分片按设计可以不同</translation>
     </message>
     <message>
-        <source>Parallel Layout</source>
-        <translation>并行布局</translation>
-    </message>
-    <message>
-        <source>%1 is not a layout: %2</source>
-        <translation>%1 不是有效的布局：%2</translation>
-    </message>
-    <message>
         <source>%1 (an earlier step): %2</source>
         <translation>%1（较早的一步）：%2</translation>
     </message>
@@ -1265,34 +1303,8 @@
         <translation>每块 GPU 的总显存（快照不记录它）：有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用</translation>
     </message>
     <message>
-        <source>GPU Memory</source>
-        <translation>GPU 显存</translation>
-    </message>
-    <message>
-        <source>The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A snapshot does not record it; with it, an OOM outside PyTorch&apos;s allocator says how much is held outside. Leave empty when unknown.</source>
-        <translation>作业中每块 GPU 的总显存，按 nvidia-smi 或 OOM 消息给出的值填写（80GiB、79.3GiB……）。快照不记录它；有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用。未知时留空。</translation>
-    </message>
-    <message>
-        <source>%1 is not a size with its unit, such as 80GiB.</source>
-        <translation>%1 不是带单位的大小，例如 80GiB。</translation>
-    </message>
-    <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
-    </message>
-    <message>
-        <source>layout %1: %2 ranks, but %3 are compared</source>
-        <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
-    </message>
-    <message numerus="yes">
-        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file(s).</source>
-        <translation>
-            <numerusform>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
-各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。
-此作业有 %n 个快照文件。</numerusform>
-        </translation>
     </message>
 </context>
 <context>
