@@ -76,6 +76,23 @@ This job has %n snapshot files.</numerusform>
     </message>
 </context>
 <context>
+    <name>RankScope::TimelineInput</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
+        <translation>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range, too short at this zoom to tell apart</numerusform>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated ranges, too short at this zoom to tell apart</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
+        <translation>
+            <numerusform>&lt;br&gt;%1 ms, %n trace event inside</numerusform>
+            <numerusform>&lt;br&gt;%1 ms, %n trace events inside</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineView</name>
     <message numerus="yes">
         <source> — peak %1, %n event(s)</source>
@@ -96,20 +113,6 @@ This job has %n snapshot files.</numerusform>
         <translation>
             <numerusform>%n range</numerusform>
             <numerusform>%n ranges</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
-        <translation>
-            <numerusform>&lt;br&gt;%1 ms, %n trace event inside</numerusform>
-            <numerusform>&lt;br&gt;%1 ms, %n trace events inside</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
-        <translation>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range, too short at this zoom to tell apart</numerusform>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated ranges, too short at this zoom to tell apart</numerusform>
         </translation>
     </message>
 </context>

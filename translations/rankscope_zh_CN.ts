@@ -1962,6 +1962,145 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::TimelineInput</name>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt;, event %2</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt;，事件 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 ran out of memory&lt;/b&gt; at event %2, asking for %3 with %4 free on the device</source>
+        <translation>&lt;b&gt;Rank %1 耗尽显存&lt;/b&gt;，在事件 %2 申请 %3，当时设备上空闲 %4</translation>
+    </message>
+    <message>
+        <source>Click to show its stack</source>
+        <translation>点击显示其调用栈</translation>
+    </message>
+    <message>
+        <source>, %1 s</source>
+        <translation>，%1 秒</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
+        <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;br&gt;%1 in allocations smaller than a pixel (%2) here</source>
+        <translation>&lt;br&gt;&lt;br&gt;此处 %1 在小于一像素（%2）的分配中</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;of which %1 are the finding&apos;s</source>
+        <translation>&lt;br&gt;其中 %1 属于该发现</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Category: %1</source>
+        <translation>&lt;br&gt;类别：%1</translation>
+    </message>
+    <message>
+        <source>before the trace began</source>
+        <translation>追踪开始前</translation>
+    </message>
+    <message>
+        <source>at event %1</source>
+        <translation>于事件 %1</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated %1, %2; address 0x%3</source>
+        <translation>&lt;br&gt;分配于%1，%2；地址 0x%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · annotated range &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt; · 标注区间 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
+        <translation>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n 个标注区间，在此缩放级别下过短，无法区分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;each &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;br&gt;均为 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;from &lt;b&gt;%1&lt;/b&gt; to &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;br&gt;从 &lt;b&gt;%1&lt;/b&gt; 到 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
+        <translation>
+            <numerusform>&lt;br&gt;%1 ms，其中有 %n 个追踪事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From its START to the end of the trace: no END was recorded</source>
+        <translation>&lt;br&gt;从其 START 到追踪结束：未记录 END</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From the start of the trace to its END: no START was recorded</source>
+        <translation>&lt;br&gt;从追踪开始到其 END：未记录 START</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated at its start: %1, at its end: %2 (%3%4)</source>
+        <translation>&lt;br&gt;开始时已分配：%1，结束时：%2（%3%4）</translation>
+    </message>
+    <message>
+        <source>Compare at Event %1</source>
+        <translation>在事件 %1 处比较</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Fit Memory Axis to View</source>
+        <translation>内存轴适配当前视图</translation>
+    </message>
+    <message>
+        <source>Fit Each Rank&apos;s Memory Axis</source>
+        <translation>各 rank 内存轴分别适配</translation>
+    </message>
+    <message>
+        <source>Link Zoom Across Ranks</source>
+        <translation>各 rank 联动缩放</translation>
+    </message>
+    <message>
+        <source>Colour Bands By</source>
+        <translation>色带着色依据</translation>
+    </message>
+    <message>
+        <source>X Axis: Trace Events</source>
+        <translation>X 轴：追踪事件</translation>
+    </message>
+    <message>
+        <source>X Axis: Time</source>
+        <translation>X 轴：时间</translation>
+    </message>
+    <message>
+        <source>X Axis: Profiler Steps</source>
+        <translation>X 轴：Profiler 步</translation>
+    </message>
+    <message>
+        <source>X Axis: Aligned with Rank %1</source>
+        <translation>X 轴：与 rank %1 对齐</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineOverview</name>
     <message>
         <source>Overview of the whole trace</source>
@@ -2012,66 +2151,6 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Profiler step (ProfilerStep#N), aligned across ranks</source>
         <translation>Profiler 步（ProfilerStep#N），各 rank 对齐</translation>
     </message>
-    <message>
-        <source>&lt;b&gt;Rank %1&lt;/b&gt;, event %2</source>
-        <translation>&lt;b&gt;Rank %1&lt;/b&gt;，事件 %2</translation>
-    </message>
-    <message>
-        <source>, %1 s</source>
-        <translation>，%1 秒</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
-        <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
-    </message>
-    <message>
-        <source>before the trace began</source>
-        <translation>追踪开始前</translation>
-    </message>
-    <message>
-        <source>at event %1</source>
-        <translation>于事件 %1</translation>
-    </message>
-    <message>
-        <source>still live at the end</source>
-        <translation>到结束时仍存活</translation>
-    </message>
-    <message>
-        <source>freed at event %1</source>
-        <translation>在事件 %1 释放</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Allocated %1, %2; address 0x%3</source>
-        <translation>&lt;br&gt;分配于%1，%2；地址 0x%3</translation>
-    </message>
-    <message>
-        <source>Compare at Event %1</source>
-        <translation>在事件 %1 处比较</translation>
-    </message>
-    <message>
-        <source>Zoom In</source>
-        <translation>放大</translation>
-    </message>
-    <message>
-        <source>Zoom Out</source>
-        <translation>缩小</translation>
-    </message>
-    <message>
-        <source>Reset Zoom</source>
-        <translation>重置缩放</translation>
-    </message>
-    <message>
-        <source>X Axis: Trace Events</source>
-        <translation>X 轴：追踪事件</translation>
-    </message>
-    <message>
-        <source>X Axis: Time</source>
-        <translation>X 轴：时间</translation>
-    </message>
-    <message>
-        <source>X Axis: Profiler Steps</source>
-        <translation>X 轴：Profiler 步</translation>
-    </message>
     <message numerus="yes">
         <source> — peak %1, digest of %n event(s)</source>
         <translation>
@@ -2081,14 +2160,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Trace event of rank %1; the others at the same moment of their traces</source>
         <translation>rank %1 的轨迹事件；其他 rank 取其轨迹中的同一时刻</translation>
-    </message>
-    <message>
-        <source>X Axis: Aligned with Rank %1</source>
-        <translation>X 轴：与 rank %1 对齐</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Category: %1</source>
-        <translation>&lt;br&gt;类别：%1</translation>
     </message>
     <message>
         <source>Legend of the timelines</source>
@@ -2155,38 +2226,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>选中的分配</translation>
     </message>
     <message>
-        <source>&lt;br&gt;&lt;br&gt;%1 in allocations smaller than a pixel (%2) here</source>
-        <translation>&lt;br&gt;&lt;br&gt;此处 %1 在小于一像素（%2）的分配中</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;of which %1 are the finding&apos;s</source>
-        <translation>&lt;br&gt;其中 %1 属于该发现</translation>
-    </message>
-    <message>
-        <source>Fit Memory Axis to View</source>
-        <translation>内存轴适配当前视图</translation>
-    </message>
-    <message>
-        <source>Fit Each Rank&apos;s Memory Axis</source>
-        <translation>各 rank 内存轴分别适配</translation>
-    </message>
-    <message>
-        <source>Link Zoom Across Ranks</source>
-        <translation>各 rank 联动缩放</translation>
-    </message>
-    <message>
-        <source>Colour Bands By</source>
-        <translation>色带着色依据</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Rank %1 ran out of memory&lt;/b&gt; at event %2, asking for %3 with %4 free on the device</source>
-        <translation>&lt;b&gt;Rank %1 耗尽显存&lt;/b&gt;，在事件 %2 申请 %3，当时设备上空闲 %4</translation>
-    </message>
-    <message>
-        <source>Click to show its stack</source>
-        <translation>点击显示其调用栈</translation>
-    </message>
-    <message>
         <source>Show Annotated Ranges</source>
         <translation>显示标注区间</translation>
     </message>
@@ -2207,42 +2246,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>annotated ranges (record_function, NCCL)</source>
         <translation>标注区间（record_function、NCCL）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · annotated range &lt;b&gt;%2&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Rank %1&lt;/b&gt; · 标注区间 &lt;b&gt;%2&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;each &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>&lt;br&gt;均为 &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;from &lt;b&gt;%1&lt;/b&gt; to &lt;b&gt;%2&lt;/b&gt;</source>
-        <translation>&lt;br&gt;从 &lt;b&gt;%1&lt;/b&gt; 到 &lt;b&gt;%2&lt;/b&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
-        <translation>
-            <numerusform>&lt;br&gt;%1 ms，其中有 %n 个追踪事件</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;From its START to the end of the trace: no END was recorded</source>
-        <translation>&lt;br&gt;从其 START 到追踪结束：未记录 END</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;From the start of the trace to its END: no START was recorded</source>
-        <translation>&lt;br&gt;从追踪开始到其 END：未记录 START</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Allocated at its start: %1, at its end: %2 (%3%4)</source>
-        <translation>&lt;br&gt;开始时已分配：%1，结束时：%2（%3%4）</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
-        <translation>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n 个标注区间，在此缩放级别下过短，无法区分</numerusform>
-        </translation>
     </message>
 </context>
 <context>
