@@ -27,28 +27,30 @@ ComparePanel::ComparePanel(QWidget* parent)
 {
     auto* bar = new QHBoxLayout(m_bar);
     bar->setContentsMargins(8, 0, 4, 0);
+    // A box after its label, which names it (and gives it a mnemonic).
+    const auto addLabelled = [this, bar](QWidget* box) {
+        auto* label = new QLabel(m_bar);
+        label->setBuddy(box);
+        bar->addWidget(label);
+        bar->addWidget(box);
+        return label;
+    };
     m_stepCombo = new QComboBox(m_bar);
     connect(m_stepCombo, &QComboBox::activated, this, [this](int index) {
         const QVariant step = m_stepCombo->itemData(index);
         if (step.isValid())
             emit stepChosen(step.toLongLong());
     });
-    m_stepLabel = new QLabel(m_bar);
-    m_stepLabel->setBuddy(m_stepCombo);
+    m_stepLabel = addLabelled(m_stepCombo);
     m_stepLabel->hide();
     m_stepCombo->hide();
-    bar->addWidget(m_stepLabel);
-    bar->addWidget(m_stepCombo);
     m_pointCombo = new QComboBox(m_bar);
     m_pointCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_pointCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)
             emit pointChosen();
     });
-    auto* pointLabel = new QLabel(m_bar);
-    pointLabel->setBuddy(m_pointCombo);
-    bar->addWidget(pointLabel);
-    bar->addWidget(m_pointCombo);
+    QLabel* pointLabel = addLabelled(m_pointCombo);
     bar->addSpacing(12);
     m_aCombo = new QComboBox(m_bar);
     m_bCombo = new QComboBox(m_bar);
@@ -61,18 +63,12 @@ ComparePanel::ComparePanel(QWidget* parent)
     };
     connect(m_aCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
     connect(m_bCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
-    auto* aLabel = new QLabel(m_bar);
-    aLabel->setBuddy(m_aCombo);
-    auto* bLabel = new QLabel(m_bar);
-    bLabel->setBuddy(m_bCombo);
+    QLabel* aLabel = addLabelled(m_aCombo);
     auto* swap = new QToolButton(m_bar);
     swap->setText(QStringLiteral("⇄"));
     connect(swap, &QToolButton::clicked, this, &ComparePanel::swapRanks);
-    bar->addWidget(aLabel);
-    bar->addWidget(m_aCombo);
     bar->addWidget(swap);
-    bar->addWidget(bLabel);
-    bar->addWidget(m_bCombo);
+    QLabel* bLabel = addLabelled(m_bCombo);
     bar->addStretch(1);
 
     // The views of ranks A and B: the timelines here, the block maps for the window to place.

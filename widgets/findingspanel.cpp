@@ -64,6 +64,14 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     });
     bar->addWidget(m_scopeCombo);
     bar->addSpacing(8);
+    // A field after its label, which names it (and gives it a mnemonic).
+    const auto addLabelled = [corner, bar](QWidget* field) {
+        auto* label = new QLabel(corner);
+        label->setBuddy(field);
+        bar->addWidget(label);
+        bar->addWidget(field);
+        return label;
+    };
 
     // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays short
     // enough for a 1280-pixel screen.
@@ -71,30 +79,21 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_baselineCombo->addItem(QString());
     m_baselineCombo->addItem(QString());
     connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &FindingsPanel::optionsChanged);
-    auto* baselineLabel = new QLabel(corner);
-    baselineLabel->setBuddy(m_baselineCombo);
-    bar->addWidget(baselineLabel);
-    bar->addWidget(m_baselineCombo);
+    QLabel* baselineLabel = addLabelled(m_baselineCombo);
     m_threshold = new QDoubleSpinBox(corner);
     m_threshold->setRange(0, 1000);
     m_threshold->setDecimals(1);
     m_threshold->setSuffix(QStringLiteral(" %"));
     m_threshold->setValue(ComparisonOptions().thresholdPercent);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
-    auto* thresholdLabel = new QLabel(corner);
-    thresholdLabel->setBuddy(m_threshold);
-    bar->addWidget(thresholdLabel);
-    bar->addWidget(m_threshold);
+    QLabel* thresholdLabel = addLabelled(m_threshold);
     m_myCode = new QCheckBox(corner);
     connect(m_myCode, &QCheckBox::toggled, this, &FindingsPanel::optionsChanged);
     bar->addWidget(m_myCode);
     m_depth = new QSpinBox(corner);
     m_depth->setRange(0, 64);
     connect(m_depth, &QSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
-    auto* depthLabel = new QLabel(corner);
-    depthLabel->setBuddy(m_depth);
-    bar->addWidget(depthLabel);
-    bar->addWidget(m_depth);
+    QLabel* depthLabel = addLabelled(m_depth);
     FieldShortcuts::install(m_threshold);
     FieldShortcuts::install(m_depth);
 
