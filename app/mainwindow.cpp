@@ -3,132 +3,60 @@
 
 #include "appearance.h"
 #include "beforeafterwindow.h"
-#include "blockmapview.h"
-#include "bytesize.h"
-#include "diffreport.h"
-#include "diffsheet.h"
-#include "excesstreemodel.h"
-#include "exportdialog.h"
-#include "findingsmodel.h"
-#include "findingsview.h"
-#include "flamegraph.h"
-#include "formatting.h"
-#include "imageexport.h"
-#include "profilerstep.h"
-#include "progressdelegate.h"
-#include "rankchart.h"
+#include "capturehelperdialog.h"
+#include "comparepanel.h"
+#include "comparisonexport.h"
+#include "findingspanel.h"
+#include "jobsession.h"
+#include "jobsettingdialog.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
-#include "rankpair.h"
-#include "ranktableview.h"
+#include "rankspanel.h"
+#include "recentfiles.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
 #include "snapshotloader.h"
-#include "stackpane.h"
-#include "stacktext.h"
 #include "startpage.h"
 #include "steplog.h"
-#include "steppeakschart.h"
 #include "stepswindow.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
-#include "verdicttext.h"
-#include "whatifview.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QCheckBox>
-#include <QClipboard>
-#include <QComboBox>
-#include <QCryptographicHash>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QInputDialog>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
-#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTabWidget>
-#include <QTimer>
-#include <QToolButton>
-#include <QTreeView>
 #include <QVBoxLayout>
-
-#include <map>
 
 namespace RankScope {
 
 namespace {
 
-// What belongs to a job (its layout, its GPUs' memory) is remembered per job: a settings key made of `group` and the
-// files or folders the job was opened from.
-QString jobKey(const char* group, const QStringList& paths)
-{
-    QStringList sorted;
-    for (const QString& path : paths)
-        sorted << QFileInfo(path).absoluteFilePath();
-    sorted.sort();
-    return QLatin1String(group) + QLatin1Char('/')
-        + QString::fromLatin1(
-            QCryptographicHash::hash(sorted.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-
-// Stores `value` under `key`, or removes the key for an empty value.
-void remember(const QString& key, const QString& value)
-{
-    QSettings settings;
-    if (value.isEmpty())
-        settings.remove(key);
-    else
-        settings.setValue(key, value);
-}
-
-const QString RecentKey = QStringLiteral("recent/paths");
-constexpr int MaxRecent = 10;
-
-QLabel* label(QWidget* buddy)
-{
-    auto* l = new QLabel;
-    l->setBuddy(buddy);
-    return l;
-}
+// Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
+// with the findings): sizes saved for an earlier one would squeeze it.
+const QString SplitterKey = QStringLiteral("window/layout3/");
 
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_loader(new SnapshotLoader(this))
-    , m_model(new RankListModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
-    , m_findings(new FindingsModel(this))
-    , m_findingsProxy(new QSortFilterProxyModel(this))
-    , m_compareTimer(new QTimer(this))
+    , m_recent(new RecentFiles(this))
     , m_texts(new Retranslator(this))
 {
     setAcceptDrops(true);
@@ -145,109 +73,65 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
     m_stack->addWidget(m_start);
 
-    // Left: every rank at a glance.
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(RankListModel::SortRole);
-    auto* left = new QSplitter(Qt::Vertical);
-    left->setObjectName(QStringLiteral("ranksSplitter"));
-    m_chart = new RankChart(left);
-    m_chart->setModel(m_model);
-    // A bar picks its rank: as A, or with Shift as B; the other side keeps its rank unless it is the same one.
-    connect(m_chart, &RankChart::rankClicked, this, [this](int rank, Qt::KeyboardModifiers modifiers) {
-        if (rankIndexOf(rank) < 0)
-            return;
-        if (modifiers & Qt::ShiftModifier) {
-            if (rank != m_rankB)
-                setRanks(rank == m_rankA ? m_rankB : m_rankA, rank);
-        } else if (rank != m_rankA) {
-            setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
+    // The job compares with the options the panels set.
+    m_session = new JobSession(
+        [this](ComparisonOptions& options) {
+            m_compare->readOptions(options);
+            m_findings->readOptions(options, m_compare->rankB());
+        },
+        this);
+    m_ranks = new RanksPanel(m_session->model());
+    m_compare = new ComparePanel;
+    m_findings = new FindingsPanel;
+    connect(m_session, &JobSession::comparisonReady, this, &MainWindow::showComparison);
+    connect(m_session, &JobSession::comparing, this, [this](int ranks) {
+        m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, ranks));
+        updateStatus();
+    });
+    connect(m_session, &JobSession::fileFinished, this, &MainWindow::onFileFinished);
+    connect(m_session, &JobSession::earlierStepFailed, this, [this](const LoadedFile& file) {
+        statusBar()->showMessage(
+            tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+    });
+    connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
+    connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { loader()->cancel(row); });
+    connect(m_compare, &ComparePanel::ranksChanged, this, &MainWindow::onRanksChanged);
+    connect(m_compare, &ComparePanel::pointChosen, m_session, &JobSession::scheduleComparison);
+    connect(m_compare, &ComparePanel::pointPicked, m_session, &JobSession::compare);
+    connect(m_compare, &ComparePanel::stepChosen, this, [this](int64_t step) { openPaths(m_session->paths(), step); });
+    connect(m_compare, &ComparePanel::allocationClicked, m_ranks, &RanksPanel::showAllocation);
+    connect(m_compare, &ComparePanel::oomClicked, m_ranks, &RanksPanel::showOom);
+    connect(m_compare, &ComparePanel::blockClicked, m_ranks, &RanksPanel::showBlock);
+    connect(m_findings, &FindingsPanel::currentFindingChanged, this, [this](int finding) {
+        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
+        if (finding >= 0) {
+            const int rank = comparison()->findings()[size_t(finding)].rank;
+            if (rank != rankA() && rank != rankB()) {
+                setRanks(rank, rankB()); // shows the finding, now on A
+                return;
+            }
         }
+        showFinding();
     });
-    m_table = new QTreeView(left);
-    m_table->setModel(m_proxy);
-    m_table->setRootIsDecorated(false);
-    // A failed file's reason, or a note, is a second line under its name.
-    m_table->setUniformRowHeights(false);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RankListModel::RankColumn, Qt::AscendingOrder);
-    m_table->setAlternatingRowColors(true);
-    auto* progress = new ProgressDelegate(m_table);
-    m_table->setItemDelegateForColumn(RankListModel::StatusColumn, progress);
-    connect(progress, &ProgressDelegate::cancelRequested, this,
-        [this](const QModelIndex& index) { m_loader->cancel(m_proxy->mapToSource(index).row()); });
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->header()->setStretchLastSection(true);
-    m_table->header()->setMinimumSectionSize(50);
-    m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
-    for (int column : { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn,
-             RankListModel::TraceEntriesColumn, RankListModel::HostColumn })
-        m_table->setColumnHidden(column, true);
-    connect(m_table, &QTreeView::customContextMenuRequested, this, &MainWindow::showContextMenu);
-    connect(m_table->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
-        QMenu menu(this);
-        for (int column = 0; column < RankListModel::NUM_COLUMNS; ++column) {
-            QAction* toggle = menu.addAction(m_model->headerData(column, Qt::Horizontal).toString(), this,
-                [this, column](bool on) { m_table->setColumnHidden(column, !on); });
-            toggle->setCheckable(true);
-            toggle->setChecked(!m_table->isColumnHidden(column));
-        }
-        menu.exec(m_table->header()->mapToGlobal(pos));
-    });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
-        const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
-        if (!index.isValid() || m_updating || rankIndexOf(rank) < 0 || rank == m_rankA)
-            return;
-        setRanks(rank, rank == m_rankB ? m_rankA : m_rankB);
-    });
-    left->addWidget(m_chart);
-    // For a folder of several steps, each rank's peak per step under the bars (hidden, it takes no room).
-    m_stepPeaks = new StepPeaksChart(left);
-    left->addWidget(m_stepPeaks);
-    // The ⚠ that marks an incomplete trace is explained where it is seen, whenever a row shows it.
-    auto* ranks = new QWidget(left);
-    auto* ranksLayout = new QVBoxLayout(ranks);
-    ranksLayout->setContentsMargins(0, 0, 0, 0);
-    ranksLayout->setSpacing(0);
-    ranksLayout->addWidget(m_table, 1);
-    m_incompleteLegend = new QLabel(ranks);
-    m_incompleteLegend->setWordWrap(true);
-    m_incompleteLegend->setContentsMargins(4, 2, 4, 2);
-    m_incompleteLegend->hide();
-    ranksLayout->addWidget(m_incompleteLegend);
-    m_texts->add([this] {
-        m_incompleteLegend->setText(tr("⚠ Trace incomplete: it misses allocations from before recording started or "
-                                       "its ring buffer wrapped, so the peak can be higher than shown."));
-    });
-    left->addWidget(ranks);
-    left->setStretchFactor(0, 2);
-    left->setStretchFactor(1, 1);
-    left->setStretchFactor(2, 3);
+    connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
+    connect(m_findings, &FindingsPanel::optionsChanged, m_session, &JobSession::scheduleComparison);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecent);
 
-    // Right: A and B side by side over time and in memory, then the findings.
+    // The ranks on the left; ranks A and B side by side over time and in memory on the right, then the findings.
+    // The step, the point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would
+    // take goes to the timelines (a 1280×720 screen has none to spare).
+    menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
     auto* right = new QSplitter(Qt::Vertical);
     right->setObjectName(QStringLiteral("compareSplitter"));
-    right->addWidget(createComparePanel());
-    auto* maps = new QSplitter(Qt::Horizontal, right);
-    maps->setObjectName(QStringLiteral("mapsSplitter"));
-    maps->addWidget(m_mapA);
-    maps->addWidget(m_mapB);
-    connect(m_pair, &RankPair::blockClicked, this, &MainWindow::showBlock);
-    right->addWidget(maps);
-    right->addWidget(createFindingsPanel());
+    right->addWidget(m_compare);
+    right->addWidget(m_compare->blockMaps());
+    right->addWidget(m_findings);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
     right->setStretchFactor(2, 3);
-    // The selected finding's or allocation's stack, under the ranks, where the left column has room at any size; the
-    // findings keep the width of the right one for their sites.
-    m_stackPane = new StackPane(left);
-    left->addWidget(m_stackPane);
-    left->setStretchFactor(3, 2);
-    // The bars get the room their legend and eight ranks need; a few ranks' rows take little.
-    left->setSizes({ 380, 170, 200, 300 });
-
     auto* body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
-    body->addWidget(left);
+    body->addWidget(m_ranks);
     body->addWidget(right);
     // Extra width goes to the comparison: the ranks' chart and table hold little however wide they are.
     body->setStretchFactor(0, 0);
@@ -261,21 +145,9 @@ MainWindow::MainWindow(QWidget* parent)
     page->addWidget(body, 1);
     m_stack->addWidget(m_mainPage);
     setCentralWidget(m_stack);
-    m_texts->add([this] {
-        setWindowTitle(tr("RankScope"));
-        m_table->setAccessibleName(tr("Ranks"));
-        m_table->setToolTip(tr("Select a rank to show it as A"));
-        m_mapA->setAccessibleName(tr("Block map of rank A"));
-        m_mapB->setAccessibleName(tr("Block map of rank B"));
-    });
+    m_texts->add([this] { setWindowTitle(tr("RankScope")); });
 
-    // Option changes come in bursts (typing a threshold); compare once they settle.
-    m_compareTimer->setSingleShot(true);
-    m_compareTimer->setInterval(150);
-    connect(m_compareTimer, &QTimer::timeout, this, &MainWindow::compareRanks);
-
-    m_timelines->setMaxBands(Appearance::timelineBands());
-    connectLoader();
+    timelines()->setMaxBands(Appearance::timelineBands());
     createActions();
     updateRecent();
     restoreSettings();
@@ -287,12 +159,6 @@ MainWindow::~MainWindow()
     saveSettings();
 }
 
-namespace {
-// Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
-// with the findings): sizes saved for an earlier one would squeeze it.
-const QString SplitterKey = QStringLiteral("window/layout3/");
-} // namespace
-
 void MainWindow::saveSettings() const
 {
     QSettings settings;
@@ -302,11 +168,8 @@ void MainWindow::saveSettings() const
         if (!splitter->objectName().isEmpty())
             settings.setValue(SplitterKey + splitter->objectName(), splitter->saveState());
     }
-    settings.setValue(QStringLiteral("compare/baseline"), m_baselineCombo->currentIndex());
-    settings.setValue(QStringLiteral("compare/threshold"), m_threshold->value());
-    settings.setValue(QStringLiteral("compare/myCode"), m_myCode->isChecked());
-    settings.setValue(QStringLiteral("compare/depth"), m_depth->value());
-    settings.setValue(QStringLiteral("timeline/axis"), int(m_timelines->preferredXAxis()));
+    m_findings->saveSettings(settings);
+    m_compare->saveSettings(settings);
 }
 
 void MainWindow::restoreSettings()
@@ -319,293 +182,8 @@ void MainWindow::restoreSettings()
         if (!splitter->objectName().isEmpty() && state.isValid())
             splitter->restoreState(state.toByteArray());
     }
-    // The last comparison options, so a user who always compares "my code" against rank B keeps doing so.
-    m_updating = true;
-    m_baselineCombo->setCurrentIndex(std::clamp(settings.value(QStringLiteral("compare/baseline"), 0).toInt(), 0, 1));
-    m_threshold->setValue(settings.value(QStringLiteral("compare/threshold"), m_options.thresholdPercent).toDouble());
-    m_myCode->setChecked(settings.value(QStringLiteral("compare/myCode"), false).toBool());
-    m_depth->setValue(settings.value(QStringLiteral("compare/depth"), 0).toInt());
-    m_updating = false;
-    m_timelines->setXAxis(TimelineView::XAxis(settings.value(QStringLiteral("timeline/axis"), 0).toInt()));
-}
-
-QWidget* MainWindow::createComparePanel()
-{
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 4, 4, 0);
-    auto* bar = new QHBoxLayout;
-    m_pointCombo = new QComboBox(panel);
-    m_pointCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_pointCombo, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_updating)
-            scheduleComparison();
-    });
-    m_aCombo = new QComboBox(panel);
-    m_bCombo = new QComboBox(panel);
-    const auto onRankCombo = [this] {
-        if (m_updating)
-            return;
-        const int a = m_aCombo->currentData().toInt();
-        const int b = m_bCombo->currentData().toInt();
-        setRanks(a, a == b ? m_rankA : b);
-    };
-    connect(m_aCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
-    connect(m_bCombo, &QComboBox::currentIndexChanged, this, onRankCombo);
-    auto* swap = new QToolButton(panel);
-    swap->setText(QStringLiteral("⇄"));
-    connect(swap, &QToolButton::clicked, this, &MainWindow::swapRanks);
-    QLabel* pointLabel = label(m_pointCombo);
-    QLabel* aLabel = label(m_aCombo);
-    QLabel* bLabel = label(m_bCombo);
-    m_stepCombo = new QComboBox(panel);
-    connect(m_stepCombo, &QComboBox::activated, this, [this](int index) {
-        const QVariant step = m_stepCombo->itemData(index);
-        if (step.isValid())
-            openPaths(m_jobPaths, step.toLongLong());
-    });
-    m_stepLabel = label(m_stepCombo);
-    bar->addWidget(m_stepLabel);
-    bar->addWidget(m_stepCombo);
-    m_stepLabel->hide();
-    m_stepCombo->hide();
-    bar->addWidget(pointLabel);
-    bar->addWidget(m_pointCombo);
-    bar->addSpacing(12);
-    bar->addWidget(aLabel);
-    bar->addWidget(m_aCombo);
-    bar->addWidget(swap);
-    bar->addWidget(bLabel);
-    bar->addWidget(m_bCombo);
-    bar->addStretch(1);
-    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays
-    // short enough for a 1280-pixel screen.
-    m_optionsRow = new QHBoxLayout;
-    QHBoxLayout* options = m_optionsRow;
-    m_baselineCombo = new QComboBox(panel);
-    m_baselineCombo->addItem(QString());
-    m_baselineCombo->addItem(QString());
-    connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &MainWindow::scheduleComparison);
-    QLabel* baselineLabel = label(m_baselineCombo);
-    options->addWidget(baselineLabel);
-    options->addWidget(m_baselineCombo);
-    m_threshold = new QDoubleSpinBox(panel);
-    m_threshold->setRange(0, 1000);
-    m_threshold->setDecimals(1);
-    m_threshold->setSuffix(QStringLiteral(" %"));
-    m_threshold->setValue(m_options.thresholdPercent);
-    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    QLabel* thresholdLabel = label(m_threshold);
-    options->addWidget(thresholdLabel);
-    options->addWidget(m_threshold);
-    m_myCode = new QCheckBox(panel);
-    connect(m_myCode, &QCheckBox::toggled, this, &MainWindow::scheduleComparison);
-    options->addWidget(m_myCode);
-    m_depth = new QSpinBox(panel);
-    m_depth->setRange(0, 64);
-    connect(m_depth, &QSpinBox::valueChanged, this, &MainWindow::scheduleComparison);
-    QLabel* depthLabel = label(m_depth);
-    options->addWidget(depthLabel);
-    options->addWidget(m_depth);
-    m_texts->add([=, this] {
-        m_pointCombo->setToolTip(tr("Where each rank is looked at. Aligned (the default): the rank with the highest "
-                                    "peak there, every other rank at the same moment of its own trace; or each rank "
-                                    "at its own peak, its snapshot, its OOM, a profiler step or an event picked on the "
-                                    "timeline (double-click it)"));
-        m_pointCombo->setAccessibleName(tr("Comparison point"));
-        m_aCombo->setToolTip(tr("Rank A: by default the rank the verdict names"));
-        m_aCombo->setAccessibleName(tr("Rank A"));
-        m_bCombo->setToolTip(tr("Rank B: by default the rank closest to the baseline"));
-        m_bCombo->setAccessibleName(tr("Rank B"));
-        swap->setToolTip(tr("Swap ranks A and B"));
-        swap->setAccessibleName(tr("Swap A and B"));
-        pointLabel->setText(tr("&Point:"));
-        m_stepLabel->setText(tr("&Step:"));
-        m_stepCombo->setToolTip(tr("The folder holds snapshots of several training steps (such as iteration_10/, "
-                                   "iteration_20/): the ranks of this one are compared"));
-        m_stepCombo->setAccessibleName(tr("Training step"));
-        aLabel->setText(tr("&A:"));
-        bLabel->setText(tr("&B:"));
-        m_baselineCombo->setItemText(0, tr("median"));
-        m_baselineCombo->setItemText(1, tr("rank B"));
-        m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
-        m_baselineCombo->setAccessibleName(tr("Baseline"));
-        baselineLabel->setText(tr("Base&line:"));
-        m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
-        m_threshold->setAccessibleName(tr("Outlier threshold"));
-        thresholdLabel->setText(tr("&Threshold:"));
-        m_myCode->setText(tr("&My code"));
-        m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
-                                "library or C++"));
-        m_depth->setSpecialValueText(tr("all"));
-        // The spin box sizes itself for its numbers; "全部" is wider than "64" and would be cut at the left.
-        m_depth->setMinimumWidth(std::max(m_depth->fontMetrics().horizontalAdvance(m_depth->specialValueText()),
-                                     m_depth->fontMetrics().horizontalAdvance(QStringLiteral("64")))
-            + m_depth->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
-        m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
-        m_depth->setAccessibleName(tr("Stack depth"));
-        depthLabel->setText(tr("&Depth:"));
-    });
-    // The point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would take
-    // goes to the timelines (a 1280×720 screen has none to spare).
-    auto* corner = new QWidget;
-    bar->setContentsMargins(8, 0, 4, 0);
-    corner->setLayout(bar);
-    menuBar()->setCornerWidget(corner, Qt::TopRightCorner);
-
-    // The views of ranks A and B, laid out here: timelines in this panel, block maps in a splitter below it.
-    m_pair = new RankPair(RankPair::Both, panel);
-    m_timelines = m_pair->timelines();
-    m_mapA = m_pair->blockMap(0);
-    m_mapB = m_pair->blockMap(1);
-    m_texts->add([this] {
-        m_timelines->setStatusTip(tr("Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: "
-                                     "everything · click: an allocation's stack · double-click: compare there"));
-    });
-    connect(m_timelines, &TimelineView::allocationClicked, this, &MainWindow::showAllocation);
-    connect(m_timelines, &TimelineView::oomClicked, this, &MainWindow::showOom);
-    connect(m_timelines, &TimelineView::pointPicked, this, &MainWindow::pickPoint);
-    layout->addWidget(m_timelines, 1);
-    return panel;
-}
-
-QWidget* MainWindow::createFindingsPanel()
-{
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(4, 0, 0, 0);
-    layout->setSpacing(2);
-    // The filter and the options share the tab bar's row (its corner): at 1280x720 there is no row to spare.
-    auto* corner = new QWidget;
-    auto* bar = new QHBoxLayout(corner);
-    bar->setContentsMargins(8, 0, 0, 2);
-    m_filter = new QLineEdit(panel);
-    m_filter->setClearButtonEnabled(true);
-    m_filterTimer = new QTimer(this);
-    m_filterTimer->setSingleShot(true);
-    m_filterTimer->setInterval(200);
-    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-    connect(m_filterTimer, &QTimer::timeout, this, [this] {
-        m_findingsProxy->setFilterFixedString(m_filter->text());
-        updateNoMatch();
-    });
-    m_filter->installEventFilter(this);
-    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
-    bar->addWidget(m_filter, 1);
-    // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
-    m_scopeCombo = new QComboBox(panel);
-    m_scopeCombo->addItems({ QString(), QString() });
-    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_scopeCombo->hide();
-    connect(m_scopeCombo, &QComboBox::activated, this, [this] {
-        m_scopeChosen = true;
-        showExcess();
-    });
-    bar->addWidget(m_scopeCombo);
-    bar->addSpacing(8);
-    bar->addLayout(m_optionsRow);
-    // A spin box's keys go to the line edit inside it.
-    for (QWidget* field : { static_cast<QWidget*>(m_threshold), static_cast<QWidget*>(m_depth) })
-        field->findChild<QLineEdit*>()->installEventFilter(this);
-    // An empty table after filtering says why, so it is not taken for "no finding at all".
-    m_noMatch = new QLabel(panel);
-    m_noMatch->setWordWrap(true);
-    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
-    m_noMatch->hide();
-    layout->addWidget(m_noMatch);
-
-    m_findingsProxy->setSourceModel(m_findings);
-    m_findingsProxy->setSortRole(FindingsModel::SortRole);
-    m_findingsProxy->setFilterKeyColumn(-1);
-    m_findingsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_findingsView = new QTreeView(panel);
-    m_findingsView->setModel(m_findingsProxy);
-    FindingsView::setUp(m_findingsView);
-    m_findingsView->setUniformRowHeights(true);
-    m_findingsView->setSortingEnabled(true);
-    m_findingsView->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
-    m_texts->add([this] {
-        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
-        m_filter->setAccessibleName(tr("Filter findings"));
-        m_findingsView->setAccessibleName(tr("Findings"));
-    });
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
-        const int index = selectedFinding();
-        if (index >= 0) {
-            const int rank = m_comparison->findings()[size_t(index)].rank;
-            if (rank != m_rankA && rank != m_rankB) {
-                setRanks(rank, m_rankB); // shows the finding, now on A
-                return;
-            }
-        }
-        showFinding();
-    });
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (!m_findingsView->selectionModel()->hasSelection())
-            showFinding();
-    });
-    // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
-    connect(m_findingsView, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
-        if (index.row() == m_findingsView->currentIndex().row())
-            showFinding();
-    });
-    // Beside the list, as hotspot and heaptrack show it: rank A's excess by frame, from the entry script down and from
-    // the allocating frame up, and as a flame graph.
-    m_findingTabs = new QTabWidget(panel);
-    m_findingTabs->setDocumentMode(true);
-    m_findingTabs->setCornerWidget(corner, Qt::TopRightCorner);
-    m_findingTabs->addTab(m_findingsView, QString());
-    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
-        auto* model = new ExcessTreeModel(this);
-        auto* view = new QTreeView(panel);
-        view->setModel(model);
-        view->setUniformRowHeights(true);
-        view->header()->setStretchLastSection(false);
-        view->header()->setSectionResizeMode(ExcessTreeModel::FrameColumn, QHeaderView::Stretch);
-        m_excessViews[direction] = view;
-        m_findingTabs->addTab(view, QString());
-    }
-    m_flameGraph = new FlameGraph(panel);
-    auto* flame = new QScrollArea(panel);
-    flame->setWidgetResizable(true);
-    flame->setFrameShape(QFrame::NoFrame);
-    flame->setWidget(m_flameGraph);
-    m_findingTabs->addTab(flame, QString());
-    m_whatIf = new WhatIfView(panel);
-    m_findingTabs->addTab(m_whatIf, QString());
-    // The filter is for the findings; the scope for the trees and the flame graph.
-    connect(m_findingTabs, &QTabWidget::currentChanged, this, [this](int tab) {
-        m_filter->setVisible(tab == 0);
-        m_scopeCombo->setVisible(tab >= 1 && tab <= 3);
-    });
-    m_texts->add([this] {
-        m_findingTabs->setTabText(0, tr("Findings"));
-        m_findingTabs->setTabText(1, tr("Top down"));
-        m_findingTabs->setTabText(2, tr("Bottom up"));
-        m_findingTabs->setTabText(3, tr("Flame"));
-        m_findingTabs->setTabText(4, tr("What if"));
-        m_findingTabs->setTabToolTip(1,
-            tr("Rank A's excess (or everything it holds at the point) by frame, from the entry script down to where "
-               "it allocates"));
-        m_findingTabs->setTabToolTip(2,
-            tr("Rank A's excess (or everything it holds at the point) by frame, from where it allocates up to its "
-               "callers"));
-        m_findingTabs->setTabToolTip(3,
-            tr("Rank A's excess (or everything it holds at the point) as a flame graph (right-click to export it as "
-               "SVG)"));
-        m_findingTabs->setTabToolTip(
-            4, tr("Rank A's peak had each of its largest sites, or each category, not been allocated"));
-        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess"));
-        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything"));
-        m_scopeCombo->setToolTip(tr("What the trees and the flame graph show of rank A: what it holds beyond its "
-                                    "baseline, or everything it holds at the point compared"));
-        m_scopeCombo->setAccessibleName(tr("Memory shown by frame"));
-        showExcess();
-    });
-    layout->addWidget(m_findingTabs, 1);
-
-    return panel;
+    m_findings->restoreSettings(settings);
+    m_compare->restoreSettings(settings);
 }
 
 void MainWindow::createActions()
@@ -637,19 +215,24 @@ void MainWindow::createActions()
         ->setStatusTip(tr("Two runs, before and after a fix: folders of snapshots or of training logs"));
     file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
-    QAction* picture = m_exportMenu->addAction(tr("Diff &Screenshot…"), this, &MainWindow::exportPicture);
+    // What the window shows, exported.
+    const auto shown = [this] {
+        return ComparisonExport(this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines() });
+    };
+    QAction* picture =
+        m_exportMenu->addAction(tr("Diff &Screenshot…"), this, [this, shown] { exported(shown().picture()); });
     picture->setShortcut(QKeySequence(tr("Ctrl+E")));
     picture->setStatusTip(tr("Ranks A and B, their block maps, the findings and the selected stack as PNG, SVG or "
                              "PDF"));
-    m_exportMenu->addAction(tr("Findings as &CSV…"), this, [this] { exportFindings(false); })
+    m_exportMenu->addAction(tr("Findings as &CSV…"), this, [this, shown] { exported(shown().findings(false)); })
         ->setStatusTip(tr("Every finding, one per line, as rankscope diff --csv writes them"));
-    m_exportMenu->addAction(tr("Findings as &JSON…"), this, [this] { exportFindings(true); })
+    m_exportMenu->addAction(tr("Findings as &JSON…"), this, [this, shown] { exported(shown().findings(true)); })
         ->setStatusTip(tr("The comparison as rankscope diff --json writes it"));
-    m_exportMenu->addAction(tr("&Report…"), this, &MainWindow::exportReport)
+    m_exportMenu->addAction(tr("&Report…"), this, [this, shown] { exported(shown().report()); })
         ->setStatusTip(tr("An HTML or Markdown report for a bug tracker: verdict, ranks, top findings with stacks "
                           "and the diff picture"));
     file->addSeparator();
-    m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { m_loader->cancelAll(); });
+    m_cancelAction = file->addAction(tr("&Cancel Loading"), this, [this] { loader()->cancelAll(); });
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setStatusTip(tr("Stop loading the files that are still loading"));
     m_closeAction = file->addAction(tr("&Close All"), this, &MainWindow::closeAll);
@@ -663,10 +246,11 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
+    TimelineView* timelines = this->timelines();
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_timelines, &TimelineView::zoomIn);
-    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_timelines, &TimelineView::zoomOut);
-    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_timelines, &TimelineView::resetZoom);
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, timelines, &TimelineView::zoomIn);
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, timelines, &TimelineView::zoomOut);
+    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), timelines, &TimelineView::resetZoom);
     view->addSeparator();
     QMenu* axis = view->addMenu(tr("&X Axis"));
     auto* axes = new QActionGroup(axis);
@@ -678,7 +262,7 @@ void MainWindow::createActions()
     };
     for (const auto& [axisKind, text] : choices) {
         const TimelineView::XAxis which = axisKind; // clang 14 cannot capture a structured binding
-        QAction* choice = axis->addAction(text, this, [this, which] { m_timelines->setXAxis(which); });
+        QAction* choice = axis->addAction(text, timelines, [timelines, which] { timelines->setXAxis(which); });
         choice->setCheckable(true);
         choice->setData(int(which));
         axes->addAction(choice);
@@ -686,29 +270,26 @@ void MainWindow::createActions()
     axis->setStatusTip(tr("What the timelines' x axis counts: trace events, seconds since each rank's first "
                           "event, profiler steps lined up across ranks, or rank A's events with rank B at the same "
                           "moments"));
-    connect(axis, &QMenu::aboutToShow, this, [this, axis] {
+    connect(axis, &QMenu::aboutToShow, timelines, [timelines, axis] {
         for (QAction* choice : axis->actions()) {
             const auto which = TimelineView::XAxis(choice->data().toInt());
-            choice->setEnabled(m_timelines->available(which));
-            choice->setChecked(m_timelines->xAxis() == which);
+            choice->setEnabled(timelines->available(which));
+            choice->setChecked(timelines->xAxis() == which);
         }
     });
-    view->addAction(m_timelines->annotationRangesAction());
+    view->addAction(timelines->annotationRangesAction());
     QMenu* colour = view->addMenu(tr("&Colour Bands By"));
-    connect(colour, &QMenu::aboutToShow, this, [this, colour] { m_timelines->fillColoringMenu(colour); });
+    connect(colour, &QMenu::aboutToShow, timelines, [timelines, colour] { timelines->fillColoringMenu(colour); });
     colour->setStatusTip(
         tr("What the colours of the timelines' bands say: which allocation, where it was made, or what "
            "it is for, as the rank chart stacks it"));
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Swap A and B"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::swapRanks);
-    compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, this, &MainWindow::nextFinding);
-    compare->addAction(tr("&Previous Finding"), QKeySequence::FindPrevious, this, &MainWindow::previousFinding);
-    compare->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        m_findingTabs->setCurrentIndex(0); // the filter is the findings'
-        m_filter->setFocus();
-        m_filter->selectAll();
-    });
+    compare->addAction(tr("&Next Finding"), QKeySequence::FindNext, m_findings, &FindingsPanel::nextFinding);
+    compare->addAction(
+        tr("&Previous Finding"), QKeySequence::FindPrevious, m_findings, &FindingsPanel::previousFinding);
+    compare->addAction(tr("&Find…"), QKeySequence::Find, m_findings, &FindingsPanel::focusFilter);
     compare->addSeparator();
     compare->addAction(tr("Parallel &Layout…"), this, &MainWindow::chooseLayout)
         ->setStatusTip(tr("Pipeline, tensor and data parallel sizes of the job: ranks are compared with their "
@@ -737,7 +318,7 @@ SettingsDialog* MainWindow::settingsDialog()
 {
     if (!m_settings) {
         m_settings = new SettingsDialog(this);
-        connect(m_settings, &SettingsDialog::timelineBandsChanged, m_timelines, &TimelineView::setMaxBands);
+        connect(m_settings, &SettingsDialog::timelineBandsChanged, timelines(), &TimelineView::setMaxBands);
     }
     return m_settings;
 }
@@ -759,33 +340,6 @@ void MainWindow::resizeEvent(QResizeEvent* event)
     m_banner->setCompact(height() < CompactBannerHeight);
 }
 
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    // Text fields and spin boxes claim some of the window's shortcuts for themselves (on X11 a line edit takes Ctrl+E
-    // for "end of line"), so Export and friends would do nothing while the filter has focus. The window's own
-    // shortcuts win there, except the editing keys every field needs.
-    if (event->type() != QEvent::ShortcutOverride)
-        return QMainWindow::eventFilter(watched, event);
-    auto* key = static_cast<QKeyEvent*>(event);
-    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
-        return false;
-    for (QKeySequence::StandardKey editing : { QKeySequence::Copy, QKeySequence::Cut, QKeySequence::Paste,
-             QKeySequence::Undo, QKeySequence::Redo, QKeySequence::SelectAll, QKeySequence::MoveToNextWord,
-             QKeySequence::MoveToPreviousWord, QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord,
-             QKeySequence::DeleteStartOfWord, QKeySequence::DeleteEndOfWord }) {
-        if (key->matches(editing))
-            return false;
-    }
-    const QKeySequence pressed(key->keyCombination());
-    for (const QAction* action : findChildren<QAction*>()) {
-        if (action->isEnabled() && action->shortcuts().contains(pressed)) {
-            event->ignore(); // not taken by the field: the shortcut map gets it
-            return true;
-        }
-    }
-    return false;
-}
-
 void MainWindow::changeEvent(QEvent* event)
 {
     QMainWindow::changeEvent(event);
@@ -794,48 +348,31 @@ void MainWindow::changeEvent(QEvent* event)
     // Texts of fixed widgets follow through m_texts; these are made from data and are made again.
     createActions();
     updateRecent();
-    if (m_comparison) {
-        fillRankCombos();
-        fillPointCombo();
-        showFinding();
-    }
-    updateStatus();
 }
 
-QStringList MainWindow::recentPaths() const
+bool MainWindow::event(QEvent* event)
 {
-    return QSettings().value(RecentKey).toStringList();
-}
-
-void MainWindow::addRecent(const QStringList& paths)
-{
-    QStringList recent = recentPaths();
-    for (const QString& path : paths) {
-        if (path.startsWith(QLatin1Char(':')))
-            continue; // the bundled example is not a place on disk
-        const QString absolute = QFileInfo(path).absoluteFilePath();
-        recent.removeAll(absolute);
-        recent.prepend(absolute);
+    const bool handled = QMainWindow::event(event);
+    // After the panels have made their items from data anew (QWidget passes a language change on to its children
+    // after its own changeEvent): the status line quotes the point box.
+    if (event->type() == QEvent::LanguageChange) {
+        if (comparison())
+            showFinding();
+        updateStatus();
     }
-    while (recent.size() > MaxRecent)
-        recent.removeLast();
-    QSettings().setValue(RecentKey, recent);
-    updateRecent();
+    return handled;
 }
 
 void MainWindow::updateRecent()
 {
-    const QStringList recent = recentPaths();
+    const QStringList recent = m_recent->paths();
     m_start->setRecent(recent);
     m_recentMenu->clear();
     for (const QString& path : recent)
         m_recentMenu->addAction(path, this, [this, path] { openPaths({ path }); });
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear Recent"), this, [this] {
-            QSettings().remove(RecentKey);
-            updateRecent();
-        });
+        m_recentMenu->addAction(tr("Clear Recent"), m_recent, &RecentFiles::clear);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
@@ -850,7 +387,7 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
         return {};
     }
     QStringList files = RankFiles::expand(paths);
-    if (files.isEmpty() && holdsStepReports(RankFiles::expandLogs(paths))) {
+    if (files.isEmpty() && StepLog::holdsReports(RankFiles::expandLogs(paths))) {
         openStepLogs(paths); // a folder of training logs
         return {};
     }
@@ -868,84 +405,34 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
     return files;
 }
 
-bool MainWindow::holdsStepReports(const QStringList& logs)
-{
-    // A look at the start of each file is enough to tell a training log from a readme; the step reports window
-    // reads them whole.
-    for (const QString& path : logs) {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QString head = QString::fromUtf8(file.read(1 << 20));
-        StepReport report;
-        for (QStringView line : QStringView(head).split(QLatin1Char('\n'))) {
-            if (StepLog::parseLine(line, 0, report))
-                return true;
-        }
-    }
-    return false;
-}
-
 void MainWindow::openPaths(const QStringList& paths, std::optional<int64_t> step)
 {
     Job job(snapshotFiles(paths), { step });
     if (job.files().isEmpty())
         return;
     // One job at a time: what is shown must never mix the ranks of two jobs.
-    if (m_model->rowCount() > 0)
+    if (rankModel()->rowCount() > 0)
         clearJob();
-    addRecent(paths);
+    m_recent->add(paths);
     m_stack->setCurrentWidget(m_mainPage);
-    // New ranks: A and B are chosen afresh once everything has loaded.
-    m_rankA = m_rankB = -1;
-    // A folder of several steps: one step's ranks, the others one choice away.
-    m_jobPaths = paths;
-    m_layoutText = QSettings().value(jobKey("layouts", paths)).toString();
-    m_deviceMemoryText = QSettings().value(jobKey("devicememory", paths)).toString();
-    m_stepCombo->clear();
-    for (int64_t s : job.steps())
-        m_stepCombo->addItem(QString::number(s), QVariant::fromValue(qlonglong(s)));
-    m_stepCombo->setCurrentIndex(m_stepCombo->findData(QVariant::fromValue(qlonglong(job.step()))));
-    m_stepLabel->setVisible(!job.steps().empty());
-    m_stepCombo->setVisible(!job.steps().empty());
-    refitMenuCorner();
-    // The files load one job each (progress and cancel per file, in the rank table); the job gets them as they are
-    // compared.
-    m_loader->load(job.files());
-    m_job = std::move(job);
-    // The steps before this one, for growth across steps: read next to the ranks, compared again once they are in.
-    m_earlierSteps.reset();
-    if (!m_job->steps().empty() && m_job->steps().front() < m_job->step()) {
-        m_earlierLoads.start([job = *m_job] { return job.loadEarlierSteps(); },
-            [this](std::shared_ptr<const EarlierSteps> earlier) {
-                for (const LoadedFile& file : earlier->failed) {
-                    statusBar()->showMessage(
-                        tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-                }
-                m_earlierSteps = std::move(earlier);
-                if (m_comparison || m_comparisons.isBusy())
-                    compareRanks();
-            });
-    }
+    // New ranks: A and B are chosen afresh once everything has loaded. A folder of several steps: one step's ranks,
+    // the others one choice away.
+    m_compare->startJob(job.steps(), job.step());
+    m_session->open(std::move(job), paths);
     updateStatus();
 }
 
 void MainWindow::addPaths(const QStringList& paths)
 {
-    if (m_model->rowCount() == 0) {
+    if (rankModel()->rowCount() == 0) {
         openPaths(paths);
         return;
     }
     const QStringList files = snapshotFiles(paths);
     if (files.isEmpty())
         return;
-    std::map<int, QString> taken;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (const LoadedFile* file = m_model->file(row))
-            taken.emplace(file->rank, file->path);
-    }
-    addRecent(paths);
-    m_loader->load(files, taken);
+    m_recent->add(paths);
+    m_session->add(files);
     updateStatus();
 }
 
@@ -977,7 +464,7 @@ StepsWindow* MainWindow::openStepLogs(const QStringList& paths)
     auto* window = new StepsWindow;
     window->show();
     window->openLogs(paths);
-    addRecent(paths);
+    m_recent->add(paths);
     return window;
 }
 
@@ -1009,397 +496,10 @@ void MainWindow::compareBeforeAfterDialog()
 
 void MainWindow::showCaptureHelper()
 {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Capture Helper"));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* intro = new QLabel(tr("<p><b>rankscope_capture.py</b> is one Python file (standard library and torch) to put "
-                                "next to your training script. It prints a step report on every rank, dumps a "
-                                "snapshot per rank, and writes one on the rank that runs out of memory before the "
-                                "error propagates.</p><p>Collect the output of all ranks in one log (or one per rank) "
-                                "and open it with File → Open Step Logs…: RankScope names the rank and the step where "
-                                "memory departs. Then dump snapshots just before that step and open them.</p>"),
-        &dialog);
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
-    auto* code = new QPlainTextEdit(&dialog);
-    code->setReadOnly(true);
-    code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    code->setPlainText(QStringLiteral("import rankscope_capture as rc\n\n"
-                                      "rc.enable()                                   # every rank, before training\n"
-                                      "for step, batch in enumerate(loader):\n"
-                                      "    ...\n"
-                                      "    if step % 10 == 0:\n"
-                                      "        rc.step_report(step, batch, \"train\")  # [train] rank=3 step=120 ...\n"
-                                      "rc.dump(\"train\")                              # rank{r}_train.pickle\n"));
-    code->setMinimumSize(560, code->fontMetrics().lineSpacing() * 9);
-    layout->addWidget(code);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    QPushButton* save = buttons->addButton(tr("Save rankscope_capture.py…"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(save, &QPushButton::clicked, &dialog, [this, &dialog] {
-        const QString path = QFileDialog::getSaveFileName(&dialog, tr("Save Capture Helper"),
-            QDir::home().filePath(QStringLiteral("rankscope_capture.py")), tr("Python (*.py)"));
-        if (path.isEmpty())
-            return;
-        QFile helper(QStringLiteral(":/python/rankscope_capture.py"));
-        const QString error =
-            helper.open(QIODevice::ReadOnly) ? ImageExport::write(path, helper.readAll()) : helper.errorString();
-        if (!error.isEmpty())
-            QMessageBox::warning(&dialog, tr("Save Capture Helper"), error);
-        else
-            statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
-    });
-    layout->addWidget(buttons);
+    CaptureHelperDialog dialog(this);
+    connect(&dialog, &CaptureHelperDialog::saved, this,
+        [this](const QString& path) { statusBar()->showMessage(tr("Saved %1").arg(path), 8000); });
     dialog.exec();
-}
-
-void MainWindow::openExample()
-{
-    openPaths({ QStringLiteral(":/examples") });
-}
-
-void MainWindow::connectLoader()
-{
-    connect(m_loader, &SnapshotLoader::started, m_model, &RankListModel::addLoading);
-    connect(m_loader, &SnapshotLoader::progress, m_model, &RankListModel::setProgress);
-    connect(m_loader, &SnapshotLoader::finished, this, &MainWindow::onFinished);
-    connect(m_loader, &SnapshotLoader::allFinished, this, &MainWindow::compareRanks);
-}
-
-void MainWindow::scheduleComparison()
-{
-    if (!m_updating && m_comparison)
-        m_compareTimer->start();
-}
-
-void MainWindow::readOptions()
-{
-    // "aligned" (the default, also before the first comparison) parses to no point: the comparison aligns the ranks
-    // where their traces allow it, else takes each at its own peak.
-    m_options.point = TimelinePoint::parse(m_pointCombo->currentData().toString().toStdString());
-    m_options.baselineRank = m_baselineCombo->currentIndex() == 1 ? m_rankB : -1;
-    m_options.thresholdPercent = m_threshold->value();
-    m_options.site.myCodeOnly = m_myCode->isChecked();
-    m_options.site.depth = m_depth->value();
-    m_options.layout =
-        m_layoutText.isEmpty() ? std::nullopt : ParallelLayout::parse(m_layoutText.toStdString(), nullptr);
-    m_options.deviceMemoryBytes = parseByteSizeWithUnit(m_deviceMemoryText).value_or(0);
-}
-
-std::optional<QString> MainWindow::askJobSetting(const QString& title, const QString& prompt, const QString& current,
-    const std::function<QString(const QString&)>& whatIsWrong)
-{
-    // Asked again, with what was typed, until it is right or cancelled: a mistake must not cost the typing.
-    QString text = current;
-    for (;;) {
-        bool ok = false;
-        text = QInputDialog::getText(this, title, prompt, QLineEdit::Normal, text, &ok).trimmed();
-        if (!ok)
-            return std::nullopt;
-        const QString wrong = text.isEmpty() ? QString() : whatIsWrong(text);
-        if (wrong.isEmpty())
-            return text;
-        QMessageBox::warning(this, title, wrong);
-    }
-}
-
-void MainWindow::setJobSetting(QString& member, const char* group, const QString& value)
-{
-    member = value;
-    if (!m_jobPaths.isEmpty())
-        remember(jobKey(group, m_jobPaths), value);
-    if (m_comparison)
-        compareRanks();
-}
-
-void MainWindow::chooseLayout()
-{
-    const std::optional<QString> text = askJobSetting(tr("Parallel Layout"),
-        tr("Sizes of the job's parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), "
-           "e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.\n"
-           "Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope "
-           "guess where the files show groups of ranks running different parts of the model.\n"
-           "This job has %n snapshot file(s).",
-            nullptr, m_model->rowCount()),
-        m_layoutText, [this](const QString& t) {
-            std::string why;
-            ComparisonOptions options;
-            options.layout = ParallelLayout::parse(t.toStdString(), &why);
-            if (!options.layout)
-                return tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
-            // The job's own check, in the words the command line and the MCP server use.
-            return m_job ? QString::fromStdString(m_job->check(options).text()) : QString();
-        });
-    if (text)
-        setLayout(*text);
-}
-
-void MainWindow::setLayout(const QString& layout)
-{
-    setJobSetting(m_layoutText, "layouts", layout);
-}
-
-void MainWindow::chooseDeviceMemory()
-{
-    const std::optional<QString> text = askJobSetting(tr("GPU Memory"),
-        tr("The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A "
-           "snapshot does not record it; with it, an OOM outside PyTorch's allocator says how much is held outside. "
-           "Leave empty when unknown."),
-        m_deviceMemoryText, [](const QString& t) {
-            return parseByteSizeWithUnit(t) ? QString() : tr("%1 is not a size with its unit, such as 80GiB.").arg(t);
-        });
-    if (text)
-        setDeviceMemory(*text);
-}
-
-void MainWindow::setDeviceMemory(const QString& size)
-{
-    setJobSetting(m_deviceMemoryText, "devicememory", size);
-}
-
-void MainWindow::compareRanks()
-{
-    m_compareTimer->stop();
-    QList<LoadedFile> files;
-    QStringList paths;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (const LoadedFile* file = m_model->file(row)) {
-            files.append(*file);
-            paths.append(file->path);
-        }
-    }
-    const int ranks = int(std::count_if(files.begin(), files.end(), [](const LoadedFile& f) { return f.ok(); }));
-    if (ranks == 0) {
-        m_comparisons.cancel();
-        applyComparison(nullptr);
-        return;
-    }
-    readOptions();
-    if (!m_job)
-        m_job.emplace(paths);
-    m_job->setLoaded(std::move(files), m_earlierSteps);
-    // What the job cannot use of the options is said in the banner, and the ranks compared without it, rather than
-    // nothing shown: the user is looking at the job and can fix the option from there.
-    ComparisonOptions options = m_options;
-    const JobError unusable = m_job->check(options);
-    m_unusedOption = QString::fromStdString(unusable.text());
-    if (unusable.option == "layout")
-        options.layout.reset();
-    else if (unusable.option == "baseline")
-        options.baselineRank = -1;
-    m_banner->setPending(tr("Comparing %n rank(s)…", nullptr, ranks));
-    m_comparisons.start([job = *m_job, options] { return job.compare(options, Job::Points::MayMiss).comparison; },
-        [this](ComparisonPtr comparison) { applyComparison(std::move(comparison)); });
-    updateStatus();
-}
-
-QString MainWindow::noMatchText() const
-{
-    return m_noMatch->isVisibleTo(m_noMatch->parentWidget()) ? m_noMatch->text() : QString();
-}
-
-void MainWindow::updateNoMatch()
-{
-    // An empty table always says why: nothing matches the filter, or no rank holds more than its baseline.
-    const bool filtered = m_findingsProxy->rowCount() == 0 && m_findings->rowCount() > 0;
-    const bool none = m_comparison && m_findings->rowCount() == 0;
-    m_noMatch->setVisible(filtered || none);
-    if (filtered)
-        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
-                               .arg(m_filter->text()));
-    else if (none)
-        m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
-                              "is under What if, and by frame under Top down and Flame."));
-}
-
-void MainWindow::applyComparison(ComparisonPtr comparison)
-{
-    m_comparison = std::move(comparison);
-    m_model->setComparison(m_comparison);
-    m_findings->setComparison(m_comparison);
-    updateNoMatch();
-    if (!m_comparison) {
-        m_banner->hide();
-        m_rankA = m_rankB = -1;
-        showRanks();
-        updateStatus();
-        return;
-    }
-    m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
-    m_table->setColumnHidden(RankListModel::HostColumn,
-        std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
-            [](const RankSummary& r) { return r.host.recorded; }));
-    FindingsView::fitColumns(m_findingsView);
-    RankTableView::fitColumns(m_table);
-    chooseDefaultRanks();
-    fillRankCombos();
-    fillPointCombo(); // first: it keeps the job's own moment and verdict, which the banner's notes cite
-    m_banner->setVerdict(m_comparison->verdict(), caveats());
-    showRanks();
-    // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
-    const int a = rankIndexOf(m_rankA);
-    const bool aboutOom = !m_comparison->verdict().oomRanks.empty() && m_findingsProxy->rowCount() == 0;
-    if (m_findingsProxy->rowCount() > 0) {
-        m_findingsView->setCurrentIndex(m_findingsProxy->index(0, 0));
-    } else if (aboutOom && a >= 0 && m_comparison->ranks()[size_t(a)].oomEvents > 0) {
-        const DeviceHistory& h = m_comparison->history(size_t(a));
-        const StackText::Description d = StackText::describeOom(h, m_rankA, h.ooms().back());
-        m_stackPane->setContent(d.header, d.frames, d.allFrames);
-    } else {
-        m_stackPane->clear();
-    }
-    if (aboutOom && m_findingTabs->currentIndex() == 0)
-        m_findingTabs->setCurrentWidget(m_whatIf);
-    else if (!aboutOom && m_findingTabs->currentWidget() == m_whatIf && m_whatIfShownForOom)
-        m_findingTabs->setCurrentIndex(0);
-    m_whatIfShownForOom = aboutOom;
-    updateStatus();
-    emit comparisonShown();
-}
-
-int MainWindow::rankIndexOf(int rank) const
-{
-    return m_comparison ? m_comparison->rankIndex(rank) : -1;
-}
-
-void MainWindow::chooseDefaultRanks()
-{
-    const std::vector<RankSummary>& ranks = m_comparison->ranks();
-    if (rankIndexOf(m_rankA) >= 0 && (ranks.size() < 2 || (rankIndexOf(m_rankB) >= 0 && m_rankA != m_rankB)))
-        return; // the user's (or the last) choice still holds
-    std::tie(m_rankA, m_rankB) = m_comparison->defaultPair();
-}
-
-void MainWindow::fillRankCombos()
-{
-    m_updating = true;
-    for (QComboBox* combo : { m_aCombo, m_bCombo }) {
-        combo->clear();
-        if (m_comparison) {
-            for (const RankSummary& s : m_comparison->ranks())
-                combo->addItem(tr("Rank %1").arg(s.rank), s.rank);
-        }
-    }
-    m_aCombo->setCurrentIndex(m_aCombo->findData(m_rankA));
-    m_bCombo->setCurrentIndex(m_bCombo->findData(m_rankB));
-    m_updating = false;
-    refitMenuCorner();
-}
-
-void MainWindow::fillPointCombo()
-{
-    m_updating = true;
-    const QString current =
-        m_comparison->options().point ? QString::fromStdString(m_comparison->pointName()) : QStringLiteral("aligned");
-    m_pointCombo->clear();
-    // Short: the bar is narrow. The status line and the tooltip say the rest.
-    // The moment the verdict chose, where it chose one: an OOM, a mid-step excess, the highest peak.
-    const Moment& moment = m_comparison->moment();
-    if (!m_comparison->options().point) {
-        m_jobVerdict = m_comparison->verdict();
-        const bool aligned = m_comparison->alignedTo() >= 0;
-        m_alignedPointText = !aligned && m_comparison->ranks().size() < 2 ? tr("Aligned (one rank: its own peak)")
-            : !aligned                                                    ? tr("Aligned (not possible: own peaks)")
-            : moment.reason == Moment::OutOfMemory ? tr("Aligned at rank %1's OOM").arg(moment.rank)
-            : moment.reason == Moment::MidStep
-            ? tr("Aligned mid-step at rank %1's event %2").arg(moment.rank).arg(moment.event)
-            : m_comparison->groups().size() > 1 ? tr("Aligned in each replica group")
-                                                : tr("Aligned at rank %1's peak").arg(moment.rank);
-    }
-    m_pointCombo->addItem(m_alignedPointText.isEmpty() ? tr("Aligned (the verdict's moment)") : m_alignedPointText,
-        QStringLiteral("aligned"));
-    m_pointCombo->addItem(tr("Each rank's own peak"), QStringLiteral("peak"));
-    m_pointCombo->addItem(tr("Snapshot (end of trace)"), QStringLiteral("snapshot"));
-    bool anyOom = false;
-    for (size_t i = 0; i < m_comparison->ranks().size(); ++i)
-        anyOom = anyOom || !m_comparison->history(i).ooms().empty();
-    if (anyOom)
-        m_pointCombo->addItem(tr("Out of memory"), QStringLiteral("oom"));
-    // Profiler steps that rank A recorded, as record_function("ProfilerStep#N") scopes.
-    const int a = rankIndexOf(m_rankA);
-    if (a >= 0) {
-        const DeviceHistory& h = m_comparison->history(size_t(a));
-        int steps = 0;
-        for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
-            if (!step.span->hasStart || ++steps > 200)
-                continue;
-            const QString number = QString::number(step.number);
-            m_pointCombo->addItem(tr("Step %1 (start)").arg(number), QString(QStringLiteral("step:") + number));
-            if (step.span->hasEnd)
-                m_pointCombo->addItem(tr("Step %1 (end)").arg(number), QStringLiteral("step:%1:end").arg(number));
-        }
-    }
-    if (m_pointCombo->findData(current) < 0 && current.startsWith(QLatin1String("event:")))
-        m_pointCombo->addItem(m_comparison->moment().reason == Moment::Picked
-                ? tr("Rank %1's event %2 (picked; the others at the same moment)")
-                      .arg(m_comparison->moment().rank)
-                      .arg(m_comparison->moment().event)
-                : tr("Event %1 (picked on the timeline)").arg(current.mid(6)),
-            current);
-    m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(current)));
-    m_updating = false;
-    refitMenuCorner();
-}
-
-void MainWindow::refitMenuCorner()
-{
-    // The menu bar places its corner widget at the widget's size hint only when the bar itself is laid out, so boxes
-    // that grew with their items (the point, the ranks, the steps) would stay cut; a resize event lays it out again.
-    if (QWidget* corner = menuBar()->cornerWidget(Qt::TopRightCorner)) {
-        corner->adjustSize();
-        QResizeEvent resize(menuBar()->size(), menuBar()->size());
-        QCoreApplication::sendEvent(menuBar(), &resize);
-    }
-}
-
-void MainWindow::setRanks(int a, int b)
-{
-    if (a == m_rankA && b == m_rankB)
-        return;
-    m_rankA = a;
-    m_rankB = b;
-    fillRankCombos();
-    if (m_baselineCombo->currentIndex() == 1)
-        scheduleComparison(); // the baseline is rank B, which just changed
-    showRanks();
-    showFinding();
-}
-
-void MainWindow::swapRanks()
-{
-    if (m_rankB >= 0)
-        setRanks(m_rankB, m_rankA);
-}
-
-void MainWindow::showRanks()
-{
-    m_pair->showRanks(m_comparison, m_rankA, m_rankB);
-    m_stepPeaks->setComparison(m_comparison, m_rankA, m_rankB);
-    showExcess();
-}
-
-void MainWindow::showExcess()
-{
-    // Cheap (a pass over rank A's findings, or its sites, and their frames), so made here rather than on a worker;
-    // the flame graph draws the same top-down tree the Top down tab shows.
-    if (!m_scopeChosen && m_comparison)
-        m_scopeCombo->setCurrentIndex(ExcessTree::defaultScope(*m_comparison, m_rankA));
-    const auto scope = ExcessTree::Scope(m_scopeCombo->currentIndex());
-    std::shared_ptr<const ExcessNode> topDown;
-    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
-        QTreeView* view = m_excessViews[direction];
-        std::shared_ptr<const ExcessNode> tree =
-            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction, scope) : nullptr;
-        if (direction == ExcessTree::TopDown)
-            topDown = tree;
-        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree), scope);
-        view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
-        for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
-            view->resizeColumnToContents(column);
-    }
-    const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
-    m_flameGraph->setTree(std::move(topDown), title);
-    m_whatIf->showRank(m_comparison, m_rankA);
 }
 
 bool MainWindow::showsStartPage() const
@@ -1407,214 +507,97 @@ bool MainWindow::showsStartPage() const
     return m_stack->currentWidget() == m_start;
 }
 
-int MainWindow::selectedFinding() const
+void MainWindow::openExample()
 {
-    // Ctrl+click on the selected finding unselects it but leaves it current: then no finding is marked.
-    const QModelIndex current = m_findingsView->currentIndex();
-    if (!current.isValid() || !m_comparison || !m_findingsView->selectionModel()->isSelected(current))
-        return -1;
-    return m_findingsProxy->mapToSource(current).row();
+    openPaths({ QStringLiteral(":/examples") });
+}
+
+void MainWindow::chooseLayout()
+{
+    if (const std::optional<QString> text =
+            JobSettingDialog::askLayout(this, m_session->job(), rankModel()->rowCount(), layoutText()))
+        setLayout(*text);
+}
+
+void MainWindow::chooseDeviceMemory()
+{
+    if (const std::optional<QString> text = JobSettingDialog::askDeviceMemory(this, m_session->deviceMemoryText()))
+        setDeviceMemory(*text);
+}
+
+void MainWindow::showComparison(const ComparisonPtr& comparison)
+{
+    m_ranks->showComparison(comparison);
+    m_findings->showComparison(comparison);
+    m_compare->showComparison(comparison); // first: it words the job's own moment, which the banner's notes cite
+    if (!comparison) {
+        m_banner->hide();
+        showRanks();
+        updateStatus();
+        return;
+    }
+    m_banner->setVerdict(comparison->verdict(), m_session->caveats(m_compare->jobPointText()));
+    showRanks();
+    // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
+    const int a = comparison->rankIndex(rankA());
+    const bool selected = m_findings->selectFirstFinding();
+    const bool aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
+    if (aboutOom && a >= 0 && comparison->ranks()[size_t(a)].oomEvents > 0) {
+        const DeviceHistoryPtr& h = comparison->historyPtr(size_t(a));
+        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
+    } else if (!selected) {
+        m_ranks->clearStack();
+    }
+    m_findings->setAboutOom(aboutOom);
+    updateStatus();
+    emit comparisonShown();
+}
+
+void MainWindow::onRanksChanged()
+{
+    if (m_findings->baselineIsRankB())
+        m_session->scheduleComparison(); // the baseline is rank B, which just changed
+    showRanks();
+    showFinding();
+}
+
+void MainWindow::showRanks()
+{
+    m_ranks->showRanks(comparison(), rankA(), rankB());
+    m_findings->setRankA(rankA());
 }
 
 void MainWindow::showFinding()
 {
     const int index = selectedFinding();
-    if (m_comparison)
-        m_pair->markFinding(index);
+    if (comparison())
+        m_compare->markFinding(index);
     if (index < 0)
         return;
-    const int rank = m_comparison->findings()[size_t(index)].rank;
-    const StackText::Description d =
-        StackText::describeFinding(*m_comparison, size_t(index), rank == m_rankA ? m_rankB : m_rankA);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames, d.footer);
-    m_stackPane->showContextOf(*m_comparison, size_t(index));
+    const int rank = comparison()->findings()[size_t(index)].rank;
+    m_ranks->showFinding(*comparison(), size_t(index), rank == rankA() ? rankB() : rankA());
 }
 
-void MainWindow::showAllocation(int track, uint32_t allocation)
+void MainWindow::exported(const QString& path)
 {
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const DeviceHistory& h = *tracks[size_t(track)].history;
-    const Allocation& a = h.allocations()[allocation];
-    QString header = tr("Rank %1 · allocation of %2 at 0x%3")
-                         .arg(tracks[size_t(track)].rank)
-                         .arg(Formatting::bytes(a.size))
-                         .arg(a.addr, 0, 16);
-    header += QLatin1Char('\n')
-        + (a.allocEvent == Allocation::NoEvent ? tr("allocated before the trace began")
-                                               : tr("allocated at event %1").arg(a.allocEvent))
-        + tr(", ")
-        + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
-    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
-        StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
-    m_stackPane->showContextOf(h, a);
-}
-
-void MainWindow::showOom(int track, int oom)
-{
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const DeviceHistory& h = *tracks[size_t(track)].history;
-    const StackText::Description d = StackText::describeOom(h, tracks[size_t(track)].rank, h.ooms()[size_t(oom)]);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames);
-}
-
-void MainWindow::showBlock(int side, uint64_t address, StackId stack)
-{
-    const int index = rankIndexOf(side == 0 ? m_rankA : m_rankB);
-    if (index < 0)
-        return;
-    const Snapshot& snapshot = m_comparison->history(size_t(index)).snapshot();
-    const QString header = tr("Rank %1 · block at 0x%2").arg(side == 0 ? m_rankA : m_rankB).arg(address, 0, 16);
-    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(snapshot, stack, true)),
-        StackText::lines(StackText::stackFrames(snapshot, stack, false)));
-}
-
-void MainWindow::pickPoint(int track, EventIndex event)
-{
-    // The clicked rank's event; every other rank at the same moment of its own trace, whatever its event index.
-    const std::vector<TimelineTrack>& tracks = m_timelines->tracks();
-    if (track < 0 || size_t(track) >= tracks.size())
-        return;
-    const int rank = tracks[size_t(track)].rank;
-    const QString spec = QStringLiteral("event:%1@%2").arg(event).arg(rank);
-    m_updating = true;
-    if (m_pointCombo->findData(spec) < 0)
-        m_pointCombo->addItem(
-            tr("Rank %1's event %2 (picked; the others at the same moment)").arg(rank).arg(event), spec);
-    m_pointCombo->setCurrentIndex(m_pointCombo->findData(spec));
-    m_updating = false;
-    compareRanks();
-}
-
-void MainWindow::exportPicture()
-{
-    if (!m_comparison)
-        return;
-    ExportDialog dialog(this);
-    dialog.setPath(QDir::home().filePath(QStringLiteral("rankscope-diff.png")));
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    DiffSheet sheet(dialog.view());
-    // The page draws the timelines as the window does.
-    if (TimelineView* timelines = sheet.timelines()) {
-        timelines->setBandColoring(m_timelines->bandColoring());
-        timelines->setXAxis(m_timelines->preferredXAxis());
-        timelines->setYScale(m_timelines->yScale());
-    }
-    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
-    QString error;
-    if (!sheet.prepare(dialog.imageSize()))
-        error = tr("Drawing the views took too long.");
-    else
-        error = ImageExport::save(&sheet, dialog.path(), dialog.scale());
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export Diff Screenshot"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()), 8000);
-}
-
-void MainWindow::exportFindings(bool json)
-{
-    if (!m_comparison)
-        return;
-    // The file dialog asks before replacing a file.
-    const QString path =
-        QFileDialog::getSaveFileName(this, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
-            QDir::home().filePath(
-                json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
-            json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    const std::string text = json ? DiffReport::json(*m_comparison) : DiffReport::csv(*m_comparison);
-    if (const QString error = ImageExport::write(path, QByteArray::fromStdString(text)); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export Findings"), error);
-    else
+    if (!path.isEmpty())
         statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-}
-
-void MainWindow::exportReport()
-{
-    if (!m_comparison)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
-        QDir::home().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
-    if (path.isEmpty())
-        return;
-    if (!DiffSheet::isReportPath(path)) {
-        QMessageBox::warning(this, tr("Export Report"), tr("Name the report .html or .md."));
-        return;
-    }
-    const QString image = DiffSheet::reportImagePath(path);
-    if (!image.isEmpty() && QFileInfo::exists(image)
-        && QMessageBox::question(
-               this, tr("Export Report"), tr("%1 exists. Replace it with the report's picture?").arg(image))
-            != QMessageBox::Yes)
-        return;
-    DiffSheet sheet(DiffSheet::Diff);
-    sheet.setComparison(m_comparison, m_rankA, m_rankB, selectedFinding(), m_model);
-    QString error = sheet.prepare(QSize(1600, 1000)) ? sheet.writeReport(*m_comparison, path)
-                                                     : tr("Drawing the views took too long.");
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export Report"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
-}
-
-void MainWindow::nextFinding()
-{
-    const int rows = m_findingsProxy->rowCount();
-    if (rows == 0)
-        return;
-    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() + 1 : 0;
-    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::min(row, rows - 1), 0));
-}
-
-void MainWindow::previousFinding()
-{
-    if (m_findingsProxy->rowCount() == 0)
-        return;
-    const int row = m_findingsView->currentIndex().isValid() ? m_findingsView->currentIndex().row() - 1 : 0;
-    m_findingsView->setCurrentIndex(m_findingsProxy->index(std::max(row, 0), 0));
 }
 
 bool MainWindow::isBusy() const
 {
-    return m_loader->isRunning() || m_comparisons.isBusy() || m_earlierLoads.isBusy() || m_compareTimer->isActive()
-        || m_pair->isBusy();
+    return m_session->isBusy() || m_compare->isBusy();
 }
 
 void MainWindow::clearJob()
 {
-    // A fresh loader drops the old jobs (waiting for them to stop), so late results cannot reach the new model.
-    delete m_loader;
-    m_loader = new SnapshotLoader(this);
-    connectLoader();
-    m_comparisons.cancel();
-    m_earlierLoads.cancel();
-    m_earlierSteps.reset();
-    m_job.reset();
-    m_unusedOption.clear();
-    m_compareTimer->stop();
-    m_model->clear();
-    m_alignedPointText.clear();
-    m_jobVerdict.reset();
-    applyComparison(nullptr);
-    m_stackPane->clear();
-    // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
-    const QString point = m_pointCombo->currentData().toString();
-    if (point.startsWith(QLatin1String("event:")) || point.startsWith(QLatin1String("step:"))) {
-        const QString text = m_pointCombo->currentText();
-        m_updating = true;
-        m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("aligned"))));
-        m_updating = false;
+    m_session->close();
+    m_ranks->clearStack();
+    if (const QString point = m_compare->closeJob(); !point.isEmpty())
         statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
                                     "own peaks again.")
-                                     .arg(text),
+                                     .arg(point),
             15000);
-    }
 }
 
 void MainWindow::closeAll()
@@ -1624,63 +607,28 @@ void MainWindow::closeAll()
     updateStatus();
 }
 
-VerdictBanner::Caveats MainWindow::caveats() const
+void MainWindow::onFileFinished(const LoadedFile& file)
 {
-    VerdictBanner::Caveats c;
-    if (m_comparison) {
-        c.ranks = int(m_comparison->ranks().size());
-        for (const RankSummary& r : m_comparison->ranks()) {
-            c.incompleteTraces += r.traceIncomplete ? 1 : 0;
-            c.offPoint += r.note.empty() ? 0 : 1;
-        }
-    }
-    c.failedFiles = m_model->unreadableCount();
-    if (m_comparison && m_comparison->options().point && m_jobVerdict) {
-        const Verdict& here = m_comparison->verdict();
-        if (here.kind != m_jobVerdict->kind || here.rank != m_jobVerdict->rank
-            || here.groupRanks != m_jobVerdict->groupRanks) {
-            c.jobVerdict = VerdictText::title(*m_jobVerdict, VerdictText::Translated);
-            c.jobPoint = m_alignedPointText;
-        }
-    }
-    if (m_comparison)
-        c.unusedOption = m_unusedOption;
-    // A layout that fits the files but not the ranks that could be read.
-    if (m_comparison && c.unusedOption.isEmpty() && m_options.layout && !m_comparison->layout())
-        c.unusedOption = tr("layout %1: %2 ranks, but %3 are compared")
-                             .arg(QString::fromStdString(m_options.layout->text()))
-                             .arg(m_options.layout->rankCount())
-                             .arg(c.ranks);
-    return c;
-}
-
-void MainWindow::onFinished(int index, const LoadedFile& file)
-{
-    m_model->setLoaded(index, file);
     // A file that fails after the others were compared changes what the answer rests on.
-    if (m_comparison && !file.ok() && !file.cancelled)
-        m_banner->setVerdict(m_comparison->verdict(), caveats());
+    if (comparison() && !file.ok() && !file.cancelled)
+        m_banner->setVerdict(comparison()->verdict(), m_session->caveats(m_compare->jobPointText()));
     if (!file.ok() && !file.cancelled)
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
-    RankTableView::fitColumns(m_table);
+    m_ranks->fitColumns();
     updateStatus();
 }
 
 void MainWindow::updateStatus()
 {
-    bool incomplete = false;
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        incomplete =
-            incomplete || m_model->index(row, RankListModel::TraceColumn).data(RankListModel::SortRole).toBool();
-    m_incompleteLegend->setVisible(incomplete);
-    const int total = m_model->rowCount();
-    const int loaded = m_model->loadedCount();
-    const int failed = m_model->failedCount();
-    const bool loading = m_loader->isRunning();
+    const RankListModel* model = rankModel();
+    const int total = model->rowCount();
+    const int loaded = model->loadedCount();
+    const int failed = model->failedCount();
+    const bool loading = loader()->isRunning();
     m_cancelAction->setEnabled(loading);
     m_closeAction->setEnabled(total > 0);
     m_addAction->setEnabled(total > 0);
-    m_exportMenu->setEnabled(m_comparison != nullptr);
+    m_exportMenu->setEnabled(comparison() != nullptr);
     QString text = total == 0 ? tr("No snapshots open") : tr("%n rank(s)", nullptr, total);
     if (total > 0) {
         text += tr(" · %1 loaded").arg(loaded);
@@ -1688,11 +636,11 @@ void MainWindow::updateStatus()
             text += tr(" · %1 failed").arg(failed);
         if (loading)
             text += tr(" · loading…");
-        else if (m_comparisons.isBusy())
+        else if (m_session->isComparing())
             text += tr(" · comparing…");
-        else if (m_comparison)
-            text += tr(" · %n finding(s) (%1)", nullptr, int(m_comparison->findings().size()))
-                        .arg(m_pointCombo->currentText()); // the point in words, in the user's language
+        else if (comparison())
+            text += tr(" · %n finding(s) (%1)", nullptr, int(comparison()->findings().size()))
+                        .arg(m_compare->pointText()); // the point in words, in the user's language
     }
     if (!m_statusLabel) {
         m_statusLabel = new QLabel(this);
@@ -1704,30 +652,6 @@ void MainWindow::updateStatus()
 QString MainWindow::statusText() const
 {
     return m_statusLabel ? m_statusLabel->text() : QString();
-}
-
-void MainWindow::showContextMenu(const QPoint& pos)
-{
-    const QModelIndex index = m_proxy->mapToSource(m_table->indexAt(pos));
-    if (!index.isValid())
-        return;
-    const int row = index.row();
-    QMenu menu(this);
-    if (index.siblingAtColumn(RankListModel::StatusColumn).data(RankListModel::ProgressRole).toInt() >= 0)
-        menu.addAction(tr("Cancel Loading"), this, [this, row] { m_loader->cancel(row); });
-    const int rank = index.siblingAtColumn(RankListModel::RankColumn).data().toInt();
-    if (rankIndexOf(rank) >= 0) {
-        menu.addAction(tr("Show as A"), this, [this, rank] { setRanks(rank, rank == m_rankB ? m_rankA : m_rankB); });
-        menu.addAction(tr("Show as B"), this, [this, rank] { setRanks(rank == m_rankA ? m_rankB : m_rankA, rank); });
-        menu.addSeparator();
-    }
-    const QString error = index.data(RankListModel::ErrorRole).toString();
-    const QString path = index.data(RankListModel::PathRole).toString();
-    if (!error.isEmpty())
-        menu.addAction(tr("Copy Error"), this,
-            [path, error] { QApplication::clipboard()->setText(path + QLatin1String(": ") + error); });
-    menu.addAction(tr("Copy Path"), this, [path] { QApplication::clipboard()->setText(path); });
-    menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

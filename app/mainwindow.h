@@ -1,55 +1,42 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "comparison.h"
-#include "job.h"
-#include "jobtracker.h"
-#include "loadedfile.h"
-#include "verdictbanner.h"
+#include "comparepanel.h"
+#include "findingspanel.h"
+#include "jobsession.h"
+#include "rankspanel.h"
 
 #include <QMainWindow>
 
-#include <functional>
 #include <optional>
 
 class QAction;
-class QCheckBox;
-class QComboBox;
-class QHBoxLayout;
-class QTabWidget;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QSortFilterProxyModel;
-class QSpinBox;
 class QStackedWidget;
-class QTimer;
 class QTreeView;
 
 namespace RankScope {
 
 class BeforeAfterWindow;
 class BlockMapView;
-class StepsWindow;
+class FindingsModel;
+class RankListModel;
+class RecentFiles;
 class Retranslator;
 class SettingsDialog;
-class FindingsModel;
-class RankChart;
-class StepPeaksChart;
-class RankPair;
-class RankListModel;
 class SnapshotLoader;
 class StackPane;
 class StartPage;
+class StepsWindow;
 class TimelineView;
 class VerdictBanner;
-class FlameGraph;
-class WhatIfView;
 struct LoadedFile;
 
-/// The main window: the start page until files are opened, then the rank overview on the left and, on the right,
-/// ranks A and B side by side (timelines, block maps) above the findings and the stack of the selection.
+/// The main window: the start page until files are opened, then the verdict over three panels, the ranks on the left
+/// (RanksPanel) and, on the right, ranks A and B side by side (ComparePanel) above the findings (FindingsPanel). The
+/// window owns the menus and wires the job (JobSession) to the panels and the panels to each other.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -58,8 +45,7 @@ public:
     ~MainWindow() override;
 
     /// Opens files and folders (folders are searched for snapshot files) as a new job, replacing the open one;
-    /// loading runs in the background.
-    /// Opens files and folders as a new job; of a folder of several training steps, `step` (default: the latest).
+    /// loading runs in the background. Of a folder of several training steps, `step` (default: the latest).
     void openPaths(const QStringList& paths, std::optional<int64_t> step = std::nullopt);
     /// Adds files and folders to the open job; a rank another file of the job has goes to a free rank, with a note.
     void addPaths(const QStringList& paths);
@@ -68,46 +54,49 @@ public:
     bool showsStartPage() const;
     RankListModel* rankModel() const
     {
-        return m_model;
+        return m_session->model();
     }
     SnapshotLoader* loader() const
     {
-        return m_loader;
+        return m_session->loader();
     }
     const ComparisonPtr& comparison() const
     {
-        return m_comparison;
+        return m_session->comparison();
     }
     TimelineView* timelines() const
     {
-        return m_timelines;
+        return m_compare->timelines();
     }
     BlockMapView* blockMap(int side) const
     {
-        return side == 0 ? m_mapA : m_mapB;
+        return m_compare->blockMap(side);
     }
     FindingsModel* findingsModel() const
     {
-        return m_findings;
+        return m_findings->model();
     }
     QTreeView* rankTable() const
     {
-        return m_table;
+        return m_ranks->table();
     }
     QTreeView* findingsView() const
     {
-        return m_findingsView;
+        return m_findings->view();
     }
     StackPane* stackPane() const
     {
-        return m_stackPane;
+        return m_ranks->stackPane();
     }
     QLineEdit* findingsFilter() const
     {
-        return m_filter;
+        return m_findings->filter();
     }
     /// What the findings table says when the filter leaves nothing; empty while it shows findings.
-    QString noMatchText() const;
+    QString noMatchText() const
+    {
+        return m_findings->noMatchText();
+    }
     VerdictBanner* banner() const
     {
         return m_banner;
@@ -119,15 +108,21 @@ public:
     /// Ranks shown as A and B (-1: none).
     int rankA() const
     {
-        return m_rankA;
+        return m_compare->rankA();
     }
     int rankB() const
     {
-        return m_rankB;
+        return m_compare->rankB();
     }
-    void setRanks(int a, int b);
+    void setRanks(int a, int b)
+    {
+        m_compare->setRanks(a, b);
+    }
     /// The finding selected in the findings table (index into the comparison's findings), or -1.
-    int selectedFinding() const;
+    int selectedFinding() const
+    {
+        return m_findings->selectedFinding();
+    }
     /// True while loading, comparing or drawing is still going on.
     bool isBusy() const;
 
@@ -145,150 +140,75 @@ public slots:
     /// How to use rankscope_capture.py, and a button that saves it.
     void showCaptureHelper();
     void closeAll();
-    void swapRanks();
+    void swapRanks()
+    {
+        m_compare->swapRanks();
+    }
     /// Asks for the job's parallel layout (pp=2,dp=4 …; empty: guessed from the files), remembered per job.
     void chooseLayout();
     /// The layout to compare in ("" to guess one), remembered for the files or folders of the open job.
-    void setLayout(const QString& layout);
+    void setLayout(const QString& layout)
+    {
+        m_session->setLayout(layout);
+    }
     QString layoutText() const
     {
-        return m_layoutText;
+        return m_session->layoutText();
     }
     /// Asks for each GPU's total memory (80GiB …; empty: unknown), remembered per job.
     void chooseDeviceMemory();
-    void setDeviceMemory(const QString& size);
-    /// Export the comparison as a picture (asks where and how), the findings as CSV or JSON, or a report.
-    void exportPicture();
-    void exportFindings(bool json);
-    void exportReport();
+    void setDeviceMemory(const QString& size)
+    {
+        m_session->setDeviceMemory(size);
+    }
     /// Language, theme and timeline detail; they apply while the dialog is open.
     void openSettings();
-    void nextFinding();
-    void previousFinding();
 
 signals:
     /// A comparison's results are on screen.
     void comparisonShown();
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
 
 public:
     /// Window heights below this show the verdict banner compact (title and a Details button).
     static constexpr int CompactBannerHeight = 900;
 
 protected:
+    bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
-    QWidget* createComparePanel();
-    /// Asks for a setting of the open job; nullopt when cancelled or when `whatIsWrong` (called for a non-empty
-    /// answer) says what is wrong, which is shown.
-    std::optional<QString> askJobSetting(const QString& title, const QString& prompt, const QString& current,
-        const std::function<QString(const QString&)>& whatIsWrong);
-    /// Sets `member` and remembers it for the open job under `group`, then compares again.
-    void setJobSetting(QString& member, const char* group, const QString& value);
-    /// What the shown verdict rests on, for the banner.
-    VerdictBanner::Caveats caveats() const;
-    /// Rank A's excess by frame in the Top Down, Bottom Up and Flame Graph tabs.
-    void showExcess();
-    void refitMenuCorner();
-    QWidget* createFindingsPanel();
-    /// Window geometry, splitters, the last comparison options and the timeline axis, in QSettings.
+    void createActions();
+    void updateRecent();
+    /// Window geometry and splitters, and the panels' own settings, in QSettings.
     void saveSettings() const;
     void restoreSettings();
-    void createActions();
     /// Unloads the job: files, comparison, and a comparison point that only made sense for it.
     void clearJob();
     /// The snapshot files among `paths` (folders searched); logs go to the step reports, nothing found is said.
     QStringList snapshotFiles(const QStringList& paths);
-    /// True when one of `logs` has a step report line near its start.
-    static bool holdsStepReports(const QStringList& logs);
-    void connectLoader();
-    void onFinished(int index, const LoadedFile& file);
+    void onFileFinished(const LoadedFile& file);
     void updateStatus();
-    /// Says so when the filter leaves no finding of a comparison that has some.
-    void updateNoMatch();
-    void showContextMenu(const QPoint& pos);
-    void scheduleComparison();
-    void compareRanks();
-    void applyComparison(ComparisonPtr comparison);
-    void chooseDefaultRanks();
-    void fillRankCombos();
-    void fillPointCombo();
+    void showComparison(const ComparisonPtr& comparison);
+    /// Ranks A and B as the compare panel now has them, in the other panels.
+    void onRanksChanged();
     void showRanks();
     void showFinding();
-    void showAllocation(int track, uint32_t allocation);
-    /// The failed request of an OOM marker clicked on a timeline, in the stack pane.
-    void showOom(int track, int oom);
-    void showBlock(int side, uint64_t address, StackId stack);
-    void pickPoint(int track, EventIndex event);
-    void readOptions();
-    void addRecent(const QStringList& paths);
-    void updateRecent();
-    QStringList recentPaths() const;
-    int rankIndexOf(int rank) const;
+    /// The status line says `path` was written (when it is not empty).
+    void exported(const QString& path);
 
-    SnapshotLoader* m_loader = nullptr;
-    RankListModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
-    FindingsModel* m_findings = nullptr;
-    QSortFilterProxyModel* m_findingsProxy = nullptr;
+    JobSession* m_session = nullptr;
+    RecentFiles* m_recent = nullptr;
+    Retranslator* m_texts = nullptr;
     QStackedWidget* m_stack = nullptr;
     StartPage* m_start = nullptr;
     QWidget* m_mainPage = nullptr;
     VerdictBanner* m_banner = nullptr;
-    RankChart* m_chart = nullptr;
-    StepPeaksChart* m_stepPeaks = nullptr;
-    QTreeView* m_table = nullptr;
-    RankPair* m_pair = nullptr;
-    // The pair's views.
-    TimelineView* m_timelines = nullptr;
-    BlockMapView* m_mapA = nullptr;
-    BlockMapView* m_mapB = nullptr;
-    QTreeView* m_findingsView = nullptr;
-    QLineEdit* m_filter = nullptr;
-    QLabel* m_noMatch = nullptr;
-    QTimer* m_filterTimer = nullptr;
-    StackPane* m_stackPane = nullptr;
-    QComboBox* m_pointCombo = nullptr;
-    /// The comparison options (baseline, threshold, my code, depth), shown in the findings' bar.
-    QHBoxLayout* m_optionsRow = nullptr;
-    QTabWidget* m_findingTabs = nullptr;
-    QLabel* m_incompleteLegend = nullptr;
-    QTreeView* m_excessViews[2] = {};
-    FlameGraph* m_flameGraph = nullptr;
-    /// What the trees and the flame graph show: rank A's excess, or everything it holds at the point. Until the user
-    /// chooses, the excess where A has any, else everything.
-    QComboBox* m_scopeCombo = nullptr;
-    bool m_scopeChosen = false;
-    WhatIfView* m_whatIf = nullptr;
-    /// The What-if tab was brought forward for a job that ran out of memory with no finding (and goes back to the
-    /// findings for a job that has some).
-    bool m_whatIfShownForOom = false;
-    /// The training step whose snapshots are shown, when the opened folder holds several (iteration_<N>/ …).
-    QComboBox* m_stepCombo = nullptr;
-    QLabel* m_stepLabel = nullptr;
-    /// What the user opened, to open another of its steps.
-    QStringList m_jobPaths;
-    QString m_layoutText;
-    QString m_deviceMemoryText;
-    /// The point box's words for the job's own moment, from its last comparison at no named point: a picked point or
-    /// another point box choice is compared at that point, which says nothing of where "aligned" would look.
-    QString m_alignedPointText;
-    /// The verdict at that moment, for the banner at any other point.
-    std::optional<Verdict> m_jobVerdict;
-    QComboBox* m_aCombo = nullptr;
-    QComboBox* m_bCombo = nullptr;
-    QComboBox* m_baselineCombo = nullptr;
-    QDoubleSpinBox* m_threshold = nullptr;
-    QCheckBox* m_myCode = nullptr;
-    QSpinBox* m_depth = nullptr;
-    QTimer* m_compareTimer = nullptr;
-    Retranslator* m_texts = nullptr;
+    RanksPanel* m_ranks = nullptr;
+    ComparePanel* m_compare = nullptr;
+    FindingsPanel* m_findings = nullptr;
     SettingsDialog* m_settings = nullptr;
     QLabel* m_statusLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
@@ -296,22 +216,6 @@ private:
     QAction* m_closeAction = nullptr;
     QAction* m_addAction = nullptr;
     QMenu* m_exportMenu = nullptr;
-
-    ComparisonOptions m_options;
-    ComparisonPtr m_comparison;
-    // Comparisons run off the GUI thread; only the latest one's result is shown.
-    JobTracker m_comparisons { this };
-    /// The snapshots of the steps before the one shown, read in the background once per job and step.
-    JobTracker m_earlierLoads { this };
-    std::shared_ptr<const EarlierSteps> m_earlierSteps;
-    /// The job shown: its files, step and the checks of its options (the comparison runs on a copy).
-    std::optional<Job> m_job;
-    /// What the job could not use of the options (Job::check), said in the banner.
-    QString m_unusedOption;
-    int m_rankA = -1;
-    int m_rankB = -1;
-    // Set while the window itself changes combo boxes, so their signals do not count as the user's choice.
-    bool m_updating = false;
 };
 
 } // namespace RankScope

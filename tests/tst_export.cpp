@@ -2,6 +2,7 @@
 // Exports offscreen: every view of the bundled example to PNG, SVG and PDF, the reports, and safe writing.
 #include "blockmapview.h"
 #include "comparison.h"
+#include "dataexport.h"
 #include "diffreport.h"
 #include "diffsheet.h"
 #include "imageexport.h"
@@ -204,21 +205,21 @@ void TestExport::safeWriting()
     QTemporaryDir dir;
     // An unwritable place: the message names the file.
     const QString nowhere = dir.filePath(QStringLiteral("missing/folder/x.png"));
-    const QString error = ImageExport::write(nowhere, "data");
+    const QString error = DataExport::write(nowhere, "data");
     QVERIFY(error.contains(nowhere));
     // A failed write to a file leaves the old one whole.
     const QString path = dir.filePath(QStringLiteral("keep.csv"));
-    QCOMPARE(ImageExport::write(path, "old"), QString());
+    QCOMPARE(DataExport::write(path, "old"), QString());
     QWidget unknown;
     QVERIFY(ImageExport::save(&unknown, path).contains(QLatin1String(".png"))); // not a picture format: refused
     QCOMPARE(contents(path), QByteArray("old"));
     // An unwritable target (here a folder where the file should go) fails and replaces nothing.
     const QString folder = dir.filePath(QStringLiteral("keep.json"));
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("keep.json")));
-    QVERIFY(ImageExport::write(folder, "new").contains(folder));
+    QVERIFY(DataExport::write(folder, "new").contains(folder));
     QVERIFY(QFileInfo(folder).isDir());
     QVERIFY(QDir(dir.path()).rmdir(QStringLiteral("keep.json")));
-    QCOMPARE(ImageExport::write(path, "new"), QString());
+    QCOMPARE(DataExport::write(path, "new"), QString());
     QCOMPARE(contents(path), QByteArray("new"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("keep.csv") }); // no leftovers
 }

@@ -12,6 +12,22 @@
     </message>
 </context>
 <context>
+    <name>RankScope::JobSettingDialog</name>
+    <message numerus="yes">
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file(s).</source>
+        <translation>
+            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file.</numerusform>
+            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot files.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::MainWindow</name>
     <message numerus="yes">
         <source>Comparing %n rank(s)…</source>
@@ -32,19 +48,6 @@
         <translation>
             <numerusform> · %n finding (%1)</numerusform>
             <numerusform> · %n findings (%1)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file(s).</source>
-        <translation>
-            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file.</numerusform>
-            <numerusform>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot files.</numerusform>
         </translation>
     </message>
 </context>
@@ -83,6 +86,23 @@ This job has %n snapshot files.</numerusform>
     </message>
 </context>
 <context>
+    <name>RankScope::TimelineInput</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
+        <translation>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range, too short at this zoom to tell apart</numerusform>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated ranges, too short at this zoom to tell apart</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
+        <translation>
+            <numerusform>&lt;br&gt;%1 ms, %n trace event inside</numerusform>
+            <numerusform>&lt;br&gt;%1 ms, %n trace events inside</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineView</name>
     <message numerus="yes">
         <source> — peak %1, %n event(s)</source>
@@ -103,20 +123,6 @@ This job has %n snapshot files.</numerusform>
         <translation>
             <numerusform>%n range</numerusform>
             <numerusform>%n ranges</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
-        <translation>
-            <numerusform>&lt;br&gt;%1 ms, %n trace event inside</numerusform>
-            <numerusform>&lt;br&gt;%1 ms, %n trace events inside</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
-        <translation>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range, too short at this zoom to tell apart</numerusform>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated ranges, too short at this zoom to tell apart</numerusform>
         </translation>
     </message>
 </context>

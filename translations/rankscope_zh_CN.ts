@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DataExport</name>
+    <message>
+        <source>%1: cannot be written: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <source>%1: writing failed (is the disk full?): %2</source>
+        <translation>%1：写入失败（磁盘已满？）：%2</translation>
+    </message>
+</context>
+<context>
     <name>Formatting</name>
     <message>
         <source>%1 (%2 bytes)</source>
@@ -14,14 +25,6 @@
 </context>
 <context>
     <name>ImageExport</name>
-    <message>
-        <source>%1: cannot be written: %2</source>
-        <translation>%1：无法写入：%2</translation>
-    </message>
-    <message>
-        <source>%1: writing failed (is the disk full?): %2</source>
-        <translation>%1：写入失败（磁盘已满？）：%2</translation>
-    </message>
     <message>
         <source>%1: unknown image format; use .png, .svg or .pdf</source>
         <translation>%1：未知的图片格式；请使用 .png、.svg 或 .pdf</translation>
@@ -272,6 +275,207 @@
     <message>
         <source>%1 after event %2: %3 reserved in %4 segment(s), %5 allocated in %6 block(s); %7</source>
         <translation>%1，事件 %2 之后：%4 个内存段共预留 %3，%6 个内存块共分配 %5；%7</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::CaptureHelperDialog</name>
+    <message>
+        <source>Capture Helper</source>
+        <translation>采集助手</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; is one Python file (standard library and torch) to put next to your training script. It prints a step report on every rank, dumps a snapshot per rank, and writes one on the rank that runs out of memory before the error propagates.&lt;/p&gt;&lt;p&gt;Collect the output of all ranks in one log (or one per rank) and open it with File → Open Step Logs…: RankScope names the rank and the step where memory departs. Then dump snapshots just before that step and open them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; 是一个 Python 文件（只依赖标准库和 torch），放在训练脚本旁边即可。它在每个 rank 上打印步报告、为每个 rank 导出快照，并在显存不足的 rank 上于错误抛出之前写下一个快照。&lt;/p&gt;&lt;p&gt;把所有 rank 的输出收集到一个日志（或每个 rank 一个日志），用“文件 → 打开步报告日志…”打开：RankScope 会指出显存在哪个 rank、哪一步开始偏离。然后在那一步之前导出快照并打开它们。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Save rankscope_capture.py…</source>
+        <translation>保存 rankscope_capture.py…</translation>
+    </message>
+    <message>
+        <source>Save Capture Helper</source>
+        <translation>保存采集助手</translation>
+    </message>
+    <message>
+        <source>Python (*.py)</source>
+        <translation>Python (*.py)</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ComparePanel</name>
+    <message>
+        <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
+        <translation>每个 rank 在何处比较。对齐（默认）：峰值最高的 rank 取其峰值，其他 rank 取其轨迹中的同一时刻；或各 rank 自己的峰值、快照、OOM、某个 profiler 步骤，或在时间线上选取的事件（双击）</translation>
+    </message>
+    <message>
+        <source>Comparison point</source>
+        <translation>比较点</translation>
+    </message>
+    <message>
+        <source>Rank A: by default the rank the verdict names</source>
+        <translation>Rank A：默认为结论指出的 rank</translation>
+    </message>
+    <message>
+        <source>Rank A</source>
+        <translation>Rank A</translation>
+    </message>
+    <message>
+        <source>Rank B: by default the rank closest to the baseline</source>
+        <translation>Rank B：默认为最接近基线的 rank</translation>
+    </message>
+    <message>
+        <source>Rank B</source>
+        <translation>Rank B</translation>
+    </message>
+    <message>
+        <source>Swap ranks A and B</source>
+        <translation>交换 rank A 和 B</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>&amp;Point:</source>
+        <translation>比较点(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Step:</source>
+        <translation>步骤(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>The folder holds snapshots of several training steps (such as iteration_10/, iteration_20/): the ranks of this one are compared</source>
+        <translation>该文件夹包含多个训练步骤的快照（例如 iteration_10/、iteration_20/）：比较的是此步骤的各个 rank</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练步骤</translation>
+    </message>
+    <message>
+        <source>&amp;A:</source>
+        <translation>&amp;A：</translation>
+    </message>
+    <message>
+        <source>&amp;B:</source>
+        <translation>&amp;B：</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
+        <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
+    </message>
+    <message>
+        <source>Block map of rank A</source>
+        <translation>rank A 的内存块图</translation>
+    </message>
+    <message>
+        <source>Block map of rank B</source>
+        <translation>rank B 的内存块图</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Aligned (one rank: its own peak)</source>
+        <translation>对齐（只有一个 rank：其自身峰值）</translation>
+    </message>
+    <message>
+        <source>Aligned (not possible: own peaks)</source>
+        <translation>对齐（无法对齐：各自峰值）</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s OOM</source>
+        <translation>对齐到 rank %1 的 OOM</translation>
+    </message>
+    <message>
+        <source>Aligned mid-step at rank %1&apos;s event %2</source>
+        <translation>对齐到步中 rank %1 的事件 %2</translation>
+    </message>
+    <message>
+        <source>Aligned in each replica group</source>
+        <translation>在每个副本组内对齐</translation>
+    </message>
+    <message>
+        <source>Aligned at rank %1&apos;s peak</source>
+        <translation>对齐到 rank %1 的峰值</translation>
+    </message>
+    <message>
+        <source>Aligned (the verdict&apos;s moment)</source>
+        <translation>对齐（判定所选的时刻）</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s own peak</source>
+        <translation>各 rank 自己的峰值</translation>
+    </message>
+    <message>
+        <source>Snapshot (end of trace)</source>
+        <translation>快照（追踪结束时）</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>显存不足（OOM）</translation>
+    </message>
+    <message>
+        <source>Step %1 (start)</source>
+        <translation>第 %1 步（开始）</translation>
+    </message>
+    <message>
+        <source>Step %1 (end)</source>
+        <translation>第 %1 步（结束）</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
+        <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
+    </message>
+    <message>
+        <source>Event %1 (picked on the timeline)</source>
+        <translation>事件 %1（在时间线上选取）</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ComparisonExport</name>
+    <message>
+        <source>Drawing the views took too long.</source>
+        <translation>绘制视图耗时过长。</translation>
+    </message>
+    <message>
+        <source>Export Diff Screenshot</source>
+        <translation>导出差异截图</translation>
+    </message>
+    <message>
+        <source>Export Findings as JSON</source>
+        <translation>将差异项导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Findings as CSV</source>
+        <translation>将差异项导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Findings</source>
+        <translation>导出差异项</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML page (*.html);;Markdown (*.md)</source>
+        <translation>HTML 网页 (*.html);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Name the report .html or .md.</source>
+        <translation>请将报告命名为 .html 或 .md。</translation>
+    </message>
+    <message>
+        <source>%1 exists. Replace it with the report&apos;s picture?</source>
+        <translation>%1 已存在。要用报告的图片替换它吗？</translation>
     </message>
 </context>
 <context>
@@ -564,91 +768,70 @@
     </message>
 </context>
 <context>
-    <name>RankScope::FlameGraph</name>
+    <name>RankScope::FindingsPanel</name>
     <message>
-        <source>%1
-%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it</source>
-        <translation>%1
-经过此帧超出基线 %2（占超出量的 %3%），在此帧中分配 %4</translation>
+        <source>Filter findings (file, function, rank…)</source>
+        <translation>筛选差异项（文件、函数、rank…）</translation>
     </message>
     <message>
-        <source>No excess to show: this rank holds nothing beyond its baseline</source>
-        <translation>没有可显示的超出量：该 rank 没有超出基线的占用</translation>
+        <source>Filter findings</source>
+        <translation>筛选差异项</translation>
     </message>
     <message>
-        <source>Flame graph of the memory held by frame</source>
-        <translation>按帧划分的显存占用火焰图</translation>
+        <source>Findings</source>
+        <translation>差异项</translation>
     </message>
     <message>
-        <source>Rank %1: %2 beyond its baseline</source>
-        <translation>Rank %1：超出基线 %2</translation>
+        <source>Top down</source>
+        <translation>自顶向下</translation>
     </message>
     <message>
-        <source>Rank %1: %2 held at the point</source>
-        <translation>Rank %1：在比较点占用 %2</translation>
-    </message>
-</context>
-<context>
-    <name>RankScope::MainWindow</name>
-    <message>
-        <source>RankScope</source>
-        <translation>RankScope</translation>
+        <source>Bottom up</source>
+        <translation>自底向上</translation>
     </message>
     <message>
-        <source>Ranks</source>
-        <translation>Rank 列表</translation>
+        <source>Flame</source>
+        <translation>火焰图</translation>
     </message>
     <message>
-        <source>Select a rank to show it as A</source>
-        <translation>选择一个 rank，将其显示为 A</translation>
+        <source>What if</source>
+        <translation>假设</translation>
     </message>
     <message>
-        <source>Block map of rank A</source>
-        <translation>rank A 的内存块图</translation>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from the entry script down to where it allocates</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从入口脚本到分配位置</translation>
     </message>
     <message>
-        <source>Block map of rank B</source>
-        <translation>rank B 的内存块图</translation>
+        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from where it allocates up to its callers</source>
+        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从分配位置到其调用者</translation>
     </message>
     <message>
-        <source>Comparison point</source>
-        <translation>比较点</translation>
+        <source>Rank A&apos;s excess (or everything it holds at the point) as a flame graph (right-click to export it as SVG)</source>
+        <translation>Rank A 的超出量（或其在比较点占用的全部显存）的火焰图（右键可导出为 SVG）</translation>
     </message>
     <message>
-        <source>Rank A: by default the rank the verdict names</source>
-        <translation>Rank A：默认为结论指出的 rank</translation>
+        <source>Rank A&apos;s peak had each of its largest sites, or each category, not been allocated</source>
+        <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
     </message>
     <message>
-        <source>Rank A</source>
-        <translation>Rank A</translation>
+        <source>Excess</source>
+        <translation>超出量</translation>
     </message>
     <message>
-        <source>Rank B: by default the rank closest to the baseline</source>
-        <translation>Rank B：默认为最接近基线的 rank</translation>
+        <source>Everything</source>
+        <translation>全部</translation>
     </message>
     <message>
-        <source>Rank B</source>
-        <translation>Rank B</translation>
+        <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
+        <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
     </message>
     <message>
-        <source>Swap ranks A and B</source>
-        <translation>交换 rank A 和 B</translation>
+        <source>Memory shown by frame</source>
+        <translation>按帧显示的显存</translation>
     </message>
     <message>
-        <source>Swap A and B</source>
-        <translation>交换 A 和 B</translation>
-    </message>
-    <message>
-        <source>&amp;Point:</source>
-        <translation>比较点(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>&amp;A:</source>
-        <translation>&amp;A：</translation>
-    </message>
-    <message>
-        <source>&amp;B:</source>
-        <translation>&amp;B：</translation>
+        <source>median</source>
+        <translation>中位数</translation>
     </message>
     <message>
         <source>rank B</source>
@@ -703,16 +886,84 @@
         <translation>深度(&amp;D)：</translation>
     </message>
     <message>
-        <source>Filter findings (file, function, rank…)</source>
-        <translation>筛选差异项（文件、函数、rank…）</translation>
+        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
     </message>
     <message>
-        <source>Filter findings</source>
-        <translation>筛选差异项</translation>
+        <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
+        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::FlameGraph</name>
+    <message>
+        <source>%1
+%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it</source>
+        <translation>%1
+经过此帧超出基线 %2（占超出量的 %3%），在此帧中分配 %4</translation>
     </message>
     <message>
-        <source>Findings</source>
-        <translation>差异项</translation>
+        <source>No excess to show: this rank holds nothing beyond its baseline</source>
+        <translation>没有可显示的超出量：该 rank 没有超出基线的占用</translation>
+    </message>
+    <message>
+        <source>Flame graph of the memory held by frame</source>
+        <translation>按帧划分的显存占用火焰图</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 beyond its baseline</source>
+        <translation>Rank %1：超出基线 %2</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 held at the point</source>
+        <translation>Rank %1：在比较点占用 %2</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::JobSession</name>
+    <message>
+        <source>layout %1: %2 ranks, but %3 are compared</source>
+        <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::JobSettingDialog</name>
+    <message>
+        <source>Parallel Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
+Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
+This job has %n snapshot file(s).</source>
+        <translation>
+            <numerusform>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
+各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。
+此作业有 %n 个快照文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not a layout: %2</source>
+        <translation>%1 不是有效的布局：%2</translation>
+    </message>
+    <message>
+        <source>GPU Memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A snapshot does not record it; with it, an OOM outside PyTorch&apos;s allocator says how much is held outside. Leave empty when unknown.</source>
+        <translation>作业中每块 GPU 的总显存，按 nvidia-smi 或 OOM 消息给出的值填写（80GiB、79.3GiB……）。快照不记录它；有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用。未知时留空。</translation>
+    </message>
+    <message>
+        <source>%1 is not a size with its unit, such as 80GiB.</source>
+        <translation>%1 不是带单位的大小，例如 80GiB。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::MainWindow</name>
+    <message>
+        <source>RankScope</source>
+        <translation>RankScope</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -917,104 +1168,8 @@
         </translation>
     </message>
     <message>
-        <source>Rank %1</source>
-        <translation>Rank %1</translation>
-    </message>
-    <message>
-        <source>Snapshot (end of trace)</source>
-        <translation>快照（追踪结束时）</translation>
-    </message>
-    <message>
-        <source>Out of memory</source>
-        <translation>显存不足（OOM）</translation>
-    </message>
-    <message>
-        <source>Step %1 (start)</source>
-        <translation>第 %1 步（开始）</translation>
-    </message>
-    <message>
-        <source>Step %1 (end)</source>
-        <translation>第 %1 步（结束）</translation>
-    </message>
-    <message>
-        <source>Event %1 (picked on the timeline)</source>
-        <translation>事件 %1（在时间线上选取）</translation>
-    </message>
-    <message>
-        <source>Rank %1 · allocation of %2 at 0x%3</source>
-        <translation>Rank %1 · 位于 0x%3 的 %2 分配</translation>
-    </message>
-    <message>
-        <source>allocated before the trace began</source>
-        <translation>在追踪开始前分配</translation>
-    </message>
-    <message>
-        <source>allocated at event %1</source>
-        <translation>在事件 %1 分配</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>，</translation>
-    </message>
-    <message>
-        <source>still live at the end</source>
-        <translation>到结束时仍存活</translation>
-    </message>
-    <message>
-        <source>freed at event %1</source>
-        <translation>在事件 %1 释放</translation>
-    </message>
-    <message>
-        <source>Rank %1 · block at 0x%2</source>
-        <translation>Rank %1 · 位于 0x%2 的内存块</translation>
-    </message>
-    <message>
-        <source>Drawing the views took too long.</source>
-        <translation>绘制视图耗时过长。</translation>
-    </message>
-    <message>
-        <source>Export Diff Screenshot</source>
-        <translation>导出差异截图</translation>
-    </message>
-    <message>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export Findings as JSON</source>
-        <translation>将差异项导出为 JSON</translation>
-    </message>
-    <message>
-        <source>Export Findings as CSV</source>
-        <translation>将差异项导出为 CSV</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export Findings</source>
-        <translation>导出差异项</translation>
-    </message>
-    <message>
-        <source>Export Report</source>
-        <translation>导出报告</translation>
-    </message>
-    <message>
-        <source>HTML page (*.html);;Markdown (*.md)</source>
-        <translation>HTML 网页 (*.html);;Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>Name the report .html or .md.</source>
-        <translation>请将报告命名为 .html 或 .md。</translation>
-    </message>
-    <message>
-        <source>%1 exists. Replace it with the report&apos;s picture?</source>
-        <translation>%1 已存在。要用报告的图片替换它吗？</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -1045,26 +1200,6 @@
     <message>
         <source> · comparing…</source>
         <translation> · 正在比较…</translation>
-    </message>
-    <message>
-        <source>Cancel Loading</source>
-        <translation>取消加载</translation>
-    </message>
-    <message>
-        <source>Show as A</source>
-        <translation>显示为 A</translation>
-    </message>
-    <message>
-        <source>Show as B</source>
-        <translation>显示为 B</translation>
-    </message>
-    <message>
-        <source>Copy Error</source>
-        <translation>复制错误信息</translation>
-    </message>
-    <message>
-        <source>Copy Path</source>
-        <translation>复制路径</translation>
     </message>
     <message numerus="yes">
         <source> · %n finding(s) (%1)</source>
@@ -1113,26 +1248,6 @@
         <translation>修改后的运行</translation>
     </message>
     <message>
-        <source>Capture Helper</source>
-        <translation>采集助手</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; is one Python file (standard library and torch) to put next to your training script. It prints a step report on every rank, dumps a snapshot per rank, and writes one on the rank that runs out of memory before the error propagates.&lt;/p&gt;&lt;p&gt;Collect the output of all ranks in one log (or one per rank) and open it with File → Open Step Logs…: RankScope names the rank and the step where memory departs. Then dump snapshots just before that step and open them.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;rankscope_capture.py&lt;/b&gt; 是一个 Python 文件（只依赖标准库和 torch），放在训练脚本旁边即可。它在每个 rank 上打印步报告、为每个 rank 导出快照，并在显存不足的 rank 上于错误抛出之前写下一个快照。&lt;/p&gt;&lt;p&gt;把所有 rank 的输出收集到一个日志（或每个 rank 一个日志），用“文件 → 打开步报告日志…”打开：RankScope 会指出显存在哪个 rank、哪一步开始偏离。然后在那一步之前导出快照并打开它们。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Save rankscope_capture.py…</source>
-        <translation>保存 rankscope_capture.py…</translation>
-    </message>
-    <message>
-        <source>Save Capture Helper</source>
-        <translation>保存采集助手</translation>
-    </message>
-    <message>
-        <source>Python (*.py)</source>
-        <translation>Python (*.py)</translation>
-    </message>
-    <message>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -1169,64 +1284,12 @@
         <translation>RankScope 可打开 PyTorch 显存快照（.pickle、.pkl、.json，可为 .gz 压缩；会搜索文件夹）以及含步骤报告行的训练日志。</translation>
     </message>
     <message>
-        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
-        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
-    </message>
-    <message>
-        <source>&amp;Step:</source>
-        <translation>步骤(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>The folder holds snapshots of several training steps (such as iteration_10/, iteration_20/): the ranks of this one are compared</source>
-        <translation>该文件夹包含多个训练步骤的快照（例如 iteration_10/、iteration_20/）：比较的是此步骤的各个 rank</translation>
-    </message>
-    <message>
-        <source>Training step</source>
-        <translation>训练步骤</translation>
-    </message>
-    <message>
-        <source>Each rank&apos;s own peak</source>
-        <translation>各 rank 自己的峰值</translation>
-    </message>
-    <message>
         <source>&amp;Aligned with Rank A</source>
         <translation>与 rank A 对齐(&amp;A)</translation>
     </message>
     <message>
         <source>What the timelines&apos; x axis counts: trace events, seconds since each rank&apos;s first event, profiler steps lined up across ranks, or rank A&apos;s events with rank B at the same moments</source>
         <translation>时间线的 x 轴表示什么：轨迹事件、自各 rank 第一个事件起的秒数、跨 rank 对齐的 profiler 步骤，或 rank A 的事件（rank B 取同一时刻）</translation>
-    </message>
-    <message>
-        <source>Where each rank is looked at. Aligned (the default): the rank with the highest peak there, every other rank at the same moment of its own trace; or each rank at its own peak, its snapshot, its OOM, a profiler step or an event picked on the timeline (double-click it)</source>
-        <translation>每个 rank 在何处比较。对齐（默认）：峰值最高的 rank 取其峰值，其他 rank 取其轨迹中的同一时刻；或各 rank 自己的峰值、快照、OOM、某个 profiler 步骤，或在时间线上选取的事件（双击）</translation>
-    </message>
-    <message>
-        <source>Aligned at rank %1&apos;s peak</source>
-        <translation>对齐到 rank %1 的峰值</translation>
-    </message>
-    <message>
-        <source>Aligned (not possible: own peaks)</source>
-        <translation>对齐（无法对齐：各自峰值）</translation>
-    </message>
-    <message>
-        <source>median</source>
-        <translation>中位数</translation>
-    </message>
-    <message>
-        <source>Top down</source>
-        <translation>自顶向下</translation>
-    </message>
-    <message>
-        <source>Bottom up</source>
-        <translation>自底向上</translation>
-    </message>
-    <message>
-        <source>Flame</source>
-        <translation>火焰图</translation>
-    </message>
-    <message>
-        <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
-        <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
     </message>
     <message>
         <source>Parallel &amp;Layout…</source>
@@ -1237,20 +1300,8 @@
         <translation>作业的流水线、张量和数据并行规模：各 rank 与其副本比较，不同流水线阶段或分片按设计可以不同</translation>
     </message>
     <message>
-        <source>Parallel Layout</source>
-        <translation>并行布局</translation>
-    </message>
-    <message>
-        <source>%1 is not a layout: %2</source>
-        <translation>%1 不是有效的布局：%2</translation>
-    </message>
-    <message>
         <source>%1 (an earlier step): %2</source>
         <translation>%1（较早的一步）：%2</translation>
-    </message>
-    <message>
-        <source>Aligned in each replica group</source>
-        <translation>在每个副本组内对齐</translation>
     </message>
     <message>
         <source>&amp;Colour Bands By</source>
@@ -1265,98 +1316,8 @@
         <translation>每块 GPU 的总显存（快照不记录它）：有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用</translation>
     </message>
     <message>
-        <source>GPU Memory</source>
-        <translation>GPU 显存</translation>
-    </message>
-    <message>
-        <source>The total memory of each GPU of the job, as nvidia-smi or the OOM message gives it (80GiB, 79.3GiB …). A snapshot does not record it; with it, an OOM outside PyTorch&apos;s allocator says how much is held outside. Leave empty when unknown.</source>
-        <translation>作业中每块 GPU 的总显存，按 nvidia-smi 或 OOM 消息给出的值填写（80GiB、79.3GiB……）。快照不记录它；有了它，发生在 PyTorch 分配器之外的 OOM 就能说明有多少显存被外部占用。未知时留空。</translation>
-    </message>
-    <message>
-        <source>%1 is not a size with its unit, such as 80GiB.</source>
-        <translation>%1 不是带单位的大小，例如 80GiB。</translation>
-    </message>
-    <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
-    </message>
-    <message>
-        <source>Wheel: zoom · drag: zoom into a box · Shift+drag: pan · Y: fit memory · Home: everything · click: an allocation&apos;s stack · double-click: compare there</source>
-        <translation>滚轮：缩放 · 拖动：框选放大 · Shift+拖动：平移 · Y：内存轴适配 · Home：全部 · 单击：分配的调用栈 · 双击：在此比较</translation>
-    </message>
-    <message>
-        <source>What if</source>
-        <translation>假设</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from the entry script down to where it allocates</source>
-        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从入口脚本到分配位置</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) by frame, from where it allocates up to its callers</source>
-        <translation>Rank A 按帧划分的超出量（或其在比较点占用的全部显存），从分配位置到其调用者</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s excess (or everything it holds at the point) as a flame graph (right-click to export it as SVG)</source>
-        <translation>Rank A 的超出量（或其在比较点占用的全部显存）的火焰图（右键可导出为 SVG）</translation>
-    </message>
-    <message>
-        <source>Rank A&apos;s peak had each of its largest sites, or each category, not been allocated</source>
-        <translation>假如 rank A 最大的各个分配位置或各个类别没有分配，其峰值会是多少</translation>
-    </message>
-    <message>
-        <source>What the trees and the flame graph show of rank A: what it holds beyond its baseline, or everything it holds at the point compared</source>
-        <translation>树和火焰图显示 rank A 的哪一部分：超出基线的占用，或在比较点的全部占用</translation>
-    </message>
-    <message>
-        <source>Memory shown by frame</source>
-        <translation>按帧显示的显存</translation>
-    </message>
-    <message>
-        <source>Excess</source>
-        <translation>超出量</translation>
-    </message>
-    <message>
-        <source>Everything</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
-        <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
-    </message>
-    <message>
-        <source>Aligned (one rank: its own peak)</source>
-        <translation>对齐（只有一个 rank：其自身峰值）</translation>
-    </message>
-    <message>
-        <source>Aligned at rank %1&apos;s OOM</source>
-        <translation>对齐到 rank %1 的 OOM</translation>
-    </message>
-    <message>
-        <source>Aligned mid-step at rank %1&apos;s event %2</source>
-        <translation>对齐到步中 rank %1 的事件 %2</translation>
-    </message>
-    <message>
-        <source>Rank %1&apos;s event %2 (picked; the others at the same moment)</source>
-        <translation>rank %1 的事件 %2（选取；其他 rank 取同一时刻）</translation>
-    </message>
-    <message>
-        <source>Aligned (the verdict&apos;s moment)</source>
-        <translation>对齐（判定所选的时刻）</translation>
-    </message>
-    <message>
-        <source>layout %1: %2 ranks, but %3 are compared</source>
-        <translation>layout %1：%2 个 rank，但比较的是 %3 个</translation>
-    </message>
-    <message numerus="yes">
-        <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.
-Ranks are compared with their replicas (the ranks that differ only in dp). Leave empty to let RankScope guess where the files show groups of ranks running different parts of the model.
-This job has %n snapshot file(s).</source>
-        <translation>
-            <numerusform>作业各并行维度的大小，按设备网格的写法从最慢的维度开始（pp、dp、tp、cp、ep），例如 Megatron 或 torchtitan 中两个流水线阶段、每阶段四个数据并行 rank 写作 pp=2,dp=4。
-各 rank 与其副本（仅 dp 不同的 rank）比较。留空则由 RankScope 在文件显示出各组 rank 运行模型不同部分时自行推断。
-此作业有 %n 个快照文件。</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -1588,6 +1549,69 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Pinned host memory allocated by the rank&apos;s process when the snapshot was taken (record_host=True): host memory, shown beside the GPU and never compared with it</source>
         <translation>该 rank 进程在快照时已分配的锁页主机内存（record_host=True）：主机内存，显示在 GPU 旁边，从不与之比较</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::RanksPanel</name>
+    <message>
+        <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
+        <translation>⚠ 轨迹不完整：缺少记录开始之前或环形缓冲区回绕之前的分配，实际峰值可能高于所示。</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 列表</translation>
+    </message>
+    <message>
+        <source>Select a rank to show it as A</source>
+        <translation>选择一个 rank，将其显示为 A</translation>
+    </message>
+    <message>
+        <source>Rank %1 · allocation of %2 at 0x%3</source>
+        <translation>Rank %1 · 位于 0x%3 的 %2 分配</translation>
+    </message>
+    <message>
+        <source>allocated before the trace began</source>
+        <translation>在追踪开始前分配</translation>
+    </message>
+    <message>
+        <source>allocated at event %1</source>
+        <translation>在事件 %1 分配</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>Rank %1 · block at 0x%2</source>
+        <translation>Rank %1 · 位于 0x%2 的内存块</translation>
+    </message>
+    <message>
+        <source>Cancel Loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <source>Show as A</source>
+        <translation>显示为 A</translation>
+    </message>
+    <message>
+        <source>Show as B</source>
+        <translation>显示为 B</translation>
+    </message>
+    <message>
+        <source>Copy Error</source>
+        <translation>复制错误信息</translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation>复制路径</translation>
     </message>
 </context>
 <context>
@@ -1965,6 +1989,145 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::TimelineInput</name>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt;, event %2</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt;，事件 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 ran out of memory&lt;/b&gt; at event %2, asking for %3 with %4 free on the device</source>
+        <translation>&lt;b&gt;Rank %1 耗尽显存&lt;/b&gt;，在事件 %2 申请 %3，当时设备上空闲 %4</translation>
+    </message>
+    <message>
+        <source>Click to show its stack</source>
+        <translation>点击显示其调用栈</translation>
+    </message>
+    <message>
+        <source>, %1 s</source>
+        <translation>，%1 秒</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
+        <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;br&gt;%1 in allocations smaller than a pixel (%2) here</source>
+        <translation>&lt;br&gt;&lt;br&gt;此处 %1 在小于一像素（%2）的分配中</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;of which %1 are the finding&apos;s</source>
+        <translation>&lt;br&gt;其中 %1 属于该发现</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Category: %1</source>
+        <translation>&lt;br&gt;类别：%1</translation>
+    </message>
+    <message>
+        <source>before the trace began</source>
+        <translation>追踪开始前</translation>
+    </message>
+    <message>
+        <source>at event %1</source>
+        <translation>于事件 %1</translation>
+    </message>
+    <message>
+        <source>still live at the end</source>
+        <translation>到结束时仍存活</translation>
+    </message>
+    <message>
+        <source>freed at event %1</source>
+        <translation>在事件 %1 释放</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated %1, %2; address 0x%3</source>
+        <translation>&lt;br&gt;分配于%1，%2；地址 0x%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · annotated range &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Rank %1&lt;/b&gt; · 标注区间 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
+        <translation>
+            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n 个标注区间，在此缩放级别下过短，无法区分</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;each &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;br&gt;均为 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;from &lt;b&gt;%1&lt;/b&gt; to &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;br&gt;从 &lt;b&gt;%1&lt;/b&gt; 到 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
+        <translation>
+            <numerusform>&lt;br&gt;%1 ms，其中有 %n 个追踪事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From its START to the end of the trace: no END was recorded</source>
+        <translation>&lt;br&gt;从其 START 到追踪结束：未记录 END</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;From the start of the trace to its END: no START was recorded</source>
+        <translation>&lt;br&gt;从追踪开始到其 END：未记录 START</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Allocated at its start: %1, at its end: %2 (%3%4)</source>
+        <translation>&lt;br&gt;开始时已分配：%1，结束时：%2（%3%4）</translation>
+    </message>
+    <message>
+        <source>Compare at Event %1</source>
+        <translation>在事件 %1 处比较</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Reset Zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Fit Memory Axis to View</source>
+        <translation>内存轴适配当前视图</translation>
+    </message>
+    <message>
+        <source>Fit Each Rank&apos;s Memory Axis</source>
+        <translation>各 rank 内存轴分别适配</translation>
+    </message>
+    <message>
+        <source>Link Zoom Across Ranks</source>
+        <translation>各 rank 联动缩放</translation>
+    </message>
+    <message>
+        <source>Colour Bands By</source>
+        <translation>色带着色依据</translation>
+    </message>
+    <message>
+        <source>X Axis: Trace Events</source>
+        <translation>X 轴：追踪事件</translation>
+    </message>
+    <message>
+        <source>X Axis: Time</source>
+        <translation>X 轴：时间</translation>
+    </message>
+    <message>
+        <source>X Axis: Profiler Steps</source>
+        <translation>X 轴：Profiler 步</translation>
+    </message>
+    <message>
+        <source>X Axis: Aligned with Rank %1</source>
+        <translation>X 轴：与 rank %1 对齐</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::TimelineOverview</name>
     <message>
         <source>Overview of the whole trace</source>
@@ -2015,66 +2178,6 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Profiler step (ProfilerStep#N), aligned across ranks</source>
         <translation>Profiler 步（ProfilerStep#N），各 rank 对齐</translation>
     </message>
-    <message>
-        <source>&lt;b&gt;Rank %1&lt;/b&gt;, event %2</source>
-        <translation>&lt;b&gt;Rank %1&lt;/b&gt;，事件 %2</translation>
-    </message>
-    <message>
-        <source>, %1 s</source>
-        <translation>，%1 秒</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Live here: %1 (%2 at most in this pixel)</source>
-        <translation>&lt;br&gt;此处存活：%1（此像素内最多 %2）</translation>
-    </message>
-    <message>
-        <source>before the trace began</source>
-        <translation>追踪开始前</translation>
-    </message>
-    <message>
-        <source>at event %1</source>
-        <translation>于事件 %1</translation>
-    </message>
-    <message>
-        <source>still live at the end</source>
-        <translation>到结束时仍存活</translation>
-    </message>
-    <message>
-        <source>freed at event %1</source>
-        <translation>在事件 %1 释放</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Allocated %1, %2; address 0x%3</source>
-        <translation>&lt;br&gt;分配于%1，%2；地址 0x%3</translation>
-    </message>
-    <message>
-        <source>Compare at Event %1</source>
-        <translation>在事件 %1 处比较</translation>
-    </message>
-    <message>
-        <source>Zoom In</source>
-        <translation>放大</translation>
-    </message>
-    <message>
-        <source>Zoom Out</source>
-        <translation>缩小</translation>
-    </message>
-    <message>
-        <source>Reset Zoom</source>
-        <translation>重置缩放</translation>
-    </message>
-    <message>
-        <source>X Axis: Trace Events</source>
-        <translation>X 轴：追踪事件</translation>
-    </message>
-    <message>
-        <source>X Axis: Time</source>
-        <translation>X 轴：时间</translation>
-    </message>
-    <message>
-        <source>X Axis: Profiler Steps</source>
-        <translation>X 轴：Profiler 步</translation>
-    </message>
     <message numerus="yes">
         <source> — peak %1, digest of %n event(s)</source>
         <translation>
@@ -2084,14 +2187,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Trace event of rank %1; the others at the same moment of their traces</source>
         <translation>rank %1 的轨迹事件；其他 rank 取其轨迹中的同一时刻</translation>
-    </message>
-    <message>
-        <source>X Axis: Aligned with Rank %1</source>
-        <translation>X 轴：与 rank %1 对齐</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Category: %1</source>
-        <translation>&lt;br&gt;类别：%1</translation>
     </message>
     <message>
         <source>Legend of the timelines</source>
@@ -2158,38 +2253,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>选中的分配</translation>
     </message>
     <message>
-        <source>&lt;br&gt;&lt;br&gt;%1 in allocations smaller than a pixel (%2) here</source>
-        <translation>&lt;br&gt;&lt;br&gt;此处 %1 在小于一像素（%2）的分配中</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;of which %1 are the finding&apos;s</source>
-        <translation>&lt;br&gt;其中 %1 属于该发现</translation>
-    </message>
-    <message>
-        <source>Fit Memory Axis to View</source>
-        <translation>内存轴适配当前视图</translation>
-    </message>
-    <message>
-        <source>Fit Each Rank&apos;s Memory Axis</source>
-        <translation>各 rank 内存轴分别适配</translation>
-    </message>
-    <message>
-        <source>Link Zoom Across Ranks</source>
-        <translation>各 rank 联动缩放</translation>
-    </message>
-    <message>
-        <source>Colour Bands By</source>
-        <translation>色带着色依据</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Rank %1 ran out of memory&lt;/b&gt; at event %2, asking for %3 with %4 free on the device</source>
-        <translation>&lt;b&gt;Rank %1 耗尽显存&lt;/b&gt;，在事件 %2 申请 %3，当时设备上空闲 %4</translation>
-    </message>
-    <message>
-        <source>Click to show its stack</source>
-        <translation>点击显示其调用栈</translation>
-    </message>
-    <message>
         <source>Show Annotated Ranges</source>
         <translation>显示标注区间</translation>
     </message>
@@ -2210,42 +2273,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>annotated ranges (record_function, NCCL)</source>
         <translation>标注区间（record_function、NCCL）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · annotated range &lt;b&gt;%2&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Rank %1&lt;/b&gt; · 标注区间 &lt;b&gt;%2&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;each &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>&lt;br&gt;均为 &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;from &lt;b&gt;%1&lt;/b&gt; to &lt;b&gt;%2&lt;/b&gt;</source>
-        <translation>&lt;br&gt;从 &lt;b&gt;%1&lt;/b&gt; 到 &lt;b&gt;%2&lt;/b&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;br&gt;%1 ms, %n trace event(s) inside</source>
-        <translation>
-            <numerusform>&lt;br&gt;%1 ms，其中有 %n 个追踪事件</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;From its START to the end of the trace: no END was recorded</source>
-        <translation>&lt;br&gt;从其 START 到追踪结束：未记录 END</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;From the start of the trace to its END: no START was recorded</source>
-        <translation>&lt;br&gt;从追踪开始到其 END：未记录 START</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Allocated at its start: %1, at its end: %2 (%3%4)</source>
-        <translation>&lt;br&gt;开始时已分配：%1，结束时：%2（%3%4）</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Rank %1&lt;/b&gt; · %n annotated range(s), too short at this zoom to tell apart</source>
-        <translation>
-            <numerusform>&lt;b&gt;Rank %1&lt;/b&gt; · %n 个标注区间，在此缩放级别下过短，无法区分</numerusform>
-        </translation>
     </message>
 </context>
 <context>

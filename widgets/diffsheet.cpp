@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "diffsheet.h"
 
-#include "ranktableview.h"
+#include "ranktableutil.h"
 
 #include "blockmapview.h"
+#include "dataexport.h"
 #include "diffreport.h"
 #include "findingsmodel.h"
-#include "findingsview.h"
+#include "findingstableutil.h"
 #include "flamegraph.h"
 #include "imageexport.h"
 #include "rankchart.h"
@@ -81,7 +82,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         m_findings = new FindingsModel(this);
         m_findingsView = new QTreeView(this);
         m_findingsView->setModel(m_findings);
-        FindingsView::setUp(m_findingsView);
+        FindingsTableUtil::setUp(m_findingsView);
         m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         bottom->addWidget(m_findingsView, 3);
@@ -172,7 +173,7 @@ void DiffSheet::setComparison(
     }
     if (m_findings) {
         m_findings->setComparison(comparison);
-        FindingsView::fitColumns(m_findingsView);
+        FindingsTableUtil::fitColumns(m_findingsView);
         if (finding >= 0 && finding < m_findings->rowCount())
             m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
     }
@@ -200,7 +201,7 @@ void DiffSheet::setComparison(
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
         m_rankTable->setModel(ranks);
-        RankTableView::fitColumns(m_rankTable);
+        RankTableUtil::fitColumns(m_rankTable);
     }
 }
 
@@ -240,10 +241,10 @@ QString DiffSheet::writeReport(const Comparison& comparison, const QString& path
     const QByteArray png = ImageExport::encode(this, ImageExport::Png, scale);
     const QString imagePath = reportImagePath(path);
     if (imagePath.isEmpty())
-        return ImageExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
-    if (QString error = ImageExport::write(imagePath, png); !error.isEmpty())
+        return DataExport::write(path, QByteArray::fromStdString(DiffReport::html(comparison, png)));
+    if (QString error = DataExport::write(imagePath, png); !error.isEmpty())
         return error;
-    return ImageExport::write(
+    return DataExport::write(
         path, QByteArray::fromStdString(DiffReport::markdown(comparison, QFileInfo(imagePath).fileName())));
 }
 
@@ -281,7 +282,7 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     if (m_stack)
         m_stack->fitWholeLines();
     if (m_rankTable)
-        RankTableView::fitWidth(m_rankTable);
+        RankTableUtil::fitWidth(m_rankTable);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QCoreApplication::sendPostedEvents();
     return !isBusy();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "imageexport.h"
 
+#include "dataexport.h"
 #include "exportableplot.h"
 
 #include <QApplication>
@@ -16,7 +17,6 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -159,29 +159,12 @@ QByteArray encode(QWidget* widget, Format format, double scale)
     return bytes;
 }
 
-QString write(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QCoreApplication::translate("ImageExport", "%1: cannot be written: %2").arg(path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString error = file.errorString();
-        file.cancelWriting();
-        return QCoreApplication::translate("ImageExport", "%1: writing failed (is the disk full?): %2")
-            .arg(path, error);
-    }
-    if (!file.commit())
-        return QCoreApplication::translate("ImageExport", "%1: writing failed (is the disk full?): %2")
-            .arg(path, file.errorString());
-    return {};
-}
-
 QString save(QWidget* widget, const QString& path, double scale)
 {
     const Format format = formatOf(path);
     if (format == Unknown)
         return QCoreApplication::translate("ImageExport", "%1: unknown image format; use .png, .svg or .pdf").arg(path);
-    return write(path, encode(widget, format, scale));
+    return DataExport::write(path, encode(widget, format, scale));
 }
 
 void addImageActions(QMenu* menu, QWidget* target)

@@ -10,8 +10,7 @@ class QWidget;
 namespace RankScope {
 
 /// Renders widgets to files as they look on screen: PNG at a chosen scale (2× by default, for sharp text), SVG and
-/// PDF as vectors (plots included, see ExportablePlot). Files are written atomically with QSaveFile, so a failed
-/// export never leaves half a file or destroys the one that was there.
+/// PDF as vectors (plots included, see ExportablePlot). Files are written by DataExport::write, atomically.
 namespace ImageExport {
 
 enum Format
@@ -30,8 +29,6 @@ QByteArray encode(QWidget* widget, Format format, double scale = 2.0);
 /// Writes the widget to `path` in the format its suffix names. Returns an empty string on success, otherwise a
 /// message naming the file and what went wrong.
 QString save(QWidget* widget, const QString& path, double scale = 2.0);
-/// Writes bytes to `path` atomically; the same messages as save().
-QString write(const QString& path, const QByteArray& bytes);
 
 /// Adds "Copy Image" and "Export Image…" for `target` to a context menu: the shared way every view exports itself.
 void addImageActions(QMenu* menu, QWidget* target);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "dataexport.h"
 #include "imageexport.h"
 #include "mcpserver.h"
 #include "ranklistmodel.h"
@@ -61,7 +62,7 @@ McpServer::Result picture(McpServer& server, const Json& args)
             throw ToolError("out: " + out + ": use a .png, .svg or .pdf file name");
         if (QFileInfo::exists(path) && !args.value("force", false))
             throw ToolError("out: " + out + " exists; give force to replace it");
-        if (const QString failed = ImageExport::write(
+        if (const QString failed = DataExport::write(
                 path, format == ImageExport::Png ? r.png : ImageExport::encode(sheet.get(), format, p.scale));
             !failed.isEmpty())
             throw ToolError(failed.toStdString());

@@ -208,6 +208,23 @@ bool StepLog::parseLine(QStringView view, int fallbackRank, StepReport& out)
     return true;
 }
 
+bool StepLog::holdsReports(const QStringList& paths)
+{
+    // A look at the start of each file is enough to tell a training log from a readme; read() reads them whole.
+    for (const QString& path : paths) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QString head = QString::fromUtf8(file.read(1 << 20));
+        StepReport report;
+        for (QStringView line : QStringView(head).split(QLatin1Char('\n'))) {
+            if (parseLine(line, 0, report))
+                return true;
+        }
+    }
+    return false;
+}
+
 StepLog StepLog::read(const QStringList& paths)
 {
     StepLog log;

@@ -50,6 +50,8 @@ struct StepLog
     static StepLog read(const QStringList& paths);
     /// Parses one line; `fallbackRank` is used when the line names none. False when it is not a report.
     static bool parseLine(QStringView line, int fallbackRank, StepReport& out);
+    /// True when one of the files has a step report line near its start (a training log, not a readme).
+    static bool holdsReports(const QStringList& paths);
     /// Canonical phase name for a tag a script may spell in several ways (training → train, validation → val).
     static std::string canonicalTag(QStringView tag);
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ranktableview.h"
+#include "ranktableutil.h"
 
 #include "ranklistmodel.h"
 
@@ -10,7 +10,7 @@
 
 namespace RankScope {
 
-void RankTableView::fitColumns(QTreeView* view)
+void RankTableUtil::fitColumns(QTreeView* view)
 {
     QAbstractItemModel* model = view->model();
     if (!model)
@@ -28,7 +28,7 @@ void RankTableView::fitColumns(QTreeView* view)
     view->setColumnWidth(RankListModel::FileColumn, std::clamp(width + 24, 120, 360));
 }
 
-void RankTableView::fitWidth(QTreeView* view)
+void RankTableUtil::fitWidth(QTreeView* view)
 {
     using M = RankListModel;
     static const int dropOrder[] = { M::AllocatedColumn, M::SegmentsColumn, M::TraceEntriesColumn, M::StatusColumn,

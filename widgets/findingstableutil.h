@@ -8,10 +8,10 @@ namespace RankScope {
 /// How a table of findings (FindingsModel, or a proxy over it) is shown, in the window and on exported pages alike:
 /// the site first and widest, elided in the middle so both the innermost frame and the caller stay readable (the
 /// whole stack is its tooltip), the figures after it at the width of their contents.
-namespace FindingsView {
+namespace FindingsTableUtil {
 void setUp(QTreeView* view);
 /// Fits the figure columns to their contents once the findings are in.
 void fitColumns(QTreeView* view);
-} // namespace FindingsView
+} // namespace FindingsTableUtil
 
 } // namespace RankScope

@@ -8,11 +8,11 @@ namespace RankScope {
 /// How a table of ranks (RankListModel, or a proxy over it) fits its columns, in the window and on exported pages
 /// alike: the figures at the width of their contents, the file at the width of its name, so that a failed file's
 /// reason (a second line under the name) is elided there rather than pushing the figures out of sight.
-namespace RankTableView {
+namespace RankTableUtil {
 void fitColumns(QTreeView* view);
 /// For a picture, which cannot scroll: hides the columns it can best do without (the snapshot's own figures, then
 /// the smaller categories …) until the rest fit the view's width. The rank, file, at-point and excess columns stay.
 void fitWidth(QTreeView* view);
-} // namespace RankTableView
+} // namespace RankTableUtil
 
 } // namespace RankScope

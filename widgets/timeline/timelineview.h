@@ -16,14 +16,13 @@ class QAction;
 class QCustomPlot;
 class QCPAxisRect;
 class QCPRange;
-class QCPTextElement;
 class QMenu;
 class QTimer;
 
 namespace RankScope {
 
 class LegendStrip;
-class TimelineBands;
+class TimelineInput;
 class TimelineOverview;
 
 /// One rank's timeline to show.
@@ -57,6 +56,10 @@ struct TimelineTrack
 /// overview strip with a brush and a legend below. Level of detail is recomputed off the GUI thread whenever
 /// the visible range, the memory scale or the size changes; the newest request wins. The wheel zooms time, dragging
 /// draws a box to zoom into, Shift-drag pans; zoom is linked across ranks unless unlinked.
+///
+/// The view lays the plots out and keeps their axes, zoom and legend; its parts live beside it in widgets/timeline:
+/// TimelineAxis maps events to x keys, TimelineDetail is what a level-of-detail job is asked and answers,
+/// TimelineBands paints a track, TimelineInput takes the mouse, keys and menus and words the tooltips.
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -89,6 +92,10 @@ public:
         SharedScale,
         FitEachScale,
     };
+
+    /// Per track, where its events are in the top track's trace: (event of the top track, event of this one) pairs,
+    /// increasing in both (TimelineAxis::align).
+    using Anchors = std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>>;
 
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
@@ -242,20 +249,14 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The user's input reads the tracks' plots and details to say what is under the pointer.
+    friend class TimelineInput;
+    /// What the view keeps per track (timelinetrack.h).
     struct Track;
     void rebuildLayout();
     void onRangeChanged(const QCPRange& range, QCPAxisRect* source);
     void requestDetail();
-    void onMouseMove(QMouseEvent* event);
-    void onMousePress(QMouseEvent* event);
-    void onMouseRelease(QMouseEvent* event);
-    void onDoubleClick(QMouseEvent* event);
-    void showContextMenu(const QPoint& pos);
-    int trackAt(const QPointF& pos) const;
-    QString tooltipAt(int track, const QPointF& pos) const;
-    QString rangeTooltipAt(int track, const QPointF& pos) const;
     bool anyAnnotationRanges() const;
-    std::optional<uint32_t> allocationAt(int track, const QPointF& pos) const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
     /// The memory axes to `range`, or without one fitted to each rank's peak (fitMemoryAxes).
@@ -268,7 +269,6 @@ private:
     void updateLegend();
     void setKeyRange(QCPAxisRect* source, QCPRange range);
     // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
-    using Anchors = std::shared_ptr<const std::vector<std::pair<EventIndex, EventIndex>>>;
     const std::vector<Anchors>& alignment() const;
 
     QCustomPlot* m_plot;
@@ -276,6 +276,7 @@ private:
     LegendStrip* m_legend;
     QTimer* m_detailTimer;
     QAction* m_rangesAction;
+    TimelineInput* m_input;
     std::vector<TimelineTrack> m_tracks;
     std::vector<std::unique_ptr<Track>> m_views;
     SiteOptions m_site;
@@ -291,7 +292,6 @@ private:
     JobTracker m_jobs { this };
     JobTracker m_overviewJobs { this };
     bool m_syncing = false;
-    QPoint m_pressPos;
     mutable std::vector<Anchors> m_alignment;
     mutable bool m_alignmentDone = false;
 };

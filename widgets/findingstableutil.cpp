@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "findingsview.h"
+#include "findingstableutil.h"
 
 #include "findingsmodel.h"
 
@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace RankScope::FindingsView {
+namespace RankScope::FindingsTableUtil {
 
 namespace {
 
@@ -71,4 +71,4 @@ void fitColumns(QTreeView* view)
     fitSite(view);
 }
 
-} // namespace RankScope::FindingsView
+} // namespace RankScope::FindingsTableUtil

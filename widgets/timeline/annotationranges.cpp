@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "annotationranges.h"
 
+#include "formatting.h"
 #include "profilerstep.h"
 
 #include <algorithm>
@@ -8,6 +9,11 @@
 #include <limits>
 
 namespace RankScope::AnnotationRanges {
+
+QString name(const DeviceHistory& history, const AnnotationSpan& span)
+{
+    return Formatting::text(history.snapshot().strings.view(span.name));
+}
 
 bool isRange(const DeviceHistory& history, const AnnotationSpan& span)
 {

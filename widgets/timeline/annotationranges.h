@@ -3,6 +3,8 @@
 
 #include "devicehistory.h"
 
+#include <QString>
+
 #include <functional>
 #include <utility>
 #include <vector>
@@ -21,6 +23,8 @@ constexpr int MaxRows = 3;
 /// Strips narrower than this many pixels are drawn as a line, and merge with their neighbours in the same column.
 constexpr double MinWidth = 2;
 
+/// The name a span was recorded with: a range's, or a profiler step's (ProfilerStep#3).
+QString name(const DeviceHistory& history, const AnnotationSpan& span);
 /// Whether `span` is drawn as a range: it is no profiler step, and the trace has the times that place it.
 bool isRange(const DeviceHistory& history, const AnnotationSpan& span);
 /// Whether `history` has any span drawn as a range.

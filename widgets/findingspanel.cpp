@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "findingspanel.h"
+
+#include "excesstreemodel.h"
+#include "fieldshortcuts.h"
+#include "findingsmodel.h"
+#include "findingstableutil.h"
+#include "flamegraph.h"
+#include "retranslator.h"
+#include "whatifview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace RankScope {
+
+FindingsPanel::FindingsPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_findings(new FindingsModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->setSpacing(2);
+    // The filter and the options share the tab bar's row (its corner): at 1280x720 there is no row to spare.
+    auto* corner = new QWidget;
+    auto* bar = new QHBoxLayout(corner);
+    bar->setContentsMargins(8, 0, 0, 2);
+    m_filter = new QLineEdit(corner);
+    m_filter->setClearButtonEnabled(true);
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(200);
+    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    connect(m_filterTimer, &QTimer::timeout, this, [this] {
+        m_proxy->setFilterFixedString(m_filter->text());
+        updateNoMatch();
+    });
+    FieldShortcuts::install(m_filter);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
+    bar->addWidget(m_filter, 1);
+    // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
+    m_scopeCombo = new QComboBox(corner);
+    m_scopeCombo->addItems({ QString(), QString() });
+    m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scopeCombo->hide();
+    connect(m_scopeCombo, &QComboBox::activated, this, [this] {
+        m_scopeChosen = true;
+        showExcess();
+    });
+    bar->addWidget(m_scopeCombo);
+    bar->addSpacing(8);
+    // A field after its label, which names it (and gives it a mnemonic).
+    const auto addLabelled = [corner, bar](QWidget* field) {
+        auto* label = new QLabel(corner);
+        label->setBuddy(field);
+        bar->addWidget(label);
+        bar->addWidget(field);
+        return label;
+    };
+
+    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays short
+    // enough for a 1280-pixel screen.
+    m_baselineCombo = new QComboBox(corner);
+    m_baselineCombo->addItem(QString());
+    m_baselineCombo->addItem(QString());
+    connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &FindingsPanel::optionsChanged);
+    QLabel* baselineLabel = addLabelled(m_baselineCombo);
+    m_threshold = new QDoubleSpinBox(corner);
+    m_threshold->setRange(0, 1000);
+    m_threshold->setDecimals(1);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setValue(ComparisonOptions().thresholdPercent);
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
+    QLabel* thresholdLabel = addLabelled(m_threshold);
+    m_myCode = new QCheckBox(corner);
+    connect(m_myCode, &QCheckBox::toggled, this, &FindingsPanel::optionsChanged);
+    bar->addWidget(m_myCode);
+    m_depth = new QSpinBox(corner);
+    m_depth->setRange(0, 64);
+    connect(m_depth, &QSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
+    QLabel* depthLabel = addLabelled(m_depth);
+    FieldShortcuts::install(m_threshold);
+    FieldShortcuts::install(m_depth);
+
+    // An empty table after filtering says why, so it is not taken for "no finding at all".
+    m_noMatch = new QLabel(this);
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
+    m_noMatch->hide();
+    layout->addWidget(m_noMatch);
+
+    m_proxy->setSourceModel(m_findings);
+    m_proxy->setSortRole(FindingsModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_view = new QTreeView(this);
+    m_view->setModel(m_proxy);
+    FindingsTableUtil::setUp(m_view);
+    m_view->setUniformRowHeights(true);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this] { emit currentFindingChanged(selectedFinding()); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (!m_view->selectionModel()->hasSelection())
+            emit findingReselected();
+    });
+    // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
+    connect(m_view, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
+        if (index.row() == m_view->currentIndex().row())
+            emit findingReselected();
+    });
+    // Beside the list, as hotspot and heaptrack show it: rank A's excess by frame, from the entry script down and from
+    // the allocating frame up, and as a flame graph.
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
+    m_tabs->addTab(m_view, QString());
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        auto* model = new ExcessTreeModel(this);
+        auto* view = new QTreeView(this);
+        view->setModel(model);
+        view->setUniformRowHeights(true);
+        view->header()->setStretchLastSection(false);
+        view->header()->setSectionResizeMode(ExcessTreeModel::FrameColumn, QHeaderView::Stretch);
+        m_excessViews[direction] = view;
+        m_tabs->addTab(view, QString());
+    }
+    m_flameGraph = new FlameGraph(this);
+    auto* flame = new QScrollArea(this);
+    flame->setWidgetResizable(true);
+    flame->setFrameShape(QFrame::NoFrame);
+    flame->setWidget(m_flameGraph);
+    m_tabs->addTab(flame, QString());
+    m_whatIf = new WhatIfView(this);
+    m_tabs->addTab(m_whatIf, QString());
+    // The filter is for the findings; the scope for the trees and the flame graph.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        m_filter->setVisible(tab == 0);
+        m_scopeCombo->setVisible(tab >= 1 && tab <= 3);
+    });
+    layout->addWidget(m_tabs, 1);
+
+    (new Retranslator(this))->add([=, this] {
+        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+        m_filter->setAccessibleName(tr("Filter findings"));
+        m_view->setAccessibleName(tr("Findings"));
+        m_tabs->setTabText(0, tr("Findings"));
+        m_tabs->setTabText(1, tr("Top down"));
+        m_tabs->setTabText(2, tr("Bottom up"));
+        m_tabs->setTabText(3, tr("Flame"));
+        m_tabs->setTabText(4, tr("What if"));
+        m_tabs->setTabToolTip(1,
+            tr("Rank A's excess (or everything it holds at the point) by frame, from the entry script down to where "
+               "it allocates"));
+        m_tabs->setTabToolTip(2,
+            tr("Rank A's excess (or everything it holds at the point) by frame, from where it allocates up to its "
+               "callers"));
+        m_tabs->setTabToolTip(3,
+            tr("Rank A's excess (or everything it holds at the point) as a flame graph (right-click to export it as "
+               "SVG)"));
+        m_tabs->setTabToolTip(
+            4, tr("Rank A's peak had each of its largest sites, or each category, not been allocated"));
+        m_scopeCombo->setItemText(ExcessTree::Excess, tr("Excess"));
+        m_scopeCombo->setItemText(ExcessTree::Everything, tr("Everything"));
+        m_scopeCombo->setToolTip(tr("What the trees and the flame graph show of rank A: what it holds beyond its "
+                                    "baseline, or everything it holds at the point compared"));
+        m_scopeCombo->setAccessibleName(tr("Memory shown by frame"));
+        m_baselineCombo->setItemText(0, tr("median"));
+        m_baselineCombo->setItemText(1, tr("rank B"));
+        m_baselineCombo->setToolTip(tr("What each rank is compared with: the median of the other ranks, or rank B"));
+        m_baselineCombo->setAccessibleName(tr("Baseline"));
+        baselineLabel->setText(tr("Base&line:"));
+        m_threshold->setToolTip(tr("A rank is an outlier when it holds more than this much above its baseline"));
+        m_threshold->setAccessibleName(tr("Outlier threshold"));
+        thresholdLabel->setText(tr("&Threshold:"));
+        m_myCode->setText(tr("&My code"));
+        m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
+                                "library or C++"));
+        m_depth->setSpecialValueText(tr("all"));
+        // The spin box sizes itself for its numbers; "全部" is wider than "64" and would be cut at the left.
+        m_depth->setMinimumWidth(std::max(m_depth->fontMetrics().horizontalAdvance(m_depth->specialValueText()),
+                                     m_depth->fontMetrics().horizontalAdvance(QStringLiteral("64")))
+            + m_depth->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
+        m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
+        m_depth->setAccessibleName(tr("Stack depth"));
+        depthLabel->setText(tr("&Depth:"));
+        showExcess();
+    });
+}
+
+QString FindingsPanel::noMatchText() const
+{
+    return m_noMatch->isVisibleTo(m_noMatch->parentWidget()) ? m_noMatch->text() : QString();
+}
+
+void FindingsPanel::updateNoMatch()
+{
+    // An empty table always says why: nothing matches the filter, or no rank holds more than its baseline.
+    const bool filtered = m_proxy->rowCount() == 0 && m_findings->rowCount() > 0;
+    const bool none = m_comparison && m_findings->rowCount() == 0;
+    m_noMatch->setVisible(filtered || none);
+    if (filtered)
+        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
+                               .arg(m_filter->text()));
+    else if (none)
+        m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
+                              "is under What if, and by frame under Top down and Flame."));
+}
+
+void FindingsPanel::showComparison(const ComparisonPtr& comparison)
+{
+    m_comparison = comparison;
+    m_findings->setComparison(m_comparison);
+    updateNoMatch();
+    if (m_comparison)
+        FindingsTableUtil::fitColumns(m_view);
+}
+
+void FindingsPanel::setRankA(int rank)
+{
+    m_rankA = rank;
+    showExcess();
+}
+
+void FindingsPanel::showExcess()
+{
+    // Cheap (a pass over rank A's findings, or its sites, and their frames), so made here rather than on a worker;
+    // the flame graph draws the same top-down tree the Top down tab shows.
+    if (!m_scopeChosen && m_comparison)
+        m_scopeCombo->setCurrentIndex(ExcessTree::defaultScope(*m_comparison, m_rankA));
+    const auto scope = ExcessTree::Scope(m_scopeCombo->currentIndex());
+    std::shared_ptr<const ExcessNode> topDown;
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        QTreeView* view = m_excessViews[direction];
+        std::shared_ptr<const ExcessNode> tree =
+            m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction, scope) : nullptr;
+        if (direction == ExcessTree::TopDown)
+            topDown = tree;
+        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree), scope);
+        view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
+        for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
+            view->resizeColumnToContents(column);
+    }
+    const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
+    m_flameGraph->setTree(std::move(topDown), title);
+    m_whatIf->showRank(m_comparison, m_rankA);
+}
+
+bool FindingsPanel::selectFirstFinding()
+{
+    if (m_proxy->rowCount() == 0)
+        return false;
+    m_view->setCurrentIndex(m_proxy->index(0, 0));
+    return true;
+}
+
+void FindingsPanel::setAboutOom(bool aboutOom)
+{
+    if (aboutOom && m_tabs->currentIndex() == 0)
+        m_tabs->setCurrentWidget(m_whatIf);
+    else if (!aboutOom && m_tabs->currentWidget() == m_whatIf && m_whatIfShownForOom)
+        m_tabs->setCurrentIndex(0);
+    m_whatIfShownForOom = aboutOom;
+}
+
+int FindingsPanel::selectedFinding() const
+{
+    // Ctrl+click on the selected finding unselects it but leaves it current: then no finding is marked.
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid() || !m_comparison || !m_view->selectionModel()->isSelected(current))
+        return -1;
+    return m_proxy->mapToSource(current).row();
+}
+
+void FindingsPanel::nextFinding()
+{
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    const int row = m_view->currentIndex().isValid() ? m_view->currentIndex().row() + 1 : 0;
+    m_view->setCurrentIndex(m_proxy->index(std::min(row, rows - 1), 0));
+}
+
+void FindingsPanel::previousFinding()
+{
+    if (m_proxy->rowCount() == 0)
+        return;
+    const int row = m_view->currentIndex().isValid() ? m_view->currentIndex().row() - 1 : 0;
+    m_view->setCurrentIndex(m_proxy->index(std::max(row, 0), 0));
+}
+
+void FindingsPanel::focusFilter()
+{
+    m_tabs->setCurrentIndex(0); // the filter is the findings'
+    m_filter->setFocus();
+    m_filter->selectAll();
+}
+
+void FindingsPanel::readOptions(ComparisonOptions& options, int rankB) const
+{
+    options.baselineRank = baselineIsRankB() ? rankB : -1;
+    options.thresholdPercent = m_threshold->value();
+    options.site.myCodeOnly = m_myCode->isChecked();
+    options.site.depth = m_depth->value();
+}
+
+bool FindingsPanel::baselineIsRankB() const
+{
+    return m_baselineCombo->currentIndex() == 1;
+}
+
+void FindingsPanel::saveSettings(QSettings& settings) const
+{
+    settings.setValue(QStringLiteral("compare/baseline"), m_baselineCombo->currentIndex());
+    settings.setValue(QStringLiteral("compare/threshold"), m_threshold->value());
+    settings.setValue(QStringLiteral("compare/myCode"), m_myCode->isChecked());
+    settings.setValue(QStringLiteral("compare/depth"), m_depth->value());
+}
+
+void FindingsPanel::restoreSettings(const QSettings& settings)
+{
+    // Not the user's change: nothing to compare anew.
+    const QSignalBlocker baseline(m_baselineCombo), threshold(m_threshold), myCode(m_myCode), depth(m_depth);
+    m_baselineCombo->setCurrentIndex(std::clamp(settings.value(QStringLiteral("compare/baseline"), 0).toInt(), 0, 1));
+    m_threshold->setValue(
+        settings.value(QStringLiteral("compare/threshold"), ComparisonOptions().thresholdPercent).toDouble());
+    m_myCode->setChecked(settings.value(QStringLiteral("compare/myCode"), false).toBool());
+    m_depth->setValue(settings.value(QStringLiteral("compare/depth"), 0).toInt());
+}
+
+} // namespace RankScope

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+#include "timelinebands.h"
+
+#include "annotationranges.h"
+#include "chartstyle.h"
+#include "formatting.h"
+#include "profilerstep.h"
+#include "rectlayer.h"
+#include "timelineview.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace RankScope {
+
+TimelineBands::TimelineBands(QCPAxis* key, QCPAxis* value, const TimelineView* view, int track)
+    : QCPAbstractPlottable(key, value)
+    , m_view(view)
+    , m_track(track)
+{
+    setSelectable(QCP::stNone);
+}
+
+void TimelineBands::set(const TimelineTrack* track, const std::optional<TimelineDetail>* detail,
+    const std::optional<uint32_t>* selected, const std::optional<uint64_t>* highlight)
+{
+    m_data = track;
+    m_detail = detail;
+    m_selected = selected;
+    m_highlight = highlight;
+}
+
+QCPRange TimelineBands::getKeyRange(bool& found, QCP::SignDomain) const
+{
+    found = m_data && m_data->history;
+    if (!found)
+        return {};
+    return QCPRange(m_view->keyOf(m_track, BeforeTrace), m_view->keyOf(m_track, m_data->history->eventCount()));
+}
+
+QCPRange TimelineBands::getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const
+{
+    found = m_data && m_data->history;
+    return found ? QCPRange(0, double(m_data->history->peakBytes())) : QCPRange();
+}
+
+int TimelineBands::litBands() const
+{
+    if (!m_detail || !*m_detail || !*m_highlight)
+        return 0;
+    int n = 0;
+    for (const TimelineDetail::Band& b : (*m_detail)->bands)
+        n += b.fingerprint == **m_highlight;
+    return n;
+}
+
+// The marks drawn over the bands, and the legend that names them: one definition for both.
+QPen TimelineBands::pointPen(const QPalette& palette)
+{
+    QColor color = ChartStyle::accentColor(palette);
+    color.setAlpha(150);
+    return QPen(color, 1, Qt::DashLine);
+}
+
+QPen TimelineBands::stepPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::annotationColor(palette), 1, Qt::DotLine);
+}
+
+QBrush TimelineBands::rangeBrush(const QPalette& palette)
+{
+    QColor color = ChartStyle::annotationRangeColor(palette);
+    color.setAlpha(55);
+    return color;
+}
+
+QPen TimelineBands::rangePen(const QPalette& palette)
+{
+    QColor color = ChartStyle::annotationRangeColor(palette);
+    color.setAlpha(190);
+    return QPen(color, 1);
+}
+
+QPen TimelineBands::oomPen()
+{
+    return QPen(ChartStyle::alertColor(), 1.5);
+}
+
+QPen TimelineBands::peakPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::accentColor(palette), 1);
+}
+
+QPen TimelineBands::selectedPen(const QPalette& palette)
+{
+    return QPen(ChartStyle::accentColor(palette), 2);
+}
+
+QColor TimelineBands::bandColor(const TimelineDetail::Band& band) const
+{
+    const QPalette& palette = m_view->palette();
+    const QColor color = m_view->bandColoring() == TimelineView::ColorByCategory
+        ? ChartStyle::categoryColor(band.category, palette)
+        : m_view->bandColoring() == TimelineView::ColorBySite ? band.siteColor
+                                                              : ChartStyle::allocationColor(band.allocation, palette);
+    if (!*m_highlight)
+        return color;
+    return band.fingerprint == **m_highlight ? ChartStyle::tinted(color, palette) : ChartStyle::faded(color, palette);
+}
+
+void TimelineBands::draw(QCPPainter* painter)
+{
+    if (!m_data || !m_detail || !*m_detail)
+        return;
+    const TimelineDetail& d = **m_detail;
+    const TimelineLod& lod = d.lod;
+    const size_t columns = size_t(lod.columns);
+    // Whole pixels: bands are axis-aligned rectangles that must meet without seams or overlaps.
+    std::vector<int> xs(columns + 1);
+    for (size_t c = 0; c <= columns; ++c)
+        xs[c] = int(std::lround(mKeyAxis->coordToPixel(d.keys[c])));
+    // The memory axis is linear: one multiply-add per edge instead of a call through the axis, for millions of edges.
+    const double y0 = mValueAxis->coordToPixel(0);
+    const double yScale = mValueAxis->coordToPixel(1e9) - y0;
+    const auto y = [y0, yScale](double v) {
+        // Nearest pixel, rounded the same way above and below zero (std::lround is a library call).
+        const double t = y0 + v * 1e-9 * yScale + 0.5;
+        const int i = int(t);
+        return i - (t < double(i));
+    };
+    painter->setAntialiasing(false);
+    const QPalette& palette = m_view->palette();
+
+    // The comparison point, behind the data so it never hides a thin band.
+    const QRect area = mKeyAxis->axisRect()->rect();
+    const double point = mKeyAxis->coordToPixel(m_view->keyOf(m_track, m_data->point));
+    painter->setPen(pointPen(palette));
+    painter->drawLine(QPointF(point, area.top()), QPointF(point, area.bottom()));
+
+    // Each band as rectangles: one per stretch of columns where its top and bottom stay on the same pixel rows, so
+    // a band that does not move is one rectangle however many columns it spans.
+    // The detail's pixel rows on the axis as it is now (the same rows unless the memory axis changed since).
+    const auto rowY = [&](int row) { return y(d.valueLower + double(row) * d.valuePerPixel); };
+    const auto forEachRect = [&](size_t k, auto&& sink) {
+        const int end = lod.firstColumn[k] + lod.columnCount[k];
+        int runStart = -1;
+        int runTop = 0;
+        int runBottom = 0;
+        const auto flush = [&](int until) {
+            if (runStart >= 0 && runTop < runBottom)
+                sink(
+                    QRectF(xs[size_t(runStart)], runTop, xs[size_t(until)] - xs[size_t(runStart)], runBottom - runTop));
+        };
+        for (size_t r = d.runStart[k]; r < d.runStart[k + 1]; ++r) {
+            const int bottom = rowY(d.runBottom[r]);
+            const int top = rowY(d.runTop[r]);
+            if (runStart >= 0 && top == runTop && bottom == runBottom)
+                continue;
+            flush(d.runColumn[r]);
+            runStart = d.runColumn[r];
+            runTop = top;
+            runBottom = bottom;
+        }
+        flush(end);
+    };
+    // Where the highlighted site is live, a faint column across the plot behind the data: above the curve it shows
+    // where the finding is at a glance, however small its tensors and however short their lives.
+    if (*m_highlight) {
+        std::vector<bool> live(columns, false);
+        for (size_t k = 0; k < d.bands.size(); ++k) {
+            if (d.bands[k].fingerprint == **m_highlight)
+                std::fill_n(live.begin() + lod.firstColumn[k], lod.columnCount[k], true);
+        }
+        if (d.lit == *m_highlight) {
+            for (size_t c = 0; c < d.litBelow.size() && c < columns; ++c)
+                live[c] = live[c] || d.litBelow[c] > 0;
+        }
+        QColor tint = ChartStyle::findingColor(palette);
+        tint.setAlpha(70);
+        for (size_t c = 0; c < columns;) {
+            if (!live[c]) {
+                ++c;
+                continue;
+            }
+            size_t end = c;
+            while (end < columns && live[end])
+                ++end;
+            // A stretch wide enough to see needs no column: its tinted bands show it.
+            if (xs[end] - xs[c] >= 24) {
+                c = end;
+                continue;
+            }
+            const int left = xs[c];
+            const int width = std::max(xs[end] - left, 7);
+            painter->fillRect(QRect(left + (xs[end] - left - width) / 2, area.top(), width, area.height()), tint);
+            c = end;
+        }
+    }
+
+    // The highlighted site's bands last and at least three pixels wide, so that a tensor that lives a moment is
+    // still seen at the zoom that shows the whole trace.
+    std::vector<RectLayer> layers;
+    layers.reserve(d.bands.size());
+    std::vector<RectLayer> lit;
+    for (size_t k = 0; k < d.bands.size(); ++k) {
+        const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
+        RectLayer& layer = (isLit ? lit : layers).emplace_back();
+        layer.color = bandColor(d.bands[k]).rgba();
+        forEachRect(k, [&](const QRectF& r) {
+            layer.rects.push_back(
+                isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
+        });
+    }
+    layers.insert(layers.end(), std::make_move_iterator(lit.begin()), std::make_move_iterator(lit.end()));
+    drawRectLayers(*painter, area, layers);
+
+    // What is too small for a band of its own, on top of the bands as the official viewer stacks it.
+    // Its top is the curve, outlined below.
+    QPolygonF outline, restBottom;
+    for (size_t c = 0; c < columns; ++c) {
+        const double top = y(double(lod.maxTotal[c]));
+        const double bottom = y(double(lod.bandsTop[c]));
+        outline << QPointF(xs[c], top) << QPointF(xs[c + 1], top);
+        restBottom << QPointF(xs[c], bottom) << QPointF(xs[c + 1], bottom);
+    }
+    std::reverse(restBottom.begin(), restBottom.end());
+    QColor restColor = ChartStyle::summarizedColor();
+    if (*m_highlight)
+        restColor = ChartStyle::faded(restColor, palette);
+    painter->setBrush(restColor);
+    painter->setPen(Qt::NoPen);
+    painter->drawPolygon(outline + restBottom);
+
+    // The highlighted site's allocations too small for a band: marked at their time where the remainder starts, a
+    // few pixels tall at least, so that a finding made of small tensors is still seen.
+    if (!d.litBelow.empty() && d.lit == *m_highlight) {
+        const QColor mark = ChartStyle::findingColor(palette);
+        for (size_t c = 0; c < columns; ++c) {
+            if (d.litBelow[c] <= 0)
+                continue;
+            const int bottom = y(double(lod.bandsTop[c]));
+            const int top = std::min(y(double(lod.bandsTop[c] + d.litBelow[c])), bottom - 3);
+            const int left = xs[c];
+            const int right = std::max(xs[c + 1], left + 3);
+            painter->fillRect(QRect(QPoint(left, top), QPoint(right - 1, bottom - 1)), mark);
+        }
+    }
+
+    painter->setBrush(Qt::NoBrush);
+    QColor outlineColor = ChartStyle::accentColor(palette);
+    outlineColor.setAlpha(170);
+    painter->setPen(QPen(outlineColor, 1));
+    painter->drawPolyline(outline);
+
+    if (*m_selected) {
+        painter->setPen(selectedPen(palette));
+        painter->setBrush(Qt::NoBrush);
+        for (size_t k = 0; k < d.bands.size(); ++k) {
+            if (d.bands[k].allocation == **m_selected)
+                forEachRect(k, [&](const QRectF& r) { painter->drawRect(r); });
+        }
+    }
+    drawRanges(painter);
+    drawMarkers(painter);
+}
+
+void TimelineBands::drawRanges(QCPPainter* painter) const
+{
+    const std::vector<AnnotationRanges::Strip> strips = m_view->annotationStrips(m_track);
+    if (strips.empty())
+        return;
+    const QPalette& palette = m_view->palette();
+    const QPen outline = rangePen(palette);
+    const QBrush fill = rangeBrush(palette);
+    // The markers drawn next take their font from the painter's.
+    painter->save();
+    const QFont font = m_view->markerFont();
+    painter->setFont(font);
+    const QFontMetricsF metrics(font);
+    painter->setAntialiasing(false);
+    for (const AnnotationRanges::Strip& strip : strips) {
+        const QRectF r = m_view->stripRect(m_track, strip);
+        painter->setPen(outline);
+        if (r.width() < AnnotationRanges::MinWidth) {
+            const double x = std::floor(r.left()) + 0.5;
+            painter->drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+            continue;
+        }
+        painter->setBrush(fill);
+        painter->drawRect(r.adjusted(0, 0, -1, 0));
+        // A name only where it fits a few letters: a strip of "n…" says nothing the tooltip does not.
+        if (r.width() < metrics.averageCharWidth() * 4 + 6)
+            continue;
+        const QString label = metrics.elidedText(m_view->stripLabel(m_track, strip), Qt::ElideRight, r.width() - 6);
+        painter->setPen(palette.color(QPalette::Text));
+        painter->drawText(QPointF(r.left() + 3, r.top() + metrics.ascent() + 1), label);
+    }
+    painter->restore();
+}
+
+void TimelineBands::drawMarkers(QCPPainter* painter) const
+{
+    const DeviceHistory& h = *m_data->history;
+    const QRect area = mKeyAxis->axisRect()->rect();
+    const auto x = [&](EventIndex e) { return mKeyAxis->coordToPixel(m_view->keyOf(m_track, e)); };
+    QFont font = painter->font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    painter->setFont(font);
+    const QFontMetrics metrics(font);
+    painter->setAntialiasing(true);
+
+    // Profiler steps, labelled where there is room; every other annotation is a range (drawRanges).
+    double lastLabel = -1e9;
+    const QColor annotation = ChartStyle::annotationColor(m_view->palette());
+    for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
+        const AnnotationSpan& span = *step.span;
+        if (!span.hasStart)
+            continue;
+        const double px = x(span.startEvent);
+        if (px < area.left() || px > area.right())
+            continue;
+        painter->setPen(stepPen(m_view->palette()));
+        painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
+        painter->setPen(annotation);
+        const QString name = AnnotationRanges::name(h, span);
+        if (px - lastLabel > metrics.horizontalAdvance(name) + 8) {
+            painter->drawText(QPointF(px + 3, area.bottom() - 4), name);
+            lastLabel = px;
+        }
+    }
+
+    // OOMs: where the allocator gave up.
+    painter->setPen(oomPen());
+    for (const OomMarker& oom : h.ooms()) {
+        const double px = x(oom.event);
+        painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
+        painter->drawText(QPointF(px + 3, area.top() + metrics.ascent() + 2), QObject::tr("OOM"));
+    }
+
+    // The peak: a diamond on the curve with its figure.
+    if (h.eventCount() > 0) {
+        const QPointF at(x(h.peakEvent()), mValueAxis->coordToPixel(double(h.peakBytes())));
+        QPolygonF diamond;
+        diamond << at + QPointF(0, -5) << at + QPointF(5, 0) << at + QPointF(0, 5) << at + QPointF(-5, 0);
+        painter->setPen(peakPen(m_view->palette()));
+        painter->setBrush(ChartStyle::alertColor());
+        painter->drawPolygon(diamond);
+        const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
+        const double width = metrics.horizontalAdvance(label);
+        const double left = at.x() + width + 12 > area.right() ? at.x() - width - 8 : at.x() + 8;
+        painter->drawText(QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label);
+    }
+}
+
+} // namespace RankScope

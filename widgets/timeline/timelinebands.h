@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
+#include <qcustomplot.h>
+
+#include "timelinedetail.h"
+
+#include <optional>
+
+namespace RankScope {
+
+class TimelineView;
+struct TimelineTrack;
+
+/// Paints one track's plot: its level of detail as bands of pixel rows, the remainder and the curve over them, the
+/// highlighted site's bands lit and its small allocations marked, the selected allocation outlined, the annotated
+/// ranges as named strips, and the step, OOM, peak and comparison-point marks. The data lives in the view; the marks'
+/// pens are here for the legend that names them too.
+class TimelineBands : public QCPAbstractPlottable
+{
+public:
+    TimelineBands(QCPAxis* key, QCPAxis* value, const TimelineView* view, int track);
+    /// What to paint, owned by the view.
+    void set(const TimelineTrack* track, const std::optional<TimelineDetail>* detail,
+        const std::optional<uint32_t>* selected, const std::optional<uint64_t>* highlight);
+
+    double selectTest(const QPointF&, bool, QVariant*) const override
+    {
+        return -1;
+    }
+    QCPRange getKeyRange(bool& found, QCP::SignDomain) const override;
+    QCPRange getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const override;
+
+    /// Lit bands in the current detail, for tests.
+    int litBands() const;
+
+    static QPen pointPen(const QPalette& palette);
+    static QPen stepPen(const QPalette& palette);
+    /// Annotated ranges: a translucent fill with its outline, so the bands under it still show.
+    static QBrush rangeBrush(const QPalette& palette);
+    static QPen rangePen(const QPalette& palette);
+    static QPen oomPen();
+    static QPen peakPen(const QPalette& palette);
+    static QPen selectedPen(const QPalette& palette);
+
+protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter*, const QRectF&) const override { }
+
+private:
+    void drawMarkers(QCPPainter* painter) const;
+    void drawRanges(QCPPainter* painter) const;
+    QColor bandColor(const TimelineDetail::Band& band) const;
+
+    const TimelineView* m_view;
+    int m_track;
+    const TimelineTrack* m_data = nullptr;
+    const std::optional<TimelineDetail>* m_detail = nullptr;
+    const std::optional<uint32_t>* m_selected = nullptr;
+    const std::optional<uint64_t>* m_highlight = nullptr;
+};
+
+} // namespace RankScope
