@@ -3,6 +3,7 @@
 
 #include "excesstreemodel.h"
 #include "fieldshortcuts.h"
+#include "findingsfiltermodel.h"
 #include "findingsmodel.h"
 #include "findingstableutil.h"
 #include "flamegraph.h"
@@ -18,7 +19,6 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
@@ -31,7 +31,7 @@ namespace RankScope {
 FindingsPanel::FindingsPanel(QWidget* parent)
     : QWidget(parent)
     , m_findings(new FindingsModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new FindingsFilterModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 0, 0, 0);
@@ -47,7 +47,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_filterTimer->setInterval(200);
     connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_filterTimer, &QTimer::timeout, this, [this] {
-        m_proxy->setFilterFixedString(m_filter->text());
+        m_proxy->setFilterText(m_filter->text());
         updateNoMatch();
     });
     FieldShortcuts::install(m_filter);
@@ -105,9 +105,6 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     layout->addWidget(m_noMatch);
 
     m_proxy->setSourceModel(m_findings);
-    m_proxy->setSortRole(FindingsModel::SortRole);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
     FindingsTableUtil::setUp(m_view);
@@ -308,6 +305,7 @@ void FindingsPanel::previousFinding()
 void FindingsPanel::focusFilter()
 {
     m_tabs->setCurrentIndex(0); // the filter is the findings'
+    m_filter->window()->activateWindow();
     m_filter->setFocus();
     m_filter->selectAll();
 }

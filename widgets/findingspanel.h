@@ -11,7 +11,6 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSettings;
-class QSortFilterProxyModel;
 class QSpinBox;
 class QTabWidget;
 class QTimer;
@@ -19,6 +18,7 @@ class QTreeView;
 
 namespace RankScope {
 
+class FindingsFilterModel;
 class FindingsModel;
 class FlameGraph;
 class WhatIfView;
@@ -88,7 +88,7 @@ private:
     ComparisonPtr m_comparison;
     int m_rankA = -1;
     FindingsModel* m_findings;
-    QSortFilterProxyModel* m_proxy;
+    FindingsFilterModel* m_proxy;
     QTabWidget* m_tabs = nullptr;
     QTreeView* m_view = nullptr;
     QLineEdit* m_filter = nullptr;
