@@ -121,12 +121,7 @@ std::optional<PictureChoice> choosePicture(const Comparison& c, const Picture& p
             + std::to_string(choice.rankB);
         return std::nullopt;
     }
-    choice.finding = p.finding;
-    if (choice.finding < 0 && p.rankA < 0)
-        choice.finding = c.defaultFinding();
-    else if (choice.finding < 0)
-        choice.finding =
-            c.topFindingOf(choice.rankA) >= 0 ? c.topFindingOf(choice.rankA) : c.topFindingOf(choice.rankB);
+    choice.finding = p.finding >= 0 ? p.finding : c.findingToShow(choice.rankA, choice.rankB);
     return choice;
 }
 

@@ -28,7 +28,7 @@ struct Picture
     std::optional<ExcessTree::Scope> scope;
     int rankA = -1; ///< -1: the verdict's rank
     int rankB = -1; ///< -1: the rank closest to the baseline
-    int finding = -1; ///< index into the findings; -1: the largest of the rank drawn as A (Comparison::defaultFinding)
+    int finding = -1; ///< index into the findings; -1: Comparison::findingToShow of the ranks drawn
     QSize size { 1600, 1000 };
     double scale = 2;
 };

@@ -280,21 +280,25 @@ int Comparison::verdictHoldingsRank() const
     return defaultPair().first;
 }
 
-int Comparison::topFindingOf(int rank) const
+int Comparison::findingToShow(int rankA, int rankB) const
 {
-    int top = -1;
-    for (size_t i = 0; i < m_findings.size(); ++i) {
-        if (m_findings[i].rank == rank && (top < 0 || m_findings[i].excessBytes > m_findings[size_t(top)].excessBytes))
-            top = int(i);
-    }
-    return top;
+    auto largestOf = [this](int rank) {
+        int top = -1;
+        for (size_t i = 0; i < m_findings.size(); ++i) {
+            if (m_findings[i].rank == rank
+                && (top < 0 || m_findings[i].excessBytes > m_findings[size_t(top)].excessBytes))
+                top = int(i);
+        }
+        return top;
+    };
+    const int ofA = largestOf(rankA);
+    return ofA >= 0 ? ofA : largestOf(rankB);
 }
 
 int Comparison::defaultFinding() const
 {
     const auto [a, b] = defaultPair();
-    const int ofA = topFindingOf(a);
-    return ofA >= 0 ? ofA : topFindingOf(b);
+    return findingToShow(a, b);
 }
 
 RankHoldings Comparison::verdictHoldings(size_t sites) const

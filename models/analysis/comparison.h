@@ -472,10 +472,10 @@ public:
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
-    /// The index into findings() of `rank`'s largest finding, -1 when it has none.
-    int topFindingOf(int rank) const;
-    /// The finding a view selects before the user picks one: the largest of the default pair's A, else of its B
-    /// (a picture of the pair then always outlines a finding it shows); -1 when neither has any.
+    /// The finding a view of ranks A and B selects before the user picks one: the index into findings() of A's
+    /// largest, else of B's (so a picture of the pair always outlines a finding it shows); -1 when neither has any.
+    int findingToShow(int rankA, int rankB) const;
+    /// findingToShow() of the default pair.
     int defaultFinding() const;
     /// The moment the ranks were compared at (Moment::rank -1 when each rank is at its own point).
     const Moment& moment() const
