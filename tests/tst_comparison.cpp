@@ -192,7 +192,8 @@ static void checkNewerFields(const nlohmann::json& expected, const Comparison& c
         for (size_t i = 0; i < c.ranks().size(); ++i) {
             const DeviceHistory& h = c.history(i);
             for (const Allocation& a : h.allocations()) {
-                const std::vector<StackText::Frame> frames = StackText::stackFrames(h.snapshot(), a.stack, false);
+                const std::vector<StackText::Frame> frames =
+                    StackText::stackFrames(h.snapshot(), a.stack, false).frames;
                 if (frames.empty() || frames.front().name != site)
                     continue;
                 QCOMPARE(h.pools()[a.poolIndex], wanted);
@@ -751,9 +752,14 @@ void TestComparison::excessByFrame()
         if (model.rowCount(first) > 0)
             QCOMPARE(model.parent(model.index(0, 0, first)), first);
     }
-    // Bottom-up starts at the allocating frames: the largest is the top finding's innermost frame.
+    // Bottom-up starts at the first frame every view shows: the largest is the top finding's innermost frame of the
+    // user's code, not the torch function that allocated.
     const std::shared_ptr<const ExcessNode> up = ExcessTree::build(*c, 3, ExcessTree::BottomUp);
-    QCOMPARE(up->children.front().name, innermostName(*c, c->findings().front()));
+    const SiteId top = c->findings().front().site;
+    const SiteTable::SiteFrame& first = c->sites().frames(top)[c->sites().shown(top).front()];
+    QCOMPARE(first.kind, FrameKind::Yours);
+    QCOMPARE(up->children.front().name, *first.name);
+    QVERIFY(up->children.front().name != innermostName(*c, c->findings().front()));
     QCOMPARE(ExcessTree::defaultScope(*c, 3), ExcessTree::Excess);
 
     // Everything at the point: every byte the rank holds there, by frame, even where ranks are alike (no excess).

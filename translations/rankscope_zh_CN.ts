@@ -371,6 +371,16 @@
         <source>Sites whose stack passes through this frame</source>
         <translation>调用栈经过此帧的分配位置</translation>
     </message>
+    <message>
+        <source>The C++, CPython and allocator frames below the Python frames, folded: expand to see them
+%1 through them</source>
+        <translation>Python 栈帧之下的 C++、CPython 和分配器栈帧，已折叠：展开即可查看
+经过它们的有 %1</translation>
+    </message>
+    <message>
+        <source>Native frames</source>
+        <translation>原生栈帧</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ExportDialog</name>
@@ -1690,6 +1700,18 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Private pool (%1, %2): CUDA graph or MemPool</source>
         <translation>私有内存池 (%1, %2)：CUDA Graph 或 MemPool</translation>
     </message>
+    <message>
+        <source>Native frames</source>
+        <translation>原生栈帧</translation>
+    </message>
+    <message>
+        <source>Unfold the C++, CPython and allocator frames folded into the stack&apos;s last line</source>
+        <translation>展开折叠在调用栈最后一行中的 C++、CPython 和分配器栈帧</translation>
+    </message>
+    <message>
+        <source>Show native frames</source>
+        <translation>显示原生栈帧</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::StartPage</name>
@@ -2871,6 +2893,14 @@ Click: show it as A. Shift+click: as B.</source>
 asking for %3, with %4 free on the device</source>
         <translation>Rank %1 在事件 %2 耗尽显存
 申请 %3，当时设备上空闲 %4</translation>
+    </message>
+    <message>
+        <source>+1 native frame</source>
+        <translation>+1 个原生栈帧</translation>
+    </message>
+    <message>
+        <source>+%1 native frames</source>
+        <translation>+%1 个原生栈帧</translation>
     </message>
 </context>
 </TS>
