@@ -381,9 +381,10 @@ std::string SiteTable::labelGroup(const std::vector<SiteId>& candidates, int cou
         m.site = s;
         m.walk = walk(s);
         const std::vector<SiteFrame>& frames = m_sites[s];
+        // A stack without Python frames by its naming frame alone: C++ names run long.
         const FrameKind best = frames[m.walk.front()].kind;
-        while (m.shortFrames < m.walk.size() && m.shortFrames < size_t(count)
-            && (best == FrameKind::Native || frames[m.walk[m.shortFrames]].kind == best)) {
+        const size_t most = best == FrameKind::Native ? 1 : size_t(count);
+        while (m.shortFrames < m.walk.size() && m.shortFrames < most && frames[m.walk[m.shortFrames]].kind == best) {
             m.base += (m.shortFrames > 0 ? " \xe2\x86\x90 " : "") + frameLabel(frames[m.walk[m.shortFrames]], false);
             ++m.shortFrames;
         }

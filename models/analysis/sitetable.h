@@ -78,10 +78,10 @@ public:
     size_t pythonFrames(SiteId site) const;
     /// "file:line name ← file:line name": the one-line label every view and report uses for a site, over its first
     /// `count` frames of the best kind it has (the user's, else a package's, else torch's; a stack without Python
-    /// frames by its autograd node or operator rather than the allocator), file names shortened to their last
-    /// component. Never the same for two sites of the table: where two would be, each adds the frames where their
-    /// stacks part (" ← … ← file:line name" for a caller, " via file:line name" for a frame inside), and a file's path
-    /// where its name alone is the same.
+    /// frames by one frame, its autograd node or operator rather than the allocator), file names shortened to their
+    /// last component. Never the same for two named sites (nameSites): where two would be, each adds the frames where
+    /// their stacks part (" ← … ← file:line name" for a caller, " via file:line name" for a frame inside), and a file's
+    /// path where its name alone is the same.
     std::string label(SiteId site, int count = 2) const;
     /// The sites whose labels are told apart (by SiteId; all of them until this is called): what a comparison speaks
     /// of. Another site's label is told apart from theirs alone.
