@@ -34,8 +34,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTextBlock>
 #include <QTest>
+#include <QTextBlock>
 #include <QTreeView>
 
 #include <map>
@@ -591,7 +591,7 @@ void TestWidgets::stackPaneFoldsAndToggles()
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, text->cursorRect(cursor).center() + QPoint(4, 0));
     QVERIFY(pane.showsNativeFrames());
     QVERIFY(pane.text().endsWith(QLatin1String("\nc10::cuda::CUDACachingAllocator::malloc  CUDACachingAllocator.cpp:0"
-                                              "\nat::_ops::add_Tensor::call  :0")));
+                                               "\nat::_ops::add_Tensor::call  :0")));
     // A click elsewhere unfolds nothing; the button folds it again.
     pane.setShowNativeFrames(false);
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {},

@@ -32,13 +32,14 @@ enum class FrameKind : uint8_t
 /// (JSON, "All frames").
 namespace StackOrder {
 
+/// A frame's kind by its file and whether it has a line (never Entry, which only markEntry gives).
 FrameKind kindOf(std::string_view file, int64_t line);
 /// The package a file of site-packages or dist-packages is in ("torchtitan"; "six" for six.py), else empty.
 std::string_view packageOf(std::string_view file);
 /// Marks the Package frames of a stack (innermost first) that are in the package its entry script is in, the one of
 /// its outermost `<module>` frame, as Entry.
-void markEntry(std::span<FrameKind> kinds, std::span<const std::string_view> files,
-    std::span<const std::string_view> names);
+void markEntry(
+    std::span<FrameKind> kinds, std::span<const std::string_view> files, std::span<const std::string_view> names);
 /// The frames of a stack of these kinds (innermost first, as recorded) as positions into it, in the order views show
 /// them; with `callerFirst`, each kind's frames outermost first instead, as top-down trees walk them.
 std::vector<uint32_t> shown(std::span<const FrameKind> kinds, bool callerFirst = false);
