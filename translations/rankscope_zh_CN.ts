@@ -780,10 +780,6 @@
 <context>
     <name>RankScope::FindingsPanel</name>
     <message>
-        <source>Filter findings (file, function, rank…)</source>
-        <translation>筛选差异项（文件、函数、rank…）</translation>
-    </message>
-    <message>
         <source>Filter findings</source>
         <translation>筛选差异项</translation>
     </message>
@@ -896,12 +892,16 @@
         <translation>深度(&amp;D)：</translation>
     </message>
     <message>
-        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
-        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
-    </message>
-    <message>
         <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
         <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
+    </message>
+    <message>
+        <source>Filter findings: any frame, file, function, rank… (%1)</source>
+        <translation>筛选发现：任意帧、文件、函数、Rank…（%1）</translation>
+    </message>
+    <message>
+        <source>No finding matches “%1”: every finding&apos;s site, rank and every frame of its stack were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索每个发现的位置、Rank 及其调用栈的每一帧。</translation>
     </message>
 </context>
 <context>
