@@ -72,6 +72,7 @@ private slots:
     void digestsOpenLikeSnapshots();
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
+    void jobStateStaysWithTheJob();
     void addToThisJob();
     void pinnedHostMemoryBesideTheGpus();
     void stepFoldersAreSteps();
@@ -609,6 +610,65 @@ void TestMainWindow::openReplacesTheJobAndItsPoint()
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
     QCOMPARE(w.comparison()->verdict().rank, 7);
     QCOMPARE(w.rankA(), 7);
+}
+
+// A job's ranks, point, lit finding and filter are the job's. A is the verdict's rank and the stack pane shows the
+// finding a picture of A and B outlines, whatever the table's order: gpu0_load_4 blames rank 0, on whose GPU ranks 1-3
+// put their findings, and the table's first row (rank 3's, sorted by rank) must not take A. Another job starts from its
+// own: nothing lit, filtered or compared at a point of the one before, its point box and banner saying the same.
+void TestMainWindow::jobStateStaysWithTheJob()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.findingsView()->sortByColumn(FindingsModel::RankColumn, Qt::DescendingOrder);
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/gpu0_load_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const ComparisonPtr first = w.comparison();
+    QCOMPARE(first->verdict().kind, Verdict::StrayDevice);
+    QCOMPARE(first->verdict().rank, 0);
+    QCOMPARE(w.rankA(), 0);
+    const int shown = first->findingToShow(w.rankA(), w.rankB());
+    QVERIFY(shown >= 0);
+    QCOMPARE(w.selectedFinding(), shown);
+    QVERIFY2(w.stackPane()->text().contains(QLatin1String("load_checkpoint")), qPrintable(w.stackPane()->text()));
+
+    // At rank 0's OOM, a filter, a finding lit.
+    QComboBox* point = named<QComboBox>(w, QStringLiteral("Comparison point"));
+    QVERIFY(point);
+    QVERIFY(point->findData(QStringLiteral("oom")) >= 0);
+    point->setCurrentIndex(point->findData(QStringLiteral("oom")));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "oom", 30000);
+    w.findingsFilter()->setText(QStringLiteral("load_checkpoint"));
+    QTRY_VERIFY(w.findingsView()->model()->rowCount() > 0);
+    w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
+    QVERIFY(w.selectedFinding() >= 0);
+    QVERIFY(w.timelines()->highlightedSite());
+
+    // A job without findings or OOMs.
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/balanced_8") });
+    QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")),
+        qPrintable(w.statusBar()->currentMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    QVERIFY(w.comparison()->findings().empty());
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::Balanced);
+    QCOMPARE(w.comparison()->pointName(), std::string("aligned"));
+    QCOMPARE(w.rankA(), w.comparison()->defaultPair().first);
+    QCOMPARE(w.selectedFinding(), -1);
+    QVERIFY(!w.timelines()->highlightedSite());
+    QVERIFY(!w.blockMap(0)->highlightedSite());
+    QVERIFY(!w.blockMap(1)->highlightedSite());
+    QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
+    QVERIFY(w.findingsFilter()->text().isEmpty());
+    QVERIFY2(w.noMatchText().startsWith(QLatin1String("No finding: no rank holds more")), qPrintable(w.noMatchText()));
+    // The point box lists what this job has (no OOM) and says where it was compared, as the banner and status do.
+    QCOMPARE(point->findData(QStringLiteral("oom")), -1);
+    QCOMPARE(point->currentData().toString(), QStringLiteral("aligned"));
+    QVERIFY2(point->currentText().startsWith(QLatin1String("Aligned at rank")), qPrintable(point->currentText()));
+    QVERIFY2(!w.banner()->text().contains(QLatin1String("at oom"))
+            && !w.banner()->text().contains(QLatin1String("could not be compared at the point asked for")),
+        qPrintable(w.banner()->text()));
+    QVERIFY2(w.statusText().contains(point->currentText()), qPrintable(w.statusText()));
 }
 
 // Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.

@@ -1268,10 +1268,6 @@ This job has %n snapshot file(s).</source>
         <translation>向当前任务添加快照</translation>
     </message>
     <message>
-        <source>The comparison point “%1” belonged to the closed job: ranks are compared at their own peaks again.</source>
-        <translation>比较点“%1”属于已关闭的任务：现在重新在各 rank 自己的峰值处比较。</translation>
-    </message>
-    <message>
         <source>Nothing to Open</source>
         <translation>没有可打开的内容</translation>
     </message>
@@ -1318,6 +1314,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
+    </message>
+    <message>
+        <source>The comparison point “%1” belonged to the closed job: this one is compared at its own moment.</source>
+        <translation>比较点“%1”属于已关闭的任务：当前任务在其自身的时刻比较。</translation>
     </message>
 </context>
 <context>

@@ -259,12 +259,28 @@ void FindingsPanel::showExcess()
     m_whatIf->showRank(m_comparison, m_rankA);
 }
 
-bool FindingsPanel::selectFirstFinding()
+bool FindingsPanel::selectDefaultFinding(int rankA, int rankB)
 {
-    if (m_proxy->rowCount() == 0)
+    if (!m_comparison)
         return false;
-    m_view->setCurrentIndex(m_proxy->index(0, 0));
+    const auto row = [this](size_t finding) { return m_proxy->mapFromSource(m_findings->index(int(finding), 0)); };
+    // Of the findings the table shows: the filter may hide the one it would show.
+    const int finding = m_comparison->findingToShow(rankA, rankB, -1, [&row](size_t f) { return row(f).isValid(); });
+    if (finding < 0)
+        return false;
+    m_view->setCurrentIndex(row(size_t(finding)));
+    m_view->scrollTo(row(size_t(finding)));
     return true;
+}
+
+void FindingsPanel::closeJob()
+{
+    m_filterTimer->stop();
+    const QSignalBlocker typing(m_filter);
+    m_filter->clear();
+    m_proxy->setFilterText(QString());
+    m_scopeChosen = false;
+    updateNoMatch();
 }
 
 void FindingsPanel::setAboutOom(bool aboutOom)
