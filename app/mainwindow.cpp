@@ -212,7 +212,8 @@ void MainWindow::createActions()
     m_exportMenu = file->addMenu(tr("&Export"));
     // What the window shows, exported.
     const auto shown = [this] {
-        return ComparisonExport(this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines() });
+        return ComparisonExport(
+            this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines(), m_session->folder() });
     };
     QAction* picture =
         m_exportMenu->addAction(tr("Diff &Screenshot…"), this, [this, shown] { exported(shown().picture()); });

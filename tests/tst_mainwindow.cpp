@@ -7,6 +7,7 @@
 #include "chartstyle.h"
 #include "digest.h"
 #include "excesstreemodel.h"
+#include "exportdialog.h"
 #include "findingsmodel.h"
 #include "job.h"
 #include "mainwindow.h"
@@ -38,6 +39,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -73,6 +75,7 @@ private slots:
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
     void jobStateStaysWithTheJob();
+    void exportDrawsTheFindingOfThePicture();
     void addToThisJob();
     void pinnedHostMemoryBesideTheGpus();
     void stepFoldersAreSteps();
@@ -669,6 +672,120 @@ void TestMainWindow::jobStateStaysWithTheJob()
             && !w.banner()->text().contains(QLatin1String("could not be compared at the point asked for")),
         qPrintable(w.banner()->text()));
     QVERIFY2(w.statusText().contains(point->currentText()), qPrintable(w.statusText()));
+}
+
+namespace {
+
+QAction* actionNamed(QWidget& window, const QString& text)
+{
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text() == text)
+            return action;
+    }
+    return nullptr;
+}
+
+// File → Export → Diff Screenshot into `path`; what the dialog proposed first, empty when no dialog came.
+QString exportPicture(MainWindow& w, const QString& path)
+{
+    QString proposed;
+    QTimer::singleShot(0, &w, [&proposed, path] {
+        if (auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget())) {
+            proposed = dialog->path();
+            dialog->setPath(path);
+            dialog->accept();
+        }
+    });
+    actionNamed(w, QStringLiteral("Diff &Screenshot…"))->trigger();
+    return proposed;
+}
+
+QString fileText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+} // namespace
+
+// File → Export draws the finding a picture of ranks A and B outlines, whatever the findings table's sort: rank A's
+// largest (the CLI's rule, Comparison::findingToShow), or the one the user selected while its rank is in the picture,
+// never one of a rank it leaves out. Its dialogs start in the job's folder.
+void TestMainWindow::exportDrawsTheFindingOfThePicture()
+{
+    QTemporaryDir dir;
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/midstep_input_4");
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    // The smallest finding first: the table's first row is not the one to show.
+    w.findingsView()->sortByColumn(FindingsModel::ExcessColumn, Qt::AscendingOrder);
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Comparison& c = *w.comparison();
+    QCOMPARE(w.rankA(), c.verdict().rank);
+    const int largest = c.findingToShow(w.rankA(), w.rankB());
+    QVERIFY(largest >= 0);
+    QVERIFY(c.findings().size() > 2);
+    const int firstRow = qobject_cast<QAbstractProxyModel*>(w.findingsView()->model())
+                             ->mapToSource(w.findingsView()->model()->index(0, 0))
+                             .row();
+    QVERIFY(firstRow != largest);
+    QCOMPARE(w.selectedFinding(), largest);
+    const QString svg = dir.filePath(QStringLiteral("sorted.svg"));
+    QCOMPARE(QFileInfo(exportPicture(w, svg)).absolutePath(), QFileInfo(folder).absoluteFilePath());
+    const auto outlines = [&c](const QString& svgText, int finding) {
+        return svgText.contains(QStringLiteral("finding %1: ").arg(finding + 1))
+            && svgText.contains(
+                QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+    };
+    QVERIFY2(outlines(fileText(svg), largest), qPrintable(QStringLiteral("finding %1").arg(largest + 1)));
+
+    // The user's choice, in the picture: that one.
+    w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
+    QCOMPARE(w.selectedFinding(), firstRow);
+    const QString chosen = dir.filePath(QStringLiteral("chosen.svg"));
+    exportPicture(w, chosen);
+    QVERIFY(outlines(fileText(chosen), firstRow));
+
+    // The findings' own dialog starts there too.
+    QString csvFolder;
+    QTimer::singleShot(0, &w, [&csvFolder] {
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            csvFolder = dialog->directory().absolutePath();
+            dialog->reject();
+        }
+    });
+    actionNamed(w, QStringLiteral("Findings as &CSV…"))->trigger();
+    QCOMPARE(csvFolder, QFileInfo(folder).absoluteFilePath());
+
+    // A finding of a rank the picture leaves out (picking ranks keeps the selection): A's largest instead.
+    const QString spread = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/gpu0_load_4");
+    w.openPaths({ spread });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Comparison& g = *w.comparison();
+    int ofRank3 = -1;
+    for (size_t i = 0; i < g.findings().size(); ++i)
+        ofRank3 = g.findings()[i].rank == 3 ? int(i) : ofRank3;
+    QVERIFY(ofRank3 >= 0);
+    QTreeView* view = w.findingsView();
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        if (qobject_cast<QAbstractProxyModel*>(view->model())->mapToSource(view->model()->index(row, 0)).row()
+            == ofRank3)
+            view->setCurrentIndex(view->model()->index(row, 0));
+    }
+    QCOMPARE(w.selectedFinding(), ofRank3);
+    QCOMPARE(w.rankA(), 3);
+    w.setRanks(0, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+    QCOMPARE(w.selectedFinding(), ofRank3);
+    const int inPicture = g.findingToShow(0, 1);
+    QVERIFY(inPicture >= 0 && inPicture != ofRank3);
+    const QString left = dir.filePath(QStringLiteral("left.svg"));
+    QCOMPARE(QFileInfo(exportPicture(w, left)).absolutePath(), QFileInfo(spread).absoluteFilePath());
+    const QString leftText = fileText(left);
+    QVERIFY(leftText.contains(QStringLiteral("finding %1: ").arg(inPicture + 1)));
+    QVERIFY(!leftText.contains(QStringLiteral("finding %1: ").arg(ofRank3 + 1)));
 }
 
 // Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.
