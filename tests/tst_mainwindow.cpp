@@ -36,14 +36,17 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -53,6 +56,8 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
+
+#include <map>
 
 using namespace RankScope;
 
@@ -76,6 +81,7 @@ private slots:
     void openReplacesTheJobAndItsPoint();
     void jobStateStaysWithTheJob();
     void exportDrawsTheFindingOfThePicture();
+    void layoutDialogSaysWhyNot();
     void addToThisJob();
     void pinnedHostMemoryBesideTheGpus();
     void stepFoldersAreSteps();
@@ -786,6 +792,64 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
     const QString leftText = fileText(left);
     QVERIFY(leftText.contains(QStringLiteral("finding %1: ").arg(inPicture + 1)));
     QVERIFY(!leftText.contains(QStringLiteral("finding %1: ").arg(ofRank3 + 1)));
+}
+
+// Compare → Parallel Layout checks the answer as the command line does (Job::check) while it is typed: a layout of 12
+// ranks for 8 files is refused with the job's own words in the dialog and OK disabled.
+void TestMainWindow::layoutDialogSaysWhyNot()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/pp2_dp4_burden_8");
+    MainWindow w;
+    w.show();
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    ComparisonOptions twelve;
+    twelve.layout = ParallelLayout::parse("pp=3,dp=4", nullptr);
+    const QString words = QString::fromStdString(Job({ folder }).check(twelve).text());
+    QCOMPARE(words, QStringLiteral("layout pp=3,dp=4: 12 ranks, but 8 snapshot files are given"));
+
+    // What the dialog says and allows for each answer, read while it is open.
+    struct Seen
+    {
+        QString why;
+        bool okEnabled = false;
+    };
+    std::map<QString, Seen> seen;
+    bool opened = false;
+    QTimer::singleShot(0, &w, [&] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        opened = true;
+        QLineEdit* field = dialog->findChild<QLineEdit*>();
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QPushButton* ok = buttons ? buttons->button(QDialogButtonBox::Ok) : nullptr;
+        for (const QString& answer :
+            { QStringLiteral("pp=3,dp=4"), QStringLiteral("pp=2,dp=4"), QStringLiteral("pp=two"), QString() }) {
+            if (!field || !ok)
+                break;
+            field->setText(answer);
+            QString why;
+            for (QLabel* label : dialog->findChildren<QLabel*>()) {
+                if (label->isVisibleTo(dialog) && label->accessibleName() == QLatin1String("Why not"))
+                    why = label->text();
+            }
+            seen[answer] = { why, ok->isEnabled() };
+        }
+        dialog->reject();
+    });
+    w.chooseLayout();
+    QVERIFY(opened);
+    QCOMPARE(seen.size(), size_t(4));
+    QVERIFY2(seen[QStringLiteral("pp=3,dp=4")].why.contains(words), qPrintable(seen[QStringLiteral("pp=3,dp=4")].why));
+    QVERIFY(!seen[QStringLiteral("pp=3,dp=4")].okEnabled);
+    QVERIFY(seen[QStringLiteral("pp=2,dp=4")].why.isEmpty());
+    QVERIFY(seen[QStringLiteral("pp=2,dp=4")].okEnabled);
+    QVERIFY2(seen[QStringLiteral("pp=two")].why.contains(QLatin1String("is not a layout")),
+        qPrintable(seen[QStringLiteral("pp=two")].why));
+    QVERIFY(!seen[QStringLiteral("pp=two")].okEnabled);
+    QVERIFY(seen[QString()].okEnabled); // empty: guessed from the files
+    QVERIFY(w.layoutText().isEmpty());
 }
 
 // Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.

@@ -958,6 +958,10 @@ This job has %n snapshot file(s).</source>
         <source>%1 is not a size with its unit, such as 80GiB.</source>
         <translation>%1 不是带单位的大小，例如 80GiB。</translation>
     </message>
+    <message>
+        <source>Why not</source>
+        <translation>无法使用的原因</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::MainWindow</name>
