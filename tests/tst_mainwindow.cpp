@@ -774,11 +774,12 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
     for (size_t i = 0; i < g.findings().size(); ++i)
         ofRank3 = g.findings()[i].rank == 3 ? int(i) : ofRank3;
     QVERIFY(ofRank3 >= 0);
+    // Clicked, as a user does: the view makes the row current before it selects it.
     QTreeView* view = w.findingsView();
     for (int row = 0; row < view->model()->rowCount(); ++row) {
-        if (qobject_cast<QAbstractProxyModel*>(view->model())->mapToSource(view->model()->index(row, 0)).row()
-            == ofRank3)
-            view->setCurrentIndex(view->model()->index(row, 0));
+        const QModelIndex index = view->model()->index(row, 0);
+        if (qobject_cast<QAbstractProxyModel*>(view->model())->mapToSource(index).row() == ofRank3)
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
     }
     QCOMPARE(w.selectedFinding(), ofRank3);
     QCOMPARE(w.rankA(), 3);

@@ -111,9 +111,16 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this] { emit currentFindingChanged(selectedFinding()); });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    // A click makes its row current before it selects it; the keys and setCurrentIndex select first. In between, a
+    // current row that is not selected beside one that is, nothing was chosen yet: the finding counts once it is both.
+    const auto changed = [this] {
+        const QItemSelectionModel* selection = m_view->selectionModel();
+        if (!selection->hasSelection() || selection->isSelected(m_view->currentIndex()))
+            emit currentFindingChanged(selectedFinding());
+    };
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, changed);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, changed] {
+        changed();
         if (!m_view->selectionModel()->hasSelection())
             emit findingReselected();
     });
@@ -275,9 +282,8 @@ bool FindingsPanel::selectDefaultFinding(int rankA, int rankB)
 
 void FindingsPanel::closeJob()
 {
+    m_filter->clear(); // with its signals: the field's clear button goes with the text
     m_filterTimer->stop();
-    const QSignalBlocker typing(m_filter);
-    m_filter->clear();
     m_proxy->setFilterText(QString());
     m_scopeChosen = false;
     updateNoMatch();
