@@ -23,12 +23,15 @@ JobSettingDialog::JobSettingDialog(QWidget* parent, const QString& title, const 
     auto* label = new QLabel(prompt, this);
     label->setWordWrap(true);
     label->setBuddy(m_field);
-    // Wide enough for the prompt to read as a paragraph, not a column of words.
-    label->setMinimumWidth(label->fontMetrics().averageCharWidth() * 70);
+    // Wide enough for the prompt to read as a paragraph, not a column of words, and as tall as it wraps there: a
+    // wrapped label's own minimum is one line, and the dialog would cut the rest.
+    const int width = label->fontMetrics().averageCharWidth() * 70;
+    label->setMinimumSize(width, label->heightForWidth(width));
     layout->addWidget(label);
     m_field->setAccessibleName(title);
     layout->addWidget(m_field);
     m_why->setWordWrap(true);
+    m_why->setMinimumWidth(width);
     m_why->setAccessibleName(tr("Why not"));
     m_why->setTextFormat(Qt::PlainText);
     layout->addWidget(m_why);

@@ -58,6 +58,7 @@
 #include <QTreeWidget>
 
 #include <map>
+#include <optional>
 
 using namespace RankScope;
 
@@ -817,6 +818,7 @@ void TestMainWindow::layoutDialogSaysWhyNot()
     };
     std::map<QString, Seen> seen;
     bool opened = false;
+    std::optional<bool> promptCut;
     QTimer::singleShot(0, &w, [&] {
         auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
         if (!dialog)
@@ -836,11 +838,19 @@ void TestMainWindow::layoutDialogSaysWhyNot()
                     why = label->text();
             }
             seen[answer] = { why, ok->isEnabled() };
+            // The prompt stays whole beside a reason: a wrapped label's own minimum is one line.
+            QApplication::processEvents();
+            for (QLabel* label : dialog->findChildren<QLabel*>()) {
+                if (label->text().contains(QLatin1String("This job has 8 snapshot file")))
+                    promptCut = promptCut.value_or(false) || label->height() < label->heightForWidth(label->width());
+            }
         }
         dialog->reject();
     });
     w.chooseLayout();
     QVERIFY(opened);
+    QVERIFY(promptCut.has_value());
+    QVERIFY(!*promptCut);
     QCOMPARE(seen.size(), size_t(4));
     QVERIFY2(seen[QStringLiteral("pp=3,dp=4")].why.contains(words), qPrintable(seen[QStringLiteral("pp=3,dp=4")].why));
     QVERIFY(!seen[QStringLiteral("pp=3,dp=4")].okEnabled);
