@@ -968,6 +968,10 @@ This job has %n snapshot file(s).</source>
         <source>%1 is not a size with its unit, such as 80GiB.</source>
         <translation>%1 不是带单位的大小，例如 80GiB。</translation>
     </message>
+    <message>
+        <source>Why not</source>
+        <translation>无法使用的原因</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::MainWindow</name>
@@ -1278,10 +1282,6 @@ This job has %n snapshot file(s).</source>
         <translation>向当前任务添加快照</translation>
     </message>
     <message>
-        <source>The comparison point “%1” belonged to the closed job: ranks are compared at their own peaks again.</source>
-        <translation>比较点“%1”属于已关闭的任务：现在重新在各 rank 自己的峰值处比较。</translation>
-    </message>
-    <message>
         <source>Nothing to Open</source>
         <translation>没有可打开的内容</translation>
     </message>
@@ -1328,6 +1328,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
+    </message>
+    <message>
+        <source>The comparison point “%1” belonged to the closed job: this one is compared at its own moment.</source>
+        <translation>比较点“%1”属于已关闭的任务：当前任务在其自身的时刻比较。</translation>
     </message>
 </context>
 <context>
