@@ -84,6 +84,9 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
         FindingsTableUtil::setUp(m_findingsView);
         m_findingsView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        // The picture's table always shows the largest findings: a low finding the user chose is drawn and described
+        // in the stack pane, and scrolling to it would leave the largest rows out of the report.
+        m_findingsView->setAutoScroll(false);
         bottom->addWidget(m_findingsView, 3);
         m_whatIf = new WhatIfView(this);
         m_whatIf->view()->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -175,6 +178,7 @@ void DiffSheet::setComparison(
         FindingsTableUtil::fitColumns(m_findingsView);
         if (finding >= 0 && finding < m_findings->rowCount())
             m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
+        m_findingsView->scrollToTop();
     }
     if (m_stack) {
         if (finding >= 0 && size_t(finding) < c.findings().size()) {
