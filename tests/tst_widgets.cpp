@@ -35,11 +35,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTreeView>
 
 #include <map>
@@ -435,7 +437,7 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     QCOMPARE(clicked.front().at(1).toInt(), 0);
     const StackText::Description d = StackText::describeOom(c->history(0), 0, oom);
     QVERIFY(d.header.contains(QLatin1String("1.22 GiB")));
-    QVERIFY(d.frames.join(QLatin1Char('\n')).contains(QLatin1String("log_softmax")));
+    QVERIFY(d.frames.lines.join(QLatin1Char('\n')).contains(QLatin1String("log_softmax")));
 
     WhatIfView whatIf;
     QAbstractItemModelTester tester(whatIf.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -674,11 +676,11 @@ void TestWidgets::stackPaneFoldsAndToggles()
 {
     const StackText::Frame f { "/home/u/train.py", "forward", 12 };
     const StackText::Frame g { "/usr/lib/python3/site-packages/torch/nn/module.py", "_call_impl", 1501 };
-    const QStringList lines = StackText::lines({ f, g, g, g, f });
+    const QStringList lines = StackText::lines({ { f, g, g, g, f }, 0 });
     QCOMPARE(lines.size(), 3);
     QCOMPARE(lines[0], QStringLiteral("forward  train.py:12  (/home/u)"));
     QVERIFY(lines[1].contains(QStringLiteral("×3")));
-    QCOMPARE(StackText::lines({ f, g, f, g }, 2).last(), QStringLiteral("… 2 more frames"));
+    QCOMPARE(StackText::lines({ { f, g, f, g }, 0 }, 2).lines.last(), QStringLiteral("… 2 more frames"));
 
     StackPane pane;
     pane.setContent(QStringLiteral("Rank 0"), { QStringLiteral("a") }, { QStringLiteral("a"), QStringLiteral("b") },
@@ -688,6 +690,45 @@ void TestWidgets::stackPaneFoldsAndToggles()
     QVERIFY(pane.text().contains(QLatin1String("a\nb")));
     pane.clear();
     QVERIFY(pane.text().isEmpty());
+
+    // stacks="all": the user's frame first, the C++ frames folded into the last line, which a click unfolds.
+    const StackText::Frame malloc { "CUDACachingAllocator.cpp", "c10::cuda::CUDACachingAllocator::malloc", 0 };
+    const StackText::Frame add { "", "at::_ops::add_Tensor::call", 0 };
+    const StackText::Frames recorded { { malloc, add, g, f }, 0 };
+    const StackText::Frames shown { { f, g, malloc, add }, 2 };
+    const StackText::Lines folded = StackText::lines(shown);
+    QCOMPARE(folded.lines.size(), 3);
+    QCOMPARE(folded.lines.last(), QStringLiteral("+2 native frames"));
+    QCOMPARE(folded.folded.size(), 2);
+    QCOMPARE(StackText::lines(shown, 1).lines.last(), QStringLiteral("… 3 more frames"));
+    pane.setShowAllFrames(false);
+    pane.setContent(QStringLiteral("Rank 0\nsecond header line"), folded, StackText::lines(recorded));
+    QVERIFY(!pane.showsNativeFrames());
+    QCOMPARE(pane.text(),
+        QStringLiteral("Rank 0\nsecond header line\nforward  train.py:12  (/home/u)\n") + folded.lines[1]
+            + QStringLiteral("\n+2 native frames"));
+    pane.resize(600, 300);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    auto* text = pane.findChild<QPlainTextEdit*>();
+    QVERIFY(text);
+    const QTextBlock foldedLine = text->document()->findBlockByNumber(4);
+    QCOMPARE(foldedLine.text(), QStringLiteral("+2 native frames"));
+    QTextCursor cursor(foldedLine);
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, text->cursorRect(cursor).center() + QPoint(4, 0));
+    QVERIFY(pane.showsNativeFrames());
+    QVERIFY(pane.text().endsWith(QLatin1String("\nc10::cuda::CUDACachingAllocator::malloc  CUDACachingAllocator.cpp:0"
+                                               "\nat::_ops::add_Tensor::call  :0")));
+    // A click elsewhere unfolds nothing; the button folds it again.
+    pane.setShowNativeFrames(false);
+    QTest::mouseClick(text->viewport(), Qt::LeftButton, {},
+        text->cursorRect(QTextCursor(text->document()->findBlockByNumber(2))).center());
+    QVERIFY(!pane.showsNativeFrames());
+    QVERIFY(pane.text().endsWith(QLatin1String("+2 native frames")));
+    // "All frames": as recorded, the allocator first.
+    pane.setShowAllFrames(true);
+    QVERIFY(pane.text().contains(QLatin1String("second header line\nc10::cuda::CUDACachingAllocator::malloc")));
+    QVERIFY(!pane.text().contains(QLatin1String("native frames")));
 }
 
 // Run once as is and once more by ctest with QT_SCALE_FACTOR=2 (tst_widgets_2x): the plots and the block map draw

@@ -575,6 +575,16 @@
         <source>Sites whose stack passes through this frame</source>
         <translation>调用栈经过此帧的分配位置</translation>
     </message>
+    <message>
+        <source>The C++, CPython and allocator frames below the Python frames, folded: expand to see them
+%1 through them</source>
+        <translation>Python 栈帧之下的 C++、CPython 和分配器栈帧，已折叠：展开即可查看
+经过它们的有 %1</translation>
+    </message>
+    <message>
+        <source>Native frames</source>
+        <translation>原生栈帧</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ExportDialog</name>
@@ -747,10 +757,6 @@
         <translation>多出的内存块的地址区间，同一内存段中相邻的块已合并</translation>
     </message>
     <message>
-        <source>Where the memory was allocated: the innermost frames of your own code</source>
-        <translation>内存在何处分配：你自己代码中最内层的栈帧</translation>
-    </message>
-    <message>
         <source>%1 · cuda:%2</source>
         <translation>%1 · cuda:%2</translation>
     </message>
@@ -766,13 +772,13 @@
         <source>What most of the rank&apos;s memory at this site is for, from its stacks and lifetimes: parameters, gradients, optimizer state, activations, temporaries or other (outside the training step)</source>
         <translation>该 rank 在此位置的大部分显存的用途，依据调用栈和生命周期判断：参数、梯度、优化器状态、激活、临时张量或其他（训练步之外）</translation>
     </message>
+    <message>
+        <source>Where the memory was allocated: the innermost frames of your own code, else of the package or torch code that allocated it; hover a site for its stack, your frames first</source>
+        <translation>内存在哪里分配：你自己代码中最内层的帧，否则是分配它的包或 torch 代码的帧；悬停在位置上可查看其调用栈，你的帧排在最前</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::FindingsPanel</name>
-    <message>
-        <source>Filter findings (file, function, rank…)</source>
-        <translation>筛选差异项（文件、函数、rank…）</translation>
-    </message>
     <message>
         <source>Filter findings</source>
         <translation>筛选差异项</translation>
@@ -886,12 +892,16 @@
         <translation>深度(&amp;D)：</translation>
     </message>
     <message>
-        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
-        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
-    </message>
-    <message>
         <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
         <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
+    </message>
+    <message>
+        <source>Filter findings: any frame, file, function, rank… (%1)</source>
+        <translation>筛选发现：任意帧、文件、函数、Rank…（%1）</translation>
+    </message>
+    <message>
+        <source>No finding matches “%1”: every finding&apos;s site, rank and every frame of its stack were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索每个发现的位置、Rank 及其调用栈的每一帧。</translation>
     </message>
 </context>
 <context>
@@ -1874,6 +1884,18 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Private pool (%1, %2): CUDA graph or MemPool</source>
         <translation>私有内存池 (%1, %2)：CUDA Graph 或 MemPool</translation>
+    </message>
+    <message>
+        <source>Native frames</source>
+        <translation>原生栈帧</translation>
+    </message>
+    <message>
+        <source>Unfold the C++, CPython and allocator frames folded into the stack&apos;s last line</source>
+        <translation>展开折叠在调用栈最后一行中的 C++、CPython 和分配器栈帧</translation>
+    </message>
+    <message>
+        <source>Show native frames</source>
+        <translation>显示原生栈帧</translation>
     </message>
 </context>
 <context>
@@ -3138,6 +3160,14 @@ Click: show it as A. Shift+click: as B.</source>
 asking for %3, with %4 free on the device</source>
         <translation>Rank %1 在事件 %2 耗尽显存
 申请 %3，当时设备上空闲 %4</translation>
+    </message>
+    <message>
+        <source>+1 native frame</source>
+        <translation>+1 个原生栈帧</translation>
+    </message>
+    <message>
+        <source>+%1 native frames</source>
+        <translation>+%1 个原生栈帧</translation>
     </message>
 </context>
 </TS>

@@ -13,7 +13,6 @@
 #include "rankchart.h"
 #include "rankpair.h"
 #include "stackpane.h"
-#include "stacktext.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
 #include "verdicttext.h"
@@ -180,14 +179,10 @@ void DiffSheet::setComparison(
     if (m_stack) {
         if (finding >= 0 && size_t(finding) < c.findings().size()) {
             const Finding& f = c.findings()[size_t(finding)];
-            const StackText::Description d =
-                StackText::describeFinding(c, size_t(finding), f.rank == rankA ? rankB : rankA);
-            m_stack->setContent(d.header, d.frames, d.allFrames, d.footer);
-            m_stack->showContextOf(c, size_t(finding));
+            m_stack->showFinding(c, size_t(finding), f.rank == rankA ? rankB : rankA);
         } else if (aboutOom && c.ranks()[size_t(a)].oomEvents > 0) {
             const DeviceHistory& h = c.history(size_t(a));
-            const StackText::Description d = StackText::describeOom(h, rankA, h.ooms().back());
-            m_stack->setContent(d.header, d.frames, d.allFrames);
+            m_stack->showOom(h, rankA, h.ooms().back());
         } else {
             m_stack->setContent(tr("No finding: no rank holds more than its baseline at any site."), {}, {});
         }

@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -154,7 +155,8 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     layout->addWidget(m_tabs, 1);
 
     (new Retranslator(this))->add([=, this] {
-        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+        m_filter->setPlaceholderText(tr("Filter findings: any frame, file, function, rank… (%1)")
+                                         .arg(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
         m_filter->setAccessibleName(tr("Filter findings"));
         m_view->setAccessibleName(tr("Findings"));
         m_tabs->setTabText(0, tr("Findings"));
@@ -213,8 +215,9 @@ void FindingsPanel::updateNoMatch()
     const bool none = m_comparison && m_findings->rowCount() == 0;
     m_noMatch->setVisible(filtered || none);
     if (filtered)
-        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
-                               .arg(m_filter->text()));
+        m_noMatch->setText(
+            tr("No finding matches “%1”: every finding's site, rank and every frame of its stack were searched.")
+                .arg(m_filter->text()));
     else if (none)
         m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
                               "is under What if, and by frame under Top down and Flame."));

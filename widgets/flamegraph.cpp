@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flamegraph.h"
 
+#include "excesstreemodel.h"
 #include "formatting.h"
 #include "imageexport.h"
 #include "retranslator.h"
@@ -19,6 +20,8 @@ namespace {
 // Warm colours as flame graphs use them, steady per frame: the same code gets the same colour every time.
 QColor frameColor(const ExcessNode& node)
 {
+    if (node.native)
+        return QColor(205, 205, 205); // not anyone's code to fix: no warm colour
     uint32_t h = 2166136261u;
     for (char c : node.file + node.name)
         h = (h ^ uint8_t(c)) * 16777619u;
@@ -27,6 +30,8 @@ QColor frameColor(const ExcessNode& node)
 
 QString frameText(const ExcessNode& node)
 {
+    if (node.native)
+        return ExcessTreeModel::nativeText();
     return QStringLiteral("%1 (%2:%3)")
         .arg(QString::fromStdString(node.name), Formatting::fileName(node.file))
         .arg(node.line);
@@ -51,6 +56,8 @@ namespace {
 
 int depthOf(const ExcessNode& node)
 {
+    if (node.native)
+        return 1;
     int deepest = 0;
     for (const ExcessNode& child : node.children)
         deepest = std::max(deepest, depthOf(child));
@@ -93,6 +100,8 @@ void FlameGraph::place(const ExcessNode& node, double x, double width, int depth
     const int row = rowHeight();
     m_boxes.push_back({ QRectF(x, double(depth * row), width, row - 1), &node, depth });
     m_depth = std::max(m_depth, depth + 1);
+    if (node.native)
+        return; // the native run stays one box, as in the stack pane; the trees unfold it
     double childX = x;
     for (const ExcessNode& child : node.children) {
         const double childWidth =

@@ -8,7 +8,6 @@
 #include "ranktableutil.h"
 #include "retranslator.h"
 #include "stackpane.h"
-#include "stacktext.h"
 #include "steppeakschart.h"
 
 #include <QApplication>
@@ -141,15 +140,12 @@ void RanksPanel::updateLegend()
 
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)
 {
-    const StackText::Description d = StackText::describeFinding(comparison, finding, otherRank);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames, d.footer);
-    m_stackPane->showContextOf(comparison, finding);
+    m_stackPane->showFinding(comparison, finding, otherRank);
 }
 
 void RanksPanel::showOom(const DeviceHistoryPtr& history, int rank, size_t oom)
 {
-    const StackText::Description d = StackText::describeOom(*history, rank, history->ooms()[oom]);
-    m_stackPane->setContent(d.header, d.frames, d.allFrames);
+    m_stackPane->showOom(*history, rank, history->ooms()[oom]);
 }
 
 void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation)
@@ -163,17 +159,13 @@ void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint3
                                                : tr("allocated at event %1").arg(a.allocEvent))
         + tr(", ")
         + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
-    m_stackPane->setContent(header, StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, true)),
-        StackText::lines(StackText::stackFrames(h.snapshot(), a.stack, false)));
+    m_stackPane->showStack(header, h.snapshot(), a.stack);
     m_stackPane->showContextOf(h, a);
 }
 
 void RanksPanel::showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack)
 {
-    const Snapshot& snapshot = history->snapshot();
-    m_stackPane->setContent(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16),
-        StackText::lines(StackText::stackFrames(snapshot, stack, true)),
-        StackText::lines(StackText::stackFrames(snapshot, stack, false)));
+    m_stackPane->showStack(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16), history->snapshot(), stack);
 }
 
 void RanksPanel::clearStack()

@@ -11,7 +11,9 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
+#include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -23,6 +25,7 @@ namespace RankScope {
 StackPane::StackPane(QWidget* parent)
     : QWidget(parent)
     , m_text(new QPlainTextEdit(this))
+    , m_native(new QToolButton(this))
     , m_full(new QToolButton(this))
     , m_copy(new QToolButton(this))
 {
@@ -33,6 +36,9 @@ StackPane::StackPane(QWidget* parent)
     auto* title = new QLabel(this);
     bar->addWidget(title);
     bar->addStretch(1);
+    m_native->setCheckable(true);
+    connect(m_native, &QToolButton::toggled, this, &StackPane::refresh);
+    bar->addWidget(m_native);
     m_full->setCheckable(true);
     connect(m_full, &QToolButton::toggled, this, &StackPane::refresh);
     bar->addWidget(m_full);
@@ -43,9 +49,14 @@ StackPane::StackPane(QWidget* parent)
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->viewport()->installEventFilter(this);
+    m_text->viewport()->setMouseTracking(true);
     layout->addWidget(m_text, 1);
     (new Retranslator(this))->add([this, title] {
         title->setText(tr("Allocation stack"));
+        m_native->setText(tr("Native frames"));
+        m_native->setToolTip(tr("Unfold the C++, CPython and allocator frames folded into the stack's last line"));
+        m_native->setAccessibleName(tr("Show native frames"));
         m_full->setText(tr("All frames"));
         m_full->setToolTip(
             tr("Show every frame, including the interpreter and dispatcher frames the comparison hides"));
@@ -61,7 +72,7 @@ StackPane::StackPane(QWidget* parent)
 }
 
 void StackPane::setContent(
-    const QString& header, const QStringList& frames, const QStringList& allFrames, const QString& footer)
+    const QString& header, const StackText::Lines& frames, const StackText::Lines& allFrames, const QString& footer)
 {
     m_header = header;
     m_frames = frames;
@@ -69,6 +80,25 @@ void StackPane::setContent(
     m_footer = footer;
     m_context.clear();
     refresh();
+}
+
+void StackPane::showFinding(const Comparison& comparison, size_t finding, int otherRank)
+{
+    const StackText::Description d = StackText::describeFinding(comparison, finding, otherRank);
+    setContent(d.header, d.frames, d.allFrames, d.footer);
+    showContextOf(comparison, finding);
+}
+
+void StackPane::showOom(const DeviceHistory& history, int rank, const OomMarker& oom)
+{
+    const StackText::Description d = StackText::describeOom(history, rank, oom);
+    setContent(d.header, d.frames, d.allFrames);
+}
+
+void StackPane::showStack(const QString& header, const Snapshot& snapshot, StackId stack)
+{
+    setContent(header, StackText::lines(StackText::stackFrames(snapshot, stack, true)),
+        StackText::lines(StackText::stackFrames(snapshot, stack, false)));
 }
 
 void StackPane::showContextOf(const DeviceHistory& history, const Allocation& allocation)
@@ -144,8 +174,36 @@ void StackPane::setShowAllFrames(bool all)
     m_full->setChecked(all);
 }
 
+bool StackPane::showsNativeFrames() const
+{
+    return m_native->isChecked();
+}
+
+void StackPane::setShowNativeFrames(bool native)
+{
+    m_native->setChecked(native);
+}
+
+bool StackPane::eventFilter(QObject* watched, QEvent* event)
+{
+    // The folded line ("+38 native frames") unfolds on a click, as a tree's branch would.
+    const bool move = event->type() == QEvent::MouseMove;
+    const bool release = event->type() == QEvent::MouseButtonRelease;
+    if (watched != m_text->viewport() || (!move && !release))
+        return QWidget::eventFilter(watched, event);
+    const auto* mouse = static_cast<const QMouseEvent*>(event);
+    const QTextBlock block = m_text->cursorForPosition(mouse->position().toPoint()).block();
+    const bool onFoldedLine = m_foldedLine >= 0 && block.isValid() && block.blockNumber() == m_foldedLine;
+    if (move)
+        m_text->viewport()->setCursor(onFoldedLine ? Qt::PointingHandCursor : Qt::IBeamCursor);
+    else if (onFoldedLine && mouse->button() == Qt::LeftButton && !m_text->textCursor().hasSelection())
+        m_native->setChecked(true);
+    return QWidget::eventFilter(watched, event);
+}
+
 void StackPane::setForPicture()
 {
+    m_native->setVisible(false);
     m_full->setVisible(false);
     m_copy->setVisible(false);
     m_text->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -171,15 +229,26 @@ QString StackPane::text() const
 void StackPane::refresh()
 {
     m_copy->setEnabled(!m_header.isEmpty());
-    m_full->setEnabled(!m_allFrames.isEmpty() && m_allFrames != m_frames);
+    m_full->setEnabled(!m_allFrames.lines.isEmpty() && m_allFrames.lines != m_frames.lines);
+    const bool all = m_full->isChecked() && !m_allFrames.lines.isEmpty();
+    m_native->setEnabled(!m_frames.folded.isEmpty() && !all);
+    m_foldedLine = -1;
     if (m_header.isEmpty()) {
         m_text->clear();
         return;
     }
-    const QStringList& frames = m_full->isChecked() && !m_allFrames.isEmpty() ? m_allFrames : m_frames;
+    QStringList frames = all ? m_allFrames.lines : m_frames.lines;
+    if (!all && !m_frames.folded.isEmpty()) {
+        if (m_native->isChecked())
+            frames = m_frames.unfolded();
+        else
+            m_foldedLine = int(frames.size()) - 1;
+    }
     QString text = m_header + QLatin1Char('\n');
     for (const QString& line : m_context)
         text += line + QLatin1Char('\n');
+    if (m_foldedLine >= 0)
+        m_foldedLine += int(text.count(QLatin1Char('\n')));
     text += frames.isEmpty() ? tr("(no stack was recorded for this allocation)") : frames.join(QLatin1Char('\n'));
     if (!m_footer.isEmpty())
         text += QLatin1String("\n\n") + m_footer;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "stacktext.h"
+
 #include <QWidget>
 
 #include <cstdint>
@@ -16,18 +18,25 @@ class DeviceHistory;
 struct Allocation;
 
 /// Shows where the selected thing was allocated: a header, the stack as the comparison sees it (the viewer's frame
-/// filter, "my code" when chosen) or, on toggle, every frame, and a footer (the same site on the other rank). For an
-/// allocation, what the trace says of it besides its stack comes between the header and the frames (contextLines).
-/// Repeated frames come folded; the whole text can be copied.
+/// filter, "my code" when chosen; the user's frames first, the native run folded into one line, which a click or the
+/// Native frames button unfolds) or, on toggle, every frame as recorded, and a footer (the same site on the other
+/// rank). For an allocation, what the trace says of it besides its stack comes between the header and the frames
+/// (contextLines). Repeated frames come folded; the whole text can be copied.
 class StackPane : public QWidget
 {
     Q_OBJECT
 public:
     explicit StackPane(QWidget* parent = nullptr);
 
-    void setContent(
-        const QString& header, const QStringList& frames, const QStringList& allFrames, const QString& footer = {});
+    void setContent(const QString& header, const StackText::Lines& frames, const StackText::Lines& allFrames,
+        const QString& footer = {});
     void clear();
+    /// A finding as describeFinding words it (its footer: what `otherRank` holds at its site), with its context.
+    void showFinding(const Comparison& comparison, size_t finding, int otherRank);
+    /// An OOM of `rank` as describeOom words it.
+    void showOom(const DeviceHistory& history, int rank, const OomMarker& oom);
+    /// A stack of `snapshot` under `header`: the frames views show, and every frame as recorded on toggle.
+    void showStack(const QString& header, const Snapshot& snapshot, StackId stack);
     /// Shows contextLines of `allocation` above the frames, until the next setContent.
     void showContextOf(const DeviceHistory& history, const Allocation& allocation);
     /// The same for the allocation a finding stands for (representativeAllocation), when its history has one.
@@ -44,22 +53,30 @@ public:
     QString text() const;
     bool showsAllFrames() const;
     void setShowAllFrames(bool all);
+    /// Whether the native run folded into the stack's last line is shown unfolded.
+    bool showsNativeFrames() const;
+    void setShowNativeFrames(bool native);
     /// For exported pictures: no buttons, no scroll bars, long lines wrapped.
     void setForPicture();
     /// Shrinks the text to the whole lines that fit its height, so a picture never shows half a line.
     void fitWholeLines();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void refresh();
 
     QPlainTextEdit* m_text;
+    QToolButton* m_native;
     QToolButton* m_full;
     QToolButton* m_copy;
     QString m_header;
-    QStringList m_frames;
-    QStringList m_allFrames;
+    StackText::Lines m_frames;
+    StackText::Lines m_allFrames;
     QString m_footer;
     QStringList m_context;
+    int m_foldedLine = -1; ///< the text's line that folds the native run, while it is folded
 };
 
 } // namespace RankScope

@@ -476,7 +476,7 @@ McpServer::Result McpServer::stack(const Json& args)
     r.structured = findingSummary(finding, size_t(number));
     r.structured["frames"] = marked(finding.value("frames", Json::array()));
     const StackText::Description d = StackText::describeFinding(*c, size_t(number - 1), c->defaultPair().second);
-    r.text = d.header.toStdString() + "\n" + d.frames.join(QLatin1Char('\n')).toStdString() + "\n";
+    r.text = d.header.toStdString() + "\n" + d.frames.lines.join(QLatin1Char('\n')).toStdString() + "\n";
     if (!d.footer.isEmpty())
         r.text += d.footer.toStdString() + "\n";
     return r;

@@ -76,8 +76,10 @@ BeforeAfter BeforeAfter::compute(ComparisonPtr beforeRun, ComparisonPtr afterRun
             Site site;
             site.label = r.before->sites().label(f.site);
             site.excessBefore = f.excessBytes;
+            // The same code by its site key's fingerprint: a label depends on the other sites of its comparison.
+            const uint64_t fingerprint = r.before->sites().fingerprint(f.site);
             for (const Finding& g : r.after->findings()) {
-                if (r.after->sites().label(g.site) == site.label)
+                if (r.after->sites().fingerprint(g.site) == fingerprint)
                     site.excessAfter = std::max(site.excessAfter, g.excessBytes);
             }
             site.gone = site.excessAfter < standsOut;

@@ -1136,6 +1136,23 @@ void ComparisonPhases::mapSites()
         if (summary.oomEvents > 0)
             summary.oomSite = sites[summary.oomStack];
     }
+    // Labels are told apart among the sites the comparison speaks of: those live at a rank's point or its last OOM,
+    // and the failed requests'. A digest keeps exactly those allocations, so it labels them as its file does.
+    std::vector<bool> named(m_c.m_sites.size(), false);
+    for (size_t r = 0; r < m_rankCount; ++r) {
+        const DeviceHistory& h = *m_c.m_histories[r];
+        const StackSites& sites = m_c.m_stackSites[r];
+        const EventIndex point = m_c.m_ranks[r].point.event;
+        const std::optional<EventIndex> oom =
+            h.ooms().empty() ? std::nullopt : std::optional<EventIndex>(h.ooms().back().event);
+        for (const Allocation& a : h.allocations()) {
+            if (a.liveAfter(point) || (oom && a.liveAfter(*oom)))
+                named[sites[a.stack]] = true;
+        }
+        if (oom)
+            named[sites[h.ooms().back().stack]] = true;
+    }
+    m_c.m_sites.nameSites(std::move(named));
     const size_t cells = m_c.m_sites.size() * m_rankCount;
     m_c.m_siteBytes.resize(cells, 0);
     m_c.m_siteCount.resize(cells, 0);

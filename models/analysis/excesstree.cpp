@@ -22,7 +22,7 @@ void finish(ExcessNode& node)
 ExcessNode& childFor(ExcessNode& node, const SiteTable::SiteFrame& frame)
 {
     for (ExcessNode& child : node.children) {
-        if (child.line == frame.line && child.name == *frame.name && child.file == *frame.filename)
+        if (!child.native && child.line == frame.line && child.name == *frame.name && child.file == *frame.filename)
             return child;
     }
     ExcessNode& child = node.children.emplace_back();
@@ -32,11 +32,19 @@ ExcessNode& childFor(ExcessNode& node, const SiteTable::SiteFrame& frame)
     return child;
 }
 
-} // namespace
+ExcessNode& nativeChild(ExcessNode& node)
+{
+    for (ExcessNode& child : node.children) {
+        if (child.native)
+            return child;
+    }
+    ExcessNode& child = node.children.emplace_back();
+    child.native = true;
+    return child;
+}
 
-namespace {
-
-// Adds `bytes` held at `site` along its frames.
+// Adds `bytes` held at `site` along its frames, in the order every view shows a stack (StackOrder): the user's frames
+// first, the native run folded under one node below the Python frames.
 void addSite(ExcessNode& root, const SiteTable& sites, SiteId site, int64_t bytes, ExcessTree::Direction direction)
 {
     root.inclusiveBytes += bytes;
@@ -46,18 +54,32 @@ void addSite(ExcessNode& root, const SiteTable& sites, SiteId site, int64_t byte
         root.selfBytes += bytes; // no stack recorded: held by the rank, from nowhere in particular
         return;
     }
-    // Site frames are innermost first: top-down walks them from the end.
+    const std::vector<uint32_t> order = sites.shown(site, direction == ExcessTree::TopDown);
+    const size_t python = sites.pythonFrames(site);
+    // Below the Python frames, the native ones the innermost Python frame called (the operator down to the
+    // allocator), not the interpreter's frames between Python frames or the process's start.
+    uint32_t innermostPython = UINT32_MAX;
+    for (size_t i = 0; i < python; ++i)
+        innermostPython = std::min(innermostPython, order[i]);
     ExcessNode* node = &root;
-    for (size_t i = 0; i < frames.size(); ++i) {
-        const SiteTable::SiteFrame& frame =
-            direction == ExcessTree::TopDown ? frames[frames.size() - 1 - i] : frames[i];
-        node = &childFor(*node, frame);
+    ExcessNode* first = nullptr;
+    bool folded = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (i >= python && python > 0 && order[i] > innermostPython)
+            continue;
+        if (i >= python && python > 0 && !folded) {
+            folded = true;
+            node = &nativeChild(*node);
+            node->inclusiveBytes += bytes;
+            ++node->sites;
+        }
+        node = &childFor(*node, frames[order[i]]);
         node->inclusiveBytes += bytes;
         ++node->sites;
+        first = first ? first : node;
     }
-    // The allocating frame is the last one top-down and the first one bottom-up.
-    ExcessNode& allocating = direction == ExcessTree::TopDown ? *node : childFor(root, frames.front());
-    allocating.selfBytes += bytes;
+    // Held at the path's end top-down, and at the first frame shown bottom-up.
+    (direction == ExcessTree::TopDown ? node : first)->selfBytes += bytes;
 }
 
 } // namespace

@@ -10,12 +10,16 @@
 namespace RankScope {
 
 /// One frame of what a rank holds, as a caller/callee tree: its excess over its baseline (or everything it holds at
-/// the point) through this frame (inclusive) and at sites whose innermost kept frame it is (self).
+/// the point) through this frame (inclusive) and at sites whose path ends here (self: the last frame top-down, the
+/// first one bottom-up).
 struct ExcessNode
 {
     std::string name;
     std::string file;
     int64_t line = 0;
+    /// The native frames (C++, CPython, the allocator) a site's innermost Python frame called, folded into one node
+    /// below its Python frames: no frame of its own; its children are those frames.
+    bool native = false;
     int64_t inclusiveBytes = 0;
     int64_t selfBytes = 0;
     /// Findings (sites) that pass through this frame.
@@ -31,7 +35,8 @@ struct ExcessNode
 /// the outermost frame (the entry script) to the allocating one, and bottom-up from the allocating frame out to its
 /// callers. Either its excess over its baseline (from the comparison's findings) or everything it holds at the point
 /// compared (every site's bytes there). Frames are the sites' kept frames, so the tree follows the comparison's site
-/// options. Immutable after build.
+/// options, in the order every view shows a stack (StackOrder): top-down from the user's outermost frame, each kind's
+/// frames outermost first; bottom-up from the user's innermost frame. Immutable after build.
 namespace ExcessTree {
 enum Direction
 {

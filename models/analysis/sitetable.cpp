@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -40,6 +42,25 @@ std::string_view baseName(std::string_view path)
 {
     const size_t slash = path.find_last_of("/\\");
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// A frame as labels show it: "model.py:39 forward", or with the path its site key knows it by
+// ("vendored/cs336_basics/model.py:39 forward") where the file's name alone does not tell two sites apart.
+std::string frameLabel(const SiteTable::SiteFrame& f, bool withPath)
+{
+    std::string_view file = withPath ? std::string_view(*f.fileKey) : baseName(*f.filename);
+    for (std::string_view prefix : { "code:", "package:", "stdlib:" }) {
+        if (withPath && file.starts_with(prefix))
+            file.remove_prefix(prefix.size());
+    }
+    // A native frame without a source file is its function alone, not "??:0 at::empty_like(…)".
+    if (f.line == 0 && (file.empty() || file == "??"))
+        return *f.name;
+    std::string text = std::string(file) + ":" + std::to_string(f.line) + " " + *f.name;
+    // A hashed Inductor file name says nothing about which model code it was compiled from.
+    if (SiteTable::isCompiledCode(*f.filename))
+        text += " (compiled code)";
+    return text;
 }
 
 // A path as the key compares it: '/' separators, and Windows paths (a drive letter or a backslash) in lower case,
@@ -119,13 +140,25 @@ std::vector<std::tuple<std::string_view, int64_t, std::string_view>> tracebackFr
 
 } // namespace
 
+struct SiteTable::LabelCache
+{
+    std::mutex mutex;
+    size_t sites = 0; ///< the table's size the labels were made for
+    std::unordered_map<uint64_t, std::string> labels;
+};
+
 SiteTable::SiteTable(SiteOptions options)
     : m_options(options)
+    , m_labels(std::make_unique<LabelCache>())
 {
     m_sites.emplace_back(); // site 0: no frames
     m_siteIndex.emplace(std::string(), 0);
     m_fingerprints.push_back(fnv1a({}));
 }
+
+SiteTable::SiteTable(SiteTable&&) noexcept = default;
+SiteTable& SiteTable::operator=(SiteTable&&) noexcept = default;
+SiteTable::~SiteTable() = default;
 
 bool SiteTable::isViewerNoise(std::string_view name, std::string_view filename)
 {
@@ -150,8 +183,9 @@ bool SiteTable::isNativeSource(std::string_view filename)
     if (dot == std::string_view::npos)
         return false;
     const std::string_view ext = filename.substr(dot + 1);
+    // Assembly too: glibc's clone3.S carries a path and a line like a Python frame.
     return ext == "c" || ext == "h" || ext == "cc" || ext == "cpp" || ext == "cxx" || ext == "hpp" || ext == "cu"
-        || ext == "cuh";
+        || ext == "cuh" || ext == "S" || ext == "s" || ext == "asm";
 }
 
 bool SiteTable::isCompiledCode(std::string_view filename)
@@ -225,14 +259,16 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
     const auto keep = [&](std::string_view file, int64_t line, std::string_view name) {
         if (isViewerNoise(name, file) || (m_options.myCodeOnly && isLibraryFrame(name, file, line)))
             return true;
-        kept.push_back({ intern(file), intern(name), line });
+        const std::string* filename = intern(file);
+        const SiteFrame& f = kept.emplace_back(SiteFrame { filename, intern(name), line,
+            intern(fileKey(file, per.root)), intern(withoutAddresses(name)), kindOf(filename, line) });
         // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
         // copy of it lives.
-        key.append(fileKey(file, per.root))
+        key.append(*f.fileKey)
             .append(1, '\0')
             .append(std::to_string(line))
             .append(1, '\0')
-            .append(withoutAddresses(name))
+            .append(*f.nameKey)
             .append(1, '\n');
         return m_options.depth <= 0 || int(kept.size()) < m_options.depth;
     };
@@ -254,40 +290,224 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
     }
     auto [it, inserted] = m_siteIndex.try_emplace(std::move(key), SiteId(m_sites.size()));
     if (inserted) {
+        std::vector<FrameKind> kinds;
+        std::vector<std::string_view> files;
+        std::vector<std::string_view> names;
+        for (const SiteFrame& f : kept) {
+            kinds.push_back(f.kind);
+            files.push_back(*f.filename);
+            names.push_back(*f.name);
+        }
+        StackOrder::markEntry(kinds, files, names);
+        for (size_t i = 0; i < kept.size(); ++i)
+            kept[i].kind = kinds[i];
         m_sites.push_back(std::move(kept));
         m_fingerprints.push_back(fnv1a(it->first));
+        if (const std::vector<uint32_t> order = walk(it->second); !order.empty())
+            m_byFirstFrame[frameLabel(m_sites.back()[order.front()], false)].push_back(it->second);
     }
     cache[stack] = it->second + 1;
     return it->second;
 }
 
+std::vector<uint32_t> SiteTable::shown(SiteId site, bool callerFirst) const
+{
+    std::vector<FrameKind> kinds;
+    for (const SiteFrame& f : m_sites[site])
+        kinds.push_back(f.kind);
+    return StackOrder::shown(kinds, callerFirst);
+}
+
+size_t SiteTable::pythonFrames(SiteId site) const
+{
+    return size_t(std::count_if(
+        m_sites[site].begin(), m_sites[site].end(), [](const SiteFrame& f) { return f.kind != FrameKind::Native; }));
+}
+
+FrameKind SiteTable::kindOf(const std::string* file, int64_t line)
+{
+    // A frame's kind depends on its file and on whether it has a line, nothing else.
+    std::pair<int8_t, int8_t>& known = m_kinds.try_emplace(file, int8_t(-1), int8_t(-1)).first->second;
+    int8_t& kind = line > 0 ? known.first : known.second;
+    if (kind < 0)
+        kind = int8_t(StackOrder::kindOf(*file, line));
+    return FrameKind(kind);
+}
+
+std::vector<uint32_t> SiteTable::walk(SiteId site) const
+{
+    // The frames in the order a label takes them: as shown, and a stack without Python frames (autograd's backward
+    // thread) from its autograd node or else its operator, since every stack begins with the same allocator frames.
+    const std::vector<SiteFrame>& frames = m_sites[site];
+    std::vector<uint32_t> order = shown(site);
+    if (const size_t python = pythonFrames(site); python > 0) {
+        // Native frames from the innermost Python frame down: where two stacks at the same Python line part, the
+        // operator each called tells them apart before the allocator's frames do.
+        const uint32_t innermost = *std::min_element(order.begin(), order.begin() + ptrdiff_t(python));
+        const auto called = std::stable_partition(
+            order.begin() + ptrdiff_t(python), order.end(), [innermost](uint32_t i) { return i < innermost; });
+        std::reverse(order.begin() + ptrdiff_t(python), called);
+        return order;
+    }
+    if (order.empty())
+        return order;
+    const auto naming = [&](std::string_view part) {
+        return std::find_if(
+            order.begin(), order.end(), [&](uint32_t i) { return frames[i].name->find(part) != std::string::npos; });
+    };
+    auto start = naming("torch::autograd::generated::");
+    if (start == order.end())
+        start = naming("::_ops::");
+    if (start != order.end())
+        std::rotate(order.begin(), start, order.end());
+    return order;
+}
+
+std::string SiteTable::labelGroup(const std::vector<SiteId>& candidates, int count, SiteId wanted, bool all) const
+{
+    struct Member
+    {
+        SiteId site = 0;
+        std::vector<uint32_t> walk;
+        size_t shortFrames = 0; ///< the frames every label shows
+        std::string base;
+        std::vector<size_t> parts; ///< walk positions where its stack parts from others of the same base
+        std::vector<size_t> withPath; ///< of those, where only the file's path tells it apart
+    };
+    std::vector<Member> members;
+    members.reserve(candidates.size());
+    for (SiteId s : candidates) {
+        Member& m = members.emplace_back();
+        m.site = s;
+        m.walk = walk(s);
+        const std::vector<SiteFrame>& frames = m_sites[s];
+        // A stack without Python frames by its naming frame alone: C++ names run long.
+        const FrameKind best = frames[m.walk.front()].kind;
+        const size_t most = best == FrameKind::Native ? 1 : size_t(count);
+        while (m.shortFrames < m.walk.size() && m.shortFrames < most && frames[m.walk[m.shortFrames]].kind == best) {
+            m.base += (m.shortFrames > 0 ? " \xe2\x86\x90 " : "") + frameLabel(frames[m.walk[m.shortFrames]], false);
+            ++m.shortFrames;
+        }
+    }
+    // Sites whose labels would meet are told apart where their stacks part: a trie over their frames in walk order,
+    // frames compared as the site key compares them.
+    using FrameKey = std::tuple<const std::string*, int64_t, const std::string*>;
+    const auto frameAt = [this](const Member* m, size_t i) {
+        if (i >= m->walk.size())
+            return FrameKey(nullptr, -1, nullptr);
+        const SiteFrame& f = m_sites[m->site][m->walk[i]];
+        return FrameKey(f.fileKey, f.line, f.nameKey);
+    };
+    std::vector<std::pair<std::vector<Member*>, size_t>> work;
+    {
+        std::map<std::string_view, std::vector<Member*>> byBase;
+        for (Member& m : members)
+            byBase[m.base].push_back(&m);
+        for (auto& [base, same] : byBase) {
+            if (same.size() > 1)
+                work.emplace_back(std::move(same), 0);
+        }
+    }
+    while (!work.empty()) {
+        auto [same, i] = std::move(work.back());
+        work.pop_back();
+        size_t longest = 0;
+        for (const Member* m : same)
+            longest = std::max(longest, m->walk.size());
+        for (; i < longest; ++i) {
+            std::map<FrameKey, std::vector<Member*>> parted;
+            for (Member* m : same)
+                parted[frameAt(m, i)].push_back(m);
+            if (parted.size() == 1)
+                continue;
+            std::map<std::string, int> shortTexts;
+            for (const auto& [frame, group] : parted) {
+                if (std::get<0>(frame))
+                    ++shortTexts[frameLabel(m_sites[group.front()->site][group.front()->walk[i]], false)];
+            }
+            for (auto& [frame, group] : parted) {
+                if (!std::get<0>(frame))
+                    continue; // its stack ends here: the others' longer labels tell them apart
+                const bool path =
+                    shortTexts[frameLabel(m_sites[group.front()->site][group.front()->walk[i]], false)] > 1;
+                for (Member* m : group) {
+                    m->parts.push_back(i);
+                    if (path)
+                        m->withPath.push_back(i);
+                }
+                if (group.size() > 1)
+                    work.emplace_back(std::move(group), i + 1);
+            }
+            break;
+        }
+    }
+    std::string result;
+    std::lock_guard lock(m_labels->mutex);
+    for (const Member& m : members) {
+        const std::vector<SiteFrame>& frames = m_sites[m.site];
+        const auto text = [&](size_t i) {
+            return frameLabel(
+                frames[m.walk[i]], std::find(m.withPath.begin(), m.withPath.end(), i) != m.withPath.end());
+        };
+        std::string label;
+        for (size_t i = 0; i < m.shortFrames; ++i)
+            label += (i > 0 ? " \xe2\x86\x90 " : "") + text(i);
+        std::vector<size_t> inside; // frames the shown ones called, outermost first
+        size_t previous = m.shortFrames - 1;
+        for (size_t p : m.parts) {
+            if (p < m.shortFrames)
+                continue;
+            if (m.walk[p] < m.walk.front()) {
+                inside.push_back(p);
+                continue;
+            }
+            const bool next = p == previous + 1 && frames[m.walk[p]].kind == frames[m.walk[previous]].kind;
+            label += (next ? " \xe2\x86\x90 " : " \xe2\x86\x90 \xe2\x80\xa6 \xe2\x86\x90 ") + text(p); // ← or ← … ←
+            previous = p;
+        }
+        std::sort(inside.begin(), inside.end(), [&](size_t a, size_t b) { return m.walk[a] > m.walk[b]; });
+        for (size_t p : inside)
+            label += " via " + text(p);
+        if (m.site == wanted)
+            result = label;
+        if (all || m.site == wanted)
+            m_labels->labels[(uint64_t(uint32_t(count)) << 32) | m.site] = std::move(label);
+    }
+    return result;
+}
+
 std::string SiteTable::label(SiteId site, int count) const
 {
-    const std::vector<SiteFrame>& frames = m_sites[site];
-    if (frames.empty())
+    if (m_sites[site].empty())
         return "<no stack recorded>";
-    // Name the site by the user's own frames when it has any: "gather.py:88 gather_predictions" says more than
-    // the torch function that did the allocating.
-    std::vector<const SiteFrame*> shown;
-    for (const SiteFrame& f : frames) {
-        if (!isLibraryFrame(*f.name, *f.filename, f.line))
-            shown.push_back(&f);
+    count = std::max(count, 1);
+    {
+        std::lock_guard lock(m_labels->mutex);
+        // A label depends on the other sites of the table: those made for fewer sites may have met since.
+        if (m_labels->sites != m_sites.size()) {
+            m_labels->labels.clear();
+            m_labels->sites = m_sites.size();
+        }
+        if (auto it = m_labels->labels.find((uint64_t(uint32_t(count)) << 32) | site); it != m_labels->labels.end())
+            return it->second;
     }
-    if (shown.empty()) {
-        for (const SiteFrame& f : frames)
-            shown.push_back(&f);
+    const std::vector<uint32_t> order = walk(site);
+    const std::vector<SiteId>& beginning = m_byFirstFrame.at(frameLabel(m_sites[site][order.front()], false));
+    if (m_named.empty())
+        return labelGroup(beginning, count, site, true);
+    std::vector<SiteId> candidates;
+    for (SiteId s : beginning) {
+        if (s == site || named(s))
+            candidates.push_back(s);
     }
-    std::string text;
-    for (int i = 0; i < count && size_t(i) < shown.size(); ++i) {
-        if (i > 0)
-            text += " \xe2\x86\x90 "; // ←
-        const SiteFrame& f = *shown[size_t(i)];
-        text += std::string(baseName(*f.filename)) + ":" + std::to_string(f.line) + " " + *f.name;
-        // A hashed Inductor file name says nothing about which model code it was compiled from.
-        if (isCompiledCode(*f.filename))
-            text += " (compiled code)";
-    }
-    return text;
+    return labelGroup(candidates, count, site, named(site));
+}
+
+void SiteTable::nameSites(std::vector<bool> named)
+{
+    m_named = std::move(named);
+    std::lock_guard lock(m_labels->mutex);
+    m_labels->labels.clear();
 }
 
 std::vector<SiteTable::StackSite> SiteTable::sitesOf(

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "snapshot.h"
+#include "stackorder.h"
 
 #include <deque>
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -38,8 +40,9 @@ public:
     // Frames point into m_strings, which a move keeps in place and a copy would not.
     SiteTable(const SiteTable&) = delete;
     SiteTable& operator=(const SiteTable&) = delete;
-    SiteTable(SiteTable&&) = default;
-    SiteTable& operator=(SiteTable&&) = default;
+    SiteTable(SiteTable&&) noexcept;
+    SiteTable& operator=(SiteTable&&) noexcept;
+    ~SiteTable();
 
     /// The site of a stack of `snapshot`. Cached per (snapshot, stack): each distinct stack is filtered once.
     SiteId site(const Snapshot& snapshot, StackId stack);
@@ -49,8 +52,12 @@ public:
         const std::string* filename;
         const std::string* name;
         int64_t line;
+        /// How the frame enters the site key: fileKey() and the name without addresses.
+        const std::string* fileKey;
+        const std::string* nameKey;
+        FrameKind kind;
     };
-    /// The kept frames of a site, innermost first. Site 0 is the empty stack.
+    /// The kept frames of a site, innermost first as recorded. Site 0 is the empty stack.
     const std::vector<SiteFrame>& frames(SiteId site) const
     {
         return m_sites[site];
@@ -65,9 +72,20 @@ public:
     {
         return m_fingerprints[site];
     }
-    /// "file:line name ← file:line name" over the first `count` frames, with file names shortened to their last
-    /// component: the one-line label every view and report uses for a site.
+    /// The site's frames as positions into frames(site), in the order views show them (StackOrder::shown).
+    std::vector<uint32_t> shown(SiteId site, bool callerFirst = false) const;
+    /// How many of them lead the native run that views fold into one line (StackOrder::pythonCount).
+    size_t pythonFrames(SiteId site) const;
+    /// "file:line name ← file:line name": the one-line label every view and report uses for a site, over its first
+    /// `count` frames of the best kind it has (the user's, else a package's, else torch's; a stack without Python
+    /// frames by one frame, its autograd node or operator rather than the allocator), file names shortened to their
+    /// last component. Never the same for two named sites (nameSites): where two would be, each adds the frames where
+    /// their stacks part (" ← … ← file:line name" for a caller, " via file:line name" for a frame inside), and a file's
+    /// path where its name alone is the same.
     std::string label(SiteId site, int count = 2) const;
+    /// The sites whose labels are told apart (by SiteId; all of them until this is called): what a comparison speaks
+    /// of. Another site's label is told apart from theirs alone.
+    void nameSites(std::vector<bool> named);
 
     /// A stack's site as views show it: the fingerprint they colour by and, when asked for, its label.
     struct StackSite
@@ -85,7 +103,7 @@ public:
     /// True for frames outside the user's own code: C and C++ (CPython's own sources included), installed packages,
     /// the standard library, code torch.compile generated.
     static bool isLibraryFrame(std::string_view name, std::string_view filename, int64_t line);
-    /// A C, C++ or CUDA source file, by its extension.
+    /// A C, C++, CUDA or assembly source file, by its extension.
     static bool isNativeSource(std::string_view filename);
     /// Code torch.compile generated (Inductor's cache of hashed file names).
     static bool isCompiledCode(std::string_view filename);
@@ -99,6 +117,15 @@ public:
 
 private:
     const std::string* intern(std::string_view text);
+    FrameKind kindOf(const std::string* file, int64_t line);
+    std::vector<uint32_t> walk(SiteId site) const;
+    /// Labels `candidates` (sites whose labels begin with the same frame) over `count` frames, each told apart from
+    /// the others, into the cache (only `wanted`'s unless `all`); returns the label of `wanted`.
+    std::string labelGroup(const std::vector<SiteId>& candidates, int count, SiteId wanted, bool all) const;
+    bool named(SiteId site) const
+    {
+        return m_named.empty() || (site < m_named.size() && m_named[site]);
+    }
 
     SiteOptions m_options;
     std::deque<std::string> m_strings;
@@ -106,6 +133,14 @@ private:
     std::vector<std::vector<SiteFrame>> m_sites;
     std::vector<uint64_t> m_fingerprints;
     std::unordered_map<std::string, SiteId> m_siteIndex;
+    /// Sites by the short text of the first frame their label shows: the only ones whose labels can meet.
+    std::unordered_map<std::string, std::vector<SiteId>> m_byFirstFrame;
+    /// Kinds by file (and whether the line is known), since thousands of frames share a few hundred files.
+    std::unordered_map<const std::string*, std::pair<int8_t, int8_t>> m_kinds;
+    /// Labels made so far (by count and site), for the table as it was: label() is called from any thread.
+    std::vector<bool> m_named;
+    struct LabelCache;
+    std::unique_ptr<LabelCache> m_labels;
     struct PerSnapshot
     {
         std::vector<SiteId> sites; ///< StackId → SiteId + 1 (0 = not yet computed)

@@ -74,6 +74,8 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case FrameColumn:
+            if (n.native)
+                return nativeText();
             return QStringLiteral("%1  %2:%3")
                 .arg(QString::fromStdString(n.name), Formatting::fileName(n.file))
                 .arg(n.line);
@@ -88,7 +90,7 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case FrameColumn:
-            return QString::fromStdString(n.name);
+            return n.native ? nativeText() : QString::fromStdString(n.name);
         case InclusiveColumn:
             return qint64(n.inclusiveBytes);
         case SelfColumn:
@@ -98,6 +100,10 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
+        if (index.column() == FrameColumn && n.native)
+            return tr("The C++, CPython and allocator frames below the Python frames, folded: expand to see them\n%1 "
+                      "through them")
+                .arg(Formatting::bytes(n.inclusiveBytes));
         if (index.column() == FrameColumn)
             return tr("%1 (%2:%3)\n%4 through this frame, %5 allocated in it")
                 .arg(QString::fromStdString(n.name), QString::fromStdString(n.file))
@@ -108,6 +114,11 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
         return index.column() == FrameColumn ? QVariant() : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
+}
+
+QString ExcessTreeModel::nativeText()
+{
+    return tr("Native frames");
 }
 
 QVariant ExcessTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

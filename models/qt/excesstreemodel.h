@@ -8,7 +8,8 @@
 namespace RankScope {
 
 /// What a rank holds by frame as a tree (ExcessTree, top-down or bottom-up; its excess or everything at the point),
-/// in the shape of hotspot's caller/callee views: frame, inclusive and self bytes, sites; children largest first.
+/// in the shape of hotspot's caller/callee views: frame, inclusive and self bytes, sites; children largest first. The
+/// native run below a site's Python frames is one node that expands to its frames.
 class ExcessTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -45,6 +46,8 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// How a tree names the folded run of native frames (ExcessNode::native), in the flame graph too.
+    static QString nativeText();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -67,7 +67,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         case RunsColumn:
             return tr("Address ranges of the extra blocks, adjacent blocks of one segment merged");
         case SiteColumn:
-            return tr("Where the memory was allocated: the innermost frames of your own code");
+            return tr("Where the memory was allocated: the innermost frames of your own code, else of the package or "
+                      "torch code that allocated it; hover a site for its stack, your frames first");
         default:
             break;
         }
@@ -86,15 +87,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     if (role == FindingIndexRole)
         return index.row();
-    if (role == StackRole) {
-        QStringList lines;
-        for (const auto& frame : m_comparison->sites().frames(f.site))
-            lines.append(QStringLiteral("%1:%2 %3")
-                             .arg(QString::fromStdString(*frame.filename))
-                             .arg(frame.line)
-                             .arg(QString::fromStdString(*frame.name)));
-        return lines;
-    }
+    if (role == StackRole)
+        return QStringList(StackText::lines(StackText::siteFrames(m_comparison->sites(), f.site)).lines);
     if (role == Qt::TextAlignmentRole && column != KindColumn && column != CategoryColumn && column != SiteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {
@@ -168,8 +162,8 @@ std::vector<StackText::Frame> searchedFrames(const Comparison& c, const Finding&
 {
     const int rank = c.rankIndex(f.rank);
     if (rank >= 0 && f.stack != EmptyStack)
-        return StackText::stackFrames(c.history(size_t(rank)).snapshot(), f.stack, false);
-    return StackText::siteFrames(c.sites(), f.site);
+        return StackText::stackFrames(c.history(size_t(rank)).snapshot(), f.stack, false).frames;
+    return StackText::siteFrames(c.sites(), f.site).frames;
 }
 
 } // namespace
@@ -193,7 +187,7 @@ FindingsModel::FrameMatch FindingsModel::matchFrame(int row, const QRegularExpre
             const StackText::Frame frame = searchedFrames(*m_comparison, f)[size_t(i)];
             const QString file = Formatting::text(frame.file);
             const qsizetype slash = std::max(file.lastIndexOf(QLatin1Char('/')), file.lastIndexOf(QLatin1Char('\\')));
-            return { int(i), StackText::lines({ frame }).value(0),
+            return { int(i), StackText::lines(StackText::Frames { { frame } }).lines.value(0),
                 QStringLiteral("%1 (%2:%3)").arg(Formatting::text(frame.name), file.mid(slash + 1)).arg(frame.line) };
         }
     }

@@ -339,11 +339,11 @@ std::string text(const Comparison& c, int maxFindings)
             + "  asked for " + bytes(r.oomRequestedBytes) + " with " + bytes(r.oomDeviceFreeBytes)
             + " free on the device (event " + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
             + ")\n";
-        const std::vector<StackText::Frame> frames =
+        const StackText::Frames frames =
             StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true);
-        if (frames.empty())
+        if (frames.frames.empty())
             ooms += "      <no stack recorded>\n";
-        for (const QString& line : StackText::lines(frames, 8))
+        for (const QString& line : StackText::lines(frames, 8).lines)
             ooms += "      " + line.toStdString() + "\n";
     }
     if (!ooms.empty())
@@ -379,13 +379,20 @@ std::string text(const Comparison& c, int maxFindings)
             + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
             + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)  "
             + categoryName(f.category) + poolsText(f) + "\n";
-        const auto& frames = c.sites().frames(f.site);
+        // As every view shows a stack: the user's frames first, the native run in one line.
+        const StackText::Frames shown = StackText::siteFrames(c.sites(), f.site);
+        const std::vector<StackText::Frame>& frames = shown.frames;
+        const size_t python = frames.size() - shown.folded;
         if (frames.empty())
             out += "      <no stack recorded>\n";
-        for (size_t i = 0; i < frames.size() && i < 8; ++i)
-            out += "      " + *frames[i].filename + ":" + std::to_string(frames[i].line) + " " + *frames[i].name + "\n";
-        if (frames.size() > 8)
+        for (size_t i = 0; i < python && i < 8; ++i)
+            out += "      " + std::string(frames[i].file) + ":" + std::to_string(frames[i].line) + " "
+                + std::string(frames[i].name) + "\n";
+        if (python > 8)
             out += "      … " + std::to_string(frames.size() - 8) + " more frames\n";
+        else if (shown.folded > 0)
+            out +=
+                "      +" + std::to_string(shown.folded) + (shown.folded == 1 ? " native frame\n" : " native frames\n");
     }
     return out;
 }
@@ -752,7 +759,8 @@ std::vector<OomSection> oomSections(const Comparison& c)
             + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
             + (r.oomEvents > 1 ? ", the last of " + std::to_string(r.oomEvents) : "") + ").";
         for (const QString& line : StackText::lines(
-                 StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true), 12))
+                 StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true), 12)
+                                       .lines)
             section.stack.push_back(line.toStdString());
         sections.push_back(std::move(section));
     }
@@ -828,7 +836,7 @@ std::string counted(int64_t n, const char* one, const char* many)
 std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
 {
     std::vector<std::string> lines;
-    for (const QString& line : StackText::lines(StackText::siteFrames(c.sites(), f.site), 12))
+    for (const QString& line : StackText::lines(StackText::siteFrames(c.sites(), f.site), 12).lines)
         lines.push_back(line.toStdString());
     return lines;
 }

@@ -6,44 +6,32 @@
 
 #include <QCoreApplication>
 
+#include <span>
+
 namespace RankScope::StackText {
 
-std::vector<Frame> siteFrames(const SiteTable& sites, SiteId site)
+namespace {
+
+// Frames in the order views show them, from their kinds (StackOrder), the native run last.
+Frames inShownOrder(const std::vector<Frame>& recorded, std::span<const FrameKind> kinds)
 {
-    std::vector<Frame> frames;
-    for (const SiteTable::SiteFrame& f : sites.frames(site))
-        frames.push_back({ *f.filename, *f.name, f.line });
-    return frames;
+    Frames shown;
+    for (uint32_t i : StackOrder::shown(kinds))
+        shown.frames.push_back(recorded[i]);
+    // Native frames are folded only below Python frames: a stack of native frames alone is shown as it is.
+    const size_t python = StackOrder::pythonCount(kinds);
+    shown.folded = python > 0 ? shown.frames.size() - python : 0;
+    return shown;
 }
 
-std::vector<Frame> stackFrames(const Snapshot& snapshot, StackId stack, bool dropViewerNoise)
+// One line per frame, repeats folded, up to `maxLines` (none when negative); how many frames it took.
+size_t appendLines(QStringList& out, std::span<const Frame> frames, int maxLines)
 {
-    std::vector<Frame> frames;
-    for (FrameId id : snapshot.stacks.frames(stack)) {
-        const RankScope::Frame& f = snapshot.frames.frame(id);
-        const std::string_view name = snapshot.strings.view(f.name);
-        const std::string_view file = snapshot.strings.view(f.filename);
-        if (dropViewerNoise && SiteTable::isViewerNoise(name, file))
-            continue;
-        frames.push_back({ file, name, f.line });
-    }
-    return frames;
-}
-
-QStringList lines(const std::vector<Frame>& frames, int maxLines)
-{
-    QStringList out;
     size_t i = 0;
-    while (i < frames.size()) {
+    while (i < frames.size() && (maxLines < 0 || out.size() < maxLines)) {
         size_t repeat = 1;
         while (i + repeat < frames.size() && frames[i + repeat] == frames[i])
             ++repeat;
-        if (maxLines >= 0 && out.size() >= maxLines) {
-            const int rest = int(frames.size() - i);
-            out.append(rest == 1 ? QCoreApplication::translate("StackText", "… 1 more frame")
-                                 : QCoreApplication::translate("StackText", "… %1 more frames").arg(rest));
-            break;
-        }
         const Frame& f = frames[i];
         const QString path = Formatting::text(f.file);
         const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
@@ -55,6 +43,69 @@ QStringList lines(const std::vector<Frame>& frames, int maxLines)
         out.append(text);
         i += repeat;
     }
+    return i;
+}
+
+} // namespace
+
+Frames siteFrames(const SiteTable& sites, SiteId site)
+{
+    std::vector<Frame> recorded;
+    std::vector<FrameKind> kinds;
+    for (const SiteTable::SiteFrame& f : sites.frames(site)) {
+        recorded.push_back({ *f.filename, *f.name, f.line });
+        kinds.push_back(f.kind);
+    }
+    return inShownOrder(recorded, kinds);
+}
+
+Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown)
+{
+    std::vector<Frame> frames;
+    std::vector<FrameKind> kinds;
+    std::vector<std::string_view> files;
+    std::vector<std::string_view> names;
+    for (FrameId id : snapshot.stacks.frames(stack)) {
+        const RankScope::Frame& f = snapshot.frames.frame(id);
+        const std::string_view name = snapshot.strings.view(f.name);
+        const std::string_view file = snapshot.strings.view(f.filename);
+        if (shown && SiteTable::isViewerNoise(name, file))
+            continue;
+        frames.push_back({ file, name, f.line });
+        kinds.push_back(StackOrder::kindOf(file, f.line));
+        files.push_back(file);
+        names.push_back(name);
+    }
+    if (!shown)
+        return { std::move(frames), 0 };
+    StackOrder::markEntry(kinds, files, names);
+    return inShownOrder(frames, kinds);
+}
+
+QStringList Lines::unfolded() const
+{
+    if (folded.isEmpty())
+        return lines;
+    return lines.mid(0, lines.size() - 1) + folded;
+}
+
+Lines lines(const Frames& frames, int maxLines)
+{
+    const std::span<const Frame> all(frames.frames);
+    const std::span<const Frame> python = all.first(all.size() - frames.folded);
+    Lines out;
+    const size_t taken = appendLines(out.lines, python, maxLines);
+    if (taken < python.size()) {
+        const int rest = int(all.size() - taken);
+        out.lines.append(rest == 1 ? QCoreApplication::translate("StackText", "… 1 more frame")
+                                   : QCoreApplication::translate("StackText", "… %1 more frames").arg(rest));
+    } else if (frames.folded > 0) {
+        out.lines.append(frames.folded == 1
+                ? QCoreApplication::translate("StackText", "+1 native frame")
+                : QCoreApplication::translate("StackText", "+%1 native frames").arg(frames.folded));
+    }
+    if (frames.folded > 0 && taken == python.size())
+        appendLines(out.folded, all.last(frames.folded), -1);
     return out;
 }
 
