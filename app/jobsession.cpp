@@ -152,7 +152,7 @@ void JobSession::compare()
     // nothing shown: the user is looking at the job and can fix the option from there.
     ComparisonOptions options = m_options;
     const JobError unusable = m_job->check(options);
-    m_unusedOption = QString::fromStdString(unusable.text());
+    m_unusedOption = unusable.translated();
     if (unusable.option == "layout")
         options.layout.reset();
     else if (unusable.option == "baseline")

@@ -78,8 +78,8 @@ std::optional<QString> JobSettingDialog::askLayout(
             options.layout = ParallelLayout::parse(t.toStdString(), &why);
             if (!options.layout)
                 return tr("%1 is not a layout: %2").arg(t, QString::fromStdString(why));
-            // The job's own check, in the words the command line and the MCP server use.
-            return job ? QString::fromStdString(job->check(options).text()) : QString();
+            // The job's own check, the command line's and the MCP server's words in the user's language.
+            return job ? job->check(options).translated() : QString();
         })
         .ask();
 }

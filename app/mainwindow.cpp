@@ -15,6 +15,7 @@
 #include "recentfiles.h"
 #include "retranslator.h"
 #include "settingsdialog.h"
+#include "shortcutsdialog.h"
 #include "snapshotloader.h"
 #include "startpage.h"
 #include "steplog.h"
@@ -70,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_start, &StartPage::openExampleRequested, this, &MainWindow::openExample);
     connect(m_start, &StartPage::openLogsRequested, this, &MainWindow::openStepLogsDialog);
     connect(m_start, &StartPage::captureHelperRequested, this, &MainWindow::showCaptureHelper);
-    connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) { openPaths({ path }); });
+    connect(m_start, &StartPage::openRecentRequested, this, [this](const QStringList& paths) { openPaths(paths); });
     m_stack->addWidget(m_start);
 
     // The job compares with the options the panels set.
@@ -247,6 +248,7 @@ void MainWindow::createActions()
     view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, timelines, &TimelineView::zoomIn);
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, timelines, &TimelineView::zoomOut);
     view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), timelines, &TimelineView::resetZoom);
+    view->addActions({ timelines->zoomBackAction(), timelines->zoomForwardAction() });
     view->addSeparator();
     QMenu* axis = view->addMenu(tr("&X Axis"));
     auto* axes = new QActionGroup(axis);
@@ -295,6 +297,8 @@ void MainWindow::createActions()
                           "then says how much is held outside"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(
+        tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] { ShortcutsDialog::open(this); });
     help->addAction(tr("&Capture Helper…"), this, &MainWindow::showCaptureHelper)
         ->setStatusTip(tr("rankscope_capture.py: step reports, snapshots and an OOM hook for your training script"));
     help->addAction(tr("&About RankScope"), this, [this] {
@@ -361,16 +365,8 @@ bool MainWindow::event(QEvent* event)
 
 void MainWindow::updateRecent()
 {
-    const QStringList recent = m_recent->paths();
-    m_start->setRecent(recent);
-    m_recentMenu->clear();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { openPaths({ path }); });
-    if (!recent.isEmpty()) {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear Recent"), m_recent, &RecentFiles::clear);
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
+    m_start->setRecent(m_recent->jobs());
+    m_recent->fillMenu(m_recentMenu, [this](const QStringList& job) { openPaths(job); });
 }
 
 QStringList MainWindow::snapshotFiles(const QStringList& paths)
@@ -427,7 +423,7 @@ void MainWindow::addPaths(const QStringList& paths)
     const QStringList files = snapshotFiles(paths);
     if (files.isEmpty())
         return;
-    m_recent->add(paths);
+    m_recent->extend(m_session->paths(), paths);
     m_session->add(files);
     updateStatus();
 }

@@ -51,7 +51,7 @@ StartPage::StartPage(QWidget* parent)
     m_recent = new QListWidget(this);
     m_recent->setMaximumHeight(m_recent->fontMetrics().lineSpacing() * 7);
     connect(m_recent, &QListWidget::itemActivated, this,
-        [this](QListWidgetItem* item) { emit openRecentRequested(item->data(Qt::UserRole).toString()); });
+        [this](QListWidgetItem* item) { emit openRecentRequested(item->data(Qt::UserRole).toStringList()); });
     column->addWidget(m_recent);
 
     auto* howto = new QLabel(this);
@@ -107,7 +107,7 @@ StartPage::StartPage(QWidget* parent)
         helper->setText(tr("Capture helper…"));
         helper->setToolTip(tr("How to use rankscope_capture.py in your training script, and a copy of it"));
         drop->setText(tr("You can also drop files or folders anywhere on this window."));
-        setRecent(m_paths);
+        setRecent(m_jobs);
     });
 
     auto* row = new QHBoxLayout;
@@ -118,20 +118,22 @@ StartPage::StartPage(QWidget* parent)
     outer->addStretch(2);
 }
 
-void StartPage::setRecent(const QStringList& paths)
+void StartPage::setRecent(const QList<QStringList>& jobs)
 {
-    m_paths = paths;
+    m_jobs = jobs;
     m_recent->clear();
-    for (const QString& path : paths) {
-        const QFileInfo info(path);
-        auto* item = new QListWidgetItem(info.isDir() ? tr("%1  (folder: %2)").arg(info.fileName(), info.absolutePath())
-                                                      : tr("%1  (%2)").arg(info.fileName(), info.absolutePath()),
-            m_recent);
-        item->setData(Qt::UserRole, path);
-        item->setToolTip(path);
+    for (const QStringList& job : jobs) {
+        const QFileInfo info(job.value(0));
+        QString text = info.isDir() ? tr("%1  (folder: %2)").arg(info.fileName(), info.absolutePath())
+                                    : tr("%1  (%2)").arg(info.fileName(), info.absolutePath());
+        if (job.size() > 1)
+            text = tr("%1 and %n more", nullptr, int(job.size() - 1)).arg(text);
+        auto* item = new QListWidgetItem(text, m_recent);
+        item->setData(Qt::UserRole, job);
+        item->setToolTip(job.join(QLatin1Char('\n')));
     }
-    m_recentLabel->setVisible(!paths.isEmpty());
-    m_recent->setVisible(!paths.isEmpty());
+    m_recentLabel->setVisible(!jobs.isEmpty());
+    m_recent->setVisible(!jobs.isEmpty());
 }
 
 } // namespace RankScope

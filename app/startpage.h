@@ -15,21 +15,21 @@ class StartPage : public QWidget
     Q_OBJECT
 public:
     explicit StartPage(QWidget* parent = nullptr);
-    /// Recently opened files and folders, newest first.
-    void setRecent(const QStringList& paths);
+    /// The jobs opened recently (each the files and folders opened together), newest first.
+    void setRecent(const QList<QStringList>& jobs);
 
 signals:
     void openFilesRequested();
     void openFolderRequested();
     void openExampleRequested();
-    void openRecentRequested(const QString& path);
+    void openRecentRequested(const QStringList& paths);
     void openLogsRequested();
     void captureHelperRequested();
 
 private:
     QLabel* m_recentLabel = nullptr;
     QListWidget* m_recent = nullptr;
-    QStringList m_paths;
+    QList<QStringList> m_jobs;
 };
 
 } // namespace RankScope

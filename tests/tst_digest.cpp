@@ -235,7 +235,7 @@ void TestDigest::pointsInsideTheTraceAreRefused()
     o.point = TimelinePoint::parse("event:100");
     const ComparisonPtr c = Comparison::compute(l.digests, o);
     QCOMPARE(c->ranks().front().point.kind, TimelinePoint::Snapshot);
-    QVERIFY(QString::fromStdString(c->ranks().front().note).contains(QLatin1String("digest")));
+    QVERIFY(QString::fromStdString(c->ranks().front().note.english()).contains(QLatin1String("digest")));
     // The full file has that point.
     QCOMPARE(Comparison::compute(l.full, o)->ranks().front().point.event, EventIndex(100));
 }

@@ -15,7 +15,9 @@
 #include "rankchart.h"
 #include "ranklistmodel.h"
 #include "rankname.h"
+#include "recentfiles.h"
 #include "settingsdialog.h"
+#include "shortcutsdialog.h"
 #include "snapshotreader.h"
 #include "stackpane.h"
 #include "steppeakschart.h"
@@ -41,12 +43,16 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -57,6 +63,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -97,6 +104,8 @@ private slots:
     void nothingToOpen();
     void layoutAtScreenSizes_data();
     void layoutAtScreenSizes();
+    void keyboardShortcutsListed();
+    void recentEntriesAreJobs();
 };
 
 namespace {
@@ -866,6 +875,8 @@ void TestMainWindow::layoutDialogSaysWhyNot()
 // Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.
 void TestMainWindow::addToThisJob()
 {
+    RecentFiles recent;
+    recent.clear();
     MainWindow w;
     w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
@@ -881,6 +892,24 @@ void TestMainWindow::addToThisJob()
         ranks.push_back(s.rank);
     std::sort(ranks.begin(), ranks.end());
     QCOMPARE(ranks, (std::vector<int> { 0, 1, 2, 3, 4 }));
+
+    // The job stays one recent entry, the added file with it: opened again, all five ranks come back.
+    const QString examples = QFileInfo(QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples")).absoluteFilePath();
+    const QString addedPath =
+        QFileInfo(QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2/rank1_memory_snapshot.pickle")).absoluteFilePath();
+    QCOMPARE(recent.jobs(), (QList<QStringList> { { examples, addedPath } }));
+    QMenu* openRecent = nullptr;
+    for (QAction* action : w.menuBar()->actions().first()->menu()->actions()) {
+        if (action->menu() && action->text() == QLatin1String("Open &Recent"))
+            openRecent = action->menu();
+    }
+    QVERIFY(openRecent);
+    QCOMPARE(openRecent->actions().first()->text(), examples + QStringLiteral(" and 1 more"));
+    w.closeAll();
+    openRecent->actions().first()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 5, 60000);
+    QCOMPARE(w.comparison()->ranks().size(), size_t(5));
+    QCOMPARE(recent.jobs().size(), 1);
 }
 
 // Pinned host memory (record_host=True) gets its own column, shown only for a job that recorded it; the GPUs' verdict
@@ -1417,6 +1446,121 @@ void TestMainWindow::beforeAndAfterRuns()
     QVERIFY2(window->view()->headline().startsWith(QLatin1String("Fixed")), qPrintable(window->view()->headline()));
     QCOMPARE(window->view()->items()->topLevelItem(0)->text(0), QStringLiteral("rank 3 at step 40 (train)"));
     window->close();
+}
+
+// Help → Keyboard Shortcuts lists every shortcut the window has, read from its actions: each menu action's keys and
+// words, the zoom history's Alt+Left and Alt+Right, the timelines' own keys; in Chinese too.
+void TestMainWindow::keyboardShortcutsListed()
+{
+    MainWindow w;
+    w.show();
+    const QList<ShortcutsDialog::Entry> entries = ShortcutsDialog::entries(&w);
+    const auto listed = [&](const QKeySequence& key) {
+        return std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.keys.contains(key); });
+    };
+    QVERIFY(listed(QKeySequence(Qt::CTRL | Qt::Key_F)));
+    QVERIFY(listed(QKeySequence(Qt::ALT | Qt::Key_Left)));
+    QVERIFY(listed(QKeySequence(Qt::ALT | Qt::Key_Right)));
+    QVERIFY(listed(QKeySequence(Qt::Key_Home)));
+    QVERIFY(listed(QKeySequence(Qt::Key_Y)));
+    int menuShortcuts = 0;
+    std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* menu, const QString& group) {
+        for (QAction* action : menu->actions()) {
+            if (action->menu()) {
+                walk(action->menu(), group + QStringLiteral(" → ") + action->menu()->title().remove(u'&'));
+                continue;
+            }
+            if (action->shortcuts().isEmpty())
+                continue;
+            ++menuShortcuts;
+            const QString text = action->text().remove(u'&');
+            QVERIFY2(
+                std::any_of(entries.begin(), entries.end(),
+                    [&](const auto& e) { return e.group == group && e.text == text && e.keys == action->shortcuts(); }),
+                qPrintable(group + QStringLiteral(": ") + text));
+        }
+    };
+    for (QAction* top : w.menuBar()->actions()) {
+        if (top->menu())
+            walk(top->menu(), top->menu()->title().remove(u'&'));
+    }
+    QVERIFY(menuShortcuts >= 15);
+
+    // Help → Keyboard Shortcuts (F1) shows them in a dialog, a row each.
+    QAction* help = nullptr;
+    for (QAction* action : w.menuBar()->actions().last()->menu()->actions()) {
+        if (action->shortcut() == QKeySequence(QKeySequence::HelpContents))
+            help = action;
+    }
+    QVERIFY(help);
+    help->trigger();
+    auto* dialog = w.findChild<ShortcutsDialog*>();
+    QVERIFY(dialog && dialog->isVisible());
+    QTreeWidget* tree = dialog->tree();
+    const auto rows = [tree](const QKeySequence& key) {
+        const QString keys = key.toString(QKeySequence::NativeText);
+        QStringList found;
+        for (int g = 0; g < tree->topLevelItemCount(); ++g) {
+            for (int i = 0; i < tree->topLevelItem(g)->childCount(); ++i) {
+                const QTreeWidgetItem* row = tree->topLevelItem(g)->child(i);
+                if (row->text(1).split(QStringLiteral(", ")).contains(keys))
+                    found << tree->topLevelItem(g)->text(0) + QLatin1Char('/') + row->text(0);
+            }
+        }
+        return found;
+    };
+    const QKeySequence find(Qt::CTRL | Qt::Key_F);
+    const QKeySequence back(Qt::ALT | Qt::Key_Left);
+    QCOMPARE(rows(find), QStringList { QStringLiteral("Compare/Find…") });
+    QCOMPARE(rows(back), QStringList { QStringLiteral("View/Zoom Back") });
+    QCOMPARE(rows(QKeySequence(Qt::Key_Home)),
+        QStringList { QStringLiteral("Memory timelines (when it has the focus)/Reset Zoom") });
+    int total = 0;
+    for (int g = 0; g < tree->topLevelItemCount(); ++g)
+        total += tree->topLevelItem(g)->childCount();
+    QCOMPARE(total, int(entries.size()));
+
+    const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+    Appearance::setLanguage(QStringLiteral("zh_CN"));
+    QTRY_COMPARE(dialog->windowTitle(), QStringLiteral("键盘快捷键"));
+    QTRY_COMPARE(rows(find), QStringList { QStringLiteral("比较/查找…") });
+    QCOMPARE(rows(back), QStringList { QStringLiteral("视图/上一缩放视图") });
+    dialog->close();
+}
+
+// A recent entry is a job: the files opened together, reopened together, the same files in another order the same
+// entry; the entries of the time when each path was its own are read as jobs of one path.
+void TestMainWindow::recentEntriesAreJobs()
+{
+    QTemporaryDir dir;
+    const QString a = dir.filePath(QStringLiteral("a.pickle"));
+    const QString b = dir.filePath(QStringLiteral("b.pickle"));
+    const QString c = dir.filePath(QStringLiteral("c.pickle"));
+    RecentFiles recent;
+    recent.clear();
+    QSettings().setValue(QStringLiteral("recent/paths"), QStringList { a, b });
+    QCOMPARE(recent.jobs(), (QList<QStringList> { { a }, { b } }));
+    recent.add({ a, b });
+    QCOMPARE(recent.jobs(), (QList<QStringList> { { a, b }, { a }, { b } }));
+    QVERIFY(!QSettings().contains(QStringLiteral("recent/paths")));
+    recent.add({ b, a }); // the same job
+    QCOMPARE(recent.jobs().size(), 3);
+    QCOMPARE(recent.jobs().first(), (QStringList { b, a }));
+    recent.add({ c });
+    recent.extend({ a, b }, { c }); // updated where it is, not moved nor split
+    QCOMPARE(recent.jobs(), (QList<QStringList> { { c }, { b, a, c }, { a }, { b } }));
+    recent.extend({ a, b }, { c }); // already there
+    QCOMPARE(recent.jobs()[1], (QStringList { b, a, c }));
+    QCOMPARE(RecentFiles::label({ a, b, c }), a + QStringLiteral(" and 2 more"));
+    QCOMPARE(RecentFiles::label({ a }), a);
+    // The bundled example is no place on disk: a file added to it is what can be opened again.
+    recent.extend({ QStringLiteral(":/examples") }, { c });
+    QCOMPARE(recent.jobs().first(), QStringList { c });
+    for (int i = 0; i < 20; ++i)
+        recent.add({ dir.filePath(QStringLiteral("%1.pickle").arg(i)) });
+    QCOMPARE(recent.jobs().size(), 10);
+    recent.clear();
+    QVERIFY(recent.jobs().isEmpty());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -3,7 +3,9 @@
 // none after lupdate re-reads today's sources (so a new tr() string without a translation fails here), the same
 // placeholders and accelerators in every translation, and the embedded .qm files translate.
 #include "findingsmodel.h"
+#include "job.h"
 #include "ranklistmodel.h"
+#include "testutils.h"
 #include "verdicttext.h"
 
 #include <QCoreApplication>
@@ -30,6 +32,7 @@ private slots:
     void embeddedCatalogsTranslate();
     void englishPlurals();
     void pointsAndRanksInChinese();
+    void jobErrorsAndRankNotesInChinese();
 };
 
 namespace {
@@ -231,6 +234,39 @@ void TestTranslations::pointsAndRanksInChinese()
     QCoreApplication::removeTranslator(&zh);
     // In English the window says what the command line says: exported pictures read as before.
     QCOMPARE(VerdictText::moment(v, false, VerdictText::Translated), QStringLiteral("event:5588"));
+}
+
+// What a job cannot do and why a rank is not at the point asked for are made in the core: English for the command
+// line (which installs no translator) and its JSON whatever translator is installed, Chinese in the window, with the
+// point in words.
+void TestTranslations::jobErrorsAndRankNotesInChinese()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    Job job({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") });
+    job.load();
+    ComparisonOptions missing;
+    missing.point = TimelinePoint::parse("event:100@7");
+    ComparisonOptions noStep;
+    noStep.point = TimelinePoint::parse("step:99");
+    const Job::Result result = job.compare(noStep, Job::Points::MayMiss);
+    QVERIFY(result.comparison);
+    const RankSummary& rank = result.comparison->ranks().front();
+
+    const std::string english = "at event:100@7: no rank 7 among the files";
+    QCOMPARE(job.check(missing).text(), english);
+    QCOMPARE(job.check(missing).translated(), QString::fromStdString(english));
+    QCOMPARE(rank.note.english(), std::string("has no step:99 point; compared at its snapshot"));
+
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/rankscope_zh_CN.qm")));
+    QCoreApplication::installTranslator(&zh);
+    QCOMPARE(job.check(missing).text(), english);
+    QCOMPARE(job.check(missing).translated(), QStringLiteral("比较点 rank 7 的事件 100：文件中没有 rank 7"));
+    QCOMPARE(rank.note.english(), std::string("has no step:99 point; compared at its snapshot"));
+    QCOMPARE(rank.note.translated(), QStringLiteral("没有“第 99 步开始时”这一点；改在其快照处比较"));
+    QCOMPARE(Job({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") }, { 7, false }).error().translated(),
+        QStringLiteral("训练步骤 7：这些文件并非来自多个训练步骤"));
+    QCoreApplication::removeTranslator(&zh);
 }
 
 QTEST_GUILESS_MAIN(TestTranslations)

@@ -21,15 +21,20 @@
 #include "stackpane.h"
 #include "stacktext.h"
 #include "testutils.h"
+#include "timelinebands.h"
 #include "timelineoverview.h"
 #include "timelineview.h"
+#include "tooltiputil.h"
 #include "verdictbanner.h"
 #include "verdicttext.h"
 #include "whatifmodel.h"
 #include "whatifview.h"
+#include "zoomhistory.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -74,6 +79,9 @@ private slots:
     void annotatedRangesLaidOutInRows();
     void annotatedRangesOnTheTimeline();
     void allocationContextInStackAndTooltips();
+    void zoomBackAndForward();
+    void tooltipsStayInTheWindow();
+    void stepLabelsReadOverAnyBand();
 };
 
 namespace {
@@ -777,6 +785,166 @@ void TestWidgets::countLabelsReadAsNumbers()
     QCOMPARE(CountTicker::label(5000), QStringLiteral("5000"));
     QCOMPARE(CountTicker::label(0), QStringLiteral("0"));
     QCOMPARE(CountTicker::label(2.5e9), QStringLiteral("2.5 G"));
+}
+
+// Zoom Back and Forward walk the views the user settled on, on both ranks at once; a burst of wheel notches is one
+// step, zooming elsewhere drops the views ahead, and other tracks start afresh.
+void TestWidgets::zoomBackAndForward()
+{
+    ZoomHistory history;
+    const auto at = [](double lower, double upper) { return ZoomHistory::View { { { lower, upper } }, {} }; };
+    history.reset(at(0, 100));
+    QVERIFY(!history.canGoBack() && !history.canGoForward());
+    history.record(at(0, 100)); // where it is already
+    QCOMPARE(history.size(), size_t(1));
+    history.record(at(0, 50));
+    history.record(at(0, 25));
+    QCOMPARE(history.back(), std::optional(at(0, 50)));
+    QCOMPARE(history.back(), std::optional(at(0, 100)));
+    QCOMPARE(history.back(), std::nullopt);
+    QCOMPARE(history.forward(), std::optional(at(0, 50)));
+    history.record(at(10, 20));
+    QVERIFY(!history.canGoForward());
+    QCOMPARE(history.back(), std::optional(at(0, 50)));
+    for (int i = 0; i < int(ZoomHistory::MaxViews) * 2; ++i)
+        history.record(at(0, i + 1));
+    QCOMPARE(history.size(), ZoomHistory::MaxViews);
+
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr a = DeviceHistory::build(files[0].snapshot, 0);
+    const DeviceHistoryPtr b = DeviceHistory::build(files[1].snapshot, 0);
+    const std::vector<TimelineTrack> tracks = { { 0, QStringLiteral("A"), a, a->peakEvent() },
+        { 1, QStringLiteral("B"), b, b->peakEvent() } };
+    TimelineView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setTracks(tracks, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    const QList<QCPAxisRect*> rects = view.plot()->axisRects();
+    const auto x = [&](int i) { return rects[i]->axis(QCPAxis::atBottom)->range(); };
+    const QCPRange full = x(0);
+    QVERIFY(!view.zoomBackAction()->isEnabled());
+    QVERIFY(!view.zoomForwardAction()->isEnabled());
+    QCOMPARE(view.zoomBackAction()->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Left));
+    QCOMPARE(view.zoomForwardAction()->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Right));
+
+    view.zoomIn();
+    const QCPRange once = x(0);
+    view.zoomIn();
+    const QCPRange twice = x(0);
+    QVERIFY(twice.size() < once.size() && once.size() < full.size());
+    QVERIFY(view.zoomBackAction()->isEnabled());
+    view.zoomBackAction()->trigger();
+    QCOMPARE(x(0), once);
+    QCOMPARE(x(1), once);
+    QVERIFY(view.zoomForwardAction()->isEnabled());
+    view.zoomForward();
+    QCOMPARE(x(0), twice);
+    QCOMPARE(x(1), twice);
+    view.zoomBack();
+    view.zoomBack();
+    QCOMPARE(x(0), full);
+    QVERIFY(!view.zoomBackAction()->isEnabled());
+    QVERIFY(view.zoomForwardAction()->isEnabled());
+    view.zoomBack(); // nothing before the first view
+    QCOMPARE(x(0), full);
+
+    // A box zooms memory too, and back gives both axes back.
+    const QCPRange memory = rects[0]->axis(QCPAxis::atLeft)->range();
+    const QRect plot0 = rects[0]->rect();
+    view.zoomToBox(0, QRect(plot0.left() + 100, plot0.top() + 30, 200, 40));
+    QVERIFY(!view.zoomForwardAction()->isEnabled()); // a new view drops the ones ahead
+    QVERIFY(rects[0]->axis(QCPAxis::atLeft)->range().upper < memory.upper);
+    view.zoomBack();
+    QCOMPARE(x(0), full);
+    QCOMPARE(rects[0]->axis(QCPAxis::atLeft)->range(), memory);
+    QCOMPARE(rects[1]->axis(QCPAxis::atLeft)->range(), memory);
+
+    // Wheel notches (the axis scaled as QCustomPlot's wheel does) settle into one step.
+    for (int notch = 0; notch < 5; ++notch)
+        rects[1]->axis(QCPAxis::atBottom)->scaleRange(TimelineView::WheelZoomFactor, x(1).center());
+    QVERIFY(view.zoomBackAction()->isEnabled()); // before the wheel has settled too
+    view.settleZoom();
+    QVERIFY(x(0).size() < full.size() * 0.9);
+    view.zoomBack();
+    QCOMPARE(x(0), full);
+    view.zoomForward();
+    QVERIFY(x(0).size() < full.size() * 0.9);
+
+    // Other tracks (a new job) start a new history.
+    view.setTracks(tracks, {});
+    QVERIFY(!view.canZoomBack());
+    QVERIFY(!view.canZoomForward());
+    QVERIFY(!view.zoomBackAction()->isEnabled());
+}
+
+// A long tooltip near the window's edge stays inside the window: placed left of and above the pointer, and a stack's
+// long lines wrap.
+void TestWidgets::tooltipsStayInTheWindow()
+{
+    const QRect bounds(100, 100, 800, 600);
+    QCOMPARE(ToolTipUtil::place(QSize(200, 100), QPoint(300, 300), bounds), QPoint(302, 316));
+    QCOMPARE(ToolTipUtil::place(QSize(200, 100), QPoint(850, 300), bounds), QPoint(646, 316));
+    QCOMPARE(ToolTipUtil::place(QSize(200, 100), QPoint(300, 650), bounds), QPoint(302, 546));
+    QCOMPARE(ToolTipUtil::place(QSize(200, 550), QPoint(300, 400), bounds), QPoint(302, 100));
+    QCOMPARE(ToolTipUtil::place(QSize(900, 700), QPoint(300, 400), bounds), QPoint(100, 100));
+    QVERIFY(ToolTipUtil::wrapping(QStringLiteral("a<pre>b</pre>")).contains(QLatin1String("pre-wrap")));
+
+    QWidget window;
+    window.resize(640, 420);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QStringList stack;
+    for (int i = 0; i < 6; ++i)
+        stack << QStringLiteral("site-packages/torchtitan/components/very/long/module/path_%1.py:%2 "
+                                "forward_with_a_long_function_name_%1")
+                     .arg(i)
+                     .arg(100 + i);
+    const QString text = QStringLiteral("<b>Rank 3</b>, event 5588<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')));
+    const QRect inside(window.mapToGlobal(QPoint(0, 0)), window.size());
+    for (const QPoint corner : { QPoint(630, 410), QPoint(5, 410), QPoint(630, 5), QPoint(320, 210) }) {
+        ToolTipUtil::show(window.mapToGlobal(corner), text, &window);
+        QLabel* tip = nullptr;
+        for (QWidget* top : QApplication::topLevelWidgets()) {
+            if (top->objectName() == QLatin1String("qtooltip_label"))
+                tip = qobject_cast<QLabel*>(top);
+        }
+        QVERIFY(tip);
+        QVERIFY2(inside.contains(tip->geometry()),
+            qPrintable(QStringLiteral("pointer at %1,%2: tooltip %3,%4 %5×%6 in a window %7,%8 %9×%10")
+                           .arg(corner.x())
+                           .arg(corner.y())
+                           .arg(tip->x())
+                           .arg(tip->y())
+                           .arg(tip->width())
+                           .arg(tip->height())
+                           .arg(inside.x())
+                           .arg(inside.y())
+                           .arg(inside.width())
+                           .arg(inside.height())));
+    }
+    ToolTipUtil::show(QPoint(), QString(), &window);
+}
+
+// Step, OOM and peak labels sit on a box of the plot's background: their text keeps a contrast of 4.5 over the
+// darkest and the lightest band, in either theme.
+void TestWidgets::stepLabelsReadOverAnyBand()
+{
+    const std::pair<const char*, QPalette> themes[] = { { "light", QApplication::style()->standardPalette() },
+        { "dark", ChartStyle::darkPalette() } };
+    for (const auto& [theme, palette] : themes) {
+        const QColor box = TimelineBands::labelBackground(palette);
+        for (const QColor band : { QColor(Qt::black), QColor(Qt::white), ChartStyle::allocationColor(0, palette),
+                 ChartStyle::summarizedColor() }) {
+            const double alpha = box.alphaF();
+            const QColor under = QColor::fromRgbF(float(box.redF() * alpha + band.redF() * (1 - alpha)),
+                float(box.greenF() * alpha + band.greenF() * (1 - alpha)),
+                float(box.blueF() * alpha + band.blueF() * (1 - alpha)));
+            const double ratio = ChartStyle::contrast(ChartStyle::annotationColor(palette), under);
+            QVERIFY2(ratio >= 4.5,
+                qPrintable(QStringLiteral("%1 theme, over %2: %3").arg(QLatin1String(theme), band.name()).arg(ratio)));
+        }
+    }
 }
 
 QTEST_MAIN(TestWidgets)

@@ -52,6 +52,26 @@ This job has %n snapshot files.</numerusform>
     </message>
 </context>
 <context>
+    <name>RankScope::RecentFiles</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::StartPage</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::StepPeaksChart</name>
     <message numerus="yes">
         <source>%n other rank(s)</source>

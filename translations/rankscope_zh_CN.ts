@@ -930,6 +930,91 @@
     </message>
 </context>
 <context>
+    <name>RankScope::Job</name>
+    <message>
+        <source>layout</source>
+        <comment>an option</comment>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <comment>an option</comment>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <comment>an option</comment>
+        <translation>比较点</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <comment>an option</comment>
+        <translation>训练步骤</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <comment>an option</comment>
+        <translation>各训练步骤</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <comment>an option</comment>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>needs the snapshots of two or more steps of one rank</source>
+        <translation>需要同一 rank 的两个或更多训练步骤的快照</translation>
+    </message>
+    <message>
+        <source>no snapshot files given</source>
+        <translation>未给出快照文件</translation>
+    </message>
+    <message>
+        <source>%1: the files are not of several training steps</source>
+        <translation>%1：这些文件并非来自多个训练步骤</translation>
+    </message>
+    <message>
+        <source>%1: the files hold steps %2</source>
+        <translation>%1：这些文件包含的训练步骤为 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 ranks, but %3 snapshot files are given</source>
+        <translation>%1：%2 个 rank，但给出了 %3 个快照文件</translation>
+    </message>
+    <message>
+        <source>%1: rank %2 (%3) is not among ranks 0 to %4</source>
+        <translation>%1：rank %2（%3）不在 rank 0 到 %4 之内</translation>
+    </message>
+    <message>
+        <source>%1: the files hold device %2</source>
+        <translation>%1：这些文件只有设备 %2</translation>
+    </message>
+    <message>
+        <source>%1: the files hold devices %2</source>
+        <translation>%1：这些文件包含的设备为 %2</translation>
+    </message>
+    <message>
+        <source>%1: no rank %2 among the files</source>
+        <translation>%1：文件中没有 rank %2</translation>
+    </message>
+    <message>
+        <source>%1: no such rank among the files</source>
+        <translation>%1：文件中没有这个 rank</translation>
+    </message>
+    <message>
+        <source>%1: rank %2&apos;s trace has events 0 to %3</source>
+        <translation>%1：rank %2 的追踪只有事件 0 到 %3</translation>
+    </message>
+    <message>
+        <source>%1: rank %2&apos;s trace has no end of ProfilerStep#%3</source>
+        <translation>%1：rank %2 的追踪中没有 ProfilerStep#%3 的结束</translation>
+    </message>
+    <message>
+        <source>%1: rank %2&apos;s trace has no ProfilerStep#%3</source>
+        <translation>%1：rank %2 的追踪中没有 ProfilerStep#%3</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::JobSession</name>
     <message>
         <source>layout %1: %2 ranks, but %3 are compared</source>
@@ -1160,10 +1245,6 @@ This job has %n snapshot file(s).</source>
         <translation>&lt;h3&gt;RankScope %1&lt;/h3&gt;&lt;p&gt;比较同一训练任务中各 rank 的 PyTorch CUDA 显存快照。&lt;/p&gt;&lt;p&gt;RankScope 自身的代码采用 MIT 许可证。它使用了：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;Qt %2（LGPL-3.0）：界面组件、SVG 和 PDF 输出&lt;/li&gt;&lt;li&gt;QCustomPlot 2.1（GPL-3.0）：时间线和 rank 柱状图；链接它的二进制文件按 GPL-3.0 分发&lt;/li&gt;&lt;li&gt;nlohmann_json（MIT）：JSON 读取器&lt;/li&gt;&lt;li&gt;zlib（Zlib 许可证）：gzip 压缩的快照&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
-        <source>Clear Recent</source>
-        <translation>清除最近记录</translation>
-    </message>
-    <message>
         <source>Open Snapshots</source>
         <translation>打开快照</translation>
     </message>
@@ -1332,6 +1413,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>The comparison point “%1” belonged to the closed job: this one is compared at its own moment.</source>
         <translation>比较点“%1”属于已关闭的任务：当前任务在其自身的时刻比较。</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -1566,6 +1651,33 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::RankSummary</name>
+    <message>
+        <source>could not be aligned with rank %1&apos;s event %2 (its trace runs other code there); compared at its own event %2</source>
+        <translation>无法与 rank %1 的事件 %2 对齐（其追踪在该处运行的是其他代码）；改在其自身的事件 %2 处比较</translation>
+    </message>
+    <message>
+        <source>could not be aligned with rank %1&apos;s peak (its trace runs other code there); compared at its own peak</source>
+        <translation>无法与 rank %1 的峰值对齐（其追踪在该处运行的是其他代码）；改在其自身的峰值处比较</translation>
+    </message>
+    <message>
+        <source>could not be aligned with rank %1&apos;s OOM (its trace runs other code there); compared where the highest peak is</source>
+        <translation>无法与 rank %1 的 OOM 对齐（其追踪在该处运行的是其他代码）；改在最高峰值所在处比较</translation>
+    </message>
+    <message>
+        <source>could not be aligned with rank %1&apos;s event %2 (its trace runs other code there); compared where the highest peak is</source>
+        <translation>无法与 rank %1 的事件 %2 对齐（其追踪在该处运行的是其他代码）；改在最高峰值所在处比较</translation>
+    </message>
+    <message>
+        <source>is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot</source>
+        <translation>是摘要文件，只保留峰值、快照和 OOM；改在其快照处比较</translation>
+    </message>
+    <message>
+        <source>has no %1 point; compared at its snapshot</source>
+        <translation>没有“%1”这一点；改在其快照处比较</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::RanksPanel</name>
     <message>
         <source>⚠ Trace incomplete: it misses allocations from before recording started or its ring buffer wrapped, so the peak can be higher than shown.</source>
@@ -1629,6 +1741,19 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
 </context>
 <context>
+    <name>RankScope::RecentFiles</name>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 及另外 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clear Recent</source>
+        <translation>清除最近记录</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1685,6 +1810,29 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Every allocation at least a pixel tall gets a band of its own on the timelines, up to this many; past it the smallest join the grey remainder. More take longer to draw.</source>
         <translation>时间线上每个至少一像素高的分配都有自己的色带，最多这么多条；超出时最小的并入灰色余量。越多绘制越慢。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::ShortcutsDialog</name>
+    <message>
+        <source>%1 (when it has the focus)</source>
+        <translation>%1（获得焦点时）</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键列表</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
     </message>
 </context>
 <context>
@@ -1839,6 +1987,12 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>How to use rankscope_capture.py in your training script, and a copy of it</source>
         <translation>如何在训练脚本中使用 rankscope_capture.py，并获取一份副本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 及另外 %n 项</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2152,6 +2306,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>X Axis: Aligned with Rank %1</source>
         <translation>X 轴：与 rank %1 对齐</translation>
     </message>
+    <message>
+        <source>Pan Earlier</source>
+        <translation>平移到更早</translation>
+    </message>
+    <message>
+        <source>Pan Later</source>
+        <translation>平移到更晚</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::TimelineOverview</name>
@@ -2162,6 +2324,41 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>The whole trace of each rank. Drag the frame to pan, drag elsewhere to choose a stretch, click to centre there, double-click to see everything.</source>
         <translation>每个 rank 的完整跟踪。拖动框以平移，在别处拖动以选择一段，单击以居中，双击显示全部。</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::TimelinePoint</name>
+    <message>
+        <source>aligned</source>
+        <translation>对齐的时刻</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>各 rank 的峰值</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>oom</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>event:%1@%2</source>
+        <translation>rank %2 的事件 %1</translation>
+    </message>
+    <message>
+        <source>event:%1</source>
+        <translation>事件 %1</translation>
+    </message>
+    <message>
+        <source>step:%1</source>
+        <translation>第 %1 步开始时</translation>
+    </message>
+    <message>
+        <source>step:%1:end</source>
+        <translation>第 %1 步结束时</translation>
     </message>
 </context>
 <context>
@@ -2299,6 +2496,22 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>annotated ranges (record_function, NCCL)</source>
         <translation>标注区间（record_function、NCCL）</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Back</source>
+        <translation>上一缩放视图(&amp;B)</translation>
+    </message>
+    <message>
+        <source>The timelines&apos; view before the last zoom or pan</source>
+        <translation>时间线在上一次缩放或平移之前的视图</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Forward</source>
+        <translation>下一缩放视图(&amp;F)</translation>
+    </message>
+    <message>
+        <source>The view Zoom Back left</source>
+        <translation>“上一缩放视图”离开的那个视图</translation>
     </message>
 </context>
 <context>
@@ -2805,46 +3018,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Allocator settings differ between ranks: %1; a node started without the job&apos;s PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently.</source>
         <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
-    </message>
-    <message>
-        <source>aligned</source>
-        <comment>comparison point</comment>
-        <translation>对齐的时刻</translation>
-    </message>
-    <message>
-        <source>peak</source>
-        <comment>comparison point</comment>
-        <translation>各 rank 的峰值</translation>
-    </message>
-    <message>
-        <source>snapshot</source>
-        <comment>comparison point</comment>
-        <translation>快照</translation>
-    </message>
-    <message>
-        <source>oom</source>
-        <comment>comparison point</comment>
-        <translation>OOM</translation>
-    </message>
-    <message>
-        <source>event:%1@%2</source>
-        <comment>comparison point</comment>
-        <translation>rank %2 的事件 %1</translation>
-    </message>
-    <message>
-        <source>event:%1</source>
-        <comment>comparison point</comment>
-        <translation>事件 %1</translation>
-    </message>
-    <message>
-        <source>step:%1</source>
-        <comment>comparison point</comment>
-        <translation>第 %1 步开始时</translation>
-    </message>
-    <message>
-        <source>step:%1:end</source>
-        <comment>comparison point</comment>
-        <translation>第 %1 步结束时</translation>
     </message>
 </context>
 <context>

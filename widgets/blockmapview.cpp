@@ -9,13 +9,13 @@
 #include "retranslator.h"
 #include "stackpane.h"
 #include "stacktext.h"
+#include "tooltiputil.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QPaintEngine>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -614,11 +614,7 @@ bool BlockMapView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        ToolTipUtil::show(help->globalPos(), describeAt(help->pos()), this);
         return true;
     }
     return QWidget::event(event);

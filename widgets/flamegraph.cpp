@@ -5,6 +5,7 @@
 #include "formatting.h"
 #include "imageexport.h"
 #include "retranslator.h"
+#include "tooltiputil.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -146,7 +147,7 @@ bool FlameGraph::event(QEvent* event)
             const double share =
                 100.0 * double(node->inclusiveBytes) / double(std::max<int64_t>(m_root->inclusiveBytes, 1));
             const QString what = node == m_root.get() ? m_title : frameText(*node);
-            QToolTip::showText(help->globalPos(),
+            ToolTipUtil::show(help->globalPos(),
                 tr("%1\n%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it")
                     .arg(what, Formatting::bytes(node->inclusiveBytes))
                     .arg(share, 0, 'f', 1)

@@ -8,12 +8,12 @@
 #include "imageexport.h"
 #include "ranklistmodel.h"
 #include "retranslator.h"
+#include "tooltiputil.h"
 #include "verdicttext.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QStringList>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -106,7 +106,7 @@ bool RankChart::eventFilter(QObject* watched, QEvent* event)
         const auto* help = static_cast<QHelpEvent*>(event);
         const double key = std::round(m_plot->xAxis->pixelToCoord(help->pos().x()));
         const int rank = rankAt(help->pos());
-        QToolTip::showText(help->globalPos(), rank >= 0 ? barText(int(key)) : m_overview, m_plot);
+        ToolTipUtil::show(help->globalPos(), rank >= 0 ? barText(int(key)) : m_overview, m_plot);
         return true;
     }
     return QWidget::eventFilter(watched, event);

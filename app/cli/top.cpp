@@ -42,7 +42,7 @@ int run(CommandLine& cl)
         return cl.fail("--rank " + std::to_string(wanted) + ": no such rank among the files");
     const RankSummary& r = c.ranks()[size_t(c.rankIndex(holdings->rank))];
     if (!r.note.empty())
-        cl.console().err("note: rank " + std::to_string(r.rank) + " " + r.note + "\n");
+        cl.console().err("note: rank " + std::to_string(r.rank) + " " + r.note.english() + "\n");
     const DiffReport::By order = by == QLatin1String("category") ? DiffReport::By::Category : DiffReport::By::Site;
     cl.console().out(cl.isSet("json") ? DiffReport::topJson(c, *holdings, order)
                                       : DiffReport::topText(c, *holdings, order, size_t(sites)));

@@ -22,6 +22,12 @@ namespace RankScope {
 
 namespace {
 
+// Why a rank is not where it was asked for, in English and marked for translation.
+Phrase rankNote(const char* source, std::vector<Phrase::Arg> args = {})
+{
+    return Phrase("RankScope::RankSummary", source, std::move(args));
+}
+
 // The median of `sorted` without one occurrence of `own` (integer midpoint for an even count).
 int64_t medianWithout(const std::vector<int64_t>& sorted, int64_t own)
 {
@@ -417,7 +423,7 @@ private:
         TimelinePoint::Spec spec; ///< the point asked for: the option, else the rank's own peak (snapshot: no trace)
         TimelinePoint point; ///< that point, the aligned moment, or the snapshot when the rank has no such point
         bool found = false;
-        std::string note;
+        Phrase note;
         int alignedTo = -1; ///< the rank whose peak this one is aligned with (itself for that rank), -1: none
     };
     std::vector<Chosen> choosePoints();
@@ -529,7 +535,7 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
     // Every other rank at the same moment of its own trace as `reference` at `event`; a rank whose trace runs other
     // code there stays where it is, and says so.
     const auto alignTo = [&](size_t reference, EventIndex event, const std::vector<size_t>& members,
-                             const std::string& what, const std::string& otherwise) {
+                             const Phrase& unaligned) {
         // Made here, on this thread: alignment() makes it on first use, which the part pool's threads must not race.
         const TraceAlignment& placed = alignment();
         const QList<std::optional<EventIndex>> aligned =
@@ -544,14 +550,10 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
                     chosen[r].point = *histories[r]->point({ TimelinePoint::Event, *e });
                 chosen[r].found = true;
                 chosen[r].alignedTo = m_inputs[reference].rank;
-                chosen[r].note.clear();
+                chosen[r].note = {};
             } else {
                 chosen[r].alignedTo = -1;
-                std::string note = "could not be aligned with ";
-                note += what;
-                note += " (its trace runs other code there); compared ";
-                note += otherwise;
-                chosen[r].note = std::move(note);
+                chosen[r].note = unaligned;
             }
         }
         return std::count_if(aligned.begin(), aligned.end(), [](const auto& e) { return e.has_value(); });
@@ -578,8 +580,10 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
             for (size_t r = 0; r < m_rankCount; ++r)
                 all[r] = r;
             alignTo(*reference, asked->number, all,
-                "rank " + std::to_string(asked->rank) + "'s event " + std::to_string(asked->number),
-                "at its own event " + std::to_string(asked->number));
+                rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary",
+                             "could not be aligned with rank %1's event %2 (its trace runs other code there); "
+                             "compared at its own event %2"),
+                    { asked->rank, asked->number }));
         }
         return chosen;
     }
@@ -609,9 +613,11 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
         }
         // Files of unrelated programs align nowhere: then each is simply at its own peak.
         std::vector<Chosen> before = chosen;
-        if (alignTo(top, histories[top]->peakEvent(), members, "rank " + std::to_string(m_inputs[top].rank) + "'s peak",
-                "at its own peak")
-            < 2) {
+        const Phrase unaligned = rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary",
+                                              "could not be aligned with rank %1's peak (its trace runs other code "
+                                              "there); compared at its own peak"),
+            { m_inputs[top].rank });
+        if (alignTo(top, histories[top]->peakEvent(), members, unaligned) < 2) {
             chosen = std::move(before);
             continue;
         }
@@ -631,10 +637,16 @@ std::vector<ComparisonPhases::Chosen> ComparisonPhases::choosePoints()
             if (std::find(members.begin(), members.end(), *reference) == members.end())
                 continue;
             chosen[*reference].point = *histories[*reference]->point({ TimelinePoint::Event, m_moment->event });
-            const std::string what = m_moment->reason == Moment::OutOfMemory
-                ? "rank " + std::to_string(m_moment->rank) + "'s OOM"
-                : "rank " + std::to_string(m_moment->rank) + "'s event " + std::to_string(m_moment->event);
-            alignTo(*reference, m_moment->event, members, what, "where the highest peak is");
+            const Phrase unaligned = m_moment->reason == Moment::OutOfMemory
+                ? rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary",
+                               "could not be aligned with rank %1's OOM (its trace runs other code there); compared "
+                               "where the highest peak is"),
+                    { m_moment->rank })
+                : rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary",
+                               "could not be aligned with rank %1's event %2 (its trace runs other code there); "
+                               "compared where the highest peak is"),
+                    { m_moment->rank, m_moment->event });
+            alignTo(*reference, m_moment->event, members, unaligned);
             // Every rank that ran out of memory at its own OOM: the state there, after the allocator released what it
             // could, is what the verdict describes.
             if (m_moment->reason == Moment::OutOfMemory) {
@@ -749,8 +761,10 @@ void ComparisonPhases::measureAt(const std::vector<Chosen>& chosen)
         }
         if (!c.found) {
             summary.note = in.snapshot->digest && TimelinePoint::insideTrace(c.spec.kind)
-                ? "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"
-                : "has no " + m_c.pointName() + " point; compared at its snapshot";
+                ? rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary",
+                    "is a digest, which keeps only the peak, the snapshot and OOMs; compared at its snapshot"))
+                : rankNote(QT_TRANSLATE_NOOP("RankScope::RankSummary", "has no %1 point; compared at its snapshot"),
+                    { Phrase::Arg::point(m_c.pointName()) });
         }
         summary.sourceEvent = summary.point.event;
         if (const std::optional<DigestInfo>& digest = in.snapshot->digest) {

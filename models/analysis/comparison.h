@@ -6,6 +6,7 @@
 #include "devicehistory.h"
 #include "deviceroles.h"
 #include "parallellayout.h"
+#include "phrase.h"
 #include "sitetable.h"
 #include "snapshotinfo.h"
 
@@ -126,7 +127,7 @@ struct RankSummary
     /// With earlier steps: what the rank holds at its point beyond the same moment of the previous step.
     int64_t growthBytes = 0;
     /// Why the rank is not at the requested point, when it is not (no OOM, no such step …).
-    std::string note;
+    Phrase note;
     /// The rank's pinned host memory, when its file recorded it: shown beside the GPU, never compared.
     HostMemory host;
 };

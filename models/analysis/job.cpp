@@ -5,11 +5,49 @@
 #include "rankfiles.h"
 #include "rankname.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <atomic>
 #include <set>
 
 namespace RankScope {
+
+namespace {
+
+// What a job cannot do, in English and marked for translation.
+Phrase jobWords(const char* source, std::vector<Phrase::Arg> args = {})
+{
+    return Phrase("RankScope::Job", source, std::move(args));
+}
+
+} // namespace
+
+QString JobError::translated() const
+{
+    // The options a job's errors name, as the window says them.
+    static const struct
+    {
+        const char* source;
+        const char* comment;
+    } options[] = {
+        QT_TRANSLATE_NOOP3("RankScope::Job", "layout", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "baseline", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "at", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "step", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "steps", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "device", "an option"),
+    };
+    const QString words = phrase.empty() ? QString::fromStdString(what) : phrase.translated();
+    if (option.empty())
+        return words;
+    QString name = QString::fromStdString(option);
+    for (const auto& known : options) {
+        if (option == known.source)
+            name = QCoreApplication::translate("RankScope::Job", known.source, known.comment);
+    }
+    return name + QLatin1Char(' ') + words;
+}
 
 Job::Job(const QStringList& paths, const JobFiles& files)
     : m_given(paths)
@@ -18,7 +56,8 @@ Job::Job(const QStringList& paths, const JobFiles& files)
     m_allFiles = RankFiles::expand(paths);
     if (m_stepsOfOneRank) {
         if (m_allFiles.size() < 2) {
-            m_error = { "steps", "needs the snapshots of two or more steps of one rank" };
+            m_error = { "steps",
+                jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "needs the snapshots of two or more steps of one rank")) };
             return;
         }
         // Numbered steps go in the order of their numbers; otherwise the files are in the order given.
@@ -36,7 +75,7 @@ Job::Job(const QStringList& paths, const JobFiles& files)
         return;
     }
     if (m_allFiles.isEmpty()) {
-        m_error = { "", "no snapshot files given" };
+        m_error = { "", jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "no snapshot files given")) };
         return;
     }
     const RankFiles::Step chosen = RankFiles::chooseStep(m_allFiles, files.step);
@@ -48,9 +87,12 @@ Job::Job(const QStringList& paths, const JobFiles& files)
     if (chosen.steps.empty()) {
         m_files = m_allFiles;
         if (files.step)
-            m_error = { "step", std::to_string(*files.step) + ": the files are not of several training steps" };
+            m_error = { "step",
+                jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: the files are not of several training steps"),
+                    { *files.step }) };
     } else if (chosen.files.isEmpty()) {
-        m_error = { "step", std::to_string(*files.step) + ": the files hold steps " + list };
+        m_error = { "step",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: the files hold steps %2"), { *files.step, list }) };
     } else {
         m_files = chosen.files;
         m_stepChosenByUser = files.step.has_value();
@@ -189,13 +231,13 @@ JobError Job::check(const ComparisonOptions& options) const
         const int files = int(m_loadedFiles.isEmpty() ? m_files.size() : m_loadedFiles.size());
         if (layout->rankCount() != files)
             return { "layout",
-                layout->text() + ": " + std::to_string(layout->rankCount()) + " ranks, but " + std::to_string(files)
-                    + " snapshot files are given" };
+                jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: %2 ranks, but %3 snapshot files are given"),
+                    { layout->text(), layout->rankCount(), files }) };
         for (const RankInput& r : ranks) {
             if (r.rank >= layout->rankCount())
                 return { "layout",
-                    layout->text() + ": rank " + std::to_string(r.rank) + " (" + r.path.toStdString()
-                        + ") is not among ranks 0 to " + std::to_string(layout->rankCount() - 1) };
+                    jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: rank %2 (%3) is not among ranks 0 to %4"),
+                        { layout->text(), r.rank, r.path.toStdString(), layout->rankCount() - 1 }) };
         }
     }
     // A device or a rank that no file holds would compare nothing, and call that balanced.
@@ -210,18 +252,24 @@ JobError Job::check(const ComparisonOptions& options) const
             for (int d : devices)
                 list += (list.empty() ? "" : ", ") + std::to_string(d);
             return { "device",
-                std::to_string(*options.device) + ": the files hold device" + (devices.size() == 1 ? " " : "s ")
-                    + list };
+                devices.size() == 1 ? jobWords(
+                    QT_TRANSLATE_NOOP("RankScope::Job", "%1: the files hold device %2"), { *options.device, list })
+                                    : jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: the files hold devices %2"),
+                                        { *options.device, list }) };
         }
     }
     if (const std::optional<TimelinePoint::Spec>& p = options.point; p && p->rank >= 0
         && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == p->rank; }))
-        return { "at",
-            "event:" + std::to_string(p->number) + "@" + std::to_string(p->rank) + ": no rank "
-                + std::to_string(p->rank) + " among the files" };
+        return {
+            "at",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: no rank %2 among the files"),
+                { Phrase::Arg::point("event:" + std::to_string(p->number) + "@" + std::to_string(p->rank)), p->rank })
+        };
     if (options.baselineRank >= 0
         && std::none_of(ranks.begin(), ranks.end(), [&](const RankInput& r) { return r.rank == options.baselineRank; }))
-        return { "baseline", std::to_string(options.baselineRank) + ": no such rank among the files" };
+        return { "baseline",
+            jobWords(
+                QT_TRANSLATE_NOOP("RankScope::Job", "%1: no such rank among the files"), { options.baselineRank }) };
     return {};
 }
 
@@ -279,14 +327,18 @@ JobError Job::pointOutsideTrace(const Comparison& c)
         const DeviceHistory& h = c.history(i);
         if (c.ranks()[i].note.empty() || h.snapshot().digest)
             continue;
-        const std::string rank = "rank " + std::to_string(c.ranks()[i].rank);
+        const Phrase::Arg point = Phrase::Arg::point(c.pointName());
+        const int rank = c.ranks()[i].rank;
         if (spec->kind == TimelinePoint::Event)
             return { "at",
-                c.pointName() + ": " + rank + "'s trace has events 0 to "
-                    + std::to_string(int64_t(h.eventCount()) - 1) };
+                jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: rank %2's trace has events 0 to %3"),
+                    { point, rank, int64_t(h.eventCount()) - 1 }) };
         return { "at",
-            c.pointName() + ": " + rank + "'s trace has no " + (spec->kind == TimelinePoint::StepEnd ? "end of " : "")
-                + "ProfilerStep#" + std::to_string(spec->number) };
+            spec->kind == TimelinePoint::StepEnd
+                ? jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: rank %2's trace has no end of ProfilerStep#%3"),
+                    { point, rank, spec->number })
+                : jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: rank %2's trace has no ProfilerStep#%3"),
+                    { point, rank, spec->number }) };
     }
     return {};
 }

@@ -3,6 +3,7 @@
 
 #include "comparison.h"
 #include "loadedfile.h"
+#include "phrase.h"
 
 #include <QList>
 #include <QStringList>
@@ -27,11 +28,20 @@ struct JobFiles
 
 /// Something a job cannot do with what it was given, in the words every front end shows: `option` names what was
 /// given ("layout", "baseline", "at", "step", or empty for the paths), `what` says what is wrong with it. The command
-/// line prints "--<option> <what>", the window and the MCP server "<option> <what>".
+/// line prints "--<option> <what>", the MCP server "<option> <what>", the window `translated()`.
 struct JobError
 {
     std::string option;
     std::string what;
+    /// `what` to be translated.
+    Phrase phrase;
+
+    JobError() = default;
+    JobError(std::string option, Phrase what)
+        : option(std::move(option))
+        , what(what.english())
+        , phrase(std::move(what))
+    { }
 
     bool empty() const
     {
@@ -41,6 +51,8 @@ struct JobError
     {
         return option.empty() ? what : option + " " + what;
     }
+    /// text() in the user's language, through the translators the application installed.
+    QString translated() const;
 };
 
 /// One job, the one way every front end (the command line, the window, the MCP server) makes one: the paths given

@@ -276,7 +276,7 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
         if (index.column() == StatusColumn && !row.loading && !row.file.note.isEmpty())
             return tr("%1: %2").arg(row.file.path, row.file.note);
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
-            return QString::fromStdString(row.summary->note);
+            return row.summary->note.translated();
         if (row.summary && index.column() == HostColumn && row.summary->host.recorded)
             return tr("Pinned host memory of rank %1's process, never compared with the GPUs: %2 allocated at the "
                       "snapshot, %3 at most over its host trace, %4 reserved")

@@ -316,7 +316,7 @@ std::string text(const Comparison& c, int maxFindings)
             + pad(bytes(r.unallocatedBytes) + " " + share(r.unallocatedBytes, r.reservedAtPoint), 17, true)
             + pad(bytes(r.largestFreeBytes), 13, true) + pad(std::to_string(r.oomEvents), 6, true) + "  "
             + r.path.toStdString() + (r.traceIncomplete ? "  (trace incomplete)" : "")
-            + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
+            + (r.note.empty() ? "" : "  (" + r.note.english() + ")") + "\n";
     }
     if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.traceIncomplete; }))
         out += "  (trace incomplete: the trace frees memory it never saw allocated, as when recording started late or "
@@ -444,7 +444,7 @@ std::string json(const Comparison& c)
         if (r.oomEvents > 0)
             rank["oom"] = oomJson(c, r);
         if (!r.note.empty())
-            rank["note"] = r.note;
+            rank["note"] = r.note.english();
         if (r.host.recorded)
             rank["host_memory"] = InfoFormat::hostMemoryJson(r.host);
         out["ranks"].push_back(std::move(rank));

@@ -2,6 +2,7 @@
 #include "verdicttext.h"
 
 #include "formatting.h"
+#include "phrase.h"
 
 #include <QStringList>
 
@@ -44,27 +45,7 @@ QString within(int64_t part, int64_t whole)
 // source texts, so the CLI, its JSON, reports and pictures read as before, and a translation says it in words.
 QString pointWords(const std::string& point, VerdictText::Language language)
 {
-    const std::optional<TimelinePoint::Spec> spec = TimelinePoint::parse(point);
-    if (language != VerdictText::Translated)
-        return QString::fromStdString(point);
-    if (!spec)
-        return point == "aligned" ? VerdictText::tr("aligned", "comparison point") : QString::fromStdString(point);
-    switch (spec->kind) {
-    case TimelinePoint::Peak:
-        return VerdictText::tr("peak", "comparison point");
-    case TimelinePoint::Snapshot:
-        return VerdictText::tr("snapshot", "comparison point");
-    case TimelinePoint::Oom:
-        return VerdictText::tr("oom", "comparison point");
-    case TimelinePoint::Event:
-        return spec->rank >= 0 ? VerdictText::tr("event:%1@%2", "comparison point").arg(spec->number).arg(spec->rank)
-                               : VerdictText::tr("event:%1", "comparison point").arg(spec->number);
-    case TimelinePoint::StepStart:
-        return VerdictText::tr("step:%1", "comparison point").arg(spec->number);
-    case TimelinePoint::StepEnd:
-        return VerdictText::tr("step:%1:end", "comparison point").arg(spec->number);
-    }
-    return QString::fromStdString(point);
+    return language == VerdictText::Translated ? Phrase::pointWords(point) : QString::fromStdString(point);
 }
 
 // "at its peak" or "at step:3", and "the median of the other ranks" or "rank 2".

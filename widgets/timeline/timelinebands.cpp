@@ -96,6 +96,28 @@ QPen TimelineBands::selectedPen(const QPalette& palette)
     return QPen(ChartStyle::accentColor(palette), 2);
 }
 
+QColor TimelineBands::labelBackground(const QPalette& palette)
+{
+    QColor color = palette.color(QPalette::Base);
+    color.setAlpha(230);
+    return color;
+}
+
+void TimelineBands::drawLabel(
+    QCPPainter* painter, const QPointF& baseline, const QString& text, const QColor& color, const QPalette& palette)
+{
+    const QFontMetricsF metrics(painter->font());
+    const QRectF box(baseline.x() - 2, baseline.y() - metrics.ascent() - 1, metrics.horizontalAdvance(text) + 4,
+        metrics.ascent() + metrics.descent() + 2);
+    painter->save();
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(labelBackground(palette));
+    painter->drawRoundedRect(box, 2, 2);
+    painter->restore();
+    painter->setPen(color);
+    painter->drawText(baseline, text);
+}
+
 QColor TimelineBands::bandColor(const TimelineDetail::Band& band) const
 {
     const QPalette& palette = m_view->palette();
@@ -311,7 +333,8 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
 
     // Profiler steps, labelled where there is room; every other annotation is a range (drawRanges).
     double lastLabel = -1e9;
-    const QColor annotation = ChartStyle::annotationColor(m_view->palette());
+    const QPalette& palette = m_view->palette();
+    const QColor annotation = ChartStyle::annotationColor(palette);
     for (const ProfilerStep::Step& step : ProfilerStep::steps(h)) {
         const AnnotationSpan& span = *step.span;
         if (!span.hasStart)
@@ -319,22 +342,22 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const double px = x(span.startEvent);
         if (px < area.left() || px > area.right())
             continue;
-        painter->setPen(stepPen(m_view->palette()));
+        painter->setPen(stepPen(palette));
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
-        painter->setPen(annotation);
         const QString name = AnnotationRanges::name(h, span);
         if (px - lastLabel > metrics.horizontalAdvance(name) + 8) {
-            painter->drawText(QPointF(px + 3, area.bottom() - 4), name);
+            drawLabel(painter, QPointF(px + 3, area.bottom() - 4), name, annotation, palette);
             lastLabel = px;
         }
     }
 
     // OOMs: where the allocator gave up.
-    painter->setPen(oomPen());
     for (const OomMarker& oom : h.ooms()) {
         const double px = x(oom.event);
+        painter->setPen(oomPen());
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
-        painter->drawText(QPointF(px + 3, area.top() + metrics.ascent() + 2), QObject::tr("OOM"));
+        drawLabel(
+            painter, QPointF(px + 3, area.top() + metrics.ascent() + 2), QObject::tr("OOM"), oomPen().color(), palette);
     }
 
     // The peak: a diamond on the curve with its figure.
@@ -342,13 +365,14 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const QPointF at(x(h.peakEvent()), mValueAxis->coordToPixel(double(h.peakBytes())));
         QPolygonF diamond;
         diamond << at + QPointF(0, -5) << at + QPointF(5, 0) << at + QPointF(0, 5) << at + QPointF(-5, 0);
-        painter->setPen(peakPen(m_view->palette()));
+        painter->setPen(peakPen(palette));
         painter->setBrush(ChartStyle::alertColor());
         painter->drawPolygon(diamond);
         const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
         const double width = metrics.horizontalAdvance(label);
         const double left = at.x() + width + 12 > area.right() ? at.x() - width - 8 : at.x() + 8;
-        painter->drawText(QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label);
+        drawLabel(painter, QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label,
+            peakPen(palette).color(), palette);
     }
 }
 

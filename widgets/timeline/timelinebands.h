@@ -43,6 +43,8 @@ public:
     static QPen oomPen();
     static QPen peakPen(const QPalette& palette);
     static QPen selectedPen(const QPalette& palette);
+    /// The box under the step, OOM and peak labels, so that they read over any band, in either theme.
+    static QColor labelBackground(const QPalette& palette);
 
 protected:
     void draw(QCPPainter* painter) override;
@@ -51,6 +53,8 @@ protected:
 private:
     void drawMarkers(QCPPainter* painter) const;
     void drawRanges(QCPPainter* painter) const;
+    static void drawLabel(QCPPainter* painter, const QPointF& baseline, const QString& text, const QColor& color,
+        const QPalette& palette);
     QColor bandColor(const TimelineDetail::Band& band) const;
 
     const TimelineView* m_view;

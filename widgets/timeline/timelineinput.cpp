@@ -6,16 +6,17 @@
 #include "annotationranges.h"
 #include "formatting.h"
 #include "imageexport.h"
+#include "retranslator.h"
 #include "stackpane.h"
 #include "stacktext.h"
 #include "timelineaxis.h"
 #include "timelineoverview.h"
 #include "timelinetrack.h"
+#include "tooltiputil.h"
 #include "verdicttext.h"
 
 #include <QAction>
 #include <QMenu>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -47,22 +48,34 @@ TimelineInput::TimelineInput(TimelineView* view, QCustomPlot* plot, TimelineOver
     // The keyboard too, while the timelines have focus (a click gives it): Home fits, + and - zoom, arrows pan, Y fits
     // the memory axis to what is in view.
     m_plot->setFocusPolicy(Qt::ClickFocus);
-    const std::pair<QKeySequence, std::function<void()>> keys[] = {
-        { QKeySequence(Qt::Key_Home), [view] { view->resetZoom(); } },
-        { QKeySequence(Qt::Key_Plus), [view] { view->zoomIn(); } },
-        { QKeySequence(Qt::Key_Equal), [view] { view->zoomIn(); } },
-        { QKeySequence(Qt::Key_Minus), [view] { view->zoomOut(); } },
-        { QKeySequence(Qt::Key_Left), [view] { view->pan(-0.25); } },
-        { QKeySequence(Qt::Key_Right), [view] { view->pan(0.25); } },
-        { QKeySequence(Qt::Key_Y), [view] { view->fitMemoryAxis(); } },
+    // Named, so that Help → Keyboard Shortcuts lists them.
+    struct Key
+    {
+        QList<QKeySequence> keys;
+        const char* text;
+        std::function<void()> slot;
     };
-    for (const auto& [key, slot] : keys) {
+    const Key keys[] = {
+        { { Qt::Key_Home }, QT_TR_NOOP("Reset Zoom"), [view] { view->resetZoom(); } },
+        { { Qt::Key_Plus, Qt::Key_Equal }, QT_TR_NOOP("Zoom In"), [view] { view->zoomIn(); } },
+        { { Qt::Key_Minus }, QT_TR_NOOP("Zoom Out"), [view] { view->zoomOut(); } },
+        { { Qt::Key_Left }, QT_TR_NOOP("Pan Earlier"), [view] { view->pan(-0.25); } },
+        { { Qt::Key_Right }, QT_TR_NOOP("Pan Later"), [view] { view->pan(0.25); } },
+        { { Qt::Key_Y }, QT_TR_NOOP("Fit Memory Axis to View"), [view] { view->fitMemoryAxis(); } },
+    };
+    std::vector<std::pair<QAction*, const char*>> named;
+    for (const Key& key : keys) {
         auto* action = new QAction(view);
-        action->setShortcut(key);
+        action->setShortcuts(key.keys);
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        connect(action, &QAction::triggered, view, slot);
+        connect(action, &QAction::triggered, view, key.slot);
         view->addAction(action);
+        named.push_back({ action, key.text });
     }
+    (new Retranslator(view))->add([named] {
+        for (const auto& [action, text] : named)
+            action->setText(tr(text));
+    });
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimelineInput::onMouseMove);
@@ -235,11 +248,7 @@ void TimelineInput::onMouseMove(QMouseEvent* event)
 {
     if (event->buttons() != Qt::NoButton)
         return;
-    const QString text = describeAt(event->position());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    ToolTipUtil::show(event->globalPosition().toPoint(), describeAt(event->position()), m_plot);
 }
 
 void TimelineInput::onMousePress(QMouseEvent* event)
@@ -295,6 +304,8 @@ void TimelineInput::showContextMenu(const QPoint& pos)
     menu.addAction(tr("Zoom In"), view, &TimelineView::zoomIn);
     menu.addAction(tr("Zoom Out"), view, &TimelineView::zoomOut);
     menu.addAction(tr("Reset Zoom"), view, &TimelineView::resetZoom);
+    menu.addAction(view->zoomBackAction());
+    menu.addAction(view->zoomForwardAction());
     menu.addAction(tr("Fit Memory Axis to View"), view, &TimelineView::fitMemoryAxis);
     QAction* fitEach = menu.addAction(tr("Fit Each Rank's Memory Axis"), view,
         [view](bool on) { view->setYScale(on ? TimelineView::FitEachScale : TimelineView::SharedScale); });

@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QGuiApplication>
 #include <QMenu>
 #include <QSettings>
 #include <QTimer>
@@ -42,6 +43,9 @@ TimelineView::TimelineView(QWidget* parent)
     , m_legend(new LegendStrip(this))
     , m_detailTimer(new QTimer(this))
     , m_rangesAction(new QAction(this))
+    , m_backAction(new QAction(this))
+    , m_forwardAction(new QAction(this))
+    , m_settleTimer(new QTimer(this))
     , m_input(new TimelineInput(this, m_plot, m_overview))
 {
     m_rangesShown = QSettings().value(RangesKey, true).toBool();
@@ -71,6 +75,22 @@ TimelineView::TimelineView(QWidget* parent)
     m_detailTimer->setSingleShot(true);
     m_detailTimer->setInterval(40);
     connect(m_detailTimer, &QTimer::timeout, this, &TimelineView::requestDetail);
+    // A view is a step of the zoom history once the wheel or a drag has rested this long.
+    m_settleTimer->setSingleShot(true);
+    m_settleTimer->setInterval(400);
+    connect(m_settleTimer, &QTimer::timeout, this, [this] {
+        if (QGuiApplication::mouseButtons() != Qt::NoButton)
+            m_settleTimer->start(); // still dragging
+        else
+            settleZoom();
+    });
+    m_backAction->setShortcuts(QKeySequence::Back);
+    m_forwardAction->setShortcuts(QKeySequence::Forward);
+    connect(m_backAction, &QAction::triggered, this, &TimelineView::zoomBack);
+    connect(m_forwardAction, &QAction::triggered, this, &TimelineView::zoomForward);
+    // Wherever the timelines are shown in a window, whether a menu offers the actions or not.
+    addAction(m_backAction);
+    addAction(m_forwardAction);
     connect(m_input, &TimelineInput::allocationClicked, this, &TimelineView::allocationClicked);
     connect(m_input, &TimelineInput::oomClicked, this, &TimelineView::oomClicked);
     connect(m_input, &TimelineInput::pointPicked, this, &TimelineView::pointPicked);
@@ -81,6 +101,10 @@ TimelineView::TimelineView(QWidget* parent)
         m_rangesAction->setText(tr("Show Annotated Ranges"));
         m_rangesAction->setToolTip(
             tr("Show record_function scopes and NCCL collectives as named strips at the top of each timeline"));
+        m_backAction->setText(tr("Zoom &Back"));
+        m_backAction->setStatusTip(tr("The timelines' view before the last zoom or pan"));
+        m_forwardAction->setText(tr("Zoom &Forward"));
+        m_forwardAction->setStatusTip(tr("The view Zoom Back left"));
         updateLegend();
     });
     rebuildLayout();
@@ -96,6 +120,7 @@ void TimelineView::setTracks(std::vector<TimelineTrack> tracks, const SiteOption
     m_alignment.clear();
     m_xAxis = available(m_preferredAxis) ? m_preferredAxis : EventAxis;
     rebuildLayout();
+    restartZoomHistory();
 }
 
 bool TimelineView::timeAvailable() const
@@ -255,11 +280,9 @@ void TimelineView::changeEvent(QEvent* event)
     if (event->type() != QEvent::LanguageChange && event->type() != QEvent::PaletteChange)
         return;
     // Titles, axis labels and colours are made when the layout is built; rebuild it where the user is looking.
-    const std::optional<QCPRange> range =
-        m_views.empty() ? std::nullopt : std::optional(m_views.front()->rect->axis(QCPAxis::atBottom)->range());
+    const ZoomHistory::View view = currentView();
     rebuildLayout();
-    if (range && !m_views.empty())
-        m_views.front()->rect->axis(QCPAxis::atBottom)->setRange(*range);
+    showView(view);
 }
 
 void TimelineView::setXAxis(XAxis axis)
@@ -271,6 +294,7 @@ void TimelineView::setXAxis(XAxis axis)
         return;
     m_xAxis = axis;
     rebuildLayout();
+    restartZoomHistory();
 }
 
 double TimelineView::keyOf(int track, EventIndex event) const
@@ -438,6 +462,8 @@ void TimelineView::fitMemoryAxis()
             highest[i] = double(*std::max_element(d->lod.maxTotal.begin(), d->lod.maxTotal.end()));
     }
     fitMemoryAxes(highest);
+    m_zoomPending = !m_views.empty();
+    settleZoom();
 }
 
 void TimelineView::requestOverview()
@@ -557,6 +583,86 @@ void TimelineView::setKeyRange(QCPAxisRect* source, QCPRange requested)
     updateOverviewWindow();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     m_detailTimer->start();
+    m_zoomPending = true;
+    m_settleTimer->start();
+    updateZoomActions();
+}
+
+ZoomHistory::View TimelineView::currentView() const
+{
+    ZoomHistory::View view;
+    for (const auto& track : m_views) {
+        const QCPRange x = track->rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = track->rect->axis(QCPAxis::atLeft)->range();
+        view.keys.push_back({ x.lower, x.upper });
+        view.values.push_back({ y.lower, y.upper });
+    }
+    return view;
+}
+
+void TimelineView::showView(const ZoomHistory::View& view)
+{
+    if (view.keys.size() != m_views.size() || view.values.size() != m_views.size())
+        return;
+    m_syncing = true;
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        m_views[i]->rect->axis(QCPAxis::atBottom)->setRange(view.keys[i].lower, view.keys[i].upper);
+        m_views[i]->rect->axis(QCPAxis::atLeft)->setRange(view.values[i].lower, view.values[i].upper);
+    }
+    m_syncing = false;
+    updateOverviewWindow();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_detailTimer->start();
+}
+
+void TimelineView::settleZoom()
+{
+    m_settleTimer->stop();
+    if (!m_zoomPending)
+        return;
+    m_zoomPending = false;
+    m_zoomHistory.record(currentView());
+    updateZoomActions();
+}
+
+void TimelineView::restartZoomHistory()
+{
+    m_settleTimer->stop();
+    m_zoomPending = false;
+    m_zoomHistory.reset(currentView());
+    updateZoomActions();
+}
+
+bool TimelineView::canZoomBack() const
+{
+    return m_zoomHistory.canGoBack() || m_zoomPending;
+}
+
+bool TimelineView::canZoomForward() const
+{
+    return m_zoomHistory.canGoForward() && !m_zoomPending;
+}
+
+void TimelineView::zoomBack()
+{
+    settleZoom();
+    if (const std::optional<ZoomHistory::View> view = m_zoomHistory.back())
+        showView(*view);
+    updateZoomActions();
+}
+
+void TimelineView::zoomForward()
+{
+    settleZoom();
+    if (const std::optional<ZoomHistory::View> view = m_zoomHistory.forward())
+        showView(*view);
+    updateZoomActions();
+}
+
+void TimelineView::updateZoomActions()
+{
+    m_backAction->setEnabled(canZoomBack());
+    m_forwardAction->setEnabled(canZoomForward());
 }
 
 void TimelineView::zoomToKeys(double lower, double upper)
@@ -585,7 +691,9 @@ void TimelineView::zoomToBox(int track, const QRect& box)
         else
             y->setRange(memory);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+        m_zoomPending = true;
     }
+    settleZoom();
 }
 
 void TimelineView::pan(double fraction)
@@ -741,12 +849,14 @@ void TimelineView::zoomIn()
 {
     if (!m_views.empty())
         m_views.front()->rect->axis(QCPAxis::atBottom)->scaleRange(0.5);
+    settleZoom();
 }
 
 void TimelineView::zoomOut()
 {
     if (!m_views.empty())
         m_views.front()->rect->axis(QCPAxis::atBottom)->scaleRange(2.0);
+    settleZoom();
 }
 
 void TimelineView::resetZoom()
@@ -755,6 +865,7 @@ void TimelineView::resetZoom()
         return;
     setKeyRange(nullptr, fullRange());
     applyMemoryRanges(std::nullopt);
+    settleZoom();
 }
 
 std::optional<size_t> TimelineView::oomAt(int track, const QPointF& pos) const

@@ -6,6 +6,7 @@
 #include "devicehistory.h"
 #include "jobtracker.h"
 #include "sitetable.h"
+#include "zoomhistory.h"
 
 #include <QWidget>
 
@@ -55,7 +56,8 @@ struct TimelineTrack
 /// top, annotated ranges (record_function scopes, NCCL collectives) as named strips near the top of each plot, an
 /// overview strip with a brush and a legend below. Level of detail is recomputed off the GUI thread whenever
 /// the visible range, the memory scale or the size changes; the newest request wins. The wheel zooms time, dragging
-/// draws a box to zoom into, Shift-drag pans; zoom is linked across ranks unless unlinked.
+/// draws a box to zoom into, Shift-drag pans; zoom is linked across ranks unless unlinked. Every view the user settles
+/// on is remembered for Zoom Back and Zoom Forward (Alt+Left, Alt+Right) until other tracks are shown.
 ///
 /// The view lays the plots out and keeps their axes, zoom and legend; its parts live beside it in widgets/timeline:
 /// TimelineAxis maps events to x keys, TimelineDetail is what a level-of-detail job is asked and answers,
@@ -195,6 +197,24 @@ public:
     void resetZoom();
     /// The memory axes fitted to the highest total in view.
     void fitMemoryAxis();
+    /// Back to the view before the last zoom or pan, and forward again; both kept until other tracks are shown.
+    void zoomBack();
+    void zoomForward();
+    bool canZoomBack() const;
+    bool canZoomForward() const;
+    /// "Zoom Back" (Alt+Left) and "Zoom Forward" (Alt+Right), enabled while there is a view to go to: the timelines'
+    /// context menu has them, a window's menu may too.
+    QAction* zoomBackAction() const
+    {
+        return m_backAction;
+    }
+    QAction* zoomForwardAction() const
+    {
+        return m_forwardAction;
+    }
+    /// Records the view on screen in the zoom history now. Zooms by command are recorded at once; the wheel, the
+    /// overview's brush and panning once they have rested a moment, so that a burst of wheel notches is one step.
+    void settleZoom();
     /// Pans time by `fraction` of the visible range (negative: earlier).
     void pan(double fraction);
     /// Zooms time into [lower, upper] (keys of the current axis), on every rank while zoom is linked.
@@ -272,6 +292,11 @@ private:
     void updateOverviewWindow();
     void updateLegend();
     void setKeyRange(QCPAxisRect* source, QCPRange range);
+    ZoomHistory::View currentView() const;
+    void showView(const ZoomHistory::View& view);
+    /// A new set of tracks or a new x axis: the views remembered are of other keys.
+    void restartZoomHistory();
+    void updateZoomActions();
     // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
     const std::vector<Anchors>& alignment() const;
 
@@ -280,6 +305,9 @@ private:
     LegendStrip* m_legend;
     QTimer* m_detailTimer;
     QAction* m_rangesAction;
+    QAction* m_backAction;
+    QAction* m_forwardAction;
+    QTimer* m_settleTimer;
     TimelineInput* m_input;
     std::vector<TimelineTrack> m_tracks;
     std::vector<std::unique_ptr<Track>> m_views;
@@ -296,6 +324,9 @@ private:
     JobTracker m_jobs { this };
     JobTracker m_overviewJobs { this };
     bool m_syncing = false;
+    ZoomHistory m_zoomHistory;
+    /// The view changed since it was last recorded.
+    bool m_zoomPending = false;
     mutable std::vector<Anchors> m_alignment;
     mutable bool m_alignmentDone = false;
 };
