@@ -2347,6 +2347,10 @@ Click: show it as A. Shift+click: as B.</source>
         <source>The job cannot use the %1; the ranks were compared without it.</source>
         <translation>该作业无法使用 %1；比较各 rank 时未使用它。</translation>
     </message>
+    <message>
+        <source>Verdict details</source>
+        <translation>结论详情</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictText</name>
