@@ -903,6 +903,14 @@
         <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
         <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
     </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Baseline, threshold, my code and stack depth: what decides the findings</source>
+        <translation>基线、阈值、仅我的代码与调用栈深度：决定差异项的选项</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::FlameGraph</name>
