@@ -20,12 +20,22 @@ ComparisonExport::ComparisonExport(QWidget* parent, Shown shown)
     , m_shown(std::move(shown))
 { }
 
+QString ComparisonExport::startPath(const QString& name) const
+{
+    return QDir(m_shown.folder.isEmpty() ? QDir::homePath() : m_shown.folder).filePath(name);
+}
+
+int ComparisonExport::finding() const
+{
+    return m_shown.comparison->findingToShow(m_shown.rankA, m_shown.rankB, m_shown.finding);
+}
+
 QString ComparisonExport::picture()
 {
     if (!m_shown.comparison)
         return {};
     ExportDialog dialog(m_parent);
-    dialog.setPath(QDir::home().filePath(QStringLiteral("rankscope-diff.png")));
+    dialog.setPath(startPath(QStringLiteral("rankscope-diff.png")));
     if (dialog.exec() != QDialog::Accepted)
         return {};
     DiffSheet sheet(dialog.view());
@@ -35,7 +45,7 @@ QString ComparisonExport::picture()
         timelines->setXAxis(m_shown.timelines->preferredXAxis());
         timelines->setYScale(m_shown.timelines->yScale());
     }
-    sheet.setComparison(m_shown.comparison, m_shown.rankA, m_shown.rankB, m_shown.finding, m_shown.ranks);
+    sheet.setComparison(m_shown.comparison, m_shown.rankA, m_shown.rankB, finding(), m_shown.ranks);
     QString error;
     if (!sheet.prepare(dialog.imageSize()))
         error = tr("Drawing the views took too long.");
@@ -54,8 +64,7 @@ QString ComparisonExport::findings(bool json)
         return {};
     const QString path =
         QFileDialog::getSaveFileName(m_parent, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
-            QDir::home().filePath(
-                json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
+            startPath(json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
             json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
         return {};
@@ -72,7 +81,7 @@ QString ComparisonExport::report()
     if (!m_shown.comparison)
         return {};
     const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Report"),
-        QDir::home().filePath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
+        startPath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
     if (path.isEmpty())
         return {};
     if (!DiffSheet::isReportPath(path)) {
@@ -86,7 +95,7 @@ QString ComparisonExport::report()
             != QMessageBox::Yes)
         return {};
     DiffSheet sheet(DiffSheet::Diff);
-    sheet.setComparison(m_shown.comparison, m_shown.rankA, m_shown.rankB, m_shown.finding, m_shown.ranks);
+    sheet.setComparison(m_shown.comparison, m_shown.rankA, m_shown.rankB, finding(), m_shown.ranks);
     const QString error = sheet.prepare(QSize(1600, 1000)) ? sheet.writeReport(*m_shown.comparison, path)
                                                            : tr("Drawing the views took too long.");
     if (!error.isEmpty()) {

@@ -12,15 +12,17 @@ namespace RankScope {
 
 class TimelineView;
 
-/// File → Export: the comparison as the window shows it (ranks A and B, the selected finding, the timelines'
-/// colouring and axes) as a picture, its findings as CSV or JSON, or a report. Each asks where (the file dialogs ask
-/// before replacing a file), says in a dialog what went wrong and returns the path written, empty when cancelled or
-/// failed.
+/// File → Export: the comparison as the window shows it (ranks A and B, the timelines' colouring and axes) as a
+/// picture, its findings as CSV or JSON, or a report. A picture outlines the finding `rankscope export` would
+/// (Comparison::findingToShow: the user's where it is A's or B's, else A's largest, else B's), whatever order the
+/// window's table lists them in. Each asks where, starting in the job's folder (the file dialogs ask before replacing
+/// a file), says in a dialog what went wrong and returns the path written, empty when cancelled or failed.
 class ComparisonExport
 {
     Q_DECLARE_TR_FUNCTIONS(RankScope::ComparisonExport)
 public:
-    /// What the window shows; `ranks` is its rank table, `timelines` its timelines.
+    /// What the window shows; `finding` is the one selected (-1: none), `ranks` its rank table, `timelines` its
+    /// timelines, `folder` where the job's files are (empty: the home folder).
     struct Shown
     {
         ComparisonPtr comparison;
@@ -29,6 +31,7 @@ public:
         int finding = -1;
         QAbstractItemModel* ranks = nullptr;
         const TimelineView* timelines = nullptr;
+        QString folder;
     };
     /// Dialogs open over `parent`.
     ComparisonExport(QWidget* parent, Shown shown);
@@ -41,6 +44,11 @@ public:
     QString report();
 
 private:
+    /// `name` in the folder the dialogs start in.
+    QString startPath(const QString& name) const;
+    /// The finding the picture outlines.
+    int finding() const;
+
     QWidget* m_parent;
     Shown m_shown;
 };

@@ -82,6 +82,15 @@ void JobSession::open(Job job, const QStringList& paths)
     }
 }
 
+QString JobSession::folder() const
+{
+    if (m_paths.isEmpty() || m_paths.front().startsWith(u':'))
+        return {};
+    const QFileInfo first(m_paths.front());
+    const QFileInfo folder(first.isDir() ? first.absoluteFilePath() : first.absolutePath());
+    return folder.isWritable() ? folder.absoluteFilePath() : QString();
+}
+
 void JobSession::add(const QStringList& files)
 {
     std::map<int, QString> taken;

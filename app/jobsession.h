@@ -50,6 +50,10 @@ public:
         return m_paths;
     }
 
+    /// Where the job's files are (the folder opened, else the first file's), for exports to start in; empty for the
+    /// bundled example and for a folder that cannot be written.
+    QString folder() const;
+
     /// Starts loading the files of `job`, opened from `paths`; the job shown before must be closed.
     void open(Job job, const QStringList& paths);
     /// Loads `files` into the open job; a rank another file of the job has goes to a free rank, with a note.

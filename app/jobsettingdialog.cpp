@@ -3,32 +3,62 @@
 
 #include "bytesize.h"
 
-#include <QMessageBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
 
 namespace RankScope {
 
 JobSettingDialog::JobSettingDialog(QWidget* parent, const QString& title, const QString& prompt, const QString& current,
     std::function<QString(const QString&)> whatIsWrong)
-    : QInputDialog(parent)
+    : QDialog(parent)
     , m_whatIsWrong(std::move(whatIsWrong))
+    , m_field(new QLineEdit(current, this))
+    , m_why(new QLabel(this))
 {
     setWindowTitle(title);
-    setLabelText(prompt);
-    setTextValue(current);
+    auto* layout = new QVBoxLayout(this);
+    auto* label = new QLabel(prompt, this);
+    label->setWordWrap(true);
+    label->setBuddy(m_field);
+    // Wide enough for the prompt to read as a paragraph, not a column of words, and as tall as it wraps there: a
+    // wrapped label's own minimum is one line, and the dialog would cut the rest.
+    const int width = label->fontMetrics().averageCharWidth() * 70;
+    label->setMinimumSize(width, label->heightForWidth(width));
+    layout->addWidget(label);
+    m_field->setAccessibleName(title);
+    layout->addWidget(m_field);
+    m_why->setWordWrap(true);
+    m_why->setMinimumWidth(width);
+    m_why->setAccessibleName(tr("Why not"));
+    m_why->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_why);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    connect(m_field, &QLineEdit::textChanged, this, &JobSettingDialog::check);
+    // A remembered answer may no longer fit the job (its files changed): said at once.
+    check();
+}
+
+void JobSettingDialog::check()
+{
+    const QString text = m_field->text().trimmed();
+    const QString wrong = text.isEmpty() ? QString() : m_whatIsWrong(text);
+    m_why->setText(wrong);
+    m_why->setVisible(!wrong.isEmpty());
+    m_ok->setEnabled(wrong.isEmpty());
 }
 
 std::optional<QString> JobSettingDialog::ask()
 {
-    for (;;) {
-        if (exec() != QDialog::Accepted)
-            return std::nullopt;
-        const QString text = textValue().trimmed();
-        const QString wrong = text.isEmpty() ? QString() : m_whatIsWrong(text);
-        if (wrong.isEmpty())
-            return text;
-        QMessageBox::warning(parentWidget(), windowTitle(), wrong);
-        setTextValue(text);
-    }
+    if (exec() != QDialog::Accepted)
+        return std::nullopt;
+    return m_field->text().trimmed();
 }
 
 std::optional<QString> JobSettingDialog::askLayout(

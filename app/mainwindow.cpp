@@ -107,15 +107,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_compare, &ComparePanel::oomClicked, m_ranks, &RanksPanel::showOom);
     connect(m_compare, &ComparePanel::blockClicked, m_ranks, &RanksPanel::showBlock);
     connect(m_findings, &FindingsPanel::currentFindingChanged, this, [this](int finding) {
-        // Picking a finding of a rank that is not shown brings that rank as A; picking ranks keeps the finding.
-        if (finding >= 0) {
-            const int rank = comparison()->findings()[size_t(finding)].rank;
-            if (rank != rankA() && rank != rankB()) {
-                setRanks(rank, rankB()); // shows the finding, now on A
-                return;
-            }
-        }
-        showFinding();
+        // Picking a finding of a rank that is not shown brings that rank as A, which shows the finding; picking ranks
+        // keeps the finding.
+        if (finding < 0 || !m_compare->bringIn(comparison()->findings()[size_t(finding)].rank))
+            showFinding();
     });
     connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
     connect(m_findings, &FindingsPanel::optionsChanged, m_session, &JobSession::scheduleComparison);
@@ -214,7 +209,8 @@ void MainWindow::createActions()
     m_exportMenu = file->addMenu(tr("&Export"));
     // What the window shows, exported.
     const auto shown = [this] {
-        return ComparisonExport(this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines() });
+        return ComparisonExport(
+            this, { comparison(), rankA(), rankB(), selectedFinding(), rankModel(), timelines(), m_session->folder() });
     };
     QAction* picture =
         m_exportMenu->addAction(tr("Diff &Screenshot…"), this, [this, shown] { exported(shown().picture()); });
@@ -537,7 +533,7 @@ void MainWindow::showComparison(const ComparisonPtr& comparison)
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
     const int a = comparison->rankIndex(rankA());
-    const bool selected = m_findings->selectFirstFinding();
+    const bool selected = m_findings->selectDefaultFinding(rankA(), rankB());
     const bool aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
     if (aboutOom && a >= 0 && comparison->ranks()[size_t(a)].oomEvents > 0) {
         const DeviceHistoryPtr& h = comparison->historyPtr(size_t(a));
@@ -590,10 +586,11 @@ void MainWindow::clearJob()
 {
     m_session->close();
     m_ranks->clearStack();
+    m_findings->closeJob();
     if (const QString point = m_compare->closeJob(); !point.isEmpty())
-        statusBar()->showMessage(tr("The comparison point “%1” belonged to the closed job: ranks are compared at their "
-                                    "own peaks again.")
-                                     .arg(point),
+        statusBar()->showMessage(
+            tr("The comparison point “%1” belonged to the closed job: this one is compared at its own moment.")
+                .arg(point),
             15000);
 }
 

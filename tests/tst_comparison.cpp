@@ -238,6 +238,15 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         QCOMPARE(selected, largestOfA);
     else if (selected >= 0)
         QCOMPARE(c->findings()[size_t(selected)].rank, b);
+    // The user's finding where its rank is shown, else the same default; the largest of those a filter leaves.
+    for (size_t i = 0; i < c->findings().size(); ++i) {
+        const int rank = c->findings()[i].rank;
+        QCOMPARE(c->findingToShow(a, b, int(i)), rank == a || rank == b ? int(i) : selected);
+        const int among = c->findingToShow(a, b, -1, [i](size_t f) { return f != i; });
+        QVERIFY(among != int(i));
+        if (int(i) != selected)
+            QCOMPARE(among, selected);
+    }
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
     checkOutOfMemory(expected, *c);

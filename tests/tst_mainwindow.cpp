@@ -7,6 +7,7 @@
 #include "chartstyle.h"
 #include "digest.h"
 #include "excesstreemodel.h"
+#include "exportdialog.h"
 #include "findingsmodel.h"
 #include "job.h"
 #include "mainwindow.h"
@@ -36,14 +37,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -55,6 +60,9 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
+
+#include <map>
+#include <optional>
 
 using namespace RankScope;
 
@@ -76,6 +84,9 @@ private slots:
     void digestsOpenLikeSnapshots();
     void closingWhileJobsRun();
     void openReplacesTheJobAndItsPoint();
+    void jobStateStaysWithTheJob();
+    void exportDrawsTheFindingOfThePicture();
+    void layoutDialogSaysWhyNot();
     void addToThisJob();
     void pinnedHostMemoryBesideTheGpus();
     void stepFoldersAreSteps();
@@ -613,6 +624,247 @@ void TestMainWindow::openReplacesTheJobAndItsPoint()
     QCOMPARE(w.comparison()->verdict().kind, Verdict::BurdenImbalance);
     QCOMPARE(w.comparison()->verdict().rank, 7);
     QCOMPARE(w.rankA(), 7);
+}
+
+// A job's ranks, point, lit finding and filter are the job's. A is the verdict's rank and the stack pane shows the
+// finding a picture of A and B outlines, whatever the table's order: gpu0_load_4 blames rank 0, on whose GPU ranks 1-3
+// put their findings, and the table's first row (rank 3's, sorted by rank) must not take A. Another job starts from its
+// own: nothing lit, filtered or compared at a point of the one before, its point box and banner saying the same.
+void TestMainWindow::jobStateStaysWithTheJob()
+{
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.findingsView()->sortByColumn(FindingsModel::RankColumn, Qt::DescendingOrder);
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/gpu0_load_4") });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const ComparisonPtr first = w.comparison();
+    QCOMPARE(first->verdict().kind, Verdict::StrayDevice);
+    QCOMPARE(first->verdict().rank, 0);
+    QCOMPARE(w.rankA(), 0);
+    const int shown = first->findingToShow(w.rankA(), w.rankB());
+    QVERIFY(shown >= 0);
+    QCOMPARE(w.selectedFinding(), shown);
+    QVERIFY2(w.stackPane()->text().contains(QLatin1String("load_checkpoint")), qPrintable(w.stackPane()->text()));
+
+    // At rank 0's OOM, a filter, a finding lit.
+    QComboBox* point = named<QComboBox>(w, QStringLiteral("Comparison point"));
+    QVERIFY(point);
+    QVERIFY(point->findData(QStringLiteral("oom")) >= 0);
+    point->setCurrentIndex(point->findData(QStringLiteral("oom")));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.comparison()->pointName() == "oom", 30000);
+    w.findingsFilter()->setText(QStringLiteral("load_checkpoint"));
+    QTRY_VERIFY(w.findingsView()->model()->rowCount() > 0);
+    w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
+    QVERIFY(w.selectedFinding() >= 0);
+    QVERIFY(w.timelines()->highlightedSite());
+
+    // A job without findings or OOMs.
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/balanced_8") });
+    QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")),
+        qPrintable(w.statusBar()->currentMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    QVERIFY(w.comparison()->findings().empty());
+    QCOMPARE(w.comparison()->verdict().kind, Verdict::Balanced);
+    QCOMPARE(w.comparison()->pointName(), std::string("aligned"));
+    QCOMPARE(w.rankA(), w.comparison()->defaultPair().first);
+    QCOMPARE(w.selectedFinding(), -1);
+    QVERIFY(!w.timelines()->highlightedSite());
+    QVERIFY(!w.blockMap(0)->highlightedSite());
+    QVERIFY(!w.blockMap(1)->highlightedSite());
+    QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
+    QVERIFY(w.findingsFilter()->text().isEmpty());
+    QVERIFY2(w.noMatchText().startsWith(QLatin1String("No finding: no rank holds more")), qPrintable(w.noMatchText()));
+    // The point box lists what this job has (no OOM) and says where it was compared, as the banner and status do.
+    QCOMPARE(point->findData(QStringLiteral("oom")), -1);
+    QCOMPARE(point->currentData().toString(), QStringLiteral("aligned"));
+    QVERIFY2(point->currentText().startsWith(QLatin1String("Aligned at rank")), qPrintable(point->currentText()));
+    QVERIFY2(!w.banner()->text().contains(QLatin1String("at oom"))
+            && !w.banner()->text().contains(QLatin1String("could not be compared at the point asked for")),
+        qPrintable(w.banner()->text()));
+    QVERIFY2(w.statusText().contains(point->currentText()), qPrintable(w.statusText()));
+}
+
+namespace {
+
+QAction* actionNamed(QWidget& window, const QString& text)
+{
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text() == text)
+            return action;
+    }
+    return nullptr;
+}
+
+// File → Export → Diff Screenshot into `path`; what the dialog proposed first, empty when no dialog came.
+QString exportPicture(MainWindow& w, const QString& path)
+{
+    QString proposed;
+    QTimer::singleShot(0, &w, [&proposed, path] {
+        if (auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget())) {
+            proposed = dialog->path();
+            dialog->setPath(path);
+            dialog->accept();
+        }
+    });
+    actionNamed(w, QStringLiteral("Diff &Screenshot…"))->trigger();
+    return proposed;
+}
+
+QString fileText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+} // namespace
+
+// File → Export draws the finding a picture of ranks A and B outlines, whatever the findings table's sort: rank A's
+// largest (the CLI's rule, Comparison::findingToShow), or the one the user selected while its rank is in the picture,
+// never one of a rank it leaves out. Its dialogs start in the job's folder.
+void TestMainWindow::exportDrawsTheFindingOfThePicture()
+{
+    QTemporaryDir dir;
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/midstep_input_4");
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    // The smallest finding first: the table's first row is not the one to show.
+    w.findingsView()->sortByColumn(FindingsModel::ExcessColumn, Qt::AscendingOrder);
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Comparison& c = *w.comparison();
+    QCOMPARE(w.rankA(), c.verdict().rank);
+    const int largest = c.findingToShow(w.rankA(), w.rankB());
+    QVERIFY(largest >= 0);
+    QVERIFY(c.findings().size() > 2);
+    const int firstRow = qobject_cast<QAbstractProxyModel*>(w.findingsView()->model())
+                             ->mapToSource(w.findingsView()->model()->index(0, 0))
+                             .row();
+    QVERIFY(firstRow != largest);
+    QCOMPARE(w.selectedFinding(), largest);
+    const QString svg = dir.filePath(QStringLiteral("sorted.svg"));
+    QCOMPARE(QFileInfo(exportPicture(w, svg)).absolutePath(), QFileInfo(folder).absoluteFilePath());
+    const auto outlines = [&c](const QString& svgText, int finding) {
+        return svgText.contains(QStringLiteral("finding %1: ").arg(finding + 1))
+            && svgText.contains(
+                QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+    };
+    QVERIFY2(outlines(fileText(svg), largest), qPrintable(QStringLiteral("finding %1").arg(largest + 1)));
+
+    // The user's choice, in the picture: that one.
+    w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
+    QCOMPARE(w.selectedFinding(), firstRow);
+    const QString chosen = dir.filePath(QStringLiteral("chosen.svg"));
+    exportPicture(w, chosen);
+    QVERIFY(outlines(fileText(chosen), firstRow));
+
+    // The findings' own dialog starts there too.
+    QString csvFolder;
+    QTimer::singleShot(0, &w, [&csvFolder] {
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            csvFolder = dialog->directory().absolutePath();
+            dialog->reject();
+        }
+    });
+    actionNamed(w, QStringLiteral("Findings as &CSV…"))->trigger();
+    QCOMPARE(csvFolder, QFileInfo(folder).absoluteFilePath());
+
+    // A finding of a rank the picture leaves out (picking ranks keeps the selection): A's largest instead.
+    const QString spread = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/gpu0_load_4");
+    w.openPaths({ spread });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 4, 60000);
+    const Comparison& g = *w.comparison();
+    int ofRank3 = -1;
+    for (size_t i = 0; i < g.findings().size(); ++i)
+        ofRank3 = g.findings()[i].rank == 3 ? int(i) : ofRank3;
+    QVERIFY(ofRank3 >= 0);
+    // Clicked, as a user does: the view makes the row current before it selects it.
+    QTreeView* view = w.findingsView();
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        const QModelIndex index = view->model()->index(row, 0);
+        if (qobject_cast<QAbstractProxyModel*>(view->model())->mapToSource(index).row() == ofRank3)
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+    }
+    QCOMPARE(w.selectedFinding(), ofRank3);
+    QCOMPARE(w.rankA(), 3);
+    w.setRanks(0, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
+    QCOMPARE(w.selectedFinding(), ofRank3);
+    const int inPicture = g.findingToShow(0, 1);
+    QVERIFY(inPicture >= 0 && inPicture != ofRank3);
+    const QString left = dir.filePath(QStringLiteral("left.svg"));
+    QCOMPARE(QFileInfo(exportPicture(w, left)).absolutePath(), QFileInfo(spread).absoluteFilePath());
+    const QString leftText = fileText(left);
+    QVERIFY(leftText.contains(QStringLiteral("finding %1: ").arg(inPicture + 1)));
+    QVERIFY(!leftText.contains(QStringLiteral("finding %1: ").arg(ofRank3 + 1)));
+}
+
+// Compare → Parallel Layout checks the answer as the command line does (Job::check) while it is typed: a layout of 12
+// ranks for 8 files is refused with the job's own words in the dialog and OK disabled.
+void TestMainWindow::layoutDialogSaysWhyNot()
+{
+    const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/pp2_dp4_burden_8");
+    MainWindow w;
+    w.show();
+    w.openPaths({ folder });
+    QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 8, 60000);
+    ComparisonOptions twelve;
+    twelve.layout = ParallelLayout::parse("pp=3,dp=4", nullptr);
+    const QString words = QString::fromStdString(Job({ folder }).check(twelve).text());
+    QCOMPARE(words, QStringLiteral("layout pp=3,dp=4: 12 ranks, but 8 snapshot files are given"));
+
+    // What the dialog says and allows for each answer, read while it is open.
+    struct Seen
+    {
+        QString why;
+        bool okEnabled = false;
+    };
+    std::map<QString, Seen> seen;
+    bool opened = false;
+    std::optional<bool> promptCut;
+    QTimer::singleShot(0, &w, [&] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        opened = true;
+        QLineEdit* field = dialog->findChild<QLineEdit*>();
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QPushButton* ok = buttons ? buttons->button(QDialogButtonBox::Ok) : nullptr;
+        for (const QString& answer :
+            { QStringLiteral("pp=3,dp=4"), QStringLiteral("pp=2,dp=4"), QStringLiteral("pp=two"), QString() }) {
+            if (!field || !ok)
+                break;
+            field->setText(answer);
+            QString why;
+            for (QLabel* label : dialog->findChildren<QLabel*>()) {
+                if (label->isVisibleTo(dialog) && label->accessibleName() == QLatin1String("Why not"))
+                    why = label->text();
+            }
+            seen[answer] = { why, ok->isEnabled() };
+            // The prompt stays whole beside a reason: a wrapped label's own minimum is one line.
+            QApplication::processEvents();
+            for (QLabel* label : dialog->findChildren<QLabel*>()) {
+                if (label->text().contains(QLatin1String("This job has 8 snapshot file")))
+                    promptCut = promptCut.value_or(false) || label->height() < label->heightForWidth(label->width());
+            }
+        }
+        dialog->reject();
+    });
+    w.chooseLayout();
+    QVERIFY(opened);
+    QVERIFY(promptCut.has_value());
+    QVERIFY(!*promptCut);
+    QCOMPARE(seen.size(), size_t(4));
+    QVERIFY2(seen[QStringLiteral("pp=3,dp=4")].why.contains(words), qPrintable(seen[QStringLiteral("pp=3,dp=4")].why));
+    QVERIFY(!seen[QStringLiteral("pp=3,dp=4")].okEnabled);
+    QVERIFY(seen[QStringLiteral("pp=2,dp=4")].why.isEmpty());
+    QVERIFY(seen[QStringLiteral("pp=2,dp=4")].okEnabled);
+    QVERIFY2(seen[QStringLiteral("pp=two")].why.contains(QLatin1String("is not a layout")),
+        qPrintable(seen[QStringLiteral("pp=two")].why));
+    QVERIFY(!seen[QStringLiteral("pp=two")].okEnabled);
+    QVERIFY(seen[QString()].okEnabled); // empty: guessed from the files
+    QVERIFY(w.layoutText().isEmpty());
 }
 
 // Add to This Job keeps the open ranks; a file whose name claims a rank the job has gets a free one, with a note.

@@ -780,10 +780,6 @@
 <context>
     <name>RankScope::FindingsPanel</name>
     <message>
-        <source>Filter findings (file, function, rank…)</source>
-        <translation>筛选差异项（文件、函数、rank…）</translation>
-    </message>
-    <message>
         <source>Filter findings</source>
         <translation>筛选差异项</translation>
     </message>
@@ -896,10 +892,6 @@
         <translation>深度(&amp;D)：</translation>
     </message>
     <message>
-        <source>No finding matches “%1”: every finding&apos;s site, file, function and rank were searched.</source>
-        <translation>没有与“%1”匹配的发现：已搜索所有发现的分配位置、文件、函数和 rank。</translation>
-    </message>
-    <message>
         <source>No finding: no rank holds more than its baseline at any site. What fills rank A&apos;s GPU is under What if, and by frame under Top down and Flame.</source>
         <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
     </message>
@@ -910,6 +902,14 @@
     <message>
         <source>Baseline, threshold, my code and stack depth: what decides the findings</source>
         <translation>基线、阈值、仅我的代码与调用栈深度：决定差异项的选项</translation>
+    </message>
+    <message>
+        <source>Filter findings: any frame, file, function, rank… (%1)</source>
+        <translation>筛选发现：任意帧、文件、函数、Rank…（%1）</translation>
+    </message>
+    <message>
+        <source>No finding matches “%1”: every finding&apos;s site, rank and every frame of its stack were searched.</source>
+        <translation>没有与“%1”匹配的发现：已搜索每个发现的位置、Rank 及其调用栈的每一帧。</translation>
     </message>
 </context>
 <context>
@@ -975,6 +975,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>%1 is not a size with its unit, such as 80GiB.</source>
         <translation>%1 不是带单位的大小，例如 80GiB。</translation>
+    </message>
+    <message>
+        <source>Why not</source>
+        <translation>无法使用的原因</translation>
     </message>
 </context>
 <context>
@@ -1286,10 +1290,6 @@ This job has %n snapshot file(s).</source>
         <translation>向当前任务添加快照</translation>
     </message>
     <message>
-        <source>The comparison point “%1” belonged to the closed job: ranks are compared at their own peaks again.</source>
-        <translation>比较点“%1”属于已关闭的任务：现在重新在各 rank 自己的峰值处比较。</translation>
-    </message>
-    <message>
         <source>Nothing to Open</source>
         <translation>没有可打开的内容</translation>
     </message>
@@ -1336,6 +1336,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>What the colours of the timelines&apos; bands say: which allocation, where it was made, or what it is for, as the rank chart stacks it</source>
         <translation>时间线色带颜色的含义：哪一次分配、在何处分配，或用途（与排名图的堆叠一致）</translation>
+    </message>
+    <message>
+        <source>The comparison point “%1” belonged to the closed job: this one is compared at its own moment.</source>
+        <translation>比较点“%1”属于已关闭的任务：当前任务在其自身的时刻比较。</translation>
     </message>
 </context>
 <context>

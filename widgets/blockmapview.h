@@ -41,6 +41,10 @@ public:
     void setOutlinedRuns(std::vector<FindingRun> runs);
     /// Lights one site's blocks (SiteTable::fingerprint) and fades the rest.
     void setHighlightedSite(std::optional<uint64_t> fingerprint);
+    std::optional<uint64_t> highlightedSite() const
+    {
+        return m_highlight;
+    }
     void setColoring(Coloring coloring);
     /// The map shown beside this one (ranks A and B); both must be told of each other.
     void setPartner(BlockMapView* partner);

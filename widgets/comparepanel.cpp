@@ -170,6 +170,7 @@ void ComparePanel::showComparison(const ComparisonPtr& comparison)
     m_comparison = comparison;
     if (!m_comparison) {
         m_rankA = m_rankB = -1;
+        fillRankCombos();
         m_pair->showRanks(m_comparison, m_rankA, m_rankB);
         return;
     }
@@ -297,6 +298,14 @@ void ComparePanel::swapRanks()
         setRanks(m_rankB, m_rankA);
 }
 
+bool ComparePanel::bringIn(int rank)
+{
+    if (rank == m_rankA || rank == m_rankB)
+        return false;
+    setRanks(rank, m_rankB);
+    return true;
+}
+
 void ComparePanel::markFinding(int finding)
 {
     m_pair->markFinding(finding);
@@ -333,14 +342,15 @@ void ComparePanel::startJob(const std::vector<int64_t>& steps, int64_t step)
 
 QString ComparePanel::closeJob()
 {
-    m_alignedPointText.clear();
-    // An event or a step is a moment of this job's traces; in another job it would compare something else, silently.
+    // The point is the job's: an event or a step is a moment of its traces, which in another job would compare
+    // something else, silently; its OOM, even its peak, were chosen for what it showed, and another job may have no
+    // OOM at all. The next job starts where its own verdict looks, and its list holds only what it has.
     const QString point = m_pointCombo->currentData().toString();
-    if (!point.startsWith(QLatin1String("event:")) && !point.startsWith(QLatin1String("step:")))
-        return {};
-    const QString text = m_pointCombo->currentText();
+    const QString text = point.isEmpty() || point == QLatin1String("aligned") ? QString() : m_pointCombo->currentText();
+    m_alignedPointText.clear();
     m_updating = true;
-    m_pointCombo->setCurrentIndex(std::max(0, m_pointCombo->findData(QStringLiteral("aligned"))));
+    m_pointCombo->clear();
+    m_pointCombo->addItem(tr("Aligned (the verdict's moment)"), QStringLiteral("aligned"));
     m_updating = false;
     return text;
 }

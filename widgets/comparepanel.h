@@ -59,6 +59,8 @@ public:
     /// Shows a compared `rank` as A (side 0) or B (side 1); the other side keeps its rank unless it is the same one.
     void pickRank(int rank, int side);
     void swapRanks();
+    /// Shows `rank` as A, B kept, unless A or B is that rank already; true when the ranks changed.
+    bool bringIn(int rank);
     /// Marks finding `finding` of the comparison on the timelines and block maps (-1: none).
     void markFinding(int finding);
     /// True while a view still replays or lays out its data.
@@ -67,8 +69,8 @@ public:
     /// A new job: no ranks until it is compared; the training steps of the opened folder in the step box (none: a job
     /// of one step, no box), `step` chosen.
     void startJob(const std::vector<int64_t>& steps, int64_t step);
-    /// Forgets what belonged to the closed job: the words for its own moment, and a point that is a moment of its
-    /// traces (an event, a step), back to aligned. Returns that point's words, empty when the point stays.
+    /// Forgets what belonged to the closed job: its points, the words for its own moment, and the point chosen for it,
+    /// back to aligned. Returns that point's words, empty when it was aligned already.
     QString closeJob();
     /// The point to compare at, from the point box.
     void readOptions(ComparisonOptions& options) const;

@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QResizeEvent>
@@ -128,9 +129,16 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this] { emit currentFindingChanged(selectedFinding()); });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    // A click makes its row current before it selects it; the keys and setCurrentIndex select first. In between, a
+    // current row that is not selected beside one that is, nothing was chosen yet: the finding counts once it is both.
+    const auto changed = [this] {
+        const QItemSelectionModel* selection = m_view->selectionModel();
+        if (!selection->hasSelection() || selection->isSelected(m_view->currentIndex()))
+            emit currentFindingChanged(selectedFinding());
+    };
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, changed);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, changed] {
+        changed();
         if (!m_view->selectionModel()->hasSelection())
             emit findingReselected();
     });
@@ -172,7 +180,8 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     layout->addWidget(m_tabs, 1);
 
     (new Retranslator(this))->add([=, this] {
-        m_filter->setPlaceholderText(tr("Filter findings (file, function, rank…)"));
+        m_filter->setPlaceholderText(tr("Filter findings: any frame, file, function, rank… (%1)")
+                                         .arg(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
         m_filter->setAccessibleName(tr("Filter findings"));
         m_view->setAccessibleName(tr("Findings"));
         m_tabs->setTabText(0, tr("Findings"));
@@ -294,8 +303,9 @@ void FindingsPanel::updateNoMatch()
     const bool none = m_comparison && m_findings->rowCount() == 0;
     m_noMatch->setVisible(filtered || none);
     if (filtered)
-        m_noMatch->setText(tr("No finding matches “%1”: every finding's site, file, function and rank were searched.")
-                               .arg(m_filter->text()));
+        m_noMatch->setText(
+            tr("No finding matches “%1”: every finding's site, rank and every frame of its stack were searched.")
+                .arg(m_filter->text()));
     else if (none)
         m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
                               "is under What if, and by frame under Top down and Flame."));
@@ -341,12 +351,27 @@ void FindingsPanel::showExcess()
     m_whatIf->showRank(m_comparison, m_rankA);
 }
 
-bool FindingsPanel::selectFirstFinding()
+bool FindingsPanel::selectDefaultFinding(int rankA, int rankB)
 {
-    if (m_proxy->rowCount() == 0)
+    if (!m_comparison)
         return false;
-    m_view->setCurrentIndex(m_proxy->index(0, 0));
+    const auto row = [this](size_t finding) { return m_proxy->mapFromSource(m_findings->index(int(finding), 0)); };
+    // Of the findings the table shows: the filter may hide the one it would show.
+    const int finding = m_comparison->findingToShow(rankA, rankB, -1, [&row](size_t f) { return row(f).isValid(); });
+    if (finding < 0)
+        return false;
+    m_view->setCurrentIndex(row(size_t(finding)));
+    m_view->scrollTo(row(size_t(finding)));
     return true;
+}
+
+void FindingsPanel::closeJob()
+{
+    m_filter->clear(); // with its signals: the field's clear button goes with the text
+    m_filterTimer->stop();
+    m_proxy->setFilterText(QString());
+    m_scopeChosen = false;
+    updateNoMatch();
 }
 
 void FindingsPanel::setAboutOom(bool aboutOom)

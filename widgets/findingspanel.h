@@ -57,8 +57,11 @@ public:
     void showComparison(const ComparisonPtr& comparison);
     /// Rank A, whose memory the trees, the flame graph and What if show.
     void setRankA(int rank);
-    /// Selects the first finding the table shows; false when the comparison or the filter leaves none.
-    bool selectFirstFinding();
+    /// Selects the finding a view of ranks A and B shows (Comparison::findingToShow) among those the filter leaves,
+    /// whatever the table's order; false when there is none.
+    bool selectDefaultFinding(int rankA, int rankB);
+    /// Forgets what belonged to the closed job: its filter and the trees' scope chosen for it.
+    void closeJob();
     /// A verdict about ranks that ran out of memory with no finding to show: What if comes forward, and goes back to
     /// the findings for a comparison that has some.
     void setAboutOom(bool aboutOom);

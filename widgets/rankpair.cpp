@@ -29,6 +29,8 @@ void RankPair::showRanks(const ComparisonPtr& comparison, int rankA, int rankB)
     m_comparison = comparison;
     m_rankA = rankA;
     m_rankB = rankB;
+    // A finding marked before is of the ranks (or the job) shown before: its site would stay lit, the rest faded.
+    markFinding(-1);
     if (!comparison || comparison->rankIndex(rankA) < 0) {
         clear();
         return;

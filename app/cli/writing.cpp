@@ -121,7 +121,7 @@ std::optional<PictureChoice> choosePicture(const Comparison& c, const Picture& p
             + std::to_string(choice.rankB);
         return std::nullopt;
     }
-    choice.finding = p.finding >= 0 ? p.finding : c.findingToShow(choice.rankA, choice.rankB);
+    choice.finding = c.findingToShow(choice.rankA, choice.rankB, p.finding);
     return choice;
 }
 

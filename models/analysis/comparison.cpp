@@ -280,12 +280,15 @@ int Comparison::verdictHoldingsRank() const
     return defaultPair().first;
 }
 
-int Comparison::findingToShow(int rankA, int rankB) const
+int Comparison::findingToShow(int rankA, int rankB, int selected, const std::function<bool(size_t)>& among) const
 {
-    auto largestOf = [this](int rank) {
+    if (selected >= 0 && size_t(selected) < m_findings.size()
+        && (m_findings[size_t(selected)].rank == rankA || m_findings[size_t(selected)].rank == rankB))
+        return selected;
+    auto largestOf = [this, &among](int rank) {
         int top = -1;
         for (size_t i = 0; i < m_findings.size(); ++i) {
-            if (m_findings[i].rank == rank
+            if (m_findings[i].rank == rank && (!among || among(i))
                 && (top < 0 || m_findings[i].excessBytes > m_findings[size_t(top)].excessBytes))
                 top = int(i);
         }

@@ -11,6 +11,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -472,9 +473,12 @@ public:
     /// The ranks to show side by side by default: A is the verdict's rank (or the one holding the most beyond its
     /// baseline), B the other rank closest to its baseline (-1 with a single rank).
     std::pair<int, int> defaultPair() const;
-    /// The finding a view of ranks A and B selects before the user picks one: the index into findings() of A's
-    /// largest, else of B's (so a picture of the pair always outlines a finding it shows); -1 when neither has any.
-    int findingToShow(int rankA, int rankB) const;
+    /// The finding a view of ranks A and B shows: `selected` (an index into findings(), the user's choice) where it is
+    /// A's or B's, else A's largest, else B's, so a picture of the pair always outlines a finding it shows, whatever
+    /// order a table lists them in; -1 when neither rank has any. `among` (when given) says which findings may be
+    /// taken by size, as a filtered table shows them.
+    int findingToShow(
+        int rankA, int rankB, int selected = -1, const std::function<bool(size_t)>& among = nullptr) const;
     /// findingToShow() of the default pair.
     int defaultFinding() const;
     /// The moment the ranks were compared at (Moment::rank -1 when each rank is at its own point).

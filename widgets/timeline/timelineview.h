@@ -108,6 +108,10 @@ public:
     }
     /// Lights the allocations of one site on every rank (by SiteTable::fingerprint) and fades the others.
     void setHighlightedSite(std::optional<uint64_t> fingerprint);
+    std::optional<uint64_t> highlightedSite() const
+    {
+        return m_highlight;
+    }
     /// Outlines one allocation (index into the track's DeviceHistory::allocations()).
     void setSelectedAllocation(int track, std::optional<uint32_t> allocation);
     /// Uses `axis` when every track supports it (now or once tracks arrive), else the event axis.
