@@ -91,7 +91,7 @@ QString JobSession::folder() const
     return folder.isWritable() ? folder.absoluteFilePath() : QString();
 }
 
-void JobSession::add(const QStringList& files)
+void JobSession::add(const QStringList& files, const QStringList& given)
 {
     std::map<int, QString> taken;
     for (int row = 0; row < m_model->rowCount(); ++row) {
@@ -99,6 +99,19 @@ void JobSession::add(const QStringList& files)
             taken.emplace(file->rank, file->path);
     }
     m_loader->load(files, taken);
+    QStringList paths = m_paths;
+    for (const QString& path : given) {
+        if (!paths.contains(path))
+            paths << path;
+    }
+    // The job's settings are kept under the key of its paths: they move to its new key with it.
+    QSettings settings;
+    for (const char* group : { "layouts", "devicememory" }) {
+        const QVariant value = settings.value(jobKey(group, m_paths));
+        if (value.isValid() && paths != m_paths)
+            settings.setValue(jobKey(group, paths), value);
+    }
+    m_paths = paths;
 }
 
 void JobSession::close()

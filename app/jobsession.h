@@ -56,8 +56,10 @@ public:
 
     /// Starts loading the files of `job`, opened from `paths`; the job shown before must be closed.
     void open(Job job, const QStringList& paths);
-    /// Loads `files` into the open job; a rank another file of the job has goes to a free rank, with a note.
-    void add(const QStringList& files);
+    /// Loads `files` into the open job; a rank another file of the job has goes to a free rank, with a note. `given`
+    /// (what the user added: files or folders) joins the job's paths, so its other steps, its recent entry and its
+    /// remembered settings include them.
+    void add(const QStringList& files, const QStringList& given);
     /// Unloads the job: files, comparison and what still runs for it.
     void close();
     /// Compares the ranks loaded so far with the options as they are now.

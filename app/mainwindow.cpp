@@ -4,6 +4,7 @@
 #include "appearance.h"
 #include "beforeafterwindow.h"
 #include "capturehelperdialog.h"
+#include "comparecolumn.h"
 #include "comparepanel.h"
 #include "comparisonexport.h"
 #include "findingspanel.h"
@@ -50,8 +51,9 @@ namespace RankScope {
 namespace {
 
 // Splitter sizes of this layout (the peaks per step under the rank chart, the stack under the ranks, the options
-// with the findings): sizes saved for an earlier one would squeeze it.
-const QString SplitterKey = QStringLiteral("window/layout3/");
+// with the findings, the block maps beside the timelines on a short screen): sizes saved for an earlier one would
+// squeeze it.
+const QString SplitterKey = QStringLiteral("window/layout4/");
 
 } // namespace
 
@@ -61,8 +63,10 @@ MainWindow::MainWindow(QWidget* parent)
     , m_texts(new Retranslator(this))
 {
     setAcceptDrops(true);
-    // No larger than the screen: a window manager may not shrink it, and without one (Xvfb) it would run off the edge.
-    resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size()));
+    // Three quarters of a large screen (on a 4K one, 1440×900 is a stamp), and no larger than the screen: a window
+    // manager may not shrink it, and without one (Xvfb) it would run off the edge.
+    const QSize available = screen()->availableGeometry().size();
+    resize(QSize(1440, 900).expandedTo(available * 3 / 4).boundedTo(available));
 
     m_stack = new QStackedWidget(this);
     m_start = new StartPage(m_stack);
@@ -117,21 +121,14 @@ MainWindow::MainWindow(QWidget* parent)
     // The step, the point and the ranks shown sit in the menu bar's corner: always in sight, and the row they would
     // take goes to the timelines (a 1280×720 screen has none to spare).
     menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setObjectName(QStringLiteral("compareSplitter"));
-    right->addWidget(m_compare);
-    right->addWidget(m_compare->blockMaps());
-    right->addWidget(m_findings);
-    right->setStretchFactor(0, 5);
-    right->setStretchFactor(1, 3);
-    right->setStretchFactor(2, 3);
+    auto* right = new CompareColumn(m_compare, qobject_cast<QSplitter*>(m_compare->blockMaps()), m_findings);
     auto* body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
     body->addWidget(m_ranks);
     body->addWidget(right);
-    // Extra width goes to the comparison: the ranks' chart and table hold little however wide they are.
-    body->setStretchFactor(0, 0);
-    body->setStretchFactor(1, 1);
+    // A third of extra width goes to the ranks' column, whose stack's lines are long; the rest to the comparison.
+    body->setStretchFactor(0, 1);
+    body->setStretchFactor(1, 2);
     body->setSizes({ 400, 1000 });
     m_mainPage = new QWidget(m_stack);
     auto* page = new QVBoxLayout(m_mainPage);
@@ -424,7 +421,7 @@ void MainWindow::addPaths(const QStringList& paths)
     if (files.isEmpty())
         return;
     m_recent->extend(m_session->paths(), paths);
-    m_session->add(files);
+    m_session->add(files, paths);
     updateStatus();
 }
 

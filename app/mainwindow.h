@@ -161,6 +161,10 @@ public slots:
     {
         m_session->setDeviceMemory(size);
     }
+    QString deviceMemoryText() const
+    {
+        return m_session->deviceMemoryText();
+    }
     /// Language, theme and timeline detail; they apply while the dialog is open.
     void openSettings();
 

@@ -15,6 +15,7 @@
 #include "rankchart.h"
 #include "ranklistmodel.h"
 #include "rankname.h"
+#include "rankspanel.h"
 #include "recentfiles.h"
 #include "settingsdialog.h"
 #include "shortcutsdialog.h"
@@ -50,16 +51,20 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -750,10 +755,15 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
     QCOMPARE(w.selectedFinding(), largest);
     const QString svg = dir.filePath(QStringLiteral("sorted.svg"));
     QCOMPARE(QFileInfo(exportPicture(w, svg)).absolutePath(), QFileInfo(folder).absoluteFilePath());
+    // The picture's header names the finding; a long site label wraps onto a second line of the header, so the text
+    // is read without its markup and spaces.
     const auto outlines = [&c](const QString& svgText, int finding) {
-        return svgText.contains(QStringLiteral("finding %1: ").arg(finding + 1))
-            && svgText.contains(
-                QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+        const auto words = [](QString text) {
+            return text.remove(QRegularExpression(QStringLiteral("<[^>]*>")))
+                .remove(QRegularExpression(QStringLiteral("\\s")));
+        };
+        return words(svgText).contains(words(QStringLiteral("finding %1: ").arg(finding + 1)
+            + QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped()));
     };
     QVERIFY2(outlines(fileText(svg), largest), qPrintable(QStringLiteral("finding %1").arg(largest + 1)));
 
@@ -880,6 +890,7 @@ void TestMainWindow::addToThisJob()
     MainWindow w;
     w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/examples") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
+    w.setDeviceMemory(QStringLiteral("16GiB"));
     w.addPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2/rank1_memory_snapshot.pickle") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 5, 60000);
     QCOMPARE(w.comparison()->ranks().size(), size_t(5));
@@ -910,6 +921,9 @@ void TestMainWindow::addToThisJob()
     QTRY_VERIFY_WITH_TIMEOUT(settled(w) && w.rankModel()->loadedCount() == 5, 60000);
     QCOMPARE(w.comparison()->ranks().size(), size_t(5));
     QCOMPARE(recent.jobs().size(), 1);
+    // What was set for the job before the file was added belongs to the job with it.
+    QCOMPARE(w.deviceMemoryText(), QStringLiteral("16GiB"));
+    w.setDeviceMemory({});
 }
 
 // Pinned host memory (record_host=True) gets its own column, shown only for a job that recorded it; the GPUs' verdict
@@ -1272,14 +1286,16 @@ void TestMainWindow::layoutAtScreenSizes_data()
 }
 
 // The window fits each screen, the timelines get their room first (each plot at least 140 px high), the block maps
-// and the findings stay usable, and no box is narrower than its text.
+// and the findings stay usable, and no box is narrower than its text. A job of 24 findings with a long verdict: at
+// 1280×720 six findings rows in sight, every tab's label whole, the verdict's details read without the window growing
+// past the screen (and the room given back); on a 4K screen the ranks' column and its stack take their share.
 void TestMainWindow::layoutAtScreenSizes()
 {
     QFETCH(QSize, size);
     MainWindow w;
     w.resize(size);
     w.show();
-    w.openExample();
+    w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/midstep_input_4") });
     QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000);
     QApplication::processEvents();
     const auto why = [&w] {
@@ -1302,7 +1318,6 @@ void TestMainWindow::layoutAtScreenSizes()
         QVERIFY2(rect->height() >= TimelineView::MinimumTrackHeight, qPrintable(QString::number(rect->height())));
     for (int i = 0; i < 2; ++i)
         QVERIFY(w.blockMap(i)->height() >= 90);
-    QVERIFY(w.findingsView()->height() >= 3 * w.findingsView()->fontMetrics().height());
     for (QWidget* box : w.findChildren<QWidget*>()) {
         if ((qobject_cast<QComboBox*>(box) || qobject_cast<QAbstractSpinBox*>(box)) && box->isVisible())
             QVERIFY2(box->width() >= box->minimumSizeHint().width(), qPrintable(box->accessibleName()));
@@ -1312,9 +1327,106 @@ void TestMainWindow::layoutAtScreenSizes()
     QVERIFY(corner);
     QVERIFY2(corner->width() >= corner->sizeHint().width(),
         qPrintable(QStringLiteral("%1 < %2").arg(corner->width()).arg(corner->sizeHint().width())));
-    // On a large screen the extra room goes to the comparison, not to the ranks' table.
-    if (size.width() >= 3840)
+
+    // Six findings in sight, not three.
+    QTreeView* findings = w.findingsView();
+    QVERIFY(findings->model()->rowCount() >= 6);
+    QVERIFY(findings->isVisible());
+    const int rowHeight = findings->visualRect(findings->model()->index(0, 0)).height();
+    QVERIFY(rowHeight > 0);
+    QVERIFY2(findings->viewport()->height() / rowHeight >= 6,
+        qPrintable(QStringLiteral("%1 rows of %2 px in %3 px")
+                       .arg(findings->viewport()->height() / rowHeight)
+                       .arg(rowHeight)
+                       .arg(findings->viewport()->height())));
+    // Every tab's label whole: no tab narrower than its text, none past the end of its bar.
+    for (QTabBar* tabs : w.findChildren<QTabBar*>()) {
+        if (!tabs->isVisible())
+            continue;
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QRect tab = tabs->tabRect(i);
+            const int text = tabs->fontMetrics().horizontalAdvance(QString(tabs->tabText(i)).remove(u'&'));
+            QVERIFY2(tab.width() >= text && tabs->rect().contains(tab),
+                qPrintable(QStringLiteral("tab “%1”: %2 px at %3 for %4 px of text, in a bar of %5 px")
+                               .arg(tabs->tabText(i))
+                               .arg(tab.width())
+                               .arg(tab.x())
+                               .arg(text)
+                               .arg(tabs->width())));
+        }
+    }
+    // Options that do not fit beside the tabs are one click away.
+    QComboBox* baseline = named<QComboBox>(w, QStringLiteral("Baseline"));
+    QVERIFY(baseline);
+    if (!baseline->isVisible()) {
+        QToolButton* options = nullptr;
+        for (QToolButton* button : w.findChildren<QToolButton*>()) {
+            if (button->text() == QLatin1String("Options") && button->isVisible())
+                options = button;
+        }
+        QVERIFY(options);
+        options->click();
+        QTRY_VERIFY(baseline->isVisible());
+        baseline->window()->hide();
+    }
+    // The status bar in the window.
+    const auto statusInSight = [&w, size] {
+        return w.statusBar()->isVisible() && QRect(QPoint(), size).contains(w.statusBar()->geometry());
+    };
+    QVERIFY(statusInSight());
+
+    // The verdict's details open inside the window, never past the screen, and closed give back every pixel.
+    QVERIFY2(w.minimumSizeHint().height() <= size.height(), qPrintable(why()));
+    QToolButton* details = w.banner()->findChild<QToolButton*>();
+    QVERIFY(details);
+    QCOMPARE(details->isVisible(), size.height() < MainWindow::CompactBannerHeight);
+    if (details->isVisible()) {
+        const QRect findingsBefore(findings->mapTo(&w, QPoint()), findings->size());
+        const int bannerBefore = w.banner()->height();
+        details->click();
+        QApplication::processEvents();
+        // Shown, three lines at least, inside the window.
+        const QWidget* shown = w.banner()->details();
+        QVERIFY(shown && shown->isVisible());
+        const QRect shownAt(shown->mapTo(&w, QPoint()), shown->size());
+        QVERIFY2(shownAt.height() >= 3 * w.banner()->fontMetrics().height() && w.rect().contains(shownAt),
+            qPrintable(QStringLiteral("%1x%2 at %3,%4")
+                           .arg(shownAt.width())
+                           .arg(shownAt.height())
+                           .arg(shownAt.x())
+                           .arg(shownAt.y())));
+        QVERIFY2(w.size() == size, qPrintable(QStringLiteral("%1x%2; ").arg(w.width()).arg(w.height()) + why()));
+        QVERIFY2(w.minimumSizeHint().height() <= size.height(), qPrintable(why()));
+        QVERIFY(statusInSight());
+        details->click();
+        QApplication::processEvents();
+        QCOMPARE(w.size(), size);
+        QCOMPARE(w.banner()->height(), bannerBefore);
+        QCOMPARE(QRect(findings->mapTo(&w, QPoint()), findings->size()), findingsBefore);
+        QVERIFY(statusInSight());
+    }
+
+    // On a large screen the extra room goes to the comparison and to the ranks' column with its stack, whose lines
+    // are then whole.
+    if (size.width() >= 3840) {
         QVERIFY(w.timelines()->width() > w.width() / 2);
+        QWidget* ranks = w.rankTable()->parentWidget();
+        while (ranks && !qobject_cast<RanksPanel*>(ranks))
+            ranks = ranks->parentWidget();
+        QVERIFY(ranks);
+        QVERIFY2(ranks->width() >= w.width() / 4, qPrintable(QString::number(ranks->width())));
+        QVERIFY2(w.stackPane()->width() >= w.width() / 4, qPrintable(QString::number(w.stackPane()->width())));
+        auto* stack = w.stackPane()->findChild<QPlainTextEdit*>();
+        QVERIFY(stack);
+        const QStringList lines = stack->toPlainText().split(u'\n');
+        QVERIFY(lines.size() > 3);
+        for (const QString& line : lines)
+            QVERIFY2(stack->fontMetrics().horizontalAdvance(line) <= stack->viewport()->width(),
+                qPrintable(QStringLiteral("“%1”: %2 px in %3")
+                               .arg(line)
+                               .arg(stack->fontMetrics().horizontalAdvance(line))
+                               .arg(stack->viewport()->width())));
+    }
 }
 
 // A folder with neither snapshots nor step reports (a readme, or nothing) says so in a dialog, and opens no window.

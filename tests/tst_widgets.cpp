@@ -5,6 +5,7 @@
 #include "annotationranges.h"
 #include "blockmapview.h"
 #include "chartstyle.h"
+#include "comparecolumn.h"
 #include "comparison.h"
 #include "flamegraph.h"
 #include "formatting.h"
@@ -38,11 +39,13 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 #include <map>
 #include <set>
@@ -56,6 +59,7 @@ class TestWidgets : public QObject
 private slots:
     void initTestCase();
     void verdictBanner();
+    void compareColumnPlacesMapsByHeight();
     void rankChartMarksTheOutlier();
     void oneCategoryOrder();
     void timelineAxesAndHover();
@@ -172,6 +176,54 @@ void TestWidgets::verdictBanner()
     const QImage image = banner.grab().toImage();
     QVERIFY(!image.isNull());
     QCOMPARE(image.pixelColor(2, 60).name(), QStringLiteral("#e15759")); // the burden colour strip
+}
+
+// The window's right column: the block maps under the timelines while it is tall enough for the three, beside them
+// (one over the other) when it is not, which is why it may be as short as that; tall again, the maps are back under
+// the timelines with their height.
+void TestWidgets::compareColumnPlacesMapsByHeight()
+{
+    auto* timelines = new QWidget;
+    timelines->setMinimumSize(300, 400);
+    auto* maps = new QSplitter(Qt::Horizontal);
+    for (int i = 0; i < 2; ++i) {
+        auto* map = new QWidget;
+        map->setMinimumSize(160, 90);
+        maps->addWidget(map);
+    }
+    auto* findings = new QWidget;
+    findings->setMinimumSize(300, 150);
+    // In a window's layout, as in the main window: its minimum is the window's.
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* column = new CompareColumn(timelines, maps, findings);
+    layout->addWidget(column);
+    QCOMPARE(column->minimumSizeHint().height(), 400 + column->handleWidth() + 150);
+    const auto at = [column](const QWidget* part) { return QRect(part->mapTo(column, QPoint()), part->size()); };
+    const auto stacked = [&] {
+        return !column->mapsBeside() && maps->orientation() == Qt::Horizontal && maps->isVisibleTo(column)
+            && maps->height() >= 90 && at(maps).top() > at(timelines).bottom()
+            && at(findings).top() > at(maps).bottom();
+    };
+    window.resize(800, 1000);
+    window.show();
+    QApplication::processEvents();
+    QVERIFY(stacked());
+
+    window.resize(800, 600);
+    QApplication::processEvents();
+    QVERIFY(column->mapsBeside());
+    QCOMPARE(maps->orientation(), Qt::Vertical);
+    QVERIFY(at(maps).left() > at(timelines).right());
+    QVERIFY(at(findings).top() > std::max(at(timelines).bottom(), at(maps).bottom()));
+    QVERIFY(timelines->height() >= 400);
+    QVERIFY(findings->height() >= 150);
+    QVERIFY(maps->widget(1)->mapTo(column, QPoint()).y() > maps->widget(0)->mapTo(column, QPoint()).y());
+
+    window.resize(800, 1000);
+    QApplication::processEvents();
+    QVERIFY(stacked());
 }
 
 void TestWidgets::rankChartMarksTheOutlier()

@@ -896,6 +896,14 @@
         <translation>没有差异项：没有哪个 rank 在任何分配位置上超过其基线。rank A 的 GPU 被什么占满，请看“假设”，按帧划分请看“自顶向下”和“火焰图”。</translation>
     </message>
     <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Baseline, threshold, my code and stack depth: what decides the findings</source>
+        <translation>基线、阈值、仅我的代码与调用栈深度：决定差异项的选项</translation>
+    </message>
+    <message>
         <source>Filter findings: any frame, file, function, rank… (%1)</source>
         <translation>筛选发现：任意帧、文件、函数、Rank…（%1）</translation>
     </message>
@@ -2563,6 +2571,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>The job cannot use the %1; the ranks were compared without it.</source>
         <translation>该作业无法使用 %1；比较各 rank 时未使用它。</translation>
+    </message>
+    <message>
+        <source>Verdict details</source>
+        <translation>结论详情</translation>
     </message>
 </context>
 <context>

@@ -18,12 +18,16 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -52,7 +56,6 @@ FindingsPanel::FindingsPanel(QWidget* parent)
         updateNoMatch();
     });
     FieldShortcuts::install(m_filter);
-    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 24);
     bar->addWidget(m_filter, 1);
     // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
     m_scopeCombo = new QComboBox(corner);
@@ -65,36 +68,50 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     });
     bar->addWidget(m_scopeCombo);
     bar->addSpacing(8);
+    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays short
+    // enough for a 1280-pixel screen. Where the row has no room for them beside every tab's whole label, they fold
+    // behind a button (fitOptions).
+    m_options = new QWidget(corner);
+    auto* options = new QHBoxLayout(m_options);
+    options->setContentsMargins(0, 0, 0, 0);
     // A field after its label, which names it (and gives it a mnemonic).
-    const auto addLabelled = [corner, bar](QWidget* field) {
-        auto* label = new QLabel(corner);
+    const auto addLabelled = [this, options](QWidget* field) {
+        auto* label = new QLabel(m_options);
         label->setBuddy(field);
-        bar->addWidget(label);
-        bar->addWidget(field);
+        options->addWidget(label);
+        options->addWidget(field);
         return label;
     };
-
-    // How sites are compared goes with the findings it decides, in their bar: the bar over the timelines stays short
-    // enough for a 1280-pixel screen.
-    m_baselineCombo = new QComboBox(corner);
+    m_baselineCombo = new QComboBox(m_options);
     m_baselineCombo->addItem(QString());
     m_baselineCombo->addItem(QString());
     connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &FindingsPanel::optionsChanged);
     QLabel* baselineLabel = addLabelled(m_baselineCombo);
-    m_threshold = new QDoubleSpinBox(corner);
+    m_threshold = new QDoubleSpinBox(m_options);
     m_threshold->setRange(0, 1000);
     m_threshold->setDecimals(1);
     m_threshold->setSuffix(QStringLiteral(" %"));
     m_threshold->setValue(ComparisonOptions().thresholdPercent);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
     QLabel* thresholdLabel = addLabelled(m_threshold);
-    m_myCode = new QCheckBox(corner);
+    m_myCode = new QCheckBox(m_options);
     connect(m_myCode, &QCheckBox::toggled, this, &FindingsPanel::optionsChanged);
-    bar->addWidget(m_myCode);
-    m_depth = new QSpinBox(corner);
+    options->addWidget(m_myCode);
+    m_depth = new QSpinBox(m_options);
     m_depth->setRange(0, 64);
     connect(m_depth, &QSpinBox::valueChanged, this, &FindingsPanel::optionsChanged);
     QLabel* depthLabel = addLabelled(m_depth);
+    bar->addWidget(m_options);
+    m_optionsButton = new QToolButton(corner);
+    m_optionsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_optionsButton->setArrowType(Qt::DownArrow);
+    m_optionsButton->setAutoRaise(true);
+    m_optionsButton->hide();
+    connect(m_optionsButton, &QToolButton::clicked, this, &FindingsPanel::showFoldedOptions);
+    bar->addWidget(m_optionsButton);
+    m_optionsPopup = new QFrame(this, Qt::Popup);
+    m_optionsPopup->setFrameShape(QFrame::StyledPanel);
+    new QHBoxLayout(m_optionsPopup);
     FieldShortcuts::install(m_threshold);
     FieldShortcuts::install(m_depth);
 
@@ -135,6 +152,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
+    m_tabs->tabBar()->setElideMode(Qt::ElideNone); // "Bottom up" was cut to "Botto"; fitOptions makes the room
     m_tabs->addTab(m_view, QString());
     for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
         auto* model = new ExcessTreeModel(this);
@@ -206,8 +224,71 @@ FindingsPanel::FindingsPanel(QWidget* parent)
         m_depth->setToolTip(tr("How many frames (innermost first) make a site; fewer frames merge more allocations"));
         m_depth->setAccessibleName(tr("Stack depth"));
         depthLabel->setText(tr("&Depth:"));
+        m_optionsButton->setText(tr("Options"));
+        m_optionsButton->setToolTip(tr("Baseline, threshold, my code and stack depth: what decides the findings"));
         showExcess();
+        fitOptions();
     });
+}
+
+QSize FindingsPanel::minimumSizeHint() const
+{
+    // The table with MinimumRows rows in sight under its header, a scroll bar under them (its figures scroll on a
+    // narrow screen), in place of the few pixels a scroll area asks for: then the window's splitters cannot squeeze
+    // the findings to three rows.
+    const int row = std::max(m_view->sizeHintForRow(0), m_view->fontMetrics().lineSpacing() + 2);
+    const int table = 2 * m_view->frameWidth() + m_view->header()->sizeHint().height() + MinimumRows * row
+        + m_view->horizontalScrollBar()->sizeHint().height();
+    const QSize laidOut = QWidget::minimumSizeHint();
+    return { laidOut.width(), laidOut.height() + std::max(0, table - m_view->minimumSizeHint().height()) };
+}
+
+void FindingsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitOptions();
+}
+
+void FindingsPanel::fitOptions()
+{
+    // Whichever tab is in front, so switching tabs does not move them: the wider of the filter and the scope box.
+    auto* bar = static_cast<QBoxLayout*>(m_filter->parentWidget()->layout());
+    const QMargins margins = bar->contentsMargins();
+    const int filter = m_filter->fontMetrics().averageCharWidth() * 24;
+    const int field = std::max({ filter, m_filter->minimumSizeHint().width(), m_scopeCombo->sizeHint().width() });
+    const int row = m_tabs->tabBar()->sizeHint().width() + margins.left() + margins.right() + field + 8
+        + 4 * std::max(bar->spacing(), 0) + m_options->sizeHint().width();
+    const bool fold = row > m_tabs->width();
+    // The filter takes what the row leaves, up to its placeholder's width (which says what it searches).
+    const int spare =
+        m_tabs->width() - row + (fold ? m_options->sizeHint().width() - m_optionsButton->sizeHint().width() : 0);
+    const int placeholder = m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 40;
+    m_filter->setMinimumWidth(std::max(filter, std::min(filter + spare, placeholder)));
+    if (fold == m_optionsFolded)
+        return;
+    m_optionsFolded = fold;
+    m_optionsPopup->hide();
+    if (fold)
+        m_optionsPopup->layout()->addWidget(m_options);
+    else
+        bar->insertWidget(bar->indexOf(m_optionsButton), m_options);
+    m_options->show();
+    m_optionsButton->setVisible(fold);
+}
+
+void FindingsPanel::showFoldedOptions()
+{
+    m_optionsPopup->adjustSize();
+    // Under the button's right end, or over it where the screen ends first (the findings are low in the window).
+    const QSize size = m_optionsPopup->size();
+    const QRect screen = m_optionsButton->screen()->availableGeometry();
+    QPoint at =
+        m_optionsButton->mapToGlobal(QPoint(m_optionsButton->width() - size.width(), m_optionsButton->height()));
+    if (at.y() + size.height() > screen.bottom())
+        at.setY(m_optionsButton->mapToGlobal(QPoint()).y() - size.height());
+    at.setX(std::clamp(at.x(), screen.left(), std::max(screen.left(), screen.right() - size.width())));
+    m_optionsPopup->move(at);
+    m_optionsPopup->show();
 }
 
 QString FindingsPanel::noMatchText() const
@@ -237,6 +318,7 @@ void FindingsPanel::showComparison(const ComparisonPtr& comparison)
     updateNoMatch();
     if (m_comparison)
         FindingsTableUtil::fitColumns(m_view);
+    updateGeometry(); // the minimum counts rows of the height the first one has
 }
 
 void FindingsPanel::setRankA(int rank)

@@ -8,12 +8,14 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFrame;
 class QLabel;
 class QLineEdit;
 class QSettings;
 class QSpinBox;
 class QTabWidget;
 class QTimer;
+class QToolButton;
 class QTreeView;
 
 namespace RankScope {
@@ -31,6 +33,10 @@ class FindingsPanel : public QWidget
     Q_OBJECT
 public:
     explicit FindingsPanel(QWidget* parent = nullptr);
+
+    /// Findings rows the table keeps in sight however short the window (minimumSizeHint).
+    static constexpr int MinimumRows = 6;
+    QSize minimumSizeHint() const override;
 
     FindingsModel* model() const
     {
@@ -82,7 +88,13 @@ signals:
     /// The user changed an option.
     void optionsChanged();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /// The options beside the tabs where the row holds them and every tab's label whole, else behind their button.
+    void fitOptions();
+    void showFoldedOptions();
     /// Rank A's excess (or everything it holds) by frame in the Top Down, Bottom Up and Flame Graph tabs, and What if.
     void showExcess();
     /// Says so when the filter leaves no finding of a comparison that has some.
@@ -107,6 +119,10 @@ private:
     /// The What-if tab was brought forward for a job that ran out of memory with no finding (and goes back to the
     /// findings for a job that has some).
     bool m_whatIfShownForOom = false;
+    QWidget* m_options = nullptr;
+    QToolButton* m_optionsButton = nullptr;
+    QFrame* m_optionsPopup = nullptr;
+    bool m_optionsFolded = false;
     QComboBox* m_baselineCombo = nullptr;
     QDoubleSpinBox* m_threshold = nullptr;
     QCheckBox* m_myCode = nullptr;

@@ -8,6 +8,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -49,7 +50,7 @@ VerdictBanner::VerdictBanner(QWidget* parent)
     m_more->hide();
     connect(m_more, &QToolButton::toggled, this, [this](bool open) {
         m_more->setText(open ? tr("Less") : tr("Details"));
-        m_body->setVisible(open && m_verdict);
+        showBody();
     });
     head->addWidget(m_more);
     layout->addLayout(head);
@@ -66,7 +67,7 @@ void VerdictBanner::setPending(const QString& message)
     m_strip->setPalette(p);
     m_title->setText(message);
     m_body->clear();
-    m_body->hide();
+    showBody();
     show();
 }
 
@@ -152,9 +153,97 @@ void VerdictBanner::showVerdict()
     if (!notes.isEmpty())
         body += QLatin1Char('\n') + tr("Note: %1").arg(notes.join(QLatin1Char(' ')));
     m_body->setText(body);
-    m_body->setVisible(!m_compact || m_more->isChecked());
     m_title->setToolTip(m_compact ? body : QString());
     show();
+    showBody();
+}
+
+void VerdictBanner::showBody()
+{
+    // A compact banner's body goes over the page rather than into the banner: in the banner it made the window's
+    // minimum taller than a 720-pixel screen, the window grew past it and stayed that tall after Less.
+    QWidget* page = parentWidget();
+    const bool inBanner = m_verdict && !m_compact;
+    const bool over = m_verdict && m_compact && m_more->isChecked() && page && isVisible();
+    m_body->setVisible(inBanner || (m_verdict && m_compact && m_more->isChecked() && !page));
+    if (!over) {
+        if (m_details)
+            m_details->hide();
+        return;
+    }
+    if (!m_details) {
+        m_details = new QScrollArea(page);
+        m_details->setWidgetResizable(true);
+        m_details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_details->setFrameShape(QFrame::StyledPanel);
+        m_detailsText = new QLabel;
+        m_detailsText->setWordWrap(true);
+        m_detailsText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_detailsText->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_detailsText->setContentsMargins(14, 6, 10, 8);
+        m_details->setWidget(m_detailsText);
+        page->installEventFilter(this);
+    }
+    m_details->setAccessibleName(tr("Verdict details"));
+    // The banner's tint and dark text, so the details read as its continuation.
+    m_details->setPalette(palette());
+    m_details->viewport()->setPalette(palette());
+    m_details->viewport()->setBackgroundRole(QPalette::Window);
+    m_detailsText->setPalette(palette());
+    m_detailsText->setText(m_body->text());
+    placeDetails();
+    m_details->show();
+    m_details->raise();
+}
+
+void VerdictBanner::placeDetails()
+{
+    if (!m_details || !m_details->parentWidget())
+        return;
+    const QWidget* page = m_details->parentWidget();
+    const QRect banner = geometry();
+    const int top = banner.bottom() + 1;
+    const int frame = 2 * m_details->frameWidth();
+    const int text = m_detailsText->heightForWidth(banner.width() - frame);
+    const int most = std::max(3 * fontMetrics().lineSpacing(), (page->height() - top) / 2);
+    m_details->setGeometry(banner.left(), top, banner.width(), std::min(text + frame, most));
+}
+
+QWidget* VerdictBanner::details() const
+{
+    return m_details;
+}
+
+bool VerdictBanner::eventFilter(QObject* watched, QEvent* event)
+{
+    if (m_details && watched == m_details->parentWidget() && event->type() == QEvent::Resize)
+        placeDetails();
+    return QFrame::eventFilter(watched, event);
+}
+
+void VerdictBanner::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    placeDetails();
+}
+
+void VerdictBanner::moveEvent(QMoveEvent* event)
+{
+    QFrame::moveEvent(event);
+    placeDetails();
+}
+
+void VerdictBanner::showEvent(QShowEvent* event)
+{
+    QFrame::showEvent(event);
+    showBody();
+}
+
+void VerdictBanner::hideEvent(QHideEvent* event)
+{
+    QFrame::hideEvent(event);
+    if (m_details)
+        m_details->hide();
 }
 
 void VerdictBanner::setCompact(bool compact)
@@ -165,6 +254,8 @@ void VerdictBanner::setCompact(bool compact)
     m_more->setVisible(compact);
     if (m_verdict)
         showVerdict();
+    else
+        showBody();
 }
 
 QString VerdictBanner::text() const

@@ -8,6 +8,7 @@
 #include <optional>
 
 class QLabel;
+class QScrollArea;
 class QToolButton;
 
 namespace RankScope {
@@ -50,12 +51,24 @@ public:
     {
         return m_compact;
     }
+    /// Where Details shows the rest of a compact banner: over the top of what is under the banner, at most half of
+    /// it high and scrolling beyond, so that opening it never makes the window taller (past a 720-pixel screen) and
+    /// closing it moves nothing. nullptr until first opened.
+    QWidget* details() const;
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void showVerdict();
+    /// The body in the banner, or in the details over the page when compact and open.
+    void showBody();
+    void placeDetails();
 
     std::optional<Verdict> m_verdict;
     Caveats m_caveats;
@@ -63,6 +76,8 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_body = nullptr;
     QToolButton* m_more = nullptr;
+    QScrollArea* m_details = nullptr;
+    QLabel* m_detailsText = nullptr;
     bool m_compact = false;
 };
 
