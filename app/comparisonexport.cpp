@@ -62,7 +62,7 @@ QString ComparisonExport::findings(bool json)
 {
     if (!m_shown.comparison)
         return {};
-    const QString path =
+    QString path =
         QFileDialog::getSaveFileName(m_parent, json ? tr("Export Findings as JSON") : tr("Export Findings as CSV"),
             startPath(json ? QStringLiteral("rankscope-findings.json") : QStringLiteral("rankscope-findings.csv")),
             json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
@@ -80,7 +80,7 @@ QString ComparisonExport::report()
 {
     if (!m_shown.comparison)
         return {};
-    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Report"),
+    QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Report"),
         startPath(QStringLiteral("rankscope-report.html")), tr("HTML page (*.html);;Markdown (*.md)"));
     if (path.isEmpty())
         return {};

@@ -346,7 +346,7 @@ QString ComparePanel::closeJob()
     // something else, silently; its OOM, even its peak, were chosen for what it showed, and another job may have no
     // OOM at all. The next job starts where its own verdict looks, and its list holds only what it has.
     const QString point = m_pointCombo->currentData().toString();
-    const QString text = point.isEmpty() || point == QLatin1String("aligned") ? QString() : m_pointCombo->currentText();
+    QString text = point.isEmpty() || point == QLatin1String("aligned") ? QString() : m_pointCombo->currentText();
     m_alignedPointText.clear();
     m_updating = true;
     m_pointCombo->clear();

@@ -38,7 +38,7 @@ QString JobError::translated() const
         QT_TRANSLATE_NOOP3("RankScope::Job", "steps", "an option"),
         QT_TRANSLATE_NOOP3("RankScope::Job", "device", "an option"),
     };
-    const QString words = phrase.empty() ? QString::fromStdString(what) : phrase.translated();
+    QString words = phrase.empty() ? QString::fromStdString(what) : phrase.translated();
     if (option.empty())
         return words;
     QString name = QString::fromStdString(option);

@@ -5,7 +5,8 @@ namespace RankScope {
 
 void ZoomHistory::reset(View start)
 {
-    m_views.assign(1, std::move(start));
+    m_views.clear();
+    m_views.push_back(std::move(start));
     m_current = 0;
 }
 
