@@ -351,13 +351,28 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         }
     }
 
+    // The rank's title sits in the plot's top left (TimelineView): a label that would cover it goes under it.
+    QRectF title;
+    if (QCPLayoutInset* inset = mKeyAxis->axisRect()->insetLayout()) {
+        for (int i = 0; i < inset->elementCount(); ++i) {
+            if (const auto* text = qobject_cast<QCPTextElement*>(inset->elementAt(i)))
+                title = QRectF(text->outerRect());
+        }
+    }
+    const auto clearOfTitle = [&](const QPointF& baseline, const QString& text) {
+        const QRectF box(baseline.x() - 2, baseline.y() - metrics.ascent() - 1, metrics.horizontalAdvance(text) + 4,
+            metrics.height() + 2);
+        return box.intersects(title) ? QPointF(baseline.x(), title.bottom() + metrics.ascent() + 2) : baseline;
+    };
+
     // OOMs: where the allocator gave up.
     for (const OomMarker& oom : h.ooms()) {
         const double px = x(oom.event);
         painter->setPen(oomPen());
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
-        drawLabel(
-            painter, QPointF(px + 3, area.top() + metrics.ascent() + 2), QObject::tr("OOM"), oomPen().color(), palette);
+        const QString label = QObject::tr("OOM");
+        drawLabel(painter, clearOfTitle(QPointF(px + 3, area.top() + metrics.ascent() + 2), label), label,
+            oomPen().color(), palette);
     }
 
     // The peak: a diamond on the curve with its figure.
@@ -371,7 +386,8 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
         const double width = metrics.horizontalAdvance(label);
         const double left = at.x() + width + 12 > area.right() ? at.x() - width - 8 : at.x() + 8;
-        drawLabel(painter, QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label,
+        drawLabel(painter,
+            clearOfTitle(QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label), label,
             peakPen(palette).color(), palette);
     }
 }
