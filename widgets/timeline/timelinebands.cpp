@@ -351,14 +351,8 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         }
     }
 
-    // The rank's title sits in the plot's top left (TimelineView): a label that would cover it goes under it.
-    QRectF title;
-    if (QCPLayoutInset* inset = mKeyAxis->axisRect()->insetLayout()) {
-        for (int i = 0; i < inset->elementCount(); ++i) {
-            if (const auto* text = qobject_cast<QCPTextElement*>(inset->elementAt(i)))
-                title = QRectF(text->outerRect());
-        }
-    }
+    // A label that would cover the rank's title goes under it.
+    const QRectF title(m_view->titleRect(m_track));
     const auto clearOfTitle = [&](const QPointF& baseline, const QString& text) {
         const QRectF box(baseline.x() - 2, baseline.y() - metrics.ascent() - 1, metrics.horizontalAdvance(text) + 4,
             metrics.height() + 2);

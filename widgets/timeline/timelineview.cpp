@@ -236,10 +236,14 @@ std::vector<AnnotationRanges::Strip> TimelineView::annotationStrips(int track) c
 QRectF TimelineView::stripRect(int track, const AnnotationRanges::Strip& strip) const
 {
     const Track& view = *m_views[size_t(track)];
-    // Under the rank's title, which sits in the plot's top left.
-    const int top = std::max(view.rect->rect().top(), view.title->outerRect().bottom()) + 1;
+    const int top = std::max(view.rect->rect().top(), titleRect(track).bottom()) + 1;
     const int row = QFontMetrics(markerFont()).height() + 2;
     return QRectF(strip.left, top + strip.row * row, std::max(strip.right - strip.left, 1.0), row - 1);
+}
+
+QRect TimelineView::titleRect(int track) const
+{
+    return m_views[size_t(track)]->title->outerRect();
 }
 
 QString TimelineView::stripLabel(int track, const AnnotationRanges::Strip& strip) const

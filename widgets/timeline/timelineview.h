@@ -167,6 +167,8 @@ public:
     std::vector<AnnotationRanges::Strip> annotationStrips(int track) const;
     /// Where a strip of a track is drawn on the plot.
     QRectF stripRect(int track, const AnnotationRanges::Strip& strip) const;
+    /// Where the rank's title sits on a track's plot, in its top left: strips and labels keep clear of it.
+    QRect titleRect(int track) const;
     /// A strip's label: its range's name, or how many ranges it merges.
     QString stripLabel(int track, const AnnotationRanges::Strip& strip) const;
     /// The font of the markers' and strips' labels.
