@@ -75,6 +75,7 @@ DeviceStats AllocatorState::stats() const
     visitFreeSpace(*this, [&s](const StateSegment&, int64_t largest, int64_t free, bool) {
         s.largestFree = std::max(s.largestFree, largest);
         s.inactive += free;
+        s.segmentsWithFree += free > 0 ? 1 : 0;
     });
     for (const StateBlock& b : blocks) {
         s.active += b.size;

@@ -42,6 +42,7 @@ struct DeviceStats
     int64_t requested = 0;
     int64_t inactive = 0; ///< free bytes inside segments
     int64_t largestFree = 0;
+    int64_t segmentsWithFree = 0; ///< segments holding any of `inactive`
     int64_t segments = 0;
     int64_t blocks = 0;
 };

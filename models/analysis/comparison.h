@@ -277,15 +277,146 @@ struct Verdict
             ShardModelState, ///< parameters, gradients and optimizer state do
             Defragment, ///< free space split between live blocks
             RebalanceStages, ///< the ranks that ran out of memory are the stage (or shard) holding the most
+            ExpandableSegments, ///< the request missed by less than lay stranded in the reserve, and they were off
+            RaiseLimit, ///< the device still had the request free: the process's own limit refused it
         };
         Kind kind = ActivationCheckpointing;
         int64_t bytes = 0;
         int64_t peakWithoutBytes = 0;
         int64_t savedBytes = 0; ///< the peak with everything minus peakWithoutBytes
         std::string label; ///< ChunkedLoss: the site
+        /// Against the margin's shortfall: 1 where this remedy alone would have closed it (with `spareBytes` to
+        /// spare), 0 where it would not, -1 where the files give no figure for what it saves.
+        int closesGap = -1;
+        int64_t spareBytes = 0;
         static const char* kindName(Kind kind);
     };
     std::vector<Remedy> remedies;
+    /// How close an out-of-memory came to fitting, from the figures of the rank's failed request: what it needed
+    /// (held + request), what the GPU offered (PyTorch's reserve + the device's free memory), how much more the request
+    /// was than the device had free, and what lay unused in the reserve (in gaps between live blocks, the largest
+    /// `largestGapBytes`, in `strandedSegments` segments).
+    struct Margin
+    {
+        enum Outcome
+        {
+            None, ///< no out-of-memory to measure
+            ShortOfBytes, ///< more than the device had free and the reserve's gaps held together
+            NotInOnePiece, ///< the reserve's gaps held more than the request lacked, in no piece it could use
+            NotReached, ///< the device had the request free: another limit refused it
+        };
+        Outcome outcome = None;
+        int rank = -1;
+        int64_t requestedBytes = 0;
+        int64_t heldBytes = 0;
+        int64_t reservedBytes = 0;
+        int64_t deviceFreeBytes = 0;
+        int64_t neededBytes = 0;
+        int64_t offeredBytes = 0;
+        int64_t shortBytes = 0;
+        int64_t strandedBytes = 0;
+        int64_t largestGapBytes = 0;
+        int strandedSegments = 0;
+        bool expandableSegments = false; ///< the rank ran with expandable segments
+        /// The most a peak could have been for the request to succeed: what the GPU offered less what lay stranded
+        /// (0 where no peak says so: no OOM, or the device was not full).
+        int64_t fitBytes() const
+        {
+            return outcome == ShortOfBytes || outcome == NotInOnePiece ? offeredBytes - strandedBytes : 0;
+        }
+        static const char* outcomeName(Outcome outcome);
+        /// The margin of `history`'s last OOM (None without one), of rank `rank`.
+        static Margin of(const DeviceHistory& history, int rank);
+    };
+    Margin margin;
+    /// One rule of the decision (VerdictRules), as it was checked: whether its kind applies, the figures it judged
+    /// by, and why not where it does not.
+    struct Figure
+    {
+        enum Unit
+        {
+            Bytes,
+            Count,
+            Rank,
+            Percent,
+            Flag,
+        };
+        std::string key;
+        Unit unit = Bytes;
+        int64_t value = 0;
+        double percent = 0; ///< for Percent
+    };
+    struct Consideration
+    {
+        enum WhyNot
+        {
+            Applies,
+            OneRank, ///< nothing to compare it with
+            BelowThreshold, ///< the largest excess is within the threshold
+            SharedSitesMost, ///< most of the excess is at sites the baseline has too
+            OwnSitesMost, ///< most of the excess is at sites the baseline does not have
+            ModelStateShared, ///< the larger tensors are model state: shards of an uneven split
+            NoGroups, ///< no layout splits the ranks, and model state is not most of the excess
+            GroupsAlike, ///< the groups' model state differs within the threshold
+            NoOom, ///< no rank ran out of memory
+            FreeBelowRequest, ///< the reserve's free space was less than the request
+            BlockLargeEnough, ///< a free block as large as the request was there
+            NoOutsideEvidence, ///< no replica went past the request, and the device's total was not given
+            OutsideWithinAllowance, ///< what is neither reserved nor free is what a context and NCCL take
+            ExplainedOtherwise, ///< fragmentation or memory outside explains the out-of-memory
+            NoSteps, ///< one training step: growth needs two or more
+            NothingGrows, ///< no rank holds more at every step
+            ExcessNotGrowing, ///< the imbalance's excess is mostly at sites that do not grow
+            OutranksGrowth, ///< the answer below is not one growth overrides
+            NoForeign, ///< no rank allocates on another rank's GPU
+            StrayWouldNotFit, ///< without the others' memory the request still would not have fit
+            StraySmaller, ///< the imbalance on the ranks' own GPUs is larger
+            RankStandsOut, ///< a rank holds more than the threshold beyond its baseline
+            RanksRanOut, ///< ranks ran out of memory
+            GroupsDiffer, ///< a group holds more model state than the others
+        };
+        Kind kind = Balanced;
+        bool applies = false;
+        WhyNot whyNot = Applies;
+        std::vector<Figure> evidence;
+        /// The figure named `key`, 0 without it.
+        int64_t figure(const std::string& key) const;
+    };
+    /// Every rule, in the order of decision (VerdictRules::rules()).
+    std::vector<Consideration> considered;
+    /// How sure the verdict is, and what says so.
+    enum Confidence
+    {
+        High,
+        Medium,
+        Low,
+    };
+    struct ConfidenceFactor
+    {
+        enum Kind
+        {
+            PastThreshold, ///< the deciding figure is `value` tenths of its threshold (or of its own bound)
+            NearThreshold, ///< within twice its threshold
+            TracesIncomplete, ///< `value` ranks' traces lost their start
+            PointAsked, ///< the user chose the point
+            AlikeAgree, ///< `value` ranks alike agree
+            Unreached, ///< `value` replicas never reached the request
+            OneRankOnly, ///< nothing to compare with
+            MixedExcess, ///< the excess is split between own and shared sites (`value` percent the larger part)
+            Digest, ///< compared from digests
+            GrowthUnderThreshold, ///< the growth over the steps is under the threshold
+            FewSteps, ///< only `value` steps
+            ExplainedByFigures, ///< an out-of-memory whose figures decide it (fragmentation, replicas, the device
+                                ///< total)
+            DeviceNotFull, ///< the device still had the failed request free: a limit refused it, not the GPU
+            DeviceTotalUnknown, ///< one rank out of memory, no device total: memory outside cannot be ruled out
+        };
+        Kind kind = PastThreshold;
+        int64_t value = 0;
+    };
+    Confidence confidence = High;
+    std::vector<ConfidenceFactor> confidenceFactors;
+    static const char* confidenceName(Confidence confidence);
     /// For OutsideAllocator with the device's total memory given: that total, and what is neither PyTorch's reserve
     /// nor free (total - reserved - device_free).
     int64_t deviceMemoryBytes = 0;
@@ -378,14 +509,19 @@ struct RankHoldings
     /// The sites (the largest at the moment, and the failed request's), then the categories, each by what leaving it
     /// out saves, the most first. Empty for a digest, which keeps too little of the trace for them.
     std::vector<WhatIf::Result> whatIf;
-    /// For a rank that ran out of memory: what the GPU offered PyTorch at its last OOM (its reserve and the free
-    /// memory), which a peak must stay within to have fit; 0 otherwise, and where it held and asked for less than that
-    /// (the OOM was not for want of bytes).
+    /// For a rank that ran out of memory: how close its last OOM came (Verdict::Margin::of), the same figures the
+    /// verdict gives; outcome None otherwise.
+    Verdict::Margin margin;
+    /// What the GPU offered PyTorch at the rank's last OOM (its reserve and the free memory); 0 without an OOM.
     int64_t offeredBytes = 0;
-    /// Whether a peak would have fit in what the GPU offered (only where offeredBytes says so).
+    /// The most a peak could have been and fit: what the GPU offered less what lay stranded in the reserve, where
+    /// the OOM is what the peak must stay under (the rank's highest total is at it); 0 where no peak says what would
+    /// have fit (no OOM, the device still had the request free, or the rank held more earlier without failing).
+    int64_t fitLimitBytes = 0;
+    /// Whether a peak would have fit (only where fitLimitBytes says).
     bool fits(int64_t peak) const
     {
-        return offeredBytes > 0 && peak <= offeredBytes;
+        return fitLimitBytes > 0 && peak <= fitLimitBytes;
     }
 };
 
@@ -536,7 +672,14 @@ public:
     }
 
 private:
-    friend class ComparisonPhases;
+    // The phases of compute() (comparisonphases.h) fill it in.
+    friend class PhaseState;
+    friend class ReplicaGroups;
+    friend class RankMeasurement;
+    friend class ExcessSearch;
+    friend class AlignedMoments;
+    friend class OutOfMemoryFacts;
+    friend class VerdictDecision;
     Comparison() = default;
 
     ComparisonOptions m_options;
