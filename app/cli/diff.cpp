@@ -17,6 +17,10 @@ void options(CommandLine& cl)
         "Exit with 3 when a rank stands out (imbalance, stray device, growth), with 5 when ranks ran out of memory and "
         "none stands out (over_capacity, outside_allocator, fragmentation); with --before and --after: 3 unless the "
         "run after is fixed.");
+    cl.add(names("min-confidence"),
+        "With --fail-on-imbalance: fail only on a verdict at least this sure (high, medium or low; default low: "
+        "any).",
+        "LEVEL");
     cl.add(names("before"), "The run before the change (a folder or file; may be repeated).", "DIR");
     cl.add(names("after"), "The run after the change (a folder or file; may be repeated).", "DIR");
 }
@@ -50,6 +54,19 @@ int run(CommandLine& cl)
         return cl.fail("--json and --csv exclude each other");
     const enum { Text, Json, Csv } format = cl.isSet("json") ? Json : cl.isSet("csv") ? Csv : Text;
     const bool failOnImbalance = cl.isSet("fail-on-imbalance");
+    // Confidence levels from the surest: a verdict fails the run when it is at least as sure as asked.
+    Verdict::Confidence minConfidence = Verdict::Low;
+    if (cl.isSet("min-confidence")) {
+        const QString level = cl.value("min-confidence");
+        if (level == QLatin1String("high"))
+            minConfidence = Verdict::High;
+        else if (level == QLatin1String("medium"))
+            minConfidence = Verdict::Medium;
+        else if (level != QLatin1String("low"))
+            return cl.fail("--min-confidence takes high, medium or low, not '" + level.toStdString() + "'");
+        if (!failOnImbalance)
+            return cl.fail("--min-confidence goes with --fail-on-imbalance");
+    }
     const QStringList paths = cl.positional();
     const QStringList before = cl.values("before");
     const QStringList after = cl.values("after");
@@ -83,7 +100,9 @@ int run(CommandLine& cl)
                                     : DiffReport::text(comparison));
     if (opened.failures)
         return 1;
-    return failOnImbalance ? statusOf(comparison.verdict().kind) : 0;
+    if (!failOnImbalance || comparison.verdict().confidence > minConfidence)
+        return 0;
+    return statusOf(comparison.verdict().kind);
 }
 
 } // namespace DiffCommand
@@ -91,7 +110,7 @@ int run(CommandLine& cl)
 const Command diffCommand { "diff",
     "[--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code] [--depth N]\n"
     "       [--device N] [--step N] [--steps] [--layout L] [--categories FILE] [--device-memory SIZE]\n"
-    "       [--json|--csv] [--fail-on-imbalance] FILE|FOLDER...\n"
+    "       [--json|--csv] [--fail-on-imbalance [--min-confidence LEVEL]] FILE|FOLDER...\n"
     "       rankscope diff --before DIR --after DIR [options]",
     "which rank holds what the others don't, and why",
     "Which rank holds what the others don't, and why: findings per allocation site and a verdict. With --before\n"

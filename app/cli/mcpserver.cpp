@@ -208,9 +208,12 @@ void McpServer::addCoreTools()
         [this](const Json& a) { return openJob(a); } });
     addTool({ "diff", "Compare the ranks",
         "Compares the job's ranks: the verdict (which rank holds more and why: input or burden imbalance, growth, a "
-        "stray device, over capacity when every rank ran out alike, …, with remedies and figures) and each rank's "
-        "figures, the same as `rankscope diff --json`; the first 10 findings (the findings tool pages them). The "
-        "options stay with the job for findings, stack, top, what_if and export_picture.",
+        "stray device, over capacity when every rank ran out alike, …, with remedies and figures), its `confidence` "
+        "(high, medium, low) and `confidence_reason`, `considered` (every rule of the decision in order: whether it "
+        "applies, its evidence figures, why not), for an out-of-memory its `margin` (needed, offered, short and "
+        "stranded bytes: how close it came), and each rank's figures, the same as `rankscope diff --json`; the first "
+        "10 findings (the findings tool pages them). The options stay with the job for findings, stack, top, what_if "
+        "and export_picture.",
         schema(comparisonProperties(), { "job" }),
         schema({ { "verdict", anyObject }, { "ranks", { { "type", "array" } } },
                    { "findings", { { "type", "array" } } }, { "finding_count", { { "type", "integer" } } } },
@@ -253,7 +256,7 @@ void McpServer::addCoreTools()
     addTool({ "what_if", "Peaks without a site",
         "The peak one rank would have reached had each of its largest sites (and each category) not allocated: the "
         "trace replayed without them, a failed request counted at its OOM; `fits` says whether it would have fit "
-        "what the GPU offered.",
+        "what the GPU offered less what lay stranded in its reserve (`margin`, as the verdict gives it).",
         schema({ { "job", jobProperty }, { "rank", property("integer", "The rank (default: the verdict's).") } },
             { "job" }),
         schema({ { "rank", { { "type", "integer" } } }, { "peak_bytes", { { "type", "integer" } } },

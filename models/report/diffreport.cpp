@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 namespace RankScope::DiffReport {
@@ -159,10 +160,52 @@ std::string holdingsAt(const Comparison& c, const RankHoldings& h)
     return "event:" + std::to_string(h.composition.event);
 }
 
-// "; the GPU offered 13.2 GiB at the OOM (reserve and free)", where what it offered says what would have fit.
+// "; the GPU offered 13.2 GiB at the OOM (reserve and free), of which 12.9 GiB could hold a peak (807 MiB lay
+// stranded in the reserve)": what a smaller peak had to stay within, from the margin the verdict gives.
 std::string offeredWords(const RankHoldings& h)
 {
-    return h.offeredBytes > 0 ? "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)" : "";
+    if (h.offeredBytes <= 0)
+        return "";
+    std::string out = "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)";
+    if (h.fitLimitBytes > 0)
+        out += ", of which " + bytes(h.fitLimitBytes) + " could hold a peak (" + bytes(h.margin.strandedBytes)
+            + " lay stranded in the reserve)";
+    else if (h.margin.outcome == Verdict::Margin::NotReached)
+        out += ", with the request still free on the device: no smaller peak says what would have fit";
+    else
+        out += ", but the rank held more earlier and went on: no smaller peak says what would have fit";
+    return out;
+}
+
+// The margin of an out-of-memory, as the verdict's JSON and the `top` answer give it.
+nlohmann::ordered_json marginJson(const Verdict::Margin& m)
+{
+    return { { "rank", m.rank }, { "outcome", Verdict::Margin::outcomeName(m.outcome) },
+        { "needed_bytes", m.neededBytes }, { "offered_bytes", m.offeredBytes }, { "short_bytes", m.shortBytes },
+        { "stranded_bytes", m.strandedBytes }, { "largest_gap_bytes", m.largestGapBytes },
+        { "stranded_segments", m.strandedSegments }, { "fit_bytes", m.fitBytes() },
+        { "expandable_segments", m.expandableSegments } };
+}
+
+// Every rule of the decision as it was checked: the verdict's reasoning, for scripts, agents and the gate.
+nlohmann::ordered_json consideredJson(const Verdict& v)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Verdict::Consideration& c : v.considered) {
+        nlohmann::ordered_json evidence = nlohmann::ordered_json::object();
+        for (const Verdict::Figure& f : c.evidence) {
+            if (f.unit == Verdict::Figure::Percent)
+                evidence[f.key] = std::round(f.percent * 100.0) / 100.0;
+            else
+                evidence[f.key] = f.value;
+        }
+        nlohmann::ordered_json rule = { { "kind", Verdict::kindName(c.kind) }, { "applies", c.applies },
+            { "evidence", std::move(evidence) } };
+        if (!c.applies)
+            rule["why_not"] = VerdictText::whyNot(v, c, VerdictText::English).toStdString();
+        out.push_back(std::move(rule));
+    }
+    return out;
 }
 
 // "at its OOM", "at the aligned moment", "at its peak", "at event:12".
@@ -194,7 +237,7 @@ nlohmann::ordered_json whatIfJson(const Comparison& c, const RankHoldings& h)
         nlohmann::ordered_json row = { { "without", withoutName(c, r) },
             { "kind", r.without.kind == WhatIf::Candidate::Site ? "site" : "category" }, { "peak_bytes", r.peakBytes },
             { "saved_bytes", r.savedBytes }, { "with_failed_request", r.withRequest } };
-        if (h.offeredBytes > 0)
+        if (h.fitLimitBytes > 0)
             row["fits"] = h.fits(r.peakBytes);
         out.push_back(std::move(row));
     }
@@ -286,6 +329,9 @@ std::string text(const Comparison& c, int maxFindings)
     out += "\n  " + explanation(v) + "\n";
     if (const std::string r = remedy(v); !r.empty())
         out += "  What to change: " + r + "\n";
+    if (const QString considered = VerdictText::considered(v, VerdictText::English); !considered.isEmpty())
+        out += "  " + considered.toStdString() + "\n";
+    out += "  Confidence: " + VerdictText::confidence(v, VerdictText::English).toStdString() + "\n";
 
     const bool devices = c.namesDevices();
     if (!c.devices().empty()) {
@@ -552,6 +598,10 @@ std::string json(const Comparison& c)
                 remedy["peak_without_bytes"] = r.peakWithoutBytes;
                 remedy["saved_bytes"] = r.savedBytes;
             }
+            if (r.closesGap >= 0) {
+                remedy["closes_gap"] = r.closesGap > 0;
+                remedy["spare_bytes"] = r.spareBytes;
+            }
             remedies.push_back(std::move(remedy));
         }
         out["verdict"]["remedies"] = std::move(remedies);
@@ -577,6 +627,11 @@ std::string json(const Comparison& c)
             out["verdict"]["offered_bytes"] = holdings.offeredBytes;
         out["verdict"]["what_if"] = whatIfJson(c, holdings);
     }
+    if (v.margin.outcome != Verdict::Margin::None)
+        out["verdict"]["margin"] = marginJson(v.margin);
+    out["verdict"]["confidence"] = Verdict::confidenceName(v.confidence);
+    out["verdict"]["confidence_reason"] = VerdictText::confidence(v, VerdictText::English).toStdString();
+    out["verdict"]["considered"] = consideredJson(v);
     out["verdict"]["explanation"] = explanation(v);
     out["verdict"]["remedy"] = remedy(v);
     if (!c.devices().empty()) {
@@ -627,8 +682,10 @@ std::string topJson(const Comparison& c, const RankHoldings& h, By by)
     nlohmann::ordered_json out = compositionJson(c, h, -1);
     out["device"] = c.ranks()[h.rankIndex].device;
     out["peak_bytes"] = h.peakBytes;
-    if (h.offeredBytes > 0)
+    if (h.offeredBytes > 0) {
         out["offered_bytes"] = h.offeredBytes;
+        out["margin"] = marginJson(h.margin);
+    }
     if (by == By::Category) {
         out.erase("top_sites");
         nlohmann::ordered_json categories = nlohmann::ordered_json::array();
@@ -808,7 +865,7 @@ HoldingsSection holdingsSection(const Comparison& c)
                 ? c.sites().label(r.without.site)
                 : "every allocation of " + VerdictText::category(r.without.category, VerdictText::Plain).toStdString(),
             saved(r.savedBytes) + (r.withRequest ? " (with the failed request)" : ""),
-            h.offeredBytes > 0 ? (h.fits(r.peakBytes) ? "yes" : "no") : "-" } });
+            h.fitLimitBytes > 0 ? (h.fits(r.peakBytes) ? "yes" : "no") : "-" } });
     }
     return out;
 }
@@ -875,6 +932,10 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
         + htmlEscape(explanation(v, VerdictText::Plain)) + "</p>\n";
     if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "<p><b>What to change:</b> " + htmlEscape(r) + "</p>\n";
+    if (const QString considered = VerdictText::considered(v, VerdictText::Plain); !considered.isEmpty())
+        out += "<p>" + htmlEscape(considered.toStdString()) + "</p>\n";
+    out +=
+        "<p><b>Confidence:</b> " + htmlEscape(VerdictText::confidence(v, VerdictText::Plain).toStdString()) + "</p>\n";
     out += "</div>\n<h2>Ranks</h2>\n" + htmlTable(rankHeader(c), rankRows(c));
     const std::vector<OomSection> ooms = oomSections(c);
     if (!ooms.empty())
@@ -915,6 +976,9 @@ std::string markdown(const Comparison& c, const QString& image, int maxFindings)
         "# " + title(c) + "\n\n**" + verdictLine(c) + "**\n\n" + explanation(v, VerdictText::Plain) + "\n\n";
     if (const std::string r = remedy(v, VerdictText::Plain); !r.empty())
         out += "**What to change:** " + r + "\n\n";
+    if (const QString considered = VerdictText::considered(v, VerdictText::Plain); !considered.isEmpty())
+        out += considered.toStdString() + "\n\n";
+    out += "**Confidence:** " + VerdictText::confidence(v, VerdictText::Plain).toStdString() + "\n\n";
     out += "## Ranks\n\n" + markdownTable(rankHeader(c), rankRows(c));
     const std::vector<OomSection> ooms = oomSections(c);
     if (!ooms.empty())

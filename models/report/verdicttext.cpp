@@ -255,7 +255,7 @@ QString VerdictText::category(Category category, Language language)
     return say(QT_TR_NOOP("other"), language);
 }
 
-QString VerdictText::explanation(const Verdict& v, Language language)
+QString VerdictText::explanation(const Verdict& v, Language language, bool withMargin)
 {
     QString text = v.kind == Verdict::StrayDevice || v.rankCount < 2 ? explain(v, language)
                                                                      : onDevice(v, language) + explain(v, language);
@@ -306,6 +306,9 @@ QString VerdictText::explanation(const Verdict& v, Language language)
         text += QLatin1Char(' ')
             + say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "Rank %1 ran out of memory asking for %2 %3."), language)
                   .arg(QString::number(v.rank), Formatting::bytes(v.oomRequestedBytes), requestSite(v, language));
+    // How close that out-of-memory came, from the same figures the JSON's margin gives.
+    if (const QString close = withMargin ? margin(v.margin, language) : QString(); !close.isEmpty())
+        text += QLatin1Char(' ') + close;
     if (!v.heavierGroup.empty()) {
         text += QLatin1Char(' ')
             + say(QT_TRANSLATE_NOOP("RankScope::VerdictText",
@@ -420,13 +423,18 @@ QString VerdictText::explain(const Verdict& v, Language language)
             ? say(QT_TR_NOOP("At its OOM rank %1 (the others alike) holds %2"), language)
                   .arg(QString::number(v.figuresRank), bytes(v.heldBytes))
             : say(QT_TR_NOOP("At its OOM it holds %1"), language).arg(bytes(v.heldBytes));
-        return say(QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. "
-                              "It asked for %4 more %5, with %6 reserved by PyTorch and %7 free on the device: it "
-                              "needed %8. Top sites: %9."),
-                   language)
+        // As the margin tells it: not at all, not as the allocator laid it out, or not within the process's limit.
+        const char* fit = v.margin.outcome == Verdict::Margin::NotInOnePiece
+            ? QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit as the "
+                         "allocator laid it out. %2: %3. It asked for %4 more %5. Top sites: %6.")
+            : v.margin.outcome == Verdict::Margin::NotReached
+            ? QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit in what the "
+                         "process was allowed. %2: %3. It asked for %4 more %5. Top sites: %6.")
+            : QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. "
+                         "It asked for %4 more %5. Top sites: %6.");
+        return say(fit, language)
                    .arg(alike, figures, categoryList(v.heldByCategory, v.heldBytes, language),
-                       bytes(v.oomRequestedBytes), requestSite(v, language), bytes(v.oomReservedBytes),
-                       bytes(v.oomDeviceFreeBytes), bytes(v.neededBytes), siteList(v, language, false))
+                       bytes(v.oomRequestedBytes), requestSite(v, language), siteList(v, language, false))
             + QLatin1Char(' ') + deviceTotal(v, language);
     }
     case Verdict::Fragmentation:
@@ -604,9 +612,38 @@ QString VerdictText::findingKind(Finding::Kind kind, Language language)
 
 QString VerdictText::remedyStep(const Verdict& v, const Verdict::Remedy& r, Language language)
 {
+    QString step = remedyWords(v, r, language);
+    if (r.closesGap < 0)
+        return step;
+    // Against the margin: whether this alone would have let the failed request succeed.
+    if (step.endsWith(QLatin1Char('.')))
+        step.chop(1);
+    // What it brings is an upper bound (every allocation it addresses gone, the stranded bytes all usable): "up to".
+    const QString gap = Formatting::bytes(v.margin.shortBytes);
+    const QString brings = Formatting::bytes(v.margin.shortBytes + r.spareBytes);
+    return step
+        + (r.closesGap > 0 ? say(QT_TR_NOOP(" — it frees up to %2, more than the %1 gap."), language).arg(gap, brings)
+                           : say(QT_TR_NOOP(" — it frees up to %2, less than the %1 gap: not enough alone."), language)
+                                 .arg(gap, brings));
+}
+
+QString VerdictText::remedyWords(const Verdict& v, const Verdict::Remedy& r, Language language)
+{
     using Formatting::bytes;
     const int64_t held = v.heldBytes;
     switch (r.kind) {
+    case Verdict::Remedy::RaiseLimit:
+        return say(QT_TR_NOOP("The device still had %1 free when the request for %2 failed: raise the memory limit the "
+                              "process was given (torch.cuda.set_per_process_memory_fraction, or a framework's own "
+                              "cap), or bring the peak below it."),
+            language)
+            .arg(bytes(v.margin.deviceFreeBytes), bytes(v.margin.requestedBytes));
+    case Verdict::Remedy::ExpandableSegments:
+        return say(QT_TR_NOOP("Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the request lacked %1 while %2 "
+                              "lay unused in PyTorch's reserve, in gaps of at most %3; expandable segments map what a "
+                              "request lacks next to what the reserve holds instead of leaving it stranded."),
+            language)
+            .arg(bytes(v.margin.shortBytes), bytes(r.bytes), bytes(v.margin.largestGapBytes));
     case Verdict::Remedy::ChunkedLoss: {
         const QString step = say(QT_TR_NOOP("The failed request computes the loss: compute the cross-entropy in chunks "
                                             "or with a fused kernel, and never upcast the full logits to float32"),
@@ -635,6 +672,12 @@ QString VerdictText::remedyStep(const Verdict& v, const Verdict::Remedy& r, Lang
             language)
             .arg(QString::fromStdString(r.label), bytes(r.bytes), category(v.groupExcessCategory, language));
     case Verdict::Remedy::Defragment:
+        if (v.margin.expandableSegments)
+            return say(QT_TR_NOOP("%1 is free in PyTorch's reserve, split between live blocks though expandable "
+                                  "segments are on: allocate long-lived tensors before the training loop, and keep no "
+                                  "tensors from one step to the next."),
+                language)
+                .arg(bytes(r.bytes));
         return say(QT_TR_NOOP("%1 is free in PyTorch's reserve, split between live blocks: set "
                               "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and allocate long-lived tensors before "
                               "the training loop."),
@@ -642,6 +685,380 @@ QString VerdictText::remedyStep(const Verdict& v, const Verdict::Remedy& r, Lang
             .arg(bytes(r.bytes));
     }
     return {};
+}
+
+QString VerdictText::margin(const Verdict::Margin& m, Language language)
+{
+    using Formatting::bytes;
+    switch (m.outcome) {
+    case Verdict::Margin::None:
+        return {};
+    case Verdict::Margin::NotReached:
+        return say(QT_TR_NOOP("The device still had %1 free, more than the %2 asked for: a limit other than the "
+                              "GPU's memory refused the request (torch.cuda.set_per_process_memory_fraction, or "
+                              "memory taken by another process meanwhile)."),
+            language)
+            .arg(bytes(m.deviceFreeBytes), bytes(m.requestedBytes));
+    case Verdict::Margin::NotInOnePiece: {
+        QString text = say(QT_TR_NOOP("It was %1 from fitting: it needed %2 (%3 held and the request); the GPU "
+                                      "offered %4 (%5 reserved by PyTorch and %6 free on the device), of which %7 "
+                                      "could hold it, since %8 of the reserve lay unused in %9 segment(s): the request "
+                                      "was %1 more than the device had free, less than what lay unused."),
+            language)
+                           .arg(bytes(m.shortBytes), bytes(m.neededBytes), bytes(m.heldBytes), bytes(m.offeredBytes),
+                               bytes(m.reservedBytes), bytes(m.deviceFreeBytes), bytes(m.fitBytes()),
+                               bytes(m.strandedBytes), QString::number(m.strandedSegments));
+        text += QLatin1Char(' ')
+            + (m.largestGapBytes < m.requestedBytes
+                    ? say(QT_TR_NOOP("Its largest gap was %1: enough bytes, not in one piece."), language)
+                          .arg(bytes(m.largestGapBytes))
+                    : say(QT_TR_NOOP("A gap of %1 was as large as the request, yet the allocator did not use it "
+                                     "(another stream's or pool's, or a size it keeps for smaller requests)."),
+                        language)
+                          .arg(bytes(m.largestGapBytes)));
+        if (m.expandableSegments)
+            text += QLatin1Char(' ') + say(QT_TR_NOOP("Expandable segments were already on."), language);
+        return text;
+    }
+    case Verdict::Margin::ShortOfBytes:
+        return say(QT_TR_NOOP("It was %1 from fitting: it needed %2 (%3 held and the request); the GPU offered %4 "
+                              "(%5 reserved by PyTorch and %6 free on the device), of which %7 could hold it: the "
+                              "request was %1 more than the device had free, and the %8 unused in the reserve would "
+                              "not have covered it (short by %9 even with every gap used)."),
+            language)
+            .arg(bytes(m.shortBytes), bytes(m.neededBytes), bytes(m.heldBytes), bytes(m.offeredBytes),
+                bytes(m.reservedBytes), bytes(m.deviceFreeBytes), bytes(m.fitBytes()), bytes(m.strandedBytes),
+                bytes(m.shortBytes - m.strandedBytes));
+    }
+    return {};
+}
+
+QString VerdictText::kind(Verdict::Kind kind, Language language)
+{
+    if (language == English)
+        return QString::fromLatin1(Verdict::kindName(kind));
+    switch (kind) {
+    case Verdict::Balanced:
+        return say(QT_TR_NOOP("balanced"), language);
+    case Verdict::BurdenImbalance:
+        return say(QT_TR_NOOP("burden imbalance"), language);
+    case Verdict::InputImbalance:
+        return say(QT_TR_NOOP("input imbalance"), language);
+    case Verdict::OutsideAllocator:
+        return say(QT_TR_NOOP("memory outside the allocator"), language);
+    case Verdict::OverCapacity:
+        return say(QT_TR_NOOP("over capacity"), language);
+    case Verdict::StrayDevice:
+        return say(QT_TR_NOOP("stray device"), language);
+    case Verdict::Fragmentation:
+        return say(QT_TR_NOOP("fragmentation"), language);
+    case Verdict::ModelParallelImbalance:
+        return say(QT_TR_NOOP("model-parallel imbalance"), language);
+    case Verdict::Growth:
+        return say(QT_TR_NOOP("growth"), language);
+    }
+    return {};
+}
+
+QString VerdictText::consideration(const Verdict& v, const Verdict::Consideration& c, Language language)
+{
+    return kind(c.kind, language) + QLatin1String(": ") + whyNot(v, c, language);
+}
+
+QString VerdictText::whyNot(const Verdict& v, const Verdict::Consideration& c, Language language)
+{
+    using Formatting::bytes;
+    using C = Verdict::Consideration;
+    const auto b = [&c](const char* key) { return bytes(c.figure(key)); };
+    const auto n = [&c](const char* key) { return QString::number(c.figure(key)); };
+    const auto pct = [&c](const char* key) -> QString {
+        for (const Verdict::Figure& f : c.evidence) {
+            if (f.key == key) // "2%", "0.5%", "12%": as the threshold is written
+                return QString::number(f.percent, 'g', f.percent < 10 ? 2 : 3) + QLatin1Char('%');
+        }
+        return QString();
+    };
+    QString why;
+    switch (c.whyNot) {
+    case C::Applies:
+        if (c.kind == Verdict::OverCapacity)
+            why = say(QT_TR_NOOP("applies too: needed %1, offered %2"), language)
+                      .arg(b("needed_bytes"), b("offered_bytes"));
+        else if (c.kind == Verdict::Fragmentation)
+            why =
+                say(QT_TR_NOOP("applies too: %1 free in the reserve, the largest block %2, for a %3 request"), language)
+                    .arg(b("free_in_reserve_bytes"), b("largest_free_bytes"), b("requested_bytes"));
+        else if (c.kind == Verdict::OutsideAllocator)
+            why = say(QT_TR_NOOP("applies too: %1 replica(s) went past the same request"), language)
+                      .arg(n("fitting_ranks"));
+        else
+            why = say(QT_TR_NOOP("applies too, but comes later in the order of decision"), language);
+        break;
+    case C::OneRank:
+        why = say(QT_TR_NOOP("one rank, nothing to compare it with"), language);
+        break;
+    case C::BelowThreshold:
+        if (c.kind == Verdict::StrayDevice)
+            why = say(QT_TR_NOOP("other ranks hold %1 on rank %2's GPU (%3 of what it holds), under the %4 "
+                                 "threshold"),
+                language)
+                      .arg(b("stray_bytes"), n("victim_rank"), pct("stray_percent"), pct("threshold_percent"));
+        else
+            why = say(
+                QT_TR_NOOP("the most beyond its baseline is rank %1 with %2 (%3), under the %4 threshold"), language)
+                      .arg(n("outlier_rank"), b("excess_bytes"), pct("excess_percent"), pct("threshold_percent"));
+        break;
+    case C::SharedSitesMost:
+        why = say(QT_TR_NOOP("%1 of rank %2's excess is at sites its baseline reaches too, more than the %3 at sites "
+                             "it does not"),
+            language)
+                  .arg(b("shared_bytes"), n("outlier_rank"), bytes(c.figure("only_bytes") + c.figure("absent_bytes")));
+        break;
+    case C::OwnSitesMost:
+        why = say(QT_TR_NOOP("%1 of rank %2's excess is at sites its baseline does not reach, more than the %3 at "
+                             "shared sites"),
+            language)
+                  .arg(bytes(c.figure("only_bytes") + c.figure("absent_bytes")), n("outlier_rank"), b("shared_bytes"));
+        break;
+    case C::ModelStateShared:
+        why = say(QT_TR_NOOP("%1 of the %2 at shared sites is parameters, gradients or optimizer state: shards, not "
+                             "input"),
+            language)
+                  .arg(b("shared_model_state_bytes"), b("shared_bytes"));
+        break;
+    case C::NoGroups:
+        why = say(QT_TR_NOOP("no layout splits the ranks into groups, and model state is %1 of the %2 at shared "
+                             "sites"),
+            language)
+                  .arg(b("shared_model_state_bytes"), b("shared_bytes"));
+        break;
+    case C::GroupsAlike:
+        why = say(QT_TR_NOOP("the groups' model state differs by %1 (%2), under the %3 threshold"), language)
+                  .arg(b("group_model_state_excess_bytes"), pct("group_excess_percent"), pct("threshold_percent"));
+        break;
+    case C::NoOom:
+        why = say(QT_TR_NOOP("no rank ran out of memory"), language);
+        break;
+    case C::FreeBelowRequest:
+        why = say(QT_TR_NOOP("%1 free in the reserve, less than the %2 request"), language)
+                  .arg(b("free_in_reserve_bytes"), b("requested_bytes"));
+        break;
+    case C::BlockLargeEnough:
+        why = say(QT_TR_NOOP("a free block of %1 was as large as the %2 request"), language)
+                  .arg(b("largest_free_bytes"), b("requested_bytes"));
+        break;
+    case C::NoOutsideEvidence:
+        why = c.figure("unreached_ranks") > 0
+            ? say(QT_TR_NOOP("no replica went past the failed request (%1 never reached it), and the GPU's total "
+                             "was not given"),
+                language)
+                  .arg(n("unreached_ranks"))
+            : say(QT_TR_NOOP("no replica went past the failed request, and the GPU's total was not given"), language);
+        break;
+    case C::OutsideWithinAllowance:
+        why = say(QT_TR_NOOP("%1 of the GPU's %2 is neither reserved nor free, within the %3 a CUDA context and NCCL "
+                             "take"),
+            language)
+                  .arg(b("outside_bytes"), b("device_memory_bytes"), b("context_allowance_bytes"));
+        break;
+    case C::ExplainedOtherwise:
+        why = say(QT_TR_NOOP("fragmentation or memory outside the allocator explains the out-of-memory"), language);
+        break;
+    case C::NoSteps:
+        why = say(QT_TR_NOOP("one training step: growth needs two or more"), language);
+        break;
+    case C::NothingGrows:
+        why = say(QT_TR_NOOP("no rank holds more at every step at sites that grow"), language);
+        break;
+    case C::ExcessNotGrowing:
+        why = say(QT_TR_NOOP("%1 of the %2 excess is at sites that grow, under half"), language)
+                  .arg(b("at_growing_sites_bytes"), b("excess_bytes"));
+        break;
+    case C::OutranksGrowth:
+        why = say(QT_TR_NOOP("the answer below it is one growth does not override"), language);
+        break;
+    case C::NoForeign:
+        why = say(QT_TR_NOOP("no rank allocates on another rank's GPU"), language);
+        break;
+    case C::StrayWouldNotFit:
+        why = say(QT_TR_NOOP("without the %1 other ranks hold on rank %2's GPU the %3 request still would not have "
+                             "fit (%4 free)"),
+            language)
+                  .arg(b("stray_bytes"), n("victim_rank"), b("victim_request_bytes"), b("victim_device_free_bytes"));
+        break;
+    case C::StraySmaller:
+        why = say(
+            QT_TR_NOOP("other ranks hold %1 on rank %2's GPU, less than the %3 imbalance on the ranks' own"), language)
+                  .arg(b("stray_bytes"), n("victim_rank"), b("imbalance_excess_bytes"));
+        break;
+    case C::RankStandsOut:
+        why = say(QT_TR_NOOP("rank %1 holds %2 (%3) beyond its baseline, over the %4 threshold"), language)
+                  .arg(n("outlier_rank"), b("excess_bytes"), pct("excess_percent"), pct("threshold_percent"));
+        break;
+    case C::RanksRanOut:
+        why = say(QT_TR_NOOP("%1 rank(s) ran out of memory"), language).arg(n("oom_ranks"));
+        break;
+    case C::GroupsDiffer:
+        why = say(QT_TR_NOOP("a group of the layout holds more model state than the others"), language);
+        break;
+    }
+    Q_UNUSED(v);
+    return why;
+}
+
+namespace {
+
+// Reasons that only say a rule does not concern the job (nothing to compare, no OOM, no steps …), or restate the
+// verdict from the other side: no runner-up.
+bool concernsJob(const Verdict& v, const Verdict::Consideration& c)
+{
+    using C = Verdict::Consideration;
+    switch (c.whyNot) {
+    case C::OneRank:
+    case C::NoOom:
+    case C::NoSteps:
+    case C::NoForeign:
+    case C::OutranksGrowth:
+    case C::ExplainedOtherwise:
+        return false;
+    case C::RankStandsOut:
+    case C::GroupsDiffer:
+    case C::RanksRanOut:
+        return v.kind == Verdict::Balanced;
+    case C::NothingGrows:
+        return false;
+    case C::BelowThreshold:
+        return c.kind != v.kind && (c.kind == Verdict::StrayDevice || c.figure("excess_bytes") > 0);
+    case C::NoGroups:
+        return c.kind != v.kind && c.figure("shared_bytes") > 0;
+    default:
+        return c.kind != v.kind;
+    }
+}
+
+} // namespace
+
+QString VerdictText::considered(const Verdict& v, Language language, int count)
+{
+    // The nearest runners-up: rules that applied but came later, then the rules of the verdict's own family (the
+    // other causes of an out-of-memory, the other imbalances), then the rest, each in the order of decision. Rules
+    // that say the same of the job are said once, their kinds together.
+    const auto family = [](Verdict::Kind k) {
+        switch (k) {
+        case Verdict::Fragmentation:
+        case Verdict::OutsideAllocator:
+        case Verdict::OverCapacity:
+            return 0;
+        case Verdict::BurdenImbalance:
+        case Verdict::InputImbalance:
+        case Verdict::ModelParallelImbalance:
+        case Verdict::Balanced:
+            return 1;
+        default:
+            return 2;
+        }
+    };
+    std::vector<const Verdict::Consideration*> order;
+    for (int pass = 0; pass < 3; ++pass) {
+        for (const Verdict::Consideration& c : v.considered) {
+            const bool take = pass == 0 ? c.applies
+                : pass == 1             ? !c.applies && family(c.kind) == family(v.kind)
+                                        : !c.applies && family(c.kind) != family(v.kind);
+            if (take && c.kind != v.kind && concernsJob(v, c))
+                order.push_back(&c);
+        }
+    }
+    QStringList kinds, reasons;
+    for (const Verdict::Consideration* c : order) {
+        const QString reason = whyNot(v, *c, language);
+        if (const qsizetype same = reasons.indexOf(reason); same >= 0) {
+            kinds[same] += QLatin1String(", ") + kind(c->kind, language);
+        } else if (reasons.size() < count) {
+            kinds << kind(c->kind, language);
+            reasons << reason;
+        }
+    }
+    if (reasons.isEmpty())
+        return {};
+    QStringList lines;
+    for (qsizetype i = 0; i < reasons.size(); ++i)
+        lines << kinds[i] + QLatin1String(": ") + reasons[i];
+    return say(QT_TR_NOOP("Considered: %1."), language).arg(lines.join(QLatin1String("; ")));
+}
+
+QString VerdictText::confidenceLevel(const Verdict& v, Language language)
+{
+    return v.confidence == Verdict::High  ? say(QT_TR_NOOP("high"), language)
+        : v.confidence == Verdict::Medium ? say(QT_TR_NOOP("medium"), language)
+                                          : say(QT_TR_NOOP("low"), language);
+}
+
+QString VerdictText::confidence(const Verdict& v, Language language)
+{
+    using F = Verdict::ConfidenceFactor;
+    QStringList why;
+    for (const F& f : v.confidenceFactors) {
+        switch (f.kind) {
+        case F::PastThreshold:
+            why << say(QT_TR_NOOP("the deciding figure is %1 times its threshold"), language)
+                       .arg(QString::number(double(f.value) / 10.0, 'f', 1));
+            break;
+        case F::NearThreshold:
+            why << say(QT_TR_NOOP("the deciding figure is only %1 times its threshold"), language)
+                       .arg(QString::number(double(f.value) / 10.0, 'f', 1));
+            break;
+        case F::TracesIncomplete:
+            why << say(QT_TR_NOOP("%1 rank(s) have incomplete traces where the others do not"), language).arg(f.value);
+            break;
+        case F::PointAsked:
+            why << say(QT_TR_NOOP("the point was chosen by hand, not where the ranks differ most"), language);
+            break;
+        case F::AlikeAgree:
+            why << say(QT_TR_NOOP("%1 ranks ran out of memory alike"), language).arg(f.value);
+            break;
+        case F::Unreached:
+            why << say(QT_TR_NOOP("%1 replica(s) never reached the failed request, so whether it fits there the "
+                                  "files cannot tell"),
+                language)
+                       .arg(f.value);
+            break;
+        case F::OneRankOnly:
+            why << say(QT_TR_NOOP("one rank, nothing to compare it with"), language);
+            break;
+        case F::MixedExcess:
+            why << say(QT_TR_NOOP("the excess is split between sites only this rank reaches and shared ones (%1% "
+                                  "the larger part)"),
+                language)
+                       .arg(f.value);
+            break;
+        case F::Digest:
+            why << say(QT_TR_NOOP("some ranks are digests"), language);
+            break;
+        case F::GrowthUnderThreshold:
+            why << say(QT_TR_NOOP("its growth over the steps is under the threshold"), language);
+            break;
+        case F::FewSteps:
+            why << say(QT_TR_NOOP("only %1 steps"), language).arg(f.value);
+            break;
+        case F::ExplainedByFigures:
+            why << say(QT_TR_NOOP("the failed request's own figures decide it (free space, replicas or the device's "
+                                  "total)"),
+                language);
+            break;
+        case F::DeviceTotalUnknown:
+            why << say(QT_TR_NOOP("one rank ran out of memory and the GPU's total was not given, so memory held "
+                                  "outside PyTorch cannot be ruled out"),
+                language);
+            break;
+        case F::DeviceNotFull:
+            why << say(QT_TR_NOOP("the device still had the request free, so what did not fit is a limit, not the "
+                                  "GPU"),
+                language);
+            break;
+        }
+    }
+    const QString level = confidenceLevel(v, language);
+    return why.isEmpty() ? level : level + QStringLiteral(" \u2014 ") + why.join(QLatin1String("; "));
 }
 
 QString VerdictText::remedy(const Verdict& v, Language language)
@@ -654,6 +1071,11 @@ QString VerdictText::remedy(const Verdict& v, Language language)
         int n = 0;
         for (const Verdict::Remedy& r : v.remedies)
             steps << QString::number(++n) + QLatin1String(". ") + remedyStep(v, r, language);
+        if (!v.remedies.empty() && v.remedies.front().kind == Verdict::Remedy::ExpandableSegments)
+            return say(QT_TR_NOOP("The allocator's setting first, then bring the peak down, in the order of the "
+                                  "memory each step addresses: %1"),
+                language)
+                .arg(steps.join(QLatin1Char(' ')));
         return say(QT_TR_NOOP("Bring the peak down, in the order of the memory each step addresses: %1"), language)
             .arg(steps.join(QLatin1Char(' ')));
     }
