@@ -2576,6 +2576,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Verdict details</source>
         <translation>结论详情</translation>
     </message>
+    <message>
+        <source>%1 (confidence: %2)</source>
+        <translation>%1（可信度：%2）</translation>
+    </message>
+    <message>
+        <source>Confidence: %1</source>
+        <translation>可信度：%1</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::VerdictText</name>
@@ -2864,10 +2872,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>在显存耗尽时它占用 %1</translation>
     </message>
     <message>
-        <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. It asked for %4 more %5, with %6 reserved by PyTorch and %7 free on the device: it needed %8. Top sites: %9.</source>
-        <translation>%1文件中没有任何迹象表明显存被别处占用，所以这个任务放不下。%2：%3。它还要再申请 %4（%5），当时 PyTorch 预留了 %6，设备上空闲 %7：它需要 %8。主要分配位置：%9。</translation>
-    </message>
-    <message>
         <source>The failed request computes the loss: compute the cross-entropy in chunks or with a fused kernel, and never upcast the full logits to float32</source>
         <translation>失败的申请在计算损失：分块计算交叉熵或使用融合内核，且不要把完整的 logits 升为 float32</translation>
     </message>
@@ -3031,6 +3035,286 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Allocator settings differ between ranks: %1; a node started without the job&apos;s PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF) allocates differently.</source>
         <translation>各 rank 的分配器设置不同：%1；未带上作业的 PYTORCH_CUDA_ALLOC_CONF（或 PYTORCH_ALLOC_CONF）启动的节点，其分配方式也不同。</translation>
     </message>
+    <message>
+        <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit. %2: %3. It asked for %4 more %5. Top sites: %6.</source>
+        <translation>%1文件中没有迹象表明内存被别处占用，因此该作业放不下。%2：%3。它还请求了 %4（%5）。占用最多的位置：%6。</translation>
+    </message>
+    <message>
+        <source>Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the request lacked %1 while %2 lay unused in PyTorch&apos;s reserve, in gaps of at most %3; expandable segments map what a request lacks next to what the reserve holds instead of leaving it stranded.</source>
+        <translation>设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：请求还差 %1，而 PyTorch 的预留中有 %2 闲置在最大 %3 的空隙里；可扩展内存段会把请求所缺的部分映射到已预留内存的旁边，而不是让空闲内存搁浅。</translation>
+    </message>
+    <message>
+        <source>%1 is free in PyTorch&apos;s reserve, split between live blocks though expandable segments are on: allocate long-lived tensors before the training loop, and keep no tensors from one step to the next.</source>
+        <translation>PyTorch 的预留中有 %1 空闲，尽管已开启可扩展内存段，它们仍被分散在存活的内存块之间：在训练循环之前分配长期存在的张量，并且不要把张量从一步保留到下一步。</translation>
+    </message>
+    <message>
+        <source>The device still had %1 free, more than the %2 asked for: a limit other than the GPU&apos;s memory refused the request (torch.cuda.set_per_process_memory_fraction, or memory taken by another process meanwhile).</source>
+        <translation>设备仍有 %1 空闲，超过所请求的 %2：拒绝该请求的是 GPU 内存之外的某个限制（torch.cuda.set_per_process_memory_fraction，或期间被其他进程占用的内存）。</translation>
+    </message>
+    <message>
+        <source>balanced</source>
+        <translation>均衡</translation>
+    </message>
+    <message>
+        <source>burden imbalance</source>
+        <translation>负担不均</translation>
+    </message>
+    <message>
+        <source>input imbalance</source>
+        <translation>输入不均</translation>
+    </message>
+    <message>
+        <source>memory outside the allocator</source>
+        <translation>分配器之外的内存</translation>
+    </message>
+    <message>
+        <source>over capacity</source>
+        <translation>超出容量</translation>
+    </message>
+    <message>
+        <source>stray device</source>
+        <translation>错放设备</translation>
+    </message>
+    <message>
+        <source>fragmentation</source>
+        <translation>碎片化</translation>
+    </message>
+    <message>
+        <source>model-parallel imbalance</source>
+        <translation>模型并行不均</translation>
+    </message>
+    <message>
+        <source>growth</source>
+        <translation>逐步增长</translation>
+    </message>
+    <message>
+        <source>applies too: needed %1, offered %2</source>
+        <translation>同样成立：需要 %1，提供了 %2</translation>
+    </message>
+    <message>
+        <source>applies too: %1 free in the reserve, the largest block %2, for a %3 request</source>
+        <translation>同样成立：预留中空闲 %1，最大的块 %2，请求为 %3</translation>
+    </message>
+    <message>
+        <source>applies too: %1 replica(s) went past the same request</source>
+        <translation>同样成立：%1 个副本越过了同一请求</translation>
+    </message>
+    <message>
+        <source>applies too, but comes later in the order of decision</source>
+        <translation>同样成立，但在判定顺序中排在后面</translation>
+    </message>
+    <message>
+        <source>one rank, nothing to compare it with</source>
+        <translation>只有一个 rank，无从比较</translation>
+    </message>
+    <message>
+        <source>other ranks hold %1 on rank %2&apos;s GPU (%3 of what it holds), under the %4 threshold</source>
+        <translation>其他 rank 在 rank %2 的 GPU 上占用 %1（为其占用量的 %3），低于 %4 的阈值</translation>
+    </message>
+    <message>
+        <source>the most beyond its baseline is rank %1 with %2 (%3), under the %4 threshold</source>
+        <translation>超出基线最多的是 rank %1，多 %2（%3），低于 %4 的阈值</translation>
+    </message>
+    <message>
+        <source>%1 of rank %2&apos;s excess is at sites its baseline reaches too, more than the %3 at sites it does not</source>
+        <translation>rank %2 的超出量中有 %1 位于基线也有的分配位置，多于基线没有的位置上的 %3</translation>
+    </message>
+    <message>
+        <source>%1 of rank %2&apos;s excess is at sites its baseline does not reach, more than the %3 at shared sites</source>
+        <translation>rank %2 的超出量中有 %1 位于基线没有的分配位置，多于共有位置上的 %3</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 at shared sites is parameters, gradients or optimizer state: shards, not input</source>
+        <translation>共有位置上的 %2 中有 %1 是参数、梯度或优化器状态：属于分片，而非输入</translation>
+    </message>
+    <message>
+        <source>no layout splits the ranks into groups, and model state is %1 of the %2 at shared sites</source>
+        <translation>没有布局把 rank 分成组，且共有位置上的 %2 中模型状态只占 %1</translation>
+    </message>
+    <message>
+        <source>the groups&apos; model state differs by %1 (%2), under the %3 threshold</source>
+        <translation>各组的模型状态相差 %1（%2），低于 %3 的阈值</translation>
+    </message>
+    <message>
+        <source>no rank ran out of memory</source>
+        <translation>没有 rank 内存不足</translation>
+    </message>
+    <message>
+        <source>%1 free in the reserve, less than the %2 request</source>
+        <translation>预留中空闲 %1，少于 %2 的请求</translation>
+    </message>
+    <message>
+        <source>a free block of %1 was as large as the %2 request</source>
+        <translation>有一个 %1 的空闲块不小于 %2 的请求</translation>
+    </message>
+    <message>
+        <source>no replica went past the failed request (%1 never reached it), and the GPU&apos;s total was not given</source>
+        <translation>没有副本越过失败的请求（%1 个从未到达该处），且未给出 GPU 的总内存</translation>
+    </message>
+    <message>
+        <source>no replica went past the failed request, and the GPU&apos;s total was not given</source>
+        <translation>没有副本越过失败的请求，且未给出 GPU 的总内存</translation>
+    </message>
+    <message>
+        <source>%1 of the GPU&apos;s %2 is neither reserved nor free, within the %3 a CUDA context and NCCL take</source>
+        <translation>GPU 的 %2 中有 %1 既未预留也不空闲，在 CUDA 上下文和 NCCL 通常占用的 %3 以内</translation>
+    </message>
+    <message>
+        <source>fragmentation or memory outside the allocator explains the out-of-memory</source>
+        <translation>碎片化或分配器之外的内存解释了这次内存不足</translation>
+    </message>
+    <message>
+        <source>one training step: growth needs two or more</source>
+        <translation>只有一个训练步：判断增长需要两步或更多</translation>
+    </message>
+    <message>
+        <source>no rank holds more at every step at sites that grow</source>
+        <translation>没有 rank 在不断增长的位置上每一步都占用更多</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 excess is at sites that grow, under half</source>
+        <translation>%2 的超出量中只有 %1 位于增长的位置，不到一半</translation>
+    </message>
+    <message>
+        <source>the answer below it is one growth does not override</source>
+        <translation>下方规则给出的结论不是增长规则可以覆盖的</translation>
+    </message>
+    <message>
+        <source>no rank allocates on another rank&apos;s GPU</source>
+        <translation>没有 rank 在其他 rank 的 GPU 上分配内存</translation>
+    </message>
+    <message>
+        <source>without the %1 other ranks hold on rank %2&apos;s GPU the %3 request still would not have fit (%4 free)</source>
+        <translation>即使没有其他 rank 在 rank %2 的 GPU 上占用的 %1，%3 的请求仍然放不下（空闲 %4）</translation>
+    </message>
+    <message>
+        <source>other ranks hold %1 on rank %2&apos;s GPU, less than the %3 imbalance on the ranks&apos; own</source>
+        <translation>其他 rank 在 rank %2 的 GPU 上占用 %1，少于各 rank 自身 GPU 上 %3 的不均</translation>
+    </message>
+    <message>
+        <source>rank %1 holds %2 (%3) beyond its baseline, over the %4 threshold</source>
+        <translation>rank %1 超出基线 %2（%3），高于 %4 的阈值</translation>
+    </message>
+    <message>
+        <source>%1 rank(s) ran out of memory</source>
+        <translation>%1 个 rank 内存不足</translation>
+    </message>
+    <message>
+        <source>a group of the layout holds more model state than the others</source>
+        <translation>布局中有一组的模型状态多于其他组</translation>
+    </message>
+    <message>
+        <source>Considered: %1.</source>
+        <translation>也考虑过：%1。</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <source>the deciding figure is %1 times its threshold</source>
+        <translation>决定性的数字是其阈值的 %1 倍</translation>
+    </message>
+    <message>
+        <source>the deciding figure is only %1 times its threshold</source>
+        <translation>决定性的数字只是其阈值的 %1 倍</translation>
+    </message>
+    <message>
+        <source>the point was chosen by hand, not where the ranks differ most</source>
+        <translation>比较点是手动选择的，而不是各 rank 差异最大之处</translation>
+    </message>
+    <message>
+        <source>%1 ranks ran out of memory alike</source>
+        <translation>%1 个 rank 同样内存不足</translation>
+    </message>
+    <message>
+        <source>%1 replica(s) never reached the failed request, so whether it fits there the files cannot tell</source>
+        <translation>%1 个副本从未到达失败的请求，因此文件无法说明它在那里是否放得下</translation>
+    </message>
+    <message>
+        <source>the excess is split between sites only this rank reaches and shared ones (%1% the larger part)</source>
+        <translation>超出量分散在仅此 rank 才有的位置和共有位置之间（较大的一部分占 %1%）</translation>
+    </message>
+    <message>
+        <source>some ranks are digests</source>
+        <translation>部分 rank 是摘要</translation>
+    </message>
+    <message>
+        <source>its growth over the steps is under the threshold</source>
+        <translation>它在各步之间的增长低于阈值</translation>
+    </message>
+    <message>
+        <source>only %1 steps</source>
+        <translation>只有 %1 步</translation>
+    </message>
+    <message>
+        <source>the device still had the request free, so what did not fit is a limit, not the GPU</source>
+        <translation>设备仍有足够空闲满足该申请，因此放不下的是某个限制，而不是 GPU 本身</translation>
+    </message>
+    <message>
+        <source>The allocator&apos;s setting first, then bring the peak down, in the order of the memory each step addresses: %1</source>
+        <translation>先调整分配器的设置，再按各步所涉及内存的多少降低峰值：%1</translation>
+    </message>
+    <message>
+        <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit as the allocator laid it out. %2: %3. It asked for %4 more %5. Top sites: %6.</source>
+        <translation>%1文件中没有迹象表明内存被别处占用，因此按分配器的布局该作业放不下。%2：%3。它还申请了 %4（%5）。占用最多的位置：%6。</translation>
+    </message>
+    <message>
+        <source>%1 nothing in the files shows memory held elsewhere, so the job does not fit in what the process was allowed. %2: %3. It asked for %4 more %5. Top sites: %6.</source>
+        <translation>%1文件中没有迹象表明内存被别处占用，因此该作业在进程被允许使用的内存里放不下。%2：%3。它还申请了 %4（%5）。占用最多的位置：%6。</translation>
+    </message>
+    <message>
+        <source> — it frees up to %2, more than the %1 gap.</source>
+        <translation> —— 它最多可腾出 %2，超过 %1 的缺口。</translation>
+    </message>
+    <message>
+        <source> — it frees up to %2, less than the %1 gap: not enough alone.</source>
+        <translation> —— 它最多只能腾出 %2，小于 %1 的缺口：单靠这一项不够。</translation>
+    </message>
+    <message>
+        <source>The device still had %1 free when the request for %2 failed: raise the memory limit the process was given (torch.cuda.set_per_process_memory_fraction, or a framework&apos;s own cap), or bring the peak below it.</source>
+        <translation>%2 的申请失败时设备仍有 %1 空闲：提高进程被赋予的内存上限（torch.cuda.set_per_process_memory_fraction，或某个框架自己的上限），或把峰值降到上限以下。</translation>
+    </message>
+    <message>
+        <source>It was %1 from fitting: it needed %2 (%3 held and the request); the GPU offered %4 (%5 reserved by PyTorch and %6 free on the device), of which %7 could hold it, since %8 of the reserve lay unused in %9 segment(s): the request was %1 more than the device had free, less than what lay unused.</source>
+        <translation>距离放下只差 %1：它需要 %2（已占用 %3 加上该申请）；GPU 提供了 %4（PyTorch 预留 %5，设备空闲 %6），其中 %7 能容纳它，因为预留中有 %8 闲置在 %9 个内存段里：申请比设备的空闲显存多 %1，少于闲置的部分。</translation>
+    </message>
+    <message>
+        <source>Its largest gap was %1: enough bytes, not in one piece.</source>
+        <translation>其中最大的空隙为 %1：字节数足够，只是不连续。</translation>
+    </message>
+    <message>
+        <source>A gap of %1 was as large as the request, yet the allocator did not use it (another stream&apos;s or pool&apos;s, or a size it keeps for smaller requests).</source>
+        <translation>有一个 %1 的空隙不小于该申请，但分配器没有使用它（它属于另一个流或内存池，或是为较小申请保留的尺寸）。</translation>
+    </message>
+    <message>
+        <source>Expandable segments were already on.</source>
+        <translation>可扩展内存段已经开启。</translation>
+    </message>
+    <message>
+        <source>It was %1 from fitting: it needed %2 (%3 held and the request); the GPU offered %4 (%5 reserved by PyTorch and %6 free on the device), of which %7 could hold it: the request was %1 more than the device had free, and the %8 unused in the reserve would not have covered it (short by %9 even with every gap used).</source>
+        <translation>距离放下还差 %1：它需要 %2（已占用 %3 加上该申请）；GPU 提供了 %4（PyTorch 预留 %5，设备空闲 %6），其中 %7 能容纳它：申请比设备的空闲显存多 %1，预留中闲置的 %8 也补不上（即使用上所有空隙，仍缺 %9）。</translation>
+    </message>
+    <message>
+        <source>%1 rank(s) have incomplete traces where the others do not</source>
+        <translation>%1 个 rank 的轨迹不完整，而其他 rank 是完整的</translation>
+    </message>
+    <message>
+        <source>the failed request&apos;s own figures decide it (free space, replicas or the device&apos;s total)</source>
+        <translation>由失败申请自身的数字决定（空闲空间、副本或设备总显存）</translation>
+    </message>
+    <message>
+        <source>one rank ran out of memory and the GPU&apos;s total was not given, so memory held outside PyTorch cannot be ruled out</source>
+        <translation>只有一个 rank 内存不足，且未给出 GPU 的总显存，因此无法排除 PyTorch 之外占用的内存</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>
@@ -3090,12 +3374,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>%1，以及失败的申请</translation>
     </message>
     <message>
-        <source>The highest total over the trace had these allocations not been made (%1 with them); ✓: within the %2 the GPU offered at the OOM (PyTorch&apos;s reserve and the free memory)</source>
-        <translation>假如没有这些分配，整个追踪期间的最高总量（有这些分配时为 %1）；✓：不超过 OOM 时 GPU 所能提供的 %2（PyTorch 的预留与空闲显存）</translation>
-    </message>
-    <message>
         <source>The failed request goes with these allocations: what is saved counts it too</source>
         <translation>失败的申请随这些分配一起去掉：节省量也计入了它</translation>
+    </message>
+    <message>
+        <source>The highest total over the trace had these allocations not been made (%1 with them); ✓: within the %2 of the %3 the GPU offered at the OOM (PyTorch&apos;s reserve and the free memory) that were not stranded in the reserve</source>
+        <translation>假如没有这些分配，整个轨迹中的最高总量（有它们时为 %1）；✓：在 OOM 时 GPU 提供的 %3（PyTorch 的预留与空闲显存）中未搁浅在预留里的 %2 以内</translation>
     </message>
 </context>
 <context>
@@ -3129,8 +3413,20 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>Rank %1 是摘要，保留的追踪太少，无法计算去掉某个分配位置后的峰值：请打开其完整快照以获得这些数字。</translation>
     </message>
     <message>
-        <source>Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its OOM (PyTorch&apos;s reserve and the free memory). Had these allocations not been made (its largest sites %3, and each category), it would have needed (✓: that alone would have fit):</source>
-        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）；OOM 时 GPU 提供了 %4（PyTorch 的预留与空闲显存）。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要（✓：单是这一项就放得下）：</translation>
+        <source>Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its OOM (PyTorch&apos;s reserve and the free memory), of which %5 could hold a peak: %6 lay stranded in the reserve. Had these allocations not been made (its largest sites %3, and each category), it would have needed (✓: that alone would have fit):</source>
+        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）；OOM 时 GPU 提供了 %4（PyTorch 的预留与空闲显存），其中 %5 可以容纳峰值：有 %6 搁浅在预留中。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要（✓：单是这一项就放得下）：</translation>
+    </message>
+    <message>
+        <source>Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its OOM (PyTorch&apos;s reserve and the free memory), which does not say what a smaller peak would have fit in: %5. Had these allocations not been made (its largest sites %3, and each category), it would have needed:</source>
+        <translation>Rank %1 最多需要 %2（失败的申请按其发生处计入）；OOM 时 GPU 提供了 %4（PyTorch 的预留与空闲显存），这并不能说明更小的峰值能否放下：%5。假如没有这些分配（其%3最大的各个分配位置，以及各个类别），它将需要：</translation>
+    </message>
+    <message>
+        <source>the device still had the request free</source>
+        <translation>设备仍有足够空闲满足该申请</translation>
+    </message>
+    <message>
+        <source>the rank held more earlier in its trace and went on</source>
+        <translation>该 rank 在轨迹中更早时占用过更多且继续运行了</translation>
     </message>
 </context>
 <context>

@@ -129,11 +129,21 @@ void VerdictBanner::showVerdict()
     QPalette strip = m_strip->palette();
     strip.setColor(QPalette::Window, colour);
     m_strip->setPalette(strip);
-    m_title->setText(VerdictText::title(v, VerdictText::Translated));
-    QString body = VerdictText::explanation(v, VerdictText::Translated);
+    const QString sure = VerdictText::confidence(v, VerdictText::Translated);
+    m_title->setText(tr("%1 (confidence: %2)")
+                         .arg(VerdictText::title(v, VerdictText::Translated),
+                             VerdictText::confidenceLevel(v, VerdictText::Translated)));
+    // How close an out-of-memory came on a line of its own: the figure a reader looks for first.
+    QString body = VerdictText::explanation(v, VerdictText::Translated, false);
+    if (const QString margin = VerdictText::margin(v.margin, VerdictText::Translated); !margin.isEmpty())
+        body += QLatin1Char('\n') + margin;
     const QString remedy = VerdictText::remedy(v, VerdictText::Translated);
     if (!remedy.isEmpty())
         body += QLatin1Char('\n') + tr("What to change: %1").arg(remedy);
+    // Why not another cause, and how sure: the same words `rankscope diff` prints.
+    if (const QString considered = VerdictText::considered(v, VerdictText::Translated); !considered.isEmpty())
+        body += QLatin1Char('\n') + considered;
+    body += QLatin1Char('\n') + tr("Confidence: %1").arg(sure);
     // Caveats that change how far the answer goes, where the answer is read.
     QStringList notes;
     const Caveats& c = m_caveats;
