@@ -15,6 +15,7 @@
 #include "snapshotreader.h"
 #include "stacktext.h"
 #include "testutils.h"
+#include "verdictrules.h"
 #include "verdicttext.h"
 
 #include <QAbstractItemModelTester>
@@ -68,6 +69,8 @@ class TestComparison : public QObject
 private slots:
     void scenarios_data();
     void scenarios();
+    void rulePerKind_data();
+    void rulePerKind();
     void siteKeysSurviveRelocation();
     void categoriesFromStackAndLifetime();
     void categoryRules();
@@ -77,6 +80,7 @@ private slots:
     void sharedSiteIsNotOnlyOnRank();
     void oneRankHasNothingToCompare();
     void oneRankOutOfMemory();
+    void genuineOutOfMemory();
     void whatIfMatchesAnIndependentReplay();
     void momentsAcrossTheAlignedTrace();
     void pickedPointsAreAlignedMoments();
@@ -97,7 +101,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 72);
+    QCOMPARE(names.size(), 75);
     for (const QString& n : names)
         QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
 }
@@ -153,12 +157,111 @@ static void checkOutOfMemory(const nlohmann::json& expected, const Comparison& c
     if (expected.contains("remedies"))
         QCOMPARE(remedies, expected["remedies"].get<std::vector<std::string>>());
     QVERIFY(!remedies.empty());
+    // How close it came, from the rank's own figures; each remedy against that shortfall, the one computation the
+    // text, JSON and What if tab show.
+    const Verdict::Margin& m = v.margin;
+    QCOMPARE(m.rank, v.figuresRank);
+    QCOMPARE(m.neededBytes, v.neededBytes);
+    QCOMPARE(m.offeredBytes, v.oomReservedBytes + v.oomDeviceFreeBytes);
+    QCOMPARE(m.shortBytes, v.oomRequestedBytes - v.oomDeviceFreeBytes);
+    // What lay unused in the reserve is what the rank table shows at the OOM (one computation).
+    const RankSummary& examined = c.ranks()[size_t(c.rankIndex(v.figuresRank))];
+    if (examined.point.event == examined.oomEvent)
+        QCOMPARE(m.strandedBytes, examined.unallocatedBytes);
+    QCOMPARE(m.fitBytes(), m.offeredBytes - m.strandedBytes);
+    QCOMPARE(holdings.margin.fitBytes(), m.fitBytes());
+    QCOMPARE(holdings.fitLimitBytes, holdings.peakBytes <= m.neededBytes ? m.fitBytes() : 0);
+    QCOMPARE(holdings.offeredBytes, m.offeredBytes);
+    if (expected.contains("margin")) {
+        QCOMPARE(std::string(Verdict::Margin::outcomeName(m.outcome)), expected["margin"].get<std::string>());
+        QCOMPARE(m.shortBytes, expected["short_bytes"].get<int64_t>());
+        std::vector<bool> closes;
+        for (const Verdict::Remedy& r : v.remedies)
+            closes.push_back(r.closesGap > 0);
+        QCOMPARE(closes, expected["closes"].get<std::vector<bool>>());
+        QVERIFY(VerdictText::explanation(v, VerdictText::English)
+                    .contains(QStringLiteral("It was %1 from fitting").arg(Formatting::bytes(m.shortBytes))));
+    }
+    for (const Verdict::Remedy& r : v.remedies) {
+        if (r.closesGap >= 0)
+            QCOMPARE(r.closesGap > 0, r.spareBytes >= 0);
+        if (r.kind == Verdict::Remedy::ExpandableSegments) {
+            QVERIFY(!m.expandableSegments);
+            QCOMPARE(r.bytes, m.strandedBytes);
+            QCOMPARE(r.spareBytes, m.strandedBytes - m.shortBytes);
+            QCOMPARE(&r, &v.remedies.front()); // the cheapest change first
+        }
+    }
+    // A what-if row fits where its peak stays within what the GPU offered less what lay stranded.
+    for (const WhatIf::Result& r : holdings.whatIf)
+        QCOMPARE(holdings.fits(r.peakBytes), holdings.fitLimitBytes > 0 && r.peakBytes <= holdings.fitLimitBytes);
     const QString remedy = VerdictText::remedy(v, VerdictText::English);
     for (const Verdict::Remedy& r : v.remedies) {
         if (r.kind == Verdict::Remedy::ChunkedLoss) // the what-if figure, cited
             QVERIFY(remedy.contains(QStringLiteral("the peak would be %1").arg(Formatting::bytes(r.peakWithoutBytes))));
     }
     QVERIFY(VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("does not fit")));
+}
+
+// Every rule was checked, in the order of decision; the verdict is the first that applies; each rule that does not
+// says why, and the runners-up's figures are the verdict's own (one computation).
+static void checkConsidered(const Comparison& c)
+{
+    const Verdict& v = c.verdict();
+    QCOMPARE(v.considered.size(), VerdictRules::Count);
+    const size_t decided = VerdictRules::position(v.kind);
+    for (size_t i = 0; i < VerdictRules::Count; ++i) {
+        const Verdict::Consideration& rule = v.considered[i];
+        QCOMPARE(rule.kind, VerdictRules::rules()[i].kind);
+        QCOMPARE(rule.applies, rule.whyNot == Verdict::Consideration::Applies);
+        if (i < decided)
+            QVERIFY2(!rule.applies, Verdict::kindName(rule.kind));
+        if (!rule.applies)
+            QVERIFY(!VerdictText::consideration(v, rule, VerdictText::English).isEmpty());
+    }
+    QVERIFY(v.considered[decided].applies);
+    const Verdict::Consideration& burden = v.considered[VerdictRules::position(Verdict::BurdenImbalance)];
+    if (v.rankCount > 1) {
+        QCOMPARE(int(burden.figure("outlier_rank")), v.outlierRank);
+        QCOMPARE(burden.figure("excess_bytes"), v.outlierExcessBytes);
+    }
+    if (v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance || v.kind == Verdict::Balanced)
+        QCOMPARE(burden.figure("baseline_bytes"), v.baselineBytes);
+    if (v.kind == Verdict::BurdenImbalance || v.kind == Verdict::InputImbalance) {
+        QCOMPARE(burden.figure("only_bytes"), v.onlyBytes);
+        QCOMPARE(burden.figure("shared_bytes"), v.sharedBytes);
+    }
+    if (v.kind == Verdict::OverCapacity || v.kind == Verdict::Fragmentation || v.kind == Verdict::OutsideAllocator) {
+        const Verdict::Consideration& fragmentation = v.considered[VerdictRules::position(Verdict::Fragmentation)];
+        QCOMPARE(fragmentation.figure("free_in_reserve_bytes"), v.freeInReserveBytes);
+        QCOMPARE(fragmentation.figure("largest_free_bytes"), v.largestFreeBytes);
+        QCOMPARE(fragmentation.figure("requested_bytes"), v.oomRequestedBytes);
+
+        const Verdict::Consideration& over = v.considered[VerdictRules::position(Verdict::OverCapacity)];
+        QCOMPARE(over.figure("needed_bytes"), v.margin.neededBytes);
+        QCOMPARE(over.figure("short_bytes"), v.margin.shortBytes);
+        QCOMPARE(over.figure("stranded_bytes"), v.margin.strandedBytes);
+        if (v.kind == Verdict::OverCapacity) {
+            // The runner-up line names the other causes of an out-of-memory with their figures.
+            const QString considered = VerdictText::considered(v, VerdictText::English);
+            QVERIFY2(considered.contains(QLatin1String("fragmentation")), qPrintable(considered));
+            QVERIFY(considered.contains(Formatting::bytes(v.freeInReserveBytes))
+                || considered.contains(Formatting::bytes(v.largestFreeBytes)));
+        }
+    }
+    QVERIFY(!VerdictText::confidence(v, VerdictText::English).isEmpty());
+    // The JSON carries the same: every rule, why not, the confidence and (for an OOM) the margin.
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(c));
+    QCOMPARE(j["verdict"]["considered"].size(), VerdictRules::Count);
+    for (size_t i = 0; i < VerdictRules::Count; ++i)
+        QCOMPARE(j["verdict"]["considered"][i].contains("why_not"), !v.considered[i].applies);
+    QCOMPARE(j["verdict"]["confidence"].get<std::string>(), std::string(Verdict::confidenceName(v.confidence)));
+    QCOMPARE(j["verdict"].contains("margin"), v.margin.outcome != Verdict::Margin::None);
+    if (v.margin.outcome != Verdict::Margin::None) {
+        QCOMPARE(j["verdict"]["margin"]["short_bytes"].get<int64_t>(), v.margin.shortBytes);
+        QCOMPARE(j["verdict"]["margin"]["stranded_bytes"].get<int64_t>(), v.margin.strandedBytes);
+        QCOMPARE(j["verdict"]["margin"]["largest_gap_bytes"].get<int64_t>(), v.margin.largestGapBytes);
+    }
 }
 
 // What newer PyTorch writes, where the scenario has it: profiler steps among other annotated ranges, pinned host
@@ -249,6 +352,7 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
     }
     const Verdict& v = c->verdict();
     QCOMPARE(QString::fromLatin1(Verdict::kindName(v.kind)), QString::fromStdString(expected["kind"]));
+    checkConsidered(*c);
     checkOutOfMemory(expected, *c);
     checkNewerFields(expected, *c);
     // The moment compared, where the scenario says which.
@@ -376,6 +480,95 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         QVERIFY(c->findings()[i].excessBytes <= top.excessBytes);
     QVERIFY(
         VerdictText::explanation(v, VerdictText::English).contains(QString::fromStdString(c->sites().label(top.site))));
+}
+
+void TestComparison::rulePerKind_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("control");
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<qint64>("atLeast");
+    RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
+    const auto row = [](Verdict::Kind kind, const char* scenario, const char* control, const char* figure,
+                         qint64 atLeast) {
+        QTest::newRow(Verdict::kindName(kind))
+            << int(kind) << QString::fromLatin1(scenario) << QString::fromLatin1(control) << QString::fromLatin1(figure)
+            << atLeast;
+    };
+    const qint64 MiB = 1 << 20;
+    row(Verdict::StrayDevice, "gpu0_load_4", "shared_numbering_balanced_4", "stray_bytes", 4608 * MiB);
+    row(Verdict::Growth, "growth_steps_4", "growth_balanced_steps_4", "growth_bytes", 256 * MiB);
+    row(Verdict::BurdenImbalance, "burden_8", "balanced_8", "only_bytes", 1024 * MiB);
+    row(Verdict::InputImbalance, "input_8", "balanced_8", "shared_bytes", 512 * MiB);
+    row(Verdict::ModelParallelImbalance, "pp2_uneven_stages_8", "pp2_dp4_balanced_8", "group_model_state_excess_bytes",
+        2048 * MiB);
+    row(Verdict::Fragmentation, "fragmentation_oom_4", "oom_outside_4", "free_in_reserve_bytes", 982 * MiB);
+    row(Verdict::OutsideAllocator, "outside_one_of_4", "capacity_one_unreached_4", "fitting_ranks", 3);
+    row(Verdict::OverCapacity, "capacity_activations_4", "capacity_activations_balanced_4", "needed_bytes",
+        13 * 1024 * MiB);
+    row(Verdict::Balanced, "balanced_8", "burden_8", "oom_ranks", 0);
+}
+
+// Each rule on its own: it applies on its scenario (and decides it), with the figure it judged by, and does not on
+// its control, saying why.
+void TestComparison::rulePerKind()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, scenario);
+    QFETCH(QString, control);
+    QFETCH(QString, figure);
+    QFETCH(qint64, atLeast);
+    const size_t at = VerdictRules::position(Verdict::Kind(kind));
+    const ComparisonPtr on = Comparison::compute(loadRanks(scenarioDir() + QLatin1Char('/') + scenario), {});
+    const Verdict::Consideration& applied = on->verdict().considered[at];
+    QCOMPARE(int(on->verdict().kind), kind);
+    QVERIFY(applied.applies);
+    QVERIFY2(applied.figure(figure.toStdString()) >= atLeast,
+        qPrintable(QString::number(applied.figure(figure.toStdString()))));
+    const ComparisonPtr off = Comparison::compute(loadRanks(scenarioDir() + QLatin1Char('/') + control), {});
+    const Verdict::Consideration& not_ = off->verdict().considered[at];
+    QVERIFY(!not_.applies);
+    QVERIFY(not_.whyNot != Verdict::Consideration::Applies);
+    QVERIFY(int(off->verdict().kind) != kind);
+    QVERIFY(VerdictText::consideration(off->verdict(), not_, VerdictText::English)
+                .startsWith(QString::fromLatin1(Verdict::kindName(Verdict::Kind(kind))) + QLatin1String(": ")));
+}
+
+// Files PyTorch wrote itself on a GPU (tests/data/gpu_jobs): the margin from the failed request's own figures. Capped
+// by a memory fraction, every rank ran out with the device mostly free: not reached, and said to be a limit; with
+// memory taken outside PyTorch on one rank, its replicas went on and it missed by what its device lacked.
+void TestComparison::genuineOutOfMemory()
+{
+    const QString jobs = dataDir() + QStringLiteral("/gpu_jobs/");
+    const ComparisonPtr capped = Comparison::compute(loadRanks(jobs + QStringLiteral("fraction")), {});
+    const Verdict& v = capped->verdict();
+    QCOMPARE(v.kind, Verdict::OverCapacity);
+    QCOMPARE(v.oomRanks, std::vector<int>({ 0, 1, 2, 3 }));
+    QCOMPARE(v.margin.outcome, Verdict::Margin::NotReached);
+    QCOMPARE(v.margin.requestedBytes, int64_t(512) << 20);
+    QVERIFY(v.margin.deviceFreeBytes > int64_t(100) << 30);
+    QCOMPARE(v.margin.fitBytes(), int64_t(0));
+    QCOMPARE(capped->verdictHoldings().fits(0), false); // no peak says what would have fit
+    QCOMPARE(v.confidence, Verdict::Medium);
+    QCOMPARE(v.remedies.front().kind, Verdict::Remedy::RaiseLimit); // the limit first, not sharding 768 MiB
+    QVERIFY(
+        VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("set_per_process_memory_fraction")));
+    QVERIFY(
+        VerdictText::explanation(v, VerdictText::English).contains(QLatin1String("in what the process was allowed")));
+    QVERIFY(VerdictText::confidence(v, VerdictText::English).contains(QLatin1String("a limit, not the GPU")));
+
+    const ComparisonPtr outside = Comparison::compute(loadRanks(jobs + QStringLiteral("outside")), {});
+    const Verdict& o = outside->verdict();
+    QCOMPARE(o.kind, Verdict::OutsideAllocator);
+    QCOMPARE(o.rank, 2);
+    QCOMPARE(o.fittingRanks, std::vector<int>({ 0, 1, 3 }));
+    QCOMPARE(o.margin.outcome, Verdict::Margin::ShortOfBytes);
+    QCOMPARE(o.margin.shortBytes, o.oomRequestedBytes - o.oomDeviceFreeBytes);
+    QVERIFY(o.margin.shortBytes > 0 && o.margin.shortBytes < int64_t(100) << 20);
+    QCOMPARE(o.confidence, Verdict::High);
+    checkConsidered(*outside);
+    checkConsidered(*capped);
 }
 
 // A rank alone that ran out of memory: over capacity on its own file, named; the same file without the OOM is a

@@ -93,6 +93,11 @@ Devices, as PyTorch numbers them per process:
 Out of memory with no outlier (magma27 truncated where an allocation failed, as an OOM observer dumps it):
   capacity_activations_4  every rank runs out of memory alike mid-forward, asking 2 GiB for the MLP's silu:
                         over_capacity; capacity_activations_balanced_4 is the control (the same cut, no OOM)
+  capacity_short_wide_4 / capacity_stranded_4 / capacity_stranded_expandable_4
+                        the margin (capacity_activations_balanced_4 is their control): every rank asks 8 GiB with
+                        20 MiB free (short of bytes by far); asks 2 GiB 200 MiB short of the free memory while 359 MiB
+                        lay unused between live blocks (expandable segments offered first, alone closing the gap); the
+                        same run with expandable_segments:True (not offered)
   capacity_loss_4       every rank alike in log_softmax asking for float32 logits; ranks 2-3 from a container, C
                         frames in every stack: over_capacity with a chunked loss; capacity_loss_balanced_4 the control
   outside_one_of_4 / outside_two_of_4
@@ -605,11 +610,12 @@ def truncate_at(snapshot, cut):
     return snapshot
 
 
-def run_out_of_memory(snapshot, request, frames=None):
+def run_out_of_memory(snapshot, request, frames=None, short=None):
     """Runs out of memory as the caching allocator does: it releases every entirely free segment (segment_free
     events, gone from the final segments), retries, and reports an OOM for `request` with the device full but for
     what it released (and 20 MiB). A real record always has less free than the request (else the retry would have
-    succeeded), so where the release alone would cover it, something else on the device took the difference."""
+    succeeded), so where the release alone would cover it, something else on the device took the difference. With
+    `short`, the device had exactly that much less free than the request."""
     trace = snapshot['device_traces'][0]
     t = trace[-1]['time_us']  # the allocator releases at the moment of the failed request
     kept = []
@@ -622,7 +628,8 @@ def run_out_of_memory(snapshot, request, frames=None):
             trace.append({'action': 'segment_free', 'addr': seg['address'], 'size': seg['total_size'], 'stream': 0,
                           'time_us': t, 'compile_context': 'N/A', 'user_metadata': ''})
     snapshot['segments'] = kept
-    add_oom(snapshot, request, frames, min(20 * MiB + released, request - 20 * MiB))
+    add_oom(snapshot, request, frames,
+            request - short if short is not None else min(20 * MiB + released, request - 20 * MiB))
 
 
 def profiler_derived(snapshot, extra_host):
@@ -721,9 +728,10 @@ def capacity_scenarios(outdir, magma):
     activations = (1370, 1371, 2048 * MiB)
     loss = (1401, 1402, 4 * 327680000)
 
-    def job(at, oom_ranks, n=4, prepare=None, others_go_on=False):
+    def job(at, oom_ranks, n=4, prepare=None, others_go_on=False, short=None):
         """Every rank dumped where the OOM ranks failed, or (`others_go_on`) the others dumped at the end of the step,
-        past the allocation that failed on the OOM ranks."""
+        past the allocation that failed on the OOM ranks; `short`: what the request lacked of the device's free
+        memory."""
         cut, failing, request = at
         ranks = copies(magma, n)
         for r, s in enumerate(ranks):
@@ -731,7 +739,7 @@ def capacity_scenarios(outdir, magma):
             if r in oom_ranks or not others_go_on:
                 truncate_at(s, cut)
             if r in oom_ranks:
-                run_out_of_memory(s, request, frames)
+                run_out_of_memory(s, request, frames, short)
             if prepare:
                 prepare(r, s)
         return ranks
@@ -741,6 +749,23 @@ def capacity_scenarios(outdir, magma):
     write(outdir, 'capacity_activations_4', job(activations, every),
           dict(capacity, remedies=['activation_checkpointing'], request_site='silu'))
     write(outdir, 'capacity_activations_balanced_4', job(activations, []), {'kind': 'balanced'})
+
+    # How close each came (capacity_activations_balanced_4 is their control): short of bytes by far (an 8 GiB request,
+    # 20 MiB free); 200 MiB short while 359 MiB lay unused between live blocks (expandable segments come first); the
+    # same with expandable segments already on (not offered again).
+    wide = (1370, 1371, 8192 * MiB)
+    write(outdir, 'capacity_short_wide_4', job(wide, every, short=8172 * MiB),
+          dict(capacity, remedies=['activation_checkpointing'], margin='short_of_bytes', short_bytes=8172 * MiB,
+               closes=[True]))
+    write(outdir, 'capacity_stranded_4', job(activations, every, short=200 * MiB),
+          dict(capacity, remedies=['expandable_segments', 'activation_checkpointing'], margin='not_in_one_piece',
+               short_bytes=200 * MiB, closes=[True, True]))
+
+    def expandable(r, s):
+        set_alloc_conf(s, 'expandable_segments:True')
+    write(outdir, 'capacity_stranded_expandable_4', job(activations, every, prepare=expandable, short=200 * MiB),
+          dict(capacity, remedies=['activation_checkpointing'], margin='not_in_one_piece', short_bytes=200 * MiB,
+               closes=[True]))
 
     # As real jobs run it: ranks 2-3 from a container, C frames (stacks="all") on every rank.
     native = [{'name': 'c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc',
