@@ -7,6 +7,7 @@
 #include "chartstyle.h"
 #include "comparecolumn.h"
 #include "comparison.h"
+#include "diffreport.h"
 #include "flamegraph.h"
 #include "formatting.h"
 #include "imageexport.h"
@@ -47,6 +48,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <set>
 
@@ -68,6 +71,7 @@ private slots:
     void detailOnlyForWhatChanged();
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
+    void whatIfShowsTheMargin();
     void blockMapLayoutAndHover();
     void blockMapStatesContrast();
     void progressCellCancelButton();
@@ -457,6 +461,47 @@ void TestWidgets::flameGraphOfTheExcess()
 // Ranks out of memory alike: the OOM marker tells and gives the failed request's stack; the what-if table lists the
 // peak without each of rank A's largest sites (the verdict's own figures for its rank), and the flame graph draws
 // everything the rank holds where it has no excess.
+// A job 200 MiB short of the free memory with 359 MiB stranded in its reserve: the What if tab says what the GPU
+// offered (never 0 B) and what of it could hold a peak, and marks as fitting exactly the rows the JSON says fit.
+void TestWidgets::whatIfShowsTheMargin()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_stranded_4") })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const Verdict& v = c->verdict();
+    QCOMPARE(v.kind, Verdict::OverCapacity);
+    QCOMPARE(v.margin.outcome, Verdict::Margin::NotInOnePiece);
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
+    QCOMPARE(j["verdict"]["offered_bytes"].get<int64_t>(), v.margin.offeredBytes);
+    QCOMPARE(j["verdict"]["margin"]["fit_bytes"].get<int64_t>(), v.margin.fitBytes());
+
+    WhatIfView whatIf;
+    QAbstractItemModelTester tester(whatIf.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy ready(&whatIf, &WhatIfView::ready);
+    whatIf.showRank(c, v.figuresRank);
+    QTRY_COMPARE(ready.count(), 1);
+    QString header;
+    for (const QLabel* label : whatIf.findChildren<QLabel*>())
+        header += label->text();
+    QVERIFY2(header.contains(QStringLiteral("the GPU offered %1").arg(Formatting::bytes(v.margin.offeredBytes))),
+        qPrintable(header));
+    QCOMPARE(c->verdictHoldings().fitLimitBytes, v.margin.fitBytes()); // the rank's highest total is at its OOM
+    QVERIFY(header.contains(QStringLiteral("%1 could hold a peak").arg(Formatting::bytes(v.margin.fitBytes()))));
+    QVERIFY(!header.contains(QLatin1String("offered 0 B")));
+    const nlohmann::json& rows = j["verdict"]["what_if"];
+    QCOMPARE(whatIf.model()->rowCount(), int(rows.size()));
+    int fitting = 0;
+    for (int row = 0; row < whatIf.model()->rowCount(); ++row) {
+        const QString peak = whatIf.model()->index(row, WhatIfModel::PeakColumn).data().toString();
+        QCOMPARE(peak.startsWith(QStringLiteral("\u2713")), rows[size_t(row)]["fits"].get<bool>());
+        fitting += rows[size_t(row)]["fits"].get<bool>() ? 1 : 0;
+    }
+    QVERIFY(fitting > 0); // here every row saves more than the 200 MiB it lacked
+}
+
 void TestWidgets::outOfMemoryMarkerAndWhatIf()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
@@ -660,10 +705,12 @@ void TestWidgets::blockMapStatesContrast()
                              .arg(ChartStyle::contrast(states[i].second, states[j].second), 0, 'f', 2);
         }
         qInfo().noquote() << theme << "theme:" << table.join(QStringLiteral("; "));
+        // A structured binding cannot be captured before C++20 as clang 14 implements it: a copy can.
+        const char* const themeName = theme;
         const auto atLeast3 = [&](const QColor& a, const QColor& b, const char* what) {
             QVERIFY2(ChartStyle::contrast(a, b) >= 3,
                 qPrintable(QStringLiteral("%1 theme, %2: %3")
-                               .arg(QLatin1String(theme), QLatin1String(what))
+                               .arg(QLatin1String(themeName), QLatin1String(what))
                                .arg(ChartStyle::contrast(a, b))));
         };
         for (const QColor& fill : { c.allocated, c.otherSites, c.pendingFree, c.rounding }) {
