@@ -82,10 +82,12 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
         if (index.column() == WithoutColumn && site)
             return QString::fromStdString(m_comparison->sites().label(row.without.site, 12))
                 .replace(QStringLiteral(" \u2190 "), QStringLiteral("\n\u2190 "));
-        if (index.column() == PeakColumn && m_holdings.offeredBytes > 0)
+        if (index.column() == PeakColumn && m_holdings.fitLimitBytes > 0)
             return tr("The highest total over the trace had these allocations not been made (%1 with them); ✓: "
-                      "within the %2 the GPU offered at the OOM (PyTorch's reserve and the free memory)")
-                .arg(Formatting::bytes(m_holdings.peakBytes), Formatting::bytes(m_holdings.offeredBytes));
+                      "within the %2 of the %3 the GPU offered at the OOM (PyTorch's reserve and the free memory) "
+                      "that were not stranded in the reserve")
+                .arg(Formatting::bytes(m_holdings.peakBytes), Formatting::bytes(m_holdings.fitLimitBytes),
+                    Formatting::bytes(m_holdings.offeredBytes));
         if (index.column() == PeakColumn)
             return tr("The highest total over the trace had these allocations not been made (%1 with them)")
                 .arg(Formatting::bytes(m_holdings.peakBytes));
