@@ -743,40 +743,58 @@ void TestWidgets::stackPaneFoldsAndToggles()
     pane.clear();
     QVERIFY(pane.text().isEmpty());
 
-    // stacks="all": the user's frame first, the C++ frames folded into the last line, which a click unfolds.
+    // stacks="all": in the order called, innermost first: the C++ frames folded into the first line (a click unfolds
+    // it), torch's frame dimmed, the user's frame where reading starts, marked and scrolled to.
     const StackText::Frame malloc { "CUDACachingAllocator.cpp", "c10::cuda::CUDACachingAllocator::malloc", 0 };
     const StackText::Frame add { "", "at::_ops::add_Tensor::call", 0 };
     const StackText::Frames recorded { { malloc, add, g, f }, 0 };
-    const StackText::Frames shown { { f, g, malloc, add }, 2 };
+    const StackText::Frames shown { { g, f, malloc, add }, 2, { { 0, 2 } }, 1, { true, false } };
     const StackText::Lines folded = StackText::lines(shown);
     QCOMPARE(folded.lines.size(), 3);
-    QCOMPARE(folded.lines.last(), QStringLiteral("+2 native frames"));
+    QCOMPARE(folded.lines.front(), QStringLiteral("+2 native frames"));
+    QCOMPARE(folded.lines.last(), QStringLiteral("forward  train.py:12  (/home/u)"));
+    QCOMPARE(folded.start, 2);
+    QCOMPARE(folded.dimmed, (QList<int> { 0, 1 }));
     QCOMPARE(folded.folded.size(), 2);
-    QCOMPARE(StackText::lines(shown, 1).lines.last(), QStringLiteral("… 3 more frames"));
+    QCOMPARE(StackText::lines(shown, 1).lines.last(), QStringLiteral("… 2 more frames"));
     pane.setShowAllFrames(false);
     pane.setContent(QStringLiteral("Rank 0\nsecond header line"), folded, StackText::lines(recorded));
     QVERIFY(!pane.showsNativeFrames());
     QCOMPARE(pane.text(),
-        QStringLiteral("Rank 0\nsecond header line\nforward  train.py:12  (/home/u)\n") + folded.lines[1]
-            + QStringLiteral("\n+2 native frames"));
+        QStringLiteral("Rank 0\nsecond header line\n+2 native frames\n") + folded.lines[1]
+            + QStringLiteral("\nforward  train.py:12  (/home/u)"));
+    QCOMPARE(pane.readingStartLine(), 4);
     pane.resize(600, 300);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     auto* text = pane.findChild<QPlainTextEdit*>();
     QVERIFY(text);
-    const QTextBlock foldedLine = text->document()->findBlockByNumber(4);
+    QCOMPARE(text->textCursor().blockNumber(), 4);
+    const auto marked = [text](int block) {
+        for (const QTextEdit::ExtraSelection& mark : text->extraSelections()) {
+            if (mark.cursor.blockNumber() == block && mark.format.background().style() != Qt::NoBrush)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(marked(4));
+    QVERIFY(!marked(3));
+    const QTextBlock foldedLine = text->document()->findBlockByNumber(2);
     QCOMPARE(foldedLine.text(), QStringLiteral("+2 native frames"));
     QTextCursor cursor(foldedLine);
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, text->cursorRect(cursor).center() + QPoint(4, 0));
     QVERIFY(pane.showsNativeFrames());
-    QVERIFY(pane.text().endsWith(QLatin1String("\nc10::cuda::CUDACachingAllocator::malloc  CUDACachingAllocator.cpp:0"
-                                               "\nat::_ops::add_Tensor::call  :0")));
+    QVERIFY(
+        pane.text().contains(QLatin1String("second header line\nc10::cuda::CUDACachingAllocator::malloc  "
+                                           "CUDACachingAllocator.cpp:0\nat::_ops::add_Tensor::call  :0\n_call_impl")));
+    QCOMPARE(pane.readingStartLine(), 5);
+    QVERIFY(marked(5));
     // A click elsewhere unfolds nothing; the button folds it again.
     pane.setShowNativeFrames(false);
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {},
-        text->cursorRect(QTextCursor(text->document()->findBlockByNumber(2))).center());
+        text->cursorRect(QTextCursor(text->document()->findBlockByNumber(3))).center());
     QVERIFY(!pane.showsNativeFrames());
-    QVERIFY(pane.text().endsWith(QLatin1String("+2 native frames")));
+    QVERIFY(pane.text().contains(QLatin1String("header line\n+2 native frames\n")));
     // "All frames": as recorded, the allocator first.
     pane.setShowAllFrames(true);
     QVERIFY(pane.text().contains(QLatin1String("second header line\nc10::cuda::CUDACachingAllocator::malloc")));

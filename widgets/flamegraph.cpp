@@ -20,18 +20,22 @@ namespace {
 // Warm colours as flame graphs use them, steady per frame: the same code gets the same colour every time.
 QColor frameColor(const ExcessNode& node)
 {
-    if (node.native)
+    if (node.native || node.noStack)
         return QColor(205, 205, 205); // not anyone's code to fix: no warm colour
     uint32_t h = 2166136261u;
     for (char c : node.file + node.name)
         h = (h ^ uint8_t(c)) * 16777619u;
-    return QColor::fromHsv(int(h % 50), 120 + int((h >> 8) % 80), 225 + int((h >> 16) % 30));
+    // Others' frames pale around the user's, as the trees dim them: the eye lands on the user's code.
+    const int saturation = StackOrder::isOthers(node.kind) ? 35 + int((h >> 8) % 30) : 120 + int((h >> 8) % 80);
+    return QColor::fromHsv(int(h % 50), saturation, 225 + int((h >> 16) % 30));
 }
 
 QString frameText(const ExcessNode& node)
 {
     if (node.native)
         return ExcessTreeModel::nativeText();
+    if (node.noStack)
+        return ExcessTreeModel::noStackText();
     return QStringLiteral("%1 (%2:%3)")
         .arg(QString::fromStdString(node.name), Formatting::fileName(node.file))
         .arg(node.line);
