@@ -124,6 +124,21 @@ int pixelsOf(TimelineView& view, const QColor& colour)
     return n;
 }
 
+// Pixels of `colour` in the bottom rows of a track's plot: the rug that marks where the lit site is live.
+int rugPixels(TimelineView& view, int track, const QColor& colour)
+{
+    view.plot()->replot();
+    const QImage image = view.plot()->toPixmap().toImage();
+    const double scale = double(image.width()) / view.plot()->width();
+    const QRect area = view.plot()->axisRect(track)->rect();
+    int n = 0;
+    for (int y = int((area.bottom() - 2) * scale); y <= int(area.bottom() * scale); ++y) {
+        for (int x = int(area.left() * scale); x < int(area.right() * scale); ++x)
+            n += image.pixelColor(x, y).rgb() == colour.rgb();
+    }
+    return n;
+}
+
 QList<LoadedFile> examples()
 {
     return LoadedFile::loadAll(
@@ -479,6 +494,32 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     const QPointF onMarker(x, rect->rect().center().y());
     QCOMPARE(view.oomAt(0, onMarker), std::optional<size_t>(0));
     QVERIFY(!view.oomAt(0, QPointF(rect->rect().left() + 20, onMarker.y())));
+    // The OOM is the last event, yet not on the plot's border: the failed request is a bar of its size over what was
+    // held, right of the line, with room to spare; the memory axis reaches its top.
+    QVERIFY2(rect->rect().right() - x >= 16, qPrintable(QString::number(rect->rect().right() - x)));
+    const QRectF bar = view.oomBar(0, oom);
+    QVERIFY(bar.left() > x && bar.right() < rect->rect().right());
+    const QCPAxis* memory = rect->axis(QCPAxis::atLeft);
+    const int64_t held = c->history(0).totalAfter(EventIndex(oom.event));
+    QVERIFY(memory->range().upper >= double(held + oom.requestedBytes));
+    QCOMPARE(bar.bottom(), memory->coordToPixel(double(held)));
+    QVERIFY(std::abs(bar.height()
+                - (memory->coordToPixel(double(held)) - memory->coordToPixel(double(held + oom.requestedBytes))))
+            < 1
+        || bar.height() == 2);
+    // Its tooltip wherever the marker is drawn: the line, the bar, the label; no label covers another.
+    view.plot()->replot();
+    QCOMPARE(view.oomAt(0, bar.center()), std::optional<size_t>(0));
+    QVERIFY(view.describeAt(bar.center()).contains(QLatin1String("ran out of memory")));
+    QCOMPARE(view.oomLabels(0).size(), size_t(1));
+    QCOMPARE(view.oomAt(0, view.oomLabels(0).front().second.center()), std::optional<size_t>(0));
+    QVERIFY(view.describeAt(view.oomLabels(0).front().second.center()).contains(QLatin1String("ran out of memory")));
+    const std::vector<QRectF>& labels = view.paintedLabels(0);
+    for (size_t i = 0; i < labels.size(); ++i) {
+        for (size_t j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!labels[i].intersects(labels[j]), qPrintable(QStringLiteral("%1 and %2").arg(i).arg(j)));
+    }
+    QVERIFY(pixelsOf(view, ChartStyle::alertColor()) > 0);
     const QString tip = view.describeAt(onMarker);
     QVERIFY2(tip.contains(QLatin1String("ran out of memory")) && tip.contains(QLatin1String("log_softmax"))
             && tip.contains(QLatin1String("1.22 GiB")),
@@ -1157,6 +1198,9 @@ void TestWidgets::findingLitAtAnySize()
     QCOMPARE(view.highlightedBandCount(0), 0);
     QVERIFY(view.litMarkerColumns(0) > 0);
     QVERIFY(marked() > 3 * view.litMarkerColumns(0) / 2);
+    // And a rug along the time axis where it is live, whatever the memory scale.
+    QVERIFY(view.litRugColumns(0) >= view.litMarkerColumns(0));
+    QVERIFY(rugPixels(view, 0, mark) > 0);
     QVERIFY(view.legend()->texts().contains(QStringLiteral("the finding's allocations among the summed ones")));
     QVERIFY(view.legend()->texts().contains(QStringLiteral("other allocations (faded)")));
     // The control: a site with no allocation.
@@ -1164,6 +1208,19 @@ void TestWidgets::findingLitAtAnySize()
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
     QCOMPARE(view.litMarkerColumns(0), 0);
     QCOMPARE(marked(), 0);
+    QCOMPARE(view.litRugColumns(0), 0);
+    // A site of bands: the rug too, so that a band a sliver of a pixel tall on a tall axis is still found.
+    std::optional<uint64_t> banded;
+    for (const auto& [fingerprint, size] : largest) {
+        if (size > view.pixelBytes(0) * 4 && inTrace[fingerprint] > 0)
+            banded = fingerprint;
+    }
+    QVERIFY(banded);
+    view.setHighlightedSite(*banded);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    QVERIFY(view.highlightedBandCount(0) > 0);
+    QVERIFY(rugPixels(view, 0, mark) > 0);
+    QVERIFY(view.litRugColumns(0) > 0);
 }
 
 // Linked block maps draw a byte the same width on both and zoom together; unlinked they do not.
