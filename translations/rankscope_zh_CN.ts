@@ -57,12 +57,12 @@
         <translation>内存不足，无法加载此文件</translation>
     </message>
     <message>
-        <source>OOM</source>
-        <translation>OOM</translation>
-    </message>
-    <message>
         <source>peak %1</source>
         <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>OOM: %1</source>
+        <translation>OOM：%1</translation>
     </message>
 </context>
 <context>
@@ -584,6 +584,16 @@
     <message>
         <source>Native frames</source>
         <translation>原生栈帧</translation>
+    </message>
+    <message>
+        <source>Allocations recorded without a stack (made before the recording began, as parameters often are)
+%1 held</source>
+        <translation>未记录调用栈的分配（在开始记录之前创建，参数通常如此）
+持有 %1</translation>
+    </message>
+    <message>
+        <source>&lt;no stack recorded&gt;</source>
+        <translation>&lt;未记录调用栈&gt;</translation>
     </message>
 </context>
 <context>
@@ -1902,12 +1912,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>原生栈帧</translation>
     </message>
     <message>
-        <source>Unfold the C++, CPython and allocator frames folded into the stack&apos;s last line</source>
-        <translation>展开折叠在调用栈最后一行中的 C++、CPython 和分配器栈帧</translation>
-    </message>
-    <message>
         <source>Show native frames</source>
         <translation>显示原生栈帧</translation>
+    </message>
+    <message>
+        <source>Unfold the C++, CPython and allocator frames, each run folded into one line</source>
+        <translation>展开 C++、CPython 和分配器栈帧（每段连续的栈帧折叠为一行）</translation>
     </message>
 </context>
 <context>
@@ -3184,6 +3194,14 @@ asking for %3, with %4 free on the device</source>
     <message>
         <source>+%1 native frames</source>
         <translation>+%1 个原生栈帧</translation>
+    </message>
+    <message>
+        <source>… 1 inner frame</source>
+        <translation>… 1 个内层栈帧</translation>
+    </message>
+    <message>
+        <source>… %1 inner frames</source>
+        <translation>… %1 个内层栈帧</translation>
     </message>
 </context>
 </TS>
