@@ -381,6 +381,9 @@ void FindingsPanel::closeJob()
     m_filterTimer->stop();
     m_proxy->setFilterText(QString());
     m_scopeChosen = false;
+    // The next job opens on its own tab: the findings, or What if once its verdict is about an OOM (setAboutOom).
+    m_tabs->setCurrentIndex(0);
+    m_whatIfShownForOom = false;
     updateNoMatch();
 }
 

@@ -63,7 +63,11 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
         [this](const QModelIndex& index) { emit cancelRequested(m_proxy->mapToSource(index).row()); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->header()->setStretchLastSection(true);
-    m_table->header()->setMinimumSectionSize(50);
+    m_table->header()->setMinimumSectionSize(36);
+    // The figures right after the rank, the file's name last: the rank says which file it is, and at 1280×720 the
+    // peak, the point's figures and the excess must be in sight without scrolling; the name takes what room is left.
+    m_table->header()->moveSection(
+        m_table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
     for (int column : { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn,
              RankListModel::TraceEntriesColumn, RankListModel::HostColumn })
@@ -171,6 +175,14 @@ void RanksPanel::showBlock(const DeviceHistoryPtr& history, int rank, uint64_t a
 void RanksPanel::clearStack()
 {
     m_stackPane->clear();
+}
+
+void RanksPanel::closeJob()
+{
+    m_stackPane->clear();
+    // The stack's mode is the job's: the next one opens on the frames views show, folded.
+    m_stackPane->setShowAllFrames(false);
+    m_stackPane->setShowNativeFrames(false);
 }
 
 void RanksPanel::showColumnMenu(const QPoint& pos)

@@ -51,6 +51,8 @@ public:
     void showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation);
     void showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack);
     void clearStack();
+    /// Ends the job's stack: the pane emptied, its modes (All frames, Native frames) back to the shown frames folded.
+    void closeJob();
 
 signals:
     /// The user picked `rank` as A (side 0) or B (side 1): on its bar, its row or the row's menu.
