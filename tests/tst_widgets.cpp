@@ -63,6 +63,7 @@ private slots:
     void rankChartMarksTheOutlier();
     void oneCategoryOrder();
     void timelineAxesAndHover();
+    void onlyTheLeftButtonDrawsAZoomBox();
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
     void detailOnlyForWhatChanged();
@@ -560,6 +561,27 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     QVERIFY(title.contains(QLatin1String("held at the point")));
     graph.setTree(std::move(tree), title);
     QVERIFY(graph.drawnFrames() > 10);
+}
+
+// A right button opens the menu and draws no zoom box: QCustomPlot starts one on any button, and the menu took the
+// release, so the box followed the pointer after Esc, into the next job.
+void TestWidgets::onlyTheLeftButtonDrawsAZoomBox()
+{
+    QTemporaryDir dir;
+    const DeviceHistoryPtr h = steppedHistory(dir);
+    TimelineView view;
+    view.resize(800, 400);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, 3 } }, {});
+    QTRY_VERIFY(!view.isBusy());
+    const QPoint at = view.plot()->axisRect(0)->rect().center();
+    QTest::mousePress(view.plot(), Qt::RightButton, {}, at);
+    QVERIFY(!view.plot()->selectionRect()->isActive());
+    QTest::mouseRelease(view.plot(), Qt::RightButton, {}, at);
+    QTest::mousePress(view.plot(), Qt::LeftButton, {}, at);
+    QVERIFY(view.plot()->selectionRect()->isActive());
+    QTest::mouseRelease(view.plot(), Qt::LeftButton, {}, at);
+    QVERIFY(!view.plot()->selectionRect()->isActive());
 }
 
 void TestWidgets::timelineAxesAndHover()

@@ -266,8 +266,11 @@ void TimelineInput::onMouseMove(QMouseEvent* event)
 void TimelineInput::onMousePress(QMouseEvent* event)
 {
     m_pressPos = event->position().toPoint();
-    // QCustomPlot looks at the mode after this signal: a box to zoom into, or with Shift a pan.
-    m_plot->setSelectionRectMode(event->modifiers() & Qt::ShiftModifier ? QCP::srmNone : QCP::srmCustom);
+    // QCustomPlot looks at the mode after this signal: a box to zoom into, or with Shift a pan. Only the left button
+    // draws a box: QCustomPlot starts one on any button, and a right button's menu takes the release, so the box would
+    // follow the pointer after the menu closed, into the next job.
+    const bool box = event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ShiftModifier);
+    m_plot->setSelectionRectMode(box ? QCP::srmCustom : QCP::srmNone);
 }
 
 void TimelineInput::onMouseRelease(QMouseEvent* event)
