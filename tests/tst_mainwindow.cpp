@@ -1702,7 +1702,15 @@ void TestMainWindow::keyboardShortcutsListed()
     int total = 0;
     for (int g = 0; g < tree->topLevelItemCount(); ++g)
         total += tree->topLevelItem(g)->childCount();
-    QCOMPARE(total, int(entries.size()));
+    QCOMPARE(total, int(entries.size() + ShortcutsDialog::mouseGestures().size()));
+    // And what the mouse does on the timelines, which no key does.
+    QStringList mouse;
+    for (int g = 0; g < tree->topLevelItemCount(); ++g) {
+        for (int i = 0; g == tree->topLevelItemCount() - 1 && i < tree->topLevelItem(g)->childCount(); ++i)
+            mouse << tree->topLevelItem(g)->child(i)->text(1);
+    }
+    QCOMPARE(tree->topLevelItem(tree->topLevelItemCount() - 1)->text(0), QStringLiteral("Mouse on the timelines"));
+    QVERIFY(mouse.contains(QStringLiteral("Double-click")) && mouse.contains(QStringLiteral("Drag")));
 
     const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
     Appearance::setLanguage(QStringLiteral("zh_CN"));
