@@ -1852,6 +1852,66 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Zoom in or out in time</source>
+        <translation>在时间上放大或缩小</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Zoom into the box drawn</source>
+        <translation>放大到拖出的框</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Show an allocation&apos;s stack, or an OOM&apos;s failed request</source>
+        <translation>显示分配的调用栈，或 OOM 时失败的请求</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Compare every rank at that moment</source>
+        <translation>在该时刻比较所有 rank</translation>
+    </message>
+    <message>
+        <source>Right-click</source>
+        <translation>右键单击</translation>
+    </message>
+    <message>
+        <source>The timeline&apos;s menu: zoom, axes, colours, compare here</source>
+        <translation>时间线菜单：缩放、坐标轴、颜色、在此比较</translation>
+    </message>
+    <message>
+        <source>Drag in the overview</source>
+        <translation>在概览中拖动</translation>
+    </message>
+    <message>
+        <source>Show that stretch of the trace</source>
+        <translation>显示追踪的这一段</translation>
+    </message>
+    <message>
+        <source>Mouse on the timelines</source>
+        <translation>时间线上的鼠标操作</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::StackPane</name>
