@@ -1166,6 +1166,13 @@ void TestWidgets::timelinesShareScaleAndZoom()
     QCOMPARE(x(0), x(1));
     QTest::mouseDClick(overview, Qt::LeftButton, {}, start);
     QCOMPARE(x(0).size(), full);
+    // Zoomed all the way out the brush covers everything: a drag on it draws a new one.
+    QTest::mousePress(overview, Qt::LeftButton, {}, start);
+    QTest::mouseMove(overview, end);
+    QTest::mouseRelease(overview, Qt::LeftButton, {}, end);
+    QVERIFY2(std::abs(x(0).size() - full * 0.2) < full * 0.02, qPrintable(QString::number(x(0).size() / full)));
+    QTest::mouseDClick(overview, Qt::LeftButton, {}, start);
+    QCOMPARE(x(0).size(), full);
 
     // The legend names what the plots draw.
     const QStringList legend = view.legend()->texts();
