@@ -559,8 +559,18 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     std::shared_ptr<const ExcessNode> tree = ExcessTree::build(*c, 0, ExcessTree::TopDown, scope);
     const QString title = FlameGraph::title(0, scope, tree->inclusiveBytes);
     QVERIFY(title.contains(QLatin1String("held at the point")));
-    graph.setTree(std::move(tree), title);
+    graph.setTree(std::move(tree), title, scope);
     QVERIFY(graph.drawnFrames() > 10);
+    // Its tooltips speak of what the rank holds, not of an excess it does not have; what was recorded without a stack
+    // is a box of its own, named.
+    const int row = graph.fontMetrics().height() + 4;
+    QVERIFY2(graph.describeAt(QPointF(5, row / 2)).contains(QLatin1String("held at the point")),
+        qPrintable(graph.describeAt(QPointF(5, row / 2))));
+    bool noStack = false;
+    for (int x = 0; x < graph.width(); x += 2)
+        noStack =
+            noStack || graph.describeAt(QPointF(x, row + row / 2)).startsWith(QLatin1String("<no stack recorded>"));
+    QVERIFY(noStack);
 }
 
 // A right button opens the menu and draws no zoom box: QCustomPlot starts one on any button, and the menu took the

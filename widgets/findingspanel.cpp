@@ -357,7 +357,7 @@ void FindingsPanel::showExcess()
         }
     }
     const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
-    m_flameGraph->setTree(std::move(topDown), title);
+    m_flameGraph->setTree(std::move(topDown), title, scope);
     m_whatIf->showRank(m_comparison, m_rankA);
 }
 
