@@ -946,6 +946,12 @@
         <source>Rank %1: %2 held at the point</source>
         <translation>Rank %1：在比较点占用 %2</translation>
     </message>
+    <message>
+        <source>%1
+%2 held at the point through this frame (%3% of what the rank holds), %4 allocated in it</source>
+        <translation>%1
+比较点处经过此帧持有 %2（占该 rank 持有量的 %3%），在此帧中分配 %4</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::Job</name>
