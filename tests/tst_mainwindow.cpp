@@ -1087,6 +1087,14 @@ void TestMainWindow::overCapacityShowsWhatFillsTheGpu()
     QVERIFY(w.banner()->text().contains(QLatin1String("log_softmax")));
     QVERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
     QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
+    // In another language the failed request's header is said in it at once, not when it is shown again.
+    {
+        const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+        Appearance::setLanguage(QStringLiteral("zh_CN"));
+        QTRY_VERIFY2(w.stackPane()->text().contains(QStringLiteral("耗尽显存")), qPrintable(w.stackPane()->text()));
+        QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
+    }
+    QTRY_VERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
     auto* tabs = w.findChild<QTabWidget*>();
     auto* whatIf = w.findChild<WhatIfView*>();
     QVERIFY(tabs && whatIf);
