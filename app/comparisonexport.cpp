@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QSettings>
 
 namespace RankScope {
 
@@ -20,9 +21,25 @@ ComparisonExport::ComparisonExport(QWidget* parent, Shown shown)
     , m_shown(std::move(shown))
 { }
 
+namespace {
+
+const QString FolderKey = QStringLiteral("export/folder");
+
+} // namespace
+
 QString ComparisonExport::startPath(const QString& name) const
 {
+    // Where the user last exported to: pictures and reports gather there, not among the job's snapshots.
+    if (const QString last = QSettings().value(FolderKey).toString(); !last.isEmpty() && QDir(last).exists())
+        return QDir(last).filePath(name);
     return QDir(m_shown.folder.isEmpty() ? QDir::homePath() : m_shown.folder).filePath(name);
+}
+
+QString ComparisonExport::written(const QString& path)
+{
+    if (!path.isEmpty())
+        QSettings().setValue(FolderKey, QFileInfo(path).absolutePath());
+    return path;
 }
 
 int ComparisonExport::finding() const
@@ -55,7 +72,7 @@ QString ComparisonExport::picture()
         QMessageBox::warning(m_parent, tr("Export Diff Screenshot"), error);
         return {};
     }
-    return dialog.path();
+    return written(dialog.path());
 }
 
 QString ComparisonExport::findings(bool json)
@@ -73,7 +90,7 @@ QString ComparisonExport::findings(bool json)
         QMessageBox::warning(m_parent, tr("Export Findings"), error);
         return {};
     }
-    return path;
+    return written(path);
 }
 
 QString ComparisonExport::report()
@@ -102,7 +119,7 @@ QString ComparisonExport::report()
         QMessageBox::warning(m_parent, tr("Export Report"), error);
         return {};
     }
-    return path;
+    return written(path);
 }
 
 } // namespace RankScope

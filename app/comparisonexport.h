@@ -15,8 +15,9 @@ class TimelineView;
 /// File → Export: the comparison as the window shows it (ranks A and B, the timelines' colouring and axes) as a
 /// picture, its findings as CSV or JSON, or a report. A picture outlines the finding `rankscope export` would
 /// (Comparison::findingToShow: the user's where it is A's or B's, else A's largest, else B's), whatever order the
-/// window's table lists them in. Each asks where, starting in the job's folder (the file dialogs ask before replacing
-/// a file), says in a dialog what went wrong and returns the path written, empty when cancelled or failed.
+/// window's table lists them in. Each asks where, starting in the folder of the last export (else the job's folder;
+/// the file dialogs ask before replacing a file), says in a dialog what went wrong and returns the path written, empty
+/// when cancelled or failed.
 class ComparisonExport
 {
     Q_DECLARE_TR_FUNCTIONS(RankScope::ComparisonExport)
@@ -46,6 +47,8 @@ public:
 private:
     /// `name` in the folder the dialogs start in.
     QString startPath(const QString& name) const;
+    /// Remembers the folder of a file written (none when `path` is empty) for the next export; returns `path`.
+    static QString written(const QString& path);
     /// The finding the picture outlines.
     int finding() const;
 

@@ -46,6 +46,8 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace RankScope {
 
 namespace {
@@ -169,6 +171,7 @@ void MainWindow::restoreSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    fitToScreen();
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     for (QSplitter* splitter : findChildren<QSplitter*>()) {
         const QVariant state = settings.value(SplitterKey + splitter->objectName());
@@ -177,6 +180,26 @@ void MainWindow::restoreSettings()
     }
     m_findings->restoreSettings(settings);
     m_compare->restoreSettings(settings);
+}
+
+void MainWindow::fitToScreen()
+{
+    // A size remembered on a larger screen, or on one since unplugged, must not put the status bar below this one.
+    const QScreen* screen = this->screen();
+    if (!screen || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    const QRect frame = frameGeometry();
+    const QRect inner = geometry();
+    const QMargins decoration(inner.left() - frame.left(), inner.top() - frame.top(), frame.right() - inner.right(),
+        frame.bottom() - inner.bottom());
+    const QRect room = available.marginsRemoved(decoration);
+    if (room.contains(inner))
+        return;
+    const QSize size = inner.size().boundedTo(room.size());
+    const QPoint at(std::clamp(inner.left(), room.left(), room.right() + 1 - size.width()),
+        std::clamp(inner.top(), room.top(), room.bottom() + 1 - size.height()));
+    setGeometry(QRect(at, size));
 }
 
 void MainWindow::createActions()
@@ -581,7 +604,7 @@ bool MainWindow::isBusy() const
 void MainWindow::clearJob()
 {
     m_session->close();
-    m_ranks->clearStack();
+    m_ranks->closeJob();
     m_findings->closeJob();
     if (const QString point = m_compare->closeJob(); !point.isEmpty())
         statusBar()->showMessage(

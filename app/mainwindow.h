@@ -189,6 +189,8 @@ private:
     /// Window geometry and splitters, and the panels' own settings, in QSettings.
     void saveSettings() const;
     void restoreSettings();
+    /// Keeps the window on its screen: a remembered geometry larger than the screen, or off it, is brought inside.
+    void fitToScreen();
     /// Unloads the job: files, comparison, and a comparison point that only made sense for it.
     void clearJob();
     /// The snapshot files among `paths` (folders searched); logs go to the step reports, nothing found is said.

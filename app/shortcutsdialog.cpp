@@ -112,6 +112,19 @@ ShortcutsDialog* ShortcutsDialog::open(QWidget* window)
     return dialog;
 }
 
+QList<std::pair<QString, QString>> ShortcutsDialog::mouseGestures()
+{
+    return {
+        { tr("Wheel"), tr("Zoom in or out in time") },
+        { tr("Drag"), tr("Zoom into the box drawn") },
+        { tr("Shift+drag"), tr("Pan") },
+        { tr("Click"), tr("Show an allocation's stack, or an OOM's failed request") },
+        { tr("Double-click"), tr("Compare every rank at that moment") },
+        { tr("Right-click"), tr("The timeline's menu: zoom, axes, colours, compare here") },
+        { tr("Drag in the overview"), tr("Show that stretch of the trace") },
+    };
+}
+
 void ShortcutsDialog::fill()
 {
     setWindowTitle(tr("Keyboard Shortcuts"));
@@ -134,6 +147,14 @@ void ShortcutsDialog::fill()
             keys << key.toString(QKeySequence::NativeText);
         new QTreeWidgetItem(group, { entry.text, keys.join(QLatin1String(", ")) });
     }
+    // The mouse does as much on the timelines as the keys: it is listed too, or a user would never find the box zoom.
+    auto* mouse = new QTreeWidgetItem(m_tree, { tr("Mouse on the timelines") });
+    QFont bold = mouse->font(0);
+    bold.setBold(true);
+    mouse->setFont(0, bold);
+    mouse->setFirstColumnSpanned(true);
+    for (const auto& [gesture, what] : mouseGestures())
+        new QTreeWidgetItem(mouse, { what, gesture });
     m_tree->expandAll();
     m_tree->resizeColumnToContents(0);
     m_tree->resizeColumnToContents(1);

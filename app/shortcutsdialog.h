@@ -5,6 +5,8 @@
 #include <QKeySequence>
 #include <QList>
 
+#include <utility>
+
 class QTreeWidget;
 
 namespace RankScope {
@@ -26,6 +28,8 @@ public:
     };
     /// The shortcuts of `window` as they are now, menus first, in their order.
     static QList<Entry> entries(QWidget* window);
+    /// What the mouse does on the timelines, listed after the keys: (gesture, what it does).
+    static QList<std::pair<QString, QString>> mouseGestures();
 
     /// Lists the shortcuts of `window`, the dialog's parent.
     explicit ShortcutsDialog(QWidget* window);

@@ -122,6 +122,9 @@ void TestExport::views()
     if (view == QLatin1String("diff") || view == QLatin1String("timelines"))
         QVERIFY(sheet.timelines()->highlightedBandCount(0) > 0);
     QCOMPARE(ImageExport::save(&sheet, path, 1.5), QString());
+    // The picture marks where the finding is along the time axis, as the window does, whatever its size.
+    if (view == QLatin1String("diff") || view == QLatin1String("timelines"))
+        QVERIFY(sheet.timelines()->litRugColumns(0) > 0);
 
     const QByteArray bytes = contents(path);
     QVERIFY(bytes.size() > 1000);

@@ -55,6 +55,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -109,6 +110,7 @@ private slots:
     void nothingToOpen();
     void layoutAtScreenSizes_data();
     void layoutAtScreenSizes();
+    void restoredWindowFitsTheScreen();
     void keyboardShortcutsListed();
     void recentEntriesAreJobs();
 };
@@ -342,11 +344,11 @@ void TestMainWindow::goodAndCorruptFile()
     const QString error =
         w.rankModel()->index(1, RankListModel::StatusColumn).data(RankListModel::ErrorRole).toString();
     QVERIFY2(error.contains(QLatin1String("truncated")) || error.contains(QLatin1String("end of")), qPrintable(error));
-    // Status where the eye is: the status column right after the file's name, and the reason as a second line of
-    // the failed row, under its name.
+    // Status where the eye is: the status column right after the rank (the file's name is last, so that the figures
+    // fit at 1280×720), and the reason as a second line of the failed row, under its name.
     QTreeView* table = w.rankTable();
     QCOMPARE(table->header()->visualIndex(RankListModel::StatusColumn),
-        table->header()->visualIndex(RankListModel::FileColumn) + 1);
+        table->header()->visualIndex(RankListModel::RankColumn) + 1);
     int failedRow = -1;
     for (int row = 0; row < table->model()->rowCount(); ++row) {
         if (table->model()->index(row, RankListModel::StatusColumn).data().toString() == QLatin1String("Failed"))
@@ -376,9 +378,12 @@ void TestMainWindow::goodAndCorruptFile()
 // Options and layout survive a restart (QSettings in QtTest's own location).
 void TestMainWindow::settingsPersist()
 {
+    QSize saved;
     {
         MainWindow w;
-        w.resize(1111, 777);
+        // A size the test's screen holds: a larger one is brought inside it (restoredWindowFitsTheScreen).
+        w.resize(QSize(1111, 777).boundedTo(QApplication::primaryScreen()->availableGeometry().size()));
+        saved = w.size();
         auto* myCode = w.findChild<QCheckBox*>();
         auto* threshold = w.findChild<QDoubleSpinBox*>();
         QVERIFY(myCode && threshold);
@@ -390,7 +395,7 @@ void TestMainWindow::settingsPersist()
     QCOMPARE(again.findChild<QCheckBox*>()->isChecked(), true);
     QCOMPARE(again.findChild<QDoubleSpinBox*>()->value(), 7.5);
     QCOMPARE(again.timelines()->preferredXAxis(), TimelineView::TimeAxis);
-    QCOMPARE(again.size(), QSize(1111, 777));
+    QCOMPARE(again.size(), saved);
     // Back to the defaults for the other tests.
     again.findChild<QCheckBox*>()->setChecked(false);
     again.findChild<QDoubleSpinBox*>()->setValue(2.0);
@@ -669,6 +674,18 @@ void TestMainWindow::jobStateStaysWithTheJob()
     QVERIFY(w.selectedFinding() >= 0);
     QVERIFY(w.timelines()->highlightedSite());
 
+    // The stack as recorded and the flame graph in front: the user's choices for this job.
+    w.stackPane()->setShowAllFrames(true);
+    w.stackPane()->setShowNativeFrames(true);
+    QTabWidget* tabs = nullptr;
+    for (QTabWidget* t : w.findChildren<QTabWidget*>()) {
+        if (t->isAncestorOf(w.findingsView()))
+            tabs = t;
+    }
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(3);
+    w.blockMap(0)->setColoring(BlockMapView::ByState);
+
     // A job without findings or OOMs.
     w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/balanced_8") });
     QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("belonged to the closed job")),
@@ -684,6 +701,11 @@ void TestMainWindow::jobStateStaysWithTheJob()
     QVERIFY(!w.blockMap(1)->highlightedSite());
     QCOMPARE(w.blockMap(0)->visibleOutlinedRuns(), 0);
     QVERIFY(w.findingsFilter()->text().isEmpty());
+    // It opens on its own stack mode and tab: the frames views show, folded, and the findings.
+    QVERIFY(!w.stackPane()->showsAllFrames());
+    QVERIFY(!w.stackPane()->showsNativeFrames());
+    QCOMPARE(tabs->currentIndex(), 0);
+    QCOMPARE(w.blockMap(0)->coloring(), BlockMapView::BySite);
     QVERIFY2(w.noMatchText().startsWith(QLatin1String("No finding: no rank holds more")), qPrintable(w.noMatchText()));
     // The point box lists what this job has (no OOM) and says where it was compared, as the banner and status do.
     QCOMPARE(point->findData(QStringLiteral("oom")), -1);
@@ -731,10 +753,13 @@ QString fileText(const QString& path)
 
 // File → Export draws the finding a picture of ranks A and B outlines, whatever the findings table's sort: rank A's
 // largest (the CLI's rule, Comparison::findingToShow), or the one the user selected while its rank is in the picture,
-// never one of a rank it leaves out. Its dialogs start in the job's folder.
+// never one of a rank it leaves out. Its dialogs start in the job's folder, then where the last export went (in the
+// next job too), never among the snapshots again.
 void TestMainWindow::exportDrawsTheFindingOfThePicture()
 {
     QTemporaryDir dir;
+    QSettings().remove(QStringLiteral("export/folder"));
+    const QString exported = QFileInfo(dir.path()).absoluteFilePath();
     const QString folder = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/midstep_input_4");
     MainWindow w;
     w.resize(1600, 1000);
@@ -771,10 +796,10 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
     w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
     QCOMPARE(w.selectedFinding(), firstRow);
     const QString chosen = dir.filePath(QStringLiteral("chosen.svg"));
-    exportPicture(w, chosen);
+    QCOMPARE(QFileInfo(exportPicture(w, chosen)).absolutePath(), exported);
     QVERIFY(outlines(fileText(chosen), firstRow));
 
-    // The findings' own dialog starts there too.
+    // The findings' own dialog starts where the pictures went too.
     QString csvFolder;
     QTimer::singleShot(0, &w, [&csvFolder] {
         if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
@@ -783,7 +808,7 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
         }
     });
     actionNamed(w, QStringLiteral("Findings as &CSV…"))->trigger();
-    QCOMPARE(csvFolder, QFileInfo(folder).absoluteFilePath());
+    QCOMPARE(csvFolder, exported);
 
     // A finding of a rank the picture leaves out (picking ranks keeps the selection): A's largest instead.
     const QString spread = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/gpu0_load_4");
@@ -809,7 +834,7 @@ void TestMainWindow::exportDrawsTheFindingOfThePicture()
     const int inPicture = g.findingToShow(0, 1);
     QVERIFY(inPicture >= 0 && inPicture != ofRank3);
     const QString left = dir.filePath(QStringLiteral("left.svg"));
-    QCOMPARE(QFileInfo(exportPicture(w, left)).absolutePath(), QFileInfo(spread).absoluteFilePath());
+    QCOMPARE(QFileInfo(exportPicture(w, left)).absolutePath(), exported);
     const QString leftText = fileText(left);
     QVERIFY(leftText.contains(QStringLiteral("finding %1: ").arg(inPicture + 1)));
     QVERIFY(!leftText.contains(QStringLiteral("finding %1: ").arg(ofRank3 + 1)));
@@ -1062,6 +1087,14 @@ void TestMainWindow::overCapacityShowsWhatFillsTheGpu()
     QVERIFY(w.banner()->text().contains(QLatin1String("log_softmax")));
     QVERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
     QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
+    // In another language the failed request's header is said in it at once, not when it is shown again.
+    {
+        const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+        Appearance::setLanguage(QStringLiteral("zh_CN"));
+        QTRY_VERIFY2(w.stackPane()->text().contains(QStringLiteral("耗尽显存")), qPrintable(w.stackPane()->text()));
+        QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
+    }
+    QTRY_VERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
     auto* tabs = w.findChild<QTabWidget*>();
     auto* whatIf = w.findChild<WhatIfView*>();
     QVERIFY(tabs && whatIf);
@@ -1328,6 +1361,27 @@ void TestMainWindow::layoutAtScreenSizes()
     QVERIFY2(corner->width() >= corner->sizeHint().width(),
         qPrintable(QStringLiteral("%1 < %2").arg(corner->width()).arg(corner->sizeHint().width())));
 
+    // The rank table shows each rank's peak, its figure at the point and its excess without scrolling, whole.
+    QTreeView* ranksTable = w.rankTable();
+    for (int column : { RankListModel::RankColumn, RankListModel::PeakColumn, RankListModel::AtPointColumn,
+             RankListModel::ExcessColumn }) {
+        const int left = ranksTable->header()->sectionViewportPosition(column);
+        const int width = ranksTable->header()->sectionSize(column);
+        QVERIFY2(!ranksTable->isColumnHidden(column) && left >= 0 && left + width <= ranksTable->viewport()->width()
+                && width >= ranksTable->header()->sectionSizeHint(column),
+            qPrintable(QStringLiteral("column %1 at %2, %3 px (wants %4) in %5")
+                           .arg(column)
+                           .arg(left)
+                           .arg(width)
+                           .arg(ranksTable->header()->sectionSizeHint(column))
+                           .arg(ranksTable->viewport()->width())));
+        for (int row = 0; row < ranksTable->model()->rowCount(); ++row) {
+            const QString text = ranksTable->model()->index(row, column).data().toString();
+            QVERIFY2(ranksTable->fontMetrics().horizontalAdvance(text) < width, qPrintable(text));
+        }
+    }
+    QCOMPARE(ranksTable->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
+
     // Six findings in sight, not three.
     QTreeView* findings = w.findingsView();
     QVERIFY(findings->model()->rowCount() >= 6);
@@ -1427,6 +1481,32 @@ void TestMainWindow::layoutAtScreenSizes()
                                .arg(stack->fontMetrics().horizontalAdvance(line))
                                .arg(stack->viewport()->width())));
     }
+}
+
+// A window remembered larger than the screen, or partly off it (another screen, since unplugged), opens inside it:
+// the status bar in sight.
+void TestMainWindow::restoredWindowFitsTheScreen()
+{
+    const QRect available = QApplication::primaryScreen()->availableGeometry();
+    {
+        MainWindow big;
+        big.setGeometry(QRect(available.topLeft() + QPoint(200, 150), available.size() + QSize(900, 700)));
+    }
+    // The destructor saved it; the next window restores it, inside the screen (or as small as the window can be,
+    // where the test's screen is smaller than that).
+    MainWindow w;
+    const QSize most = available.size().expandedTo(w.minimumSizeHint());
+    const QString where = QStringLiteral("%1x%2 at %3,%4 on %5x%6")
+                              .arg(w.width())
+                              .arg(w.height())
+                              .arg(w.x())
+                              .arg(w.y())
+                              .arg(available.width())
+                              .arg(available.height());
+    QVERIFY2(w.width() <= most.width() && w.height() <= most.height(), qPrintable(where));
+    QVERIFY2(available.contains(w.geometry().topLeft()), qPrintable(where));
+    if (available.size() == most)
+        QVERIFY2(available.contains(w.geometry()), qPrintable(where));
 }
 
 // A folder with neither snapshots nor step reports (a readme, or nothing) says so in a dialog, and opens no window.
@@ -1630,7 +1710,15 @@ void TestMainWindow::keyboardShortcutsListed()
     int total = 0;
     for (int g = 0; g < tree->topLevelItemCount(); ++g)
         total += tree->topLevelItem(g)->childCount();
-    QCOMPARE(total, int(entries.size()));
+    QCOMPARE(total, int(entries.size() + ShortcutsDialog::mouseGestures().size()));
+    // And what the mouse does on the timelines, which no key does.
+    QStringList mouse;
+    for (int g = 0; g < tree->topLevelItemCount(); ++g) {
+        for (int i = 0; g == tree->topLevelItemCount() - 1 && i < tree->topLevelItem(g)->childCount(); ++i)
+            mouse << tree->topLevelItem(g)->child(i)->text(1);
+    }
+    QCOMPARE(tree->topLevelItem(tree->topLevelItemCount() - 1)->text(0), QStringLiteral("Mouse on the timelines"));
+    QVERIFY(mouse.contains(QStringLiteral("Double-click")) && mouse.contains(QStringLiteral("Drag")));
 
     const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
     Appearance::setLanguage(QStringLiteral("zh_CN"));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// How stacks are shown everywhere (StackOrder): the user's frames first, installed packages' next, torch's after them,
-// the native run folded into one line; labels that never name two sites alike; and what stays as recorded ("All
-// frames", the JSON, --my-code). On the real snapshots of tests/data, edited copies of them and the scenarios.
+// How stacks are shown everywhere (StackOrder): in the order they were called, reading starting at the user's frame,
+// native runs folded into one line each in their place, trees built from the true stacks; labels that never name two
+// sites alike; and what stays as recorded ("All frames", the JSON, --my-code). On the real snapshots of tests/data,
+// edited copies of them and the scenarios.
 #include "comparison.h"
 #include "diffreport.h"
 #include "excesstreemodel.h"
@@ -67,27 +68,66 @@ FrameKind kindOf(const StackText::Frame& f)
     return StackOrder::kindOf(f.file, f.line);
 }
 
-// Along every path of a tree: the user's frames, then packages', then torch's, and native frames only inside the
-// native node or on paths without a Python frame.
-void checkPaths(const ExcessNode& node, FrameKind previous, bool inNative, bool& python)
+// Every edge of a tree is a call of one of the stacks it was built from: top-down a caller over the frame it called,
+// bottom-up the other way; a native node only below a Python frame, native frames only under it.
+using FrameText = std::tuple<std::string, std::string, int64_t>;
+FrameText textOf(const ExcessNode& n)
+{
+    return { n.name, n.file, n.line };
+}
+FrameText textOf(const SiteTable::SiteFrame& f)
+{
+    return { *f.name, *f.filename, f.line };
+}
+
+void checkCalls(
+    const ExcessNode& node, const std::set<std::pair<FrameText, FrameText>>& calls, bool inNative, int& checked)
 {
     for (const ExcessNode& child : node.children) {
         if (child.native) {
-            QVERIFY(!inNative);
-            QVERIFY(!child.children.empty());
-            checkPaths(child, FrameKind::Native, true, python);
+            QVERIFY(!inNative && node.parent && !child.children.empty());
+            QVERIFY(StackOrder::kindOf(node.file, node.line) != FrameKind::Native);
+            checkCalls(child, calls, true, checked);
             continue;
         }
-        const FrameKind kind = StackOrder::kindOf(child.file, child.line);
+        if (child.noStack) {
+            QVERIFY(!node.parent && child.children.empty());
+            continue;
+        }
+        QVERIFY2(!StackOrder::isUnsymbolised(child.file, child.line), child.name.c_str());
         if (inNative)
-            QVERIFY2(kind == FrameKind::Native, child.name.c_str());
-        else
-            QVERIFY2(kind >= previous || previous == FrameKind::Native, child.name.c_str());
-        if (kind == FrameKind::Native && !inNative)
-            QVERIFY2(previous == FrameKind::Native || node.parent == nullptr, child.name.c_str());
-        python = python || kind != FrameKind::Native;
-        checkPaths(child, kind, inNative, python);
+            QVERIFY2(StackOrder::kindOf(child.file, child.line) == FrameKind::Native, child.name.c_str());
+        if (node.parent && !node.native) {
+            QVERIFY2(calls.count({ textOf(node), textOf(child) }), (node.name + " > " + child.name).c_str());
+            ++checked;
+        }
+        checkCalls(child, calls, inNative, checked);
     }
+}
+
+// The calls a tree may show: each site's tree path, outermost first (top-down) or innermost first (bottom-up).
+std::set<std::pair<FrameText, FrameText>> callsOf(const SiteTable& sites, ExcessTree::Direction direction)
+{
+    std::set<std::pair<FrameText, FrameText>> calls;
+    for (SiteId s = 1; s < sites.size(); ++s) {
+        const std::vector<SiteTable::SiteFrame>& frames = sites.frames(s);
+        std::vector<FrameKind> kinds;
+        std::vector<bool> unsymbolised;
+        for (const SiteTable::SiteFrame& f : frames) {
+            kinds.push_back(f.kind);
+            unsymbolised.push_back(StackOrder::isUnsymbolised(*f.filename, f.line));
+        }
+        const StackOrder::TreePath path = StackOrder::treePath(kinds, unsymbolised);
+        for (size_t i = 0; i + 1 < path.frames.size(); ++i) {
+            const FrameText inner = textOf(frames[path.frames[i]]);
+            const FrameText outer = textOf(frames[path.frames[i + 1]]);
+            if (direction == ExcessTree::TopDown)
+                calls.insert({ outer, inner });
+            else if (i + 1 > path.native)
+                calls.insert({ inner, outer });
+        }
+    }
+    return calls;
 }
 
 } // namespace
@@ -97,13 +137,14 @@ class TestStacks : public QObject
     Q_OBJECT
 private slots:
     void kindsOfFrames();
-    void yourFramesFirstOnStacksAll();
+    void callOrderOnStacksAll();
     void allFramesAsRecorded();
     void sitePackagesJob();
     void labelsTellSitesApart_data();
     void labelsTellSitesApart();
     void labelsAcrossRanksAndPaths();
-    void treesFollowTheOrder();
+    void treesFollowTheCalls();
+    void treeOfAKnownStack();
     void reportsFollowTheOrder();
     void myCodeKeepsItsMeaning();
 };
@@ -141,6 +182,23 @@ void TestStacks::kindsOfFrames()
     QCOMPARE(StackOrder::shown(kinds), (std::vector<uint32_t> { 2, 5, 4, 1, 0, 3 }));
     QCOMPARE(StackOrder::shown(kinds, true), (std::vector<uint32_t> { 5, 2, 4, 1, 3, 0 }));
     QCOMPARE(StackOrder::pythonCount(kinds), size_t(4));
+    // Shown, the stack keeps that order: reading starts at the user's innermost frame, each native run folds in place,
+    // a tree leaves out the native frame between Python frames and keeps the one the innermost Python frame called.
+    QCOMPARE(StackOrder::readingStart(kinds), size_t(2));
+    const std::vector<bool> none(kinds.size(), false);
+    QCOMPARE(StackOrder::foldedRuns(kinds, none), (std::vector<StackOrder::Run> { { 0, 1 }, { 3, 1 } }));
+    const StackOrder::TreePath path = StackOrder::treePath(kinds, none);
+    QCOMPARE(path.frames, (std::vector<uint32_t> { 0, 1, 2, 4, 5 }));
+    QCOMPARE(path.native, size_t(1));
+    // Autograd's thread, native alone: unsymbolised frames (`__xmknodat ??:0`) fold into their neighbours.
+    const std::vector<FrameKind> native(4, FrameKind::Native);
+    const std::vector<bool> unsymbolised = { false, true, true, false };
+    QVERIFY(StackOrder::isUnsymbolised("??", 0) && StackOrder::isUnsymbolised("", 0));
+    QVERIFY(!StackOrder::isUnsymbolised("??", 12) && !StackOrder::isUnsymbolised("engine.cpp", 0));
+    QCOMPARE(StackOrder::foldedRuns(native, unsymbolised), (std::vector<StackOrder::Run> { { 1, 2 } }));
+    QCOMPARE(StackOrder::treePath(native, unsymbolised).frames, (std::vector<uint32_t> { 0, 3 }));
+    QCOMPARE(StackOrder::treePath(native, unsymbolised).native, size_t(0));
+    QCOMPARE(StackOrder::readingStart(native), size_t(0));
 
     // `python -m torchtitan.train` from an installed torchtitan: its frames lead, before flash-attn's and torch's.
     const std::vector<std::string_view> files = { "/v/site-packages/torchtitan/components/loss.py",
@@ -159,9 +217,11 @@ void TestStacks::kindsOfFrames()
         (std::vector<FrameKind> {
             FrameKind::Entry, FrameKind::Torch, FrameKind::Package, FrameKind::Entry, FrameKind::Torch }));
     QCOMPARE(StackOrder::shown(titan), (std::vector<uint32_t> { 0, 3, 2, 1, 4 }));
+    QCOMPARE(StackOrder::readingStart(titan), size_t(0));
+    QVERIFY(!StackOrder::isOthers(FrameKind::Entry) && StackOrder::isOthers(FrameKind::Package));
 }
 
-void TestStacks::yourFramesFirstOnStacksAll()
+void TestStacks::callOrderOnStacksAll()
 {
     // stacks="all" in a notebook: every stack starts with ~25 allocator and dispatcher frames, and CPython's C frames
     // sit between the Python frames, the user's cell among peft, transformers, accelerate, IPython and torch frames.
@@ -170,43 +230,59 @@ void TestStacks::yourFramesFirstOnStacksAll()
     int checked = 0;
     for (StackId stack : allocationStacks(*snapshot)) {
         const StackText::Frames all = StackText::stackFrames(*snapshot, stack, false);
-        const bool yours = std::any_of(
-            all.frames.begin(), all.frames.end(), [](const auto& f) { return kindOf(f) == FrameKind::Yours; });
-        const bool python = std::any_of(
-            all.frames.begin(), all.frames.end(), [](const auto& f) { return kindOf(f) != FrameKind::Native; });
+        std::vector<StackText::Frame> python;
+        std::vector<StackText::Frame> native;
+        for (const StackText::Frame& f : all.frames) {
+            if (!SiteTable::isViewerNoise(f.name, f.file))
+                (kindOf(f) == FrameKind::Native ? native : python).push_back(f);
+        }
         const StackText::Frames shown = StackText::stackFrames(*snapshot, stack, true);
         const StackText::Lines lines = StackText::lines(shown);
-        if (!python) {
-            // Autograd's thread: nothing but native frames, shown as they are.
-            QCOMPARE(shown.folded, size_t(0));
-            QVERIFY(lines.folded.isEmpty());
+        if (python.empty()) {
+            // Autograd's thread: nothing but native frames, shown as they are but for unsymbolised ones.
+            for (const StackText::Frame& f : std::span(shown.frames).first(shown.frames.size() - shown.folded))
+                QVERIFY(!StackOrder::isUnsymbolised(f.file, f.line) || shown.frames.size() == shown.folded);
             continue;
         }
-        QVERIFY(!shown.frames.empty());
-        QCOMPARE(kindOf(shown.frames.front()), yours ? FrameKind::Yours : FrameKind::Package);
-        if (yours) {
-            QVERIFY(shown.frames.front().file.ends_with("3105878423.py"));
-            QVERIFY(lines.lines.front().startsWith(QLatin1String("<module>  3105878423.py:")));
+        // The frames shown are the Python frames in the order called, never reordered; the native ones are folded.
+        const std::span<const StackText::Frame> lineFrames =
+            std::span(shown.frames).first(shown.frames.size() - shown.folded);
+        QVERIFY(std::equal(lineFrames.begin(), lineFrames.end(), python.begin(), python.end()));
+        QVERIFY(std::equal(
+            shown.frames.begin() + ptrdiff_t(lineFrames.size()), shown.frames.end(), native.begin(), native.end()));
+        // Reading starts at the cell's innermost frame where the stack has one, else at an installed package's.
+        const StackText::Frame& start = lineFrames[shown.start];
+        const auto yours =
+            std::find_if(python.begin(), python.end(), [](auto& f) { return kindOf(f) == FrameKind::Yours; });
+        if (yours != python.end()) {
+            QVERIFY(start == *yours);
+            QVERIFY(start.file.ends_with("3105878423.py"));
+        } else {
+            QCOMPARE(kindOf(start), FrameKind::Package);
         }
-        // Never a C or C++ frame while a Python frame is shown: they are folded into the last line.
-        const size_t pythonFrames = shown.frames.size() - shown.folded;
-        for (size_t i = 0; i < shown.frames.size(); ++i) {
-            QCOMPARE(kindOf(shown.frames[i]) == FrameKind::Native, i >= pythonFrames);
-            if (i > 0 && i < pythonFrames)
-                QVERIFY(kindOf(shown.frames[i - 1]) <= kindOf(shown.frames[i]));
-        }
+        QVERIFY(lines.start >= 0);
+        QVERIFY(
+            lines.lines[lines.start].startsWith(QString::fromUtf8(start.name.data(), qsizetype(start.name.size()))));
+        QVERIFY(!lines.dimmed.contains(lines.start));
+        // The allocator's run folded into the first line, in its place; the user's lines never dimmed.
         QVERIFY(shown.folded > 20);
-        QCOMPARE(lines.lines.last(), QStringLiteral("+%1 native frames").arg(shown.folded));
-        QVERIFY(!lines.folded.isEmpty());
+        QVERIFY(lines.lines.front().endsWith(QLatin1String(" native frames")));
+        QCOMPARE(lines.foldLines.front(), 0);
         QVERIFY(lines.folded.front().contains(QLatin1String("CUDACachingAllocator")));
-        QCOMPARE(lines.unfolded().size(), lines.lines.size() - 1 + lines.folded.size());
+        QCOMPARE(lines.foldLines.size(), lines.foldSizes.size());
+        QCOMPARE(lines.unfolded().size(), lines.lines.size() - lines.foldLines.size() + lines.folded.size());
+        for (int line = 0; line < lines.lines.size(); ++line) {
+            if (lines.lines[line].contains(QLatin1String("3105878423.py")))
+                QVERIFY(!lines.dimmed.contains(line));
+        }
         // The viewer's filter still applies: the unwinder's own frames are gone.
         for (const QString& line : lines.unfolded())
             QVERIFY(!line.contains(QLatin1String("unwind::unwind")));
-        // Tooltips: ten lines, the user's first, and what they leave out counted.
+        // Tooltips: eleven lines at most, around where reading starts.
         const StackText::Lines tooltip = StackText::lines(shown, 10);
-        QCOMPARE(tooltip.lines.front(), lines.lines.front());
         QVERIFY(tooltip.lines.size() <= 11);
+        QVERIFY(tooltip.start >= 0);
+        QCOMPARE(tooltip.lines[tooltip.start], lines.lines[lines.start]);
         ++checked;
     }
     QVERIFY(checked > 50);
@@ -253,14 +329,14 @@ void TestStacks::sitePackagesJob()
         // torchtitan's own frame (the edited cell's) first, the entry script's package; where a stack has none
         // (autograd's thread running bitsandbytes' backward), another package's.
         const StackText::Frames shown = StackText::siteFrames(sites, s);
-        QCOMPARE(kindOf(shown.frames.front()), FrameKind::Package);
+        const StackText::Frame& start = shown.frames[shown.start];
+        QCOMPARE(kindOf(start), FrameKind::Package);
         const bool titan = std::any_of(shown.frames.begin(), shown.frames.end(),
             [](const StackText::Frame& f) { return f.file.ends_with("site-packages/torchtitan/train.py"); });
-        QCOMPARE(shown.frames.front().file.ends_with("site-packages/torchtitan/train.py"), titan);
+        QCOMPARE(start.file.ends_with("site-packages/torchtitan/train.py"), titan);
         QCOMPARE(label.starts_with("train.py:"), titan);
         entry += titan;
-        QCOMPARE(label.substr(0, label.find(':')),
-            std::string(shown.frames.front().file.substr(shown.frames.front().file.rfind('/') + 1)));
+        QCOMPARE(label.substr(0, label.find(':')), std::string(start.file.substr(start.file.rfind('/') + 1)));
     }
     QVERIFY(python > 50);
     QVERIFY(entry > 50);
@@ -357,48 +433,101 @@ void TestStacks::labelsAcrossRanksAndPaths()
     }
 }
 
-void TestStacks::treesFollowTheOrder()
+void TestStacks::treesFollowTheCalls()
 {
     const ComparisonPtr c = oneRank(readReal(QStringLiteral("cranberrii_memory_snapshot")));
     for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
         const std::shared_ptr<const ExcessNode> root = ExcessTree::build(*c, 0, direction, ExcessTree::Everything);
         QVERIFY(root->inclusiveBytes > 0);
-        bool python = false;
-        checkPaths(*root, FrameKind::Yours, false, python);
-        QVERIFY(python);
-        // The largest branch starts in the user's cell either way: top-down its outermost frame, bottom-up its
-        // innermost (the cell has one).
-        QVERIFY(root->children.front().file.ends_with("3105878423.py"));
+        // Every allocation has a root: the frames add up to what the rank holds at the point.
+        QCOMPARE(root->inclusiveBytes, c->ranks()[0].bytesAtPoint);
+        QCOMPARE(root->selfBytes, int64_t(0));
+        int64_t roots = 0;
+        for (const ExcessNode& child : root->children)
+            roots += child.inclusiveBytes;
+        QCOMPARE(roots, root->inclusiveBytes);
+        int checked = 0;
+        checkCalls(*root, callsOf(c->sites(), direction), false, checked);
+        QVERIFY(checked > 100);
         ExcessTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTree(root, ExcessTree::Everything);
-        // The folded run: one row that expands to its frames.
-        QModelIndex index = model.index(0, ExcessTreeModel::FrameColumn);
-        while (index.isValid() && !model.node(index)->native)
-            index = model.index(0, ExcessTreeModel::FrameColumn, index);
-        QVERIFY(index.isValid());
-        QCOMPARE(index.data().toString(), ExcessTreeModel::nativeText());
-        QVERIFY(model.rowCount(index) > 0);
-        // It holds the frames the innermost Python frame called, down to the allocator (the largest branch's last
-        // frame top-down, its first bottom-up), not the interpreter's or the process's start.
-        const ExcessNode* native = model.node(index);
-        const ExcessNode* allocator = &native->children.front();
-        while (direction == ExcessTree::TopDown && !allocator->children.empty())
-            allocator = &allocator->children.front();
-        QVERIFY2(allocator->name.find("CUDACachingAllocator") != std::string::npos, allocator->name.c_str());
-        QCOMPARE(model.index(0, 0, index).data().toString(),
-            QStringLiteral("%1  %2:%3")
-                .arg(QString::fromStdString(native->children.front().name),
-                    QString::fromStdString(native->children.front().file))
-                .arg(native->children.front().line));
-        const auto noStart = [](const ExcessNode& n, auto&& self) -> bool {
-            if (n.name.find("__libc_init_first") != std::string::npos
-                || n.name.find("Py_BytesMain") != std::string::npos)
-                return false;
-            return std::all_of(
-                n.children.begin(), n.children.end(), [&](const ExcessNode& c) { return self(c, self); });
-        };
-        QVERIFY(noStart(*native, noStart));
+        // Top-down the largest branch starts where the process did (IPython's kernel), not in the user's cell; reading
+        // starts at the cell's first frame along it, others' frames dimmed above it.
+        const QModelIndex start = model.readingStart();
+        QVERIFY(start.isValid());
+        QVERIFY(model.node(start)->file.ends_with("3105878423.py"));
+        QVERIFY(!model.data(start, ExcessTreeModel::OthersRole).toBool());
+        if (direction == ExcessTree::TopDown) {
+            QVERIFY(start.parent().isValid());
+            QVERIFY(!root->children.front().file.ends_with("3105878423.py"));
+            QVERIFY(model.data(model.index(0, 0), ExcessTreeModel::OthersRole).toBool());
+            // The folded run: one row under the allocating Python frame that expands to its frames, down to the
+            // allocator, not the interpreter's frames or the process's start.
+            QModelIndex index = model.index(0, ExcessTreeModel::FrameColumn);
+            while (index.isValid() && !model.node(index)->native)
+                index = model.index(0, ExcessTreeModel::FrameColumn, index);
+            QVERIFY(index.isValid());
+            QCOMPARE(index.data().toString(), ExcessTreeModel::nativeText());
+            const ExcessNode* allocator = model.node(index);
+            while (!allocator->children.empty())
+                allocator = &allocator->children.front();
+            QVERIFY2(allocator->name.find("CUDACachingAllocator") != std::string::npos, allocator->name.c_str());
+        } else {
+            // Bottom-up from the allocating Python frame (peft's, bitsandbytes', torch's) out to the cell that called
+            // it: every frame before it someone else's.
+            for (QModelIndex up = start.parent(); up.isValid(); up = up.parent())
+                QVERIFY(model.data(up, ExcessTreeModel::OthersRole).toBool());
+            QVERIFY(StackOrder::kindOf(model.node(start)->file, model.node(start)->line) == FrameKind::Yours);
+        }
+    }
+}
+
+void TestStacks::treeOfAKnownStack()
+{
+    // stacks="all" under torch.compile on a debug CPython: the finding's stack, innermost first, is CPython's C
+    // frames, Inductor's frame, the user's gather_predictions and its callers. Top down it reads from the callers
+    // down to the user's frame, Inductor's below it, the C frames folded under it; nothing moved.
+    const QStringList files = RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/native_frames_burden_4") });
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f : LoadedFile::loadAll(files))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    const ComparisonPtr c = Comparison::compute(ranks, {});
+    QVERIFY(!c->findings().empty());
+    const Finding& f = c->findings().front();
+    const StackText::Frames shown = StackText::siteFrames(c->sites(), f.site);
+    const std::span<const StackText::Frame> python = std::span(shown.frames).first(shown.frames.size() - shown.folded);
+    QVERIFY(python.size() >= 2);
+    QCOMPARE(python[shown.start].name, std::string_view("gather_predictions"));
+
+    for (ExcessTree::Direction direction : { ExcessTree::TopDown, ExcessTree::BottomUp }) {
+        const std::shared_ptr<const ExcessNode> root = ExcessTree::build(*c, f.rank, direction);
+        int64_t excess = 0;
+        for (const Finding& g : c->findings())
+            excess += g.rank == f.rank ? g.excessBytes : 0;
+        QCOMPARE(root->inclusiveBytes, excess);
+        // The finding's path through the tree, frame by frame: its Python frames in the order called (top-down from
+        // the outermost), then top-down the folded C frames.
+        QStringList expected;
+        for (const StackText::Frame& g : python)
+            expected.append(QString::fromUtf8(g.name.data(), qsizetype(g.name.size())));
+        if (direction == ExcessTree::TopDown)
+            std::reverse(expected.begin(), expected.end());
+        const ExcessNode* node = root.get();
+        for (const QString& name : expected) {
+            const auto child = std::find_if(node->children.begin(), node->children.end(),
+                [&](const ExcessNode& n) { return !n.native && QString::fromStdString(n.name) == name; });
+            QVERIFY2(child != node->children.end(), qPrintable(name));
+            node = &*child;
+        }
+        if (direction == ExcessTree::TopDown) {
+            QCOMPARE(node->children.size(), size_t(1));
+            QVERIFY(node->children.front().native);
+            QCOMPARE(node->children.front().inclusiveBytes, node->inclusiveBytes);
+        } else {
+            QVERIFY(node->children.empty());
+            QCOMPARE(root->children.front().name, std::string(python.front().name));
+        }
     }
 }
 
@@ -414,11 +543,14 @@ void TestStacks::reportsFollowTheOrder()
     const Finding& f = c->findings().front();
     QVERIFY(c->sites().label(f.site).starts_with("metrics.py:88 gather_predictions"));
 
-    // The stack pane and exported pages: the user's frame first, the C frames in the last line.
+    // The stack pane and exported pages: in the order called, the C frames folded into the first line, reading
+    // starting at the user's frame.
     const StackText::Description d = StackText::describeFinding(*c, 0, -1);
-    QVERIFY2(d.frames.lines.front().startsWith(QLatin1String("gather_predictions  metrics.py:88")),
-        qPrintable(d.frames.lines.front()));
-    QCOMPARE(d.frames.lines.last(), QStringLiteral("+2 native frames"));
+    QVERIFY(d.frames.start > 0);
+    QVERIFY2(d.frames.lines[d.frames.start].startsWith(QLatin1String("gather_predictions  metrics.py:88")),
+        qPrintable(d.frames.lines[d.frames.start]));
+    QCOMPARE(d.frames.lines.front(), QStringLiteral("+2 native frames"));
+    QCOMPARE(d.frames.foldLines, QList<int> { 0 });
     QCOMPARE(d.frames.folded.size(), 2);
     QVERIFY(d.frames.folded.front().startsWith(QLatin1String("partial_vectorcall")));
     // "All frames": as recorded, CPython's frame first.
@@ -431,9 +563,9 @@ void TestStacks::reportsFollowTheOrder()
     QVERIFY(user != std::string::npos);
     QVERIFY(text.find("+2 native frames", user) != std::string::npos);
     QVERIFY(text.find("_functoolsmodule.c:259 partial_vectorcall") == std::string::npos);
-    // The Markdown report: the finding's stack begins with the user's frame.
+    // The Markdown report: the finding's stack in the order called, the C frames it called first.
     const std::string markdown = DiffReport::markdown(*c, QStringLiteral("job.png"));
-    QVERIFY(markdown.find("gather_predictions  metrics.py:88") < markdown.find("+2 native frames"));
+    QVERIFY(markdown.find("+2 native frames") < markdown.find("gather_predictions  metrics.py:88"));
 
     // The JSON keeps the frames as recorded: the viewer's filter, innermost first, CPython's frame first.
     const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));

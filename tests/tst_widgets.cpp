@@ -66,6 +66,7 @@ private slots:
     void rankChartMarksTheOutlier();
     void oneCategoryOrder();
     void timelineAxesAndHover();
+    void onlyTheLeftButtonDrawsAZoomBox();
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
     void detailOnlyForWhatChanged();
@@ -123,6 +124,21 @@ int pixelsOf(TimelineView& view, const QColor& colour)
     int n = 0;
     for (int y = 0; y < image.height(); ++y) {
         for (int x = 0; x < image.width(); ++x)
+            n += image.pixelColor(x, y).rgb() == colour.rgb();
+    }
+    return n;
+}
+
+// Pixels of `colour` in the bottom rows of a track's plot: the rug that marks where the lit site is live.
+int rugPixels(TimelineView& view, int track, const QColor& colour)
+{
+    view.plot()->replot();
+    const QImage image = view.plot()->toPixmap().toImage();
+    const double scale = double(image.width()) / view.plot()->width();
+    const QRect area = view.plot()->axisRect(track)->rect();
+    int n = 0;
+    for (int y = int((area.bottom() - 2) * scale); y <= int(area.bottom() * scale); ++y) {
+        for (int x = int(area.left() * scale); x < int(area.right() * scale); ++x)
             n += image.pixelColor(x, y).rgb() == colour.rgb();
     }
     return n;
@@ -524,6 +540,32 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     const QPointF onMarker(x, rect->rect().center().y());
     QCOMPARE(view.oomAt(0, onMarker), std::optional<size_t>(0));
     QVERIFY(!view.oomAt(0, QPointF(rect->rect().left() + 20, onMarker.y())));
+    // The OOM is the last event, yet not on the plot's border: the failed request is a bar of its size over what was
+    // held, right of the line, with room to spare; the memory axis reaches its top.
+    QVERIFY2(rect->rect().right() - x >= 16, qPrintable(QString::number(rect->rect().right() - x)));
+    const QRectF bar = view.oomBar(0, oom);
+    QVERIFY(bar.left() > x && bar.right() < rect->rect().right());
+    const QCPAxis* memory = rect->axis(QCPAxis::atLeft);
+    const int64_t held = c->history(0).totalAfter(EventIndex(oom.event));
+    QVERIFY(memory->range().upper >= double(held + oom.requestedBytes));
+    QCOMPARE(bar.bottom(), memory->coordToPixel(double(held)));
+    QVERIFY(std::abs(bar.height()
+                - (memory->coordToPixel(double(held)) - memory->coordToPixel(double(held + oom.requestedBytes))))
+            < 1
+        || bar.height() == 2);
+    // Its tooltip wherever the marker is drawn: the line, the bar, the label; no label covers another.
+    view.plot()->replot();
+    QCOMPARE(view.oomAt(0, bar.center()), std::optional<size_t>(0));
+    QVERIFY(view.describeAt(bar.center()).contains(QLatin1String("ran out of memory")));
+    QCOMPARE(view.oomLabels(0).size(), size_t(1));
+    QCOMPARE(view.oomAt(0, view.oomLabels(0).front().second.center()), std::optional<size_t>(0));
+    QVERIFY(view.describeAt(view.oomLabels(0).front().second.center()).contains(QLatin1String("ran out of memory")));
+    const std::vector<QRectF>& labels = view.paintedLabels(0);
+    for (size_t i = 0; i < labels.size(); ++i) {
+        for (size_t j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!labels[i].intersects(labels[j]), qPrintable(QStringLiteral("%1 and %2").arg(i).arg(j)));
+    }
+    QVERIFY(pixelsOf(view, ChartStyle::alertColor()) > 0);
     const QString tip = view.describeAt(onMarker);
     QVERIFY2(tip.contains(QLatin1String("ran out of memory")) && tip.contains(QLatin1String("log_softmax"))
             && tip.contains(QLatin1String("1.22 GiB")),
@@ -562,8 +604,39 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     std::shared_ptr<const ExcessNode> tree = ExcessTree::build(*c, 0, ExcessTree::TopDown, scope);
     const QString title = FlameGraph::title(0, scope, tree->inclusiveBytes);
     QVERIFY(title.contains(QLatin1String("held at the point")));
-    graph.setTree(std::move(tree), title);
+    graph.setTree(std::move(tree), title, scope);
     QVERIFY(graph.drawnFrames() > 10);
+    // Its tooltips speak of what the rank holds, not of an excess it does not have; what was recorded without a stack
+    // is a box of its own, named.
+    const int row = graph.fontMetrics().height() + 4;
+    QVERIFY2(graph.describeAt(QPointF(5, row / 2)).contains(QLatin1String("held at the point")),
+        qPrintable(graph.describeAt(QPointF(5, row / 2))));
+    bool noStack = false;
+    for (int x = 0; x < graph.width(); x += 2)
+        noStack =
+            noStack || graph.describeAt(QPointF(x, row + row / 2)).startsWith(QLatin1String("<no stack recorded>"));
+    QVERIFY(noStack);
+}
+
+// A right button opens the menu and draws no zoom box: QCustomPlot starts one on any button, and the menu took the
+// release, so the box followed the pointer after Esc, into the next job.
+void TestWidgets::onlyTheLeftButtonDrawsAZoomBox()
+{
+    QTemporaryDir dir;
+    const DeviceHistoryPtr h = steppedHistory(dir);
+    TimelineView view;
+    view.resize(800, 400);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), h, 3 } }, {});
+    QTRY_VERIFY(!view.isBusy());
+    const QPoint at = view.plot()->axisRect(0)->rect().center();
+    QTest::mousePress(view.plot(), Qt::RightButton, {}, at);
+    QVERIFY(!view.plot()->selectionRect()->isActive());
+    QTest::mouseRelease(view.plot(), Qt::RightButton, {}, at);
+    QTest::mousePress(view.plot(), Qt::LeftButton, {}, at);
+    QVERIFY(view.plot()->selectionRect()->isActive());
+    QTest::mouseRelease(view.plot(), Qt::LeftButton, {}, at);
+    QVERIFY(!view.plot()->selectionRect()->isActive());
 }
 
 void TestWidgets::timelineAxesAndHover()
@@ -790,40 +863,58 @@ void TestWidgets::stackPaneFoldsAndToggles()
     pane.clear();
     QVERIFY(pane.text().isEmpty());
 
-    // stacks="all": the user's frame first, the C++ frames folded into the last line, which a click unfolds.
+    // stacks="all": in the order called, innermost first: the C++ frames folded into the first line (a click unfolds
+    // it), torch's frame dimmed, the user's frame where reading starts, marked and scrolled to.
     const StackText::Frame malloc { "CUDACachingAllocator.cpp", "c10::cuda::CUDACachingAllocator::malloc", 0 };
     const StackText::Frame add { "", "at::_ops::add_Tensor::call", 0 };
     const StackText::Frames recorded { { malloc, add, g, f }, 0 };
-    const StackText::Frames shown { { f, g, malloc, add }, 2 };
+    const StackText::Frames shown { { g, f, malloc, add }, 2, { { 0, 2 } }, 1, { true, false } };
     const StackText::Lines folded = StackText::lines(shown);
     QCOMPARE(folded.lines.size(), 3);
-    QCOMPARE(folded.lines.last(), QStringLiteral("+2 native frames"));
+    QCOMPARE(folded.lines.front(), QStringLiteral("+2 native frames"));
+    QCOMPARE(folded.lines.last(), QStringLiteral("forward  train.py:12  (/home/u)"));
+    QCOMPARE(folded.start, 2);
+    QCOMPARE(folded.dimmed, (QList<int> { 0, 1 }));
     QCOMPARE(folded.folded.size(), 2);
-    QCOMPARE(StackText::lines(shown, 1).lines.last(), QStringLiteral("… 3 more frames"));
+    QCOMPARE(StackText::lines(shown, 1).lines.last(), QStringLiteral("… 2 more frames"));
     pane.setShowAllFrames(false);
     pane.setContent(QStringLiteral("Rank 0\nsecond header line"), folded, StackText::lines(recorded));
     QVERIFY(!pane.showsNativeFrames());
     QCOMPARE(pane.text(),
-        QStringLiteral("Rank 0\nsecond header line\nforward  train.py:12  (/home/u)\n") + folded.lines[1]
-            + QStringLiteral("\n+2 native frames"));
+        QStringLiteral("Rank 0\nsecond header line\n+2 native frames\n") + folded.lines[1]
+            + QStringLiteral("\nforward  train.py:12  (/home/u)"));
+    QCOMPARE(pane.readingStartLine(), 4);
     pane.resize(600, 300);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     auto* text = pane.findChild<QPlainTextEdit*>();
     QVERIFY(text);
-    const QTextBlock foldedLine = text->document()->findBlockByNumber(4);
+    QCOMPARE(text->textCursor().blockNumber(), 4);
+    const auto marked = [text](int block) {
+        for (const QTextEdit::ExtraSelection& mark : text->extraSelections()) {
+            if (mark.cursor.blockNumber() == block && mark.format.background().style() != Qt::NoBrush)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(marked(4));
+    QVERIFY(!marked(3));
+    const QTextBlock foldedLine = text->document()->findBlockByNumber(2);
     QCOMPARE(foldedLine.text(), QStringLiteral("+2 native frames"));
     QTextCursor cursor(foldedLine);
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {}, text->cursorRect(cursor).center() + QPoint(4, 0));
     QVERIFY(pane.showsNativeFrames());
-    QVERIFY(pane.text().endsWith(QLatin1String("\nc10::cuda::CUDACachingAllocator::malloc  CUDACachingAllocator.cpp:0"
-                                               "\nat::_ops::add_Tensor::call  :0")));
+    QVERIFY(
+        pane.text().contains(QLatin1String("second header line\nc10::cuda::CUDACachingAllocator::malloc  "
+                                           "CUDACachingAllocator.cpp:0\nat::_ops::add_Tensor::call  :0\n_call_impl")));
+    QCOMPARE(pane.readingStartLine(), 5);
+    QVERIFY(marked(5));
     // A click elsewhere unfolds nothing; the button folds it again.
     pane.setShowNativeFrames(false);
     QTest::mouseClick(text->viewport(), Qt::LeftButton, {},
-        text->cursorRect(QTextCursor(text->document()->findBlockByNumber(2))).center());
+        text->cursorRect(QTextCursor(text->document()->findBlockByNumber(3))).center());
     QVERIFY(!pane.showsNativeFrames());
-    QVERIFY(pane.text().endsWith(QLatin1String("+2 native frames")));
+    QVERIFY(pane.text().contains(QLatin1String("header line\n+2 native frames\n")));
     // "All frames": as recorded, the allocator first.
     pane.setShowAllFrames(true);
     QVERIFY(pane.text().contains(QLatin1String("second header line\nc10::cuda::CUDACachingAllocator::malloc")));
@@ -1132,6 +1223,13 @@ void TestWidgets::timelinesShareScaleAndZoom()
     QCOMPARE(x(0), x(1));
     QTest::mouseDClick(overview, Qt::LeftButton, {}, start);
     QCOMPARE(x(0).size(), full);
+    // Zoomed all the way out the brush covers everything: a drag on it draws a new one.
+    QTest::mousePress(overview, Qt::LeftButton, {}, start);
+    QTest::mouseMove(overview, end);
+    QTest::mouseRelease(overview, Qt::LeftButton, {}, end);
+    QVERIFY2(std::abs(x(0).size() - full * 0.2) < full * 0.02, qPrintable(QString::number(x(0).size() / full)));
+    QTest::mouseDClick(overview, Qt::LeftButton, {}, start);
+    QCOMPARE(x(0).size(), full);
 
     // The legend names what the plots draw.
     const QStringList legend = view.legend()->texts();
@@ -1186,6 +1284,9 @@ void TestWidgets::findingLitAtAnySize()
     QCOMPARE(view.highlightedBandCount(0), 0);
     QVERIFY(view.litMarkerColumns(0) > 0);
     QVERIFY(marked() > 3 * view.litMarkerColumns(0) / 2);
+    // And a rug along the time axis where it is live, whatever the memory scale.
+    QVERIFY(view.litRugColumns(0) >= view.litMarkerColumns(0));
+    QVERIFY(rugPixels(view, 0, mark) > 0);
     QVERIFY(view.legend()->texts().contains(QStringLiteral("the finding's allocations among the summed ones")));
     QVERIFY(view.legend()->texts().contains(QStringLiteral("other allocations (faded)")));
     // The control: a site with no allocation.
@@ -1193,6 +1294,19 @@ void TestWidgets::findingLitAtAnySize()
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
     QCOMPARE(view.litMarkerColumns(0), 0);
     QCOMPARE(marked(), 0);
+    QCOMPARE(view.litRugColumns(0), 0);
+    // A site of bands: the rug too, so that a band a sliver of a pixel tall on a tall axis is still found.
+    std::optional<uint64_t> banded;
+    for (const auto& [fingerprint, size] : largest) {
+        if (size > view.pixelBytes(0) * 4 && inTrace[fingerprint] > 0)
+            banded = fingerprint;
+    }
+    QVERIFY(banded);
+    view.setHighlightedSite(*banded);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    QVERIFY(view.highlightedBandCount(0) > 0);
+    QVERIFY(rugPixels(view, 0, mark) > 0);
+    QVERIFY(view.litRugColumns(0) > 0);
 }
 
 // Linked block maps draw a byte the same width on both and zoom together; unlinked they do not.

@@ -57,12 +57,12 @@
         <translation>内存不足，无法加载此文件</translation>
     </message>
     <message>
-        <source>OOM</source>
-        <translation>OOM</translation>
-    </message>
-    <message>
         <source>peak %1</source>
         <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>OOM: %1</source>
+        <translation>OOM：%1</translation>
     </message>
 </context>
 <context>
@@ -585,6 +585,16 @@
         <source>Native frames</source>
         <translation>原生栈帧</translation>
     </message>
+    <message>
+        <source>Allocations recorded without a stack (made before the recording began, as parameters often are)
+%1 held</source>
+        <translation>未记录调用栈的分配（在开始记录之前创建，参数通常如此）
+持有 %1</translation>
+    </message>
+    <message>
+        <source>&lt;no stack recorded&gt;</source>
+        <translation>&lt;未记录调用栈&gt;</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ExportDialog</name>
@@ -935,6 +945,12 @@
     <message>
         <source>Rank %1: %2 held at the point</source>
         <translation>Rank %1：在比较点占用 %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2 held at the point through this frame (%3% of what the rank holds), %4 allocated in it</source>
+        <translation>%1
+比较点处经过此帧持有 %2（占该 rank 持有量的 %3%），在此帧中分配 %4</translation>
     </message>
 </context>
 <context>
@@ -1842,6 +1858,66 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Zoom in or out in time</source>
+        <translation>在时间上放大或缩小</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Zoom into the box drawn</source>
+        <translation>放大到拖出的框</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Show an allocation&apos;s stack, or an OOM&apos;s failed request</source>
+        <translation>显示分配的调用栈，或 OOM 时失败的请求</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <source>Compare every rank at that moment</source>
+        <translation>在该时刻比较所有 rank</translation>
+    </message>
+    <message>
+        <source>Right-click</source>
+        <translation>右键单击</translation>
+    </message>
+    <message>
+        <source>The timeline&apos;s menu: zoom, axes, colours, compare here</source>
+        <translation>时间线菜单：缩放、坐标轴、颜色、在此比较</translation>
+    </message>
+    <message>
+        <source>Drag in the overview</source>
+        <translation>在概览中拖动</translation>
+    </message>
+    <message>
+        <source>Show that stretch of the trace</source>
+        <translation>显示追踪的这一段</translation>
+    </message>
+    <message>
+        <source>Mouse on the timelines</source>
+        <translation>时间线上的鼠标操作</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::StackPane</name>
@@ -1902,12 +1978,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>原生栈帧</translation>
     </message>
     <message>
-        <source>Unfold the C++, CPython and allocator frames folded into the stack&apos;s last line</source>
-        <translation>展开折叠在调用栈最后一行中的 C++、CPython 和分配器栈帧</translation>
-    </message>
-    <message>
         <source>Show native frames</source>
         <translation>显示原生栈帧</translation>
+    </message>
+    <message>
+        <source>Unfold the C++, CPython and allocator frames, each run folded into one line</source>
+        <translation>展开 C++、CPython 和分配器栈帧（每段连续的栈帧折叠为一行）</translation>
     </message>
 </context>
 <context>
@@ -3480,6 +3556,14 @@ asking for %3, with %4 free on the device</source>
     <message>
         <source>+%1 native frames</source>
         <translation>+%1 个原生栈帧</translation>
+    </message>
+    <message>
+        <source>… 1 inner frame</source>
+        <translation>… 1 个内层栈帧</translation>
+    </message>
+    <message>
+        <source>… %1 inner frames</source>
+        <translation>… %1 个内层栈帧</translation>
     </message>
 </context>
 </TS>

@@ -46,6 +46,10 @@ public:
         return m_highlight;
     }
     void setColoring(Coloring coloring);
+    Coloring coloring() const
+    {
+        return m_coloring;
+    }
     /// The map shown beside this one (ranks A and B); both must be told of each other.
     void setPartner(BlockMapView* partner);
     /// While linked (the default), this map and its partner share one scale and zoom and pan together.

@@ -352,6 +352,11 @@ QString ComparePanel::closeJob()
     m_pointCombo->clear();
     m_pointCombo->addItem(tr("Aligned (the verdict's moment)"), QStringLiteral("aligned"));
     m_updating = false;
+    // The maps' colouring by state was asked of this job's blocks; the next job's open by site, as its bands do.
+    for (int side : { 0, 1 }) {
+        if (BlockMapView* map = blockMap(side))
+            map->setColoring(BlockMapView::BySite);
+    }
     return text;
 }
 

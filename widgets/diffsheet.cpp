@@ -195,7 +195,7 @@ void DiffSheet::setComparison(
         const ExcessTree::Scope scope = m_scope.value_or(ExcessTree::defaultScope(c, rankA));
         std::shared_ptr<const ExcessNode> tree = ExcessTree::build(c, rankA, ExcessTree::TopDown, scope);
         const QString title = FlameGraph::title(rankA, scope, tree->inclusiveBytes);
-        m_flame->setTree(std::move(tree), title);
+        m_flame->setTree(std::move(tree), title, scope);
     }
     if (m_chart && ranks) {
         m_chart->setModel(ranks);

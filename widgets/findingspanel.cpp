@@ -341,13 +341,23 @@ void FindingsPanel::showExcess()
             m_comparison ? ExcessTree::build(*m_comparison, m_rankA, direction, scope) : nullptr;
         if (direction == ExcessTree::TopDown)
             topDown = tree;
-        static_cast<ExcessTreeModel*>(view->model())->setTree(std::move(tree), scope);
+        auto* model = static_cast<ExcessTreeModel*>(view->model());
+        model->setTree(std::move(tree), scope);
         view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
         for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
             view->resizeColumnToContents(column);
+        // The frames stay in the order called (the process's entry on top); reading starts at the user's first frame,
+        // opened and scrolled to.
+        if (const QModelIndex start = model->readingStart(); start.isValid()) {
+            for (QModelIndex up = start.parent(); up.isValid(); up = up.parent())
+                view->expand(up);
+            view->expand(start);
+            view->scrollTo(start, QAbstractItemView::PositionAtTop);
+            view->selectionModel()->setCurrentIndex(start, QItemSelectionModel::NoUpdate);
+        }
     }
     const QString title = FlameGraph::title(m_rankA, scope, topDown ? topDown->inclusiveBytes : 0);
-    m_flameGraph->setTree(std::move(topDown), title);
+    m_flameGraph->setTree(std::move(topDown), title, scope);
     m_whatIf->showRank(m_comparison, m_rankA);
 }
 
@@ -371,6 +381,9 @@ void FindingsPanel::closeJob()
     m_filterTimer->stop();
     m_proxy->setFilterText(QString());
     m_scopeChosen = false;
+    // The next job opens on its own tab: the findings, or What if once its verdict is about an OOM (setAboutOom).
+    m_tabs->setCurrentIndex(0);
+    m_whatIfShownForOom = false;
     updateNoMatch();
 }
 

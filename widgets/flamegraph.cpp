@@ -20,18 +20,22 @@ namespace {
 // Warm colours as flame graphs use them, steady per frame: the same code gets the same colour every time.
 QColor frameColor(const ExcessNode& node)
 {
-    if (node.native)
+    if (node.native || node.noStack)
         return QColor(205, 205, 205); // not anyone's code to fix: no warm colour
     uint32_t h = 2166136261u;
     for (char c : node.file + node.name)
         h = (h ^ uint8_t(c)) * 16777619u;
-    return QColor::fromHsv(int(h % 50), 120 + int((h >> 8) % 80), 225 + int((h >> 16) % 30));
+    // Others' frames pale around the user's, as the trees dim them: the eye lands on the user's code.
+    const int saturation = StackOrder::isOthers(node.kind) ? 35 + int((h >> 8) % 30) : 120 + int((h >> 8) % 80);
+    return QColor::fromHsv(int(h % 50), saturation, 225 + int((h >> 16) % 30));
 }
 
 QString frameText(const ExcessNode& node)
 {
     if (node.native)
         return ExcessTreeModel::nativeText();
+    if (node.noStack)
+        return ExcessTreeModel::noStackText();
     return QStringLiteral("%1 (%2:%3)")
         .arg(QString::fromStdString(node.name), Formatting::fileName(node.file))
         .arg(node.line);
@@ -72,10 +76,11 @@ QString FlameGraph::title(int rank, ExcessTree::Scope scope, int64_t bytes)
                                        : tr("Rank %1: %2 held at the point").arg(rank).arg(Formatting::bytes(bytes));
 }
 
-void FlameGraph::setTree(std::shared_ptr<const ExcessNode> root, const QString& title)
+void FlameGraph::setTree(std::shared_ptr<const ExcessNode> root, const QString& title, ExcessTree::Scope scope)
 {
     m_root = std::move(root);
     m_title = title;
+    m_scope = scope;
     // Tall enough for every frame; a scroll area around it shows deep stacks.
     setMinimumHeight((m_root ? depthOf(*m_root) : 1) * rowHeight());
     layoutBoxes();
@@ -139,23 +144,29 @@ int FlameGraph::drawnFrames() const
     return int(m_boxes.size());
 }
 
+QString FlameGraph::describeAt(const QPointF& pos) const
+{
+    const ExcessNode* node = m_root ? nodeAt(pos) : nullptr;
+    if (!node)
+        return {};
+    const double share = 100.0 * double(node->inclusiveBytes) / double(std::max<int64_t>(m_root->inclusiveBytes, 1));
+    const QString what = node == m_root.get() ? m_title : frameText(*node);
+    const QString text = m_scope == ExcessTree::Excess
+        ? tr("%1\n%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it")
+        : tr("%1\n%2 held at the point through this frame (%3% of what the rank holds), %4 allocated in it");
+    return text.arg(what, Formatting::bytes(node->inclusiveBytes))
+        .arg(share, 0, 'f', 1)
+        .arg(Formatting::bytes(node->selfBytes));
+}
+
 bool FlameGraph::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && m_root) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (const ExcessNode* node = nodeAt(help->pos())) {
-            const double share =
-                100.0 * double(node->inclusiveBytes) / double(std::max<int64_t>(m_root->inclusiveBytes, 1));
-            const QString what = node == m_root.get() ? m_title : frameText(*node);
-            ToolTipUtil::show(help->globalPos(),
-                tr("%1\n%2 beyond the baseline through this frame (%3% of the excess), %4 allocated in it")
-                    .arg(what, Formatting::bytes(node->inclusiveBytes))
-                    .arg(share, 0, 'f', 1)
-                    .arg(Formatting::bytes(node->selfBytes)),
-                this);
-        } else {
+        if (const QString text = describeAt(help->pos()); !text.isEmpty())
+            ToolTipUtil::show(help->globalPos(), text, this);
+        else
             QToolTip::hideText();
-        }
         return true;
     }
     return QWidget::event(event);

@@ -18,13 +18,17 @@ class FlameGraph : public QWidget
     Q_OBJECT
 public:
     explicit FlameGraph(QWidget* parent = nullptr);
-    /// A top-down tree (ExcessTree::TopDown); nullptr: nothing to draw.
-    void setTree(std::shared_ptr<const ExcessNode> root, const QString& title);
+    /// A top-down tree (ExcessTree::TopDown) of `scope`, which words the tooltips; nullptr: nothing to draw.
+    void setTree(
+        std::shared_ptr<const ExcessNode> root, const QString& title, ExcessTree::Scope scope = ExcessTree::Excess);
     /// The title of rank `rank`'s tree of `scope` holding `bytes` in all, in the window and in exports alike.
     static QString title(int rank, ExcessTree::Scope scope, int64_t bytes);
     QSize sizeHint() const override;
     /// The frame drawn at a point of the widget, or null.
     const ExcessNode* nodeAt(const QPointF& pos) const;
+    /// The tooltip at a point of the widget: the frame, what the rank holds through it (beyond its baseline, or at
+    /// the point, as the tree's scope says) and its share; empty off the frames.
+    QString describeAt(const QPointF& pos) const;
     /// Frames drawn wide enough to see (for tests).
     int drawnFrames() const;
 
@@ -46,6 +50,7 @@ private:
 
     std::shared_ptr<const ExcessNode> m_root;
     QString m_title;
+    ExcessTree::Scope m_scope = ExcessTree::Excess;
     std::vector<Box> m_boxes;
     int m_depth = 0;
 };

@@ -63,7 +63,11 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
         [this](const QModelIndex& index) { emit cancelRequested(m_proxy->mapToSource(index).row()); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->header()->setStretchLastSection(true);
-    m_table->header()->setMinimumSectionSize(50);
+    m_table->header()->setMinimumSectionSize(36);
+    // The figures right after the rank, the file's name last: the rank says which file it is, and at 1280×720 the
+    // peak, the point's figures and the excess must be in sight without scrolling; the name takes what room is left.
+    m_table->header()->moveSection(
+        m_table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
     for (int column : { RankListModel::AllocatedColumn, RankListModel::SegmentsColumn,
              RankListModel::TraceEntriesColumn, RankListModel::HostColumn })
@@ -100,6 +104,8 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     splitter->setSizes({ 380, 170, 200, 300 });
 
     (new Retranslator(this))->add([this] {
+        if (m_reshow)
+            m_reshow();
         m_incompleteLegend->setText(tr("⚠ Trace incomplete: it misses allocations from before recording started or "
                                        "its ring buffer wrapped, so the peak can be higher than shown."));
         m_table->setAccessibleName(tr("Ranks"));
@@ -140,37 +146,60 @@ void RanksPanel::updateLegend()
 
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)
 {
+    m_reshow = {}; // the window shows the finding again in a new language (it owns the comparison)
     m_stackPane->showFinding(comparison, finding, otherRank);
 }
 
 void RanksPanel::showOom(const DeviceHistoryPtr& history, int rank, size_t oom)
 {
-    m_stackPane->showOom(*history, rank, history->ooms()[oom]);
+    reshowAs([this, history, rank, oom] { m_stackPane->showOom(*history, rank, history->ooms()[oom]); });
 }
 
 void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation)
 {
-    const DeviceHistory& h = *history;
-    const Allocation& a = h.allocations()[allocation];
-    QString header =
-        tr("Rank %1 · allocation of %2 at 0x%3").arg(rank).arg(Formatting::bytes(a.size)).arg(a.addr, 0, 16);
-    header += QLatin1Char('\n')
-        + (a.allocEvent == Allocation::NoEvent ? tr("allocated before the trace began")
-                                               : tr("allocated at event %1").arg(a.allocEvent))
-        + tr(", ")
-        + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end") : tr("freed at event %1").arg(a.freeEvent));
-    m_stackPane->showStack(header, h.snapshot(), a.stack);
-    m_stackPane->showContextOf(h, a);
+    reshowAs([this, history, rank, allocation] {
+        const DeviceHistory& h = *history;
+        const Allocation& a = h.allocations()[allocation];
+        QString header =
+            tr("Rank %1 · allocation of %2 at 0x%3").arg(rank).arg(Formatting::bytes(a.size)).arg(a.addr, 0, 16);
+        header += QLatin1Char('\n')
+            + (a.allocEvent == Allocation::NoEvent ? tr("allocated before the trace began")
+                                                   : tr("allocated at event %1").arg(a.allocEvent))
+            + tr(", ")
+            + (a.freeEvent == Allocation::NoEvent ? tr("still live at the end")
+                                                  : tr("freed at event %1").arg(a.freeEvent));
+        m_stackPane->showStack(header, h.snapshot(), a.stack);
+        m_stackPane->showContextOf(h, a);
+    });
 }
 
 void RanksPanel::showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack)
 {
-    m_stackPane->showStack(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16), history->snapshot(), stack);
+    reshowAs([this, history, rank, address, stack] {
+        m_stackPane->showStack(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16), history->snapshot(), stack);
+    });
+}
+
+void RanksPanel::reshowAs(std::function<void()> show)
+{
+    // Shown now and again in a new language: the pane's words are made from the data, not kept as a widget's text.
+    m_reshow = std::move(show);
+    m_reshow();
 }
 
 void RanksPanel::clearStack()
 {
+    m_reshow = {};
     m_stackPane->clear();
+}
+
+void RanksPanel::closeJob()
+{
+    m_reshow = {};
+    m_stackPane->clear();
+    // The stack's mode is the job's: the next one opens on the frames views show, folded.
+    m_stackPane->setShowAllFrames(false);
+    m_stackPane->setShowNativeFrames(false);
 }
 
 void RanksPanel::showColumnMenu(const QPoint& pos)

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -51,6 +53,8 @@ public:
     void showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation);
     void showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack);
     void clearStack();
+    /// Ends the job's stack: the pane emptied, its modes (All frames, Native frames) back to the shown frames folded.
+    void closeJob();
 
 signals:
     /// The user picked `rank` as A (side 0) or B (side 1): on its bar, its row or the row's menu.
@@ -59,6 +63,8 @@ signals:
     void cancelRequested(int row);
 
 private:
+    /// Shows `show`'s stack and keeps it to show again when the language changes.
+    void reshowAs(std::function<void()> show);
     void showContextMenu(const QPoint& pos);
     void showColumnMenu(const QPoint& pos);
     /// The legend of the ⚠ on incomplete traces, while a row shows one.
@@ -71,6 +77,8 @@ private:
     QTreeView* m_table = nullptr;
     QLabel* m_incompleteLegend = nullptr;
     StackPane* m_stackPane = nullptr;
+    /// How the stack pane's content was made, while it is an OOM's, an allocation's or a block's.
+    std::function<void()> m_reshow;
     /// The comparison shown, for the ranks it compares.
     ComparisonPtr m_comparison;
 };

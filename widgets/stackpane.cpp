@@ -55,7 +55,7 @@ StackPane::StackPane(QWidget* parent)
     (new Retranslator(this))->add([this, title] {
         title->setText(tr("Allocation stack"));
         m_native->setText(tr("Native frames"));
-        m_native->setToolTip(tr("Unfold the C++, CPython and allocator frames folded into the stack's last line"));
+        m_native->setToolTip(tr("Unfold the C++, CPython and allocator frames, each run folded into one line"));
         m_native->setAccessibleName(tr("Show native frames"));
         m_full->setText(tr("All frames"));
         m_full->setToolTip(
@@ -186,14 +186,14 @@ void StackPane::setShowNativeFrames(bool native)
 
 bool StackPane::eventFilter(QObject* watched, QEvent* event)
 {
-    // The folded line ("+38 native frames") unfolds on a click, as a tree's branch would.
+    // A folded line ("+38 native frames") unfolds on a click, as a tree's branch would.
     const bool move = event->type() == QEvent::MouseMove;
     const bool release = event->type() == QEvent::MouseButtonRelease;
     if (watched != m_text->viewport() || (!move && !release))
         return QWidget::eventFilter(watched, event);
     const auto* mouse = static_cast<const QMouseEvent*>(event);
     const QTextBlock block = m_text->cursorForPosition(mouse->position().toPoint()).block();
-    const bool onFoldedLine = m_foldedLine >= 0 && block.isValid() && block.blockNumber() == m_foldedLine;
+    const bool onFoldedLine = block.isValid() && m_foldedLines.contains(block.blockNumber());
     if (move)
         m_text->viewport()->setCursor(onFoldedLine ? Qt::PointingHandCursor : Qt::IBeamCursor);
     else if (onFoldedLine && mouse->button() == Qt::LeftButton && !m_text->textCursor().hasSelection())
@@ -232,27 +232,79 @@ void StackPane::refresh()
     m_full->setEnabled(!m_allFrames.lines.isEmpty() && m_allFrames.lines != m_frames.lines);
     const bool all = m_full->isChecked() && !m_allFrames.lines.isEmpty();
     m_native->setEnabled(!m_frames.folded.isEmpty() && !all);
-    m_foldedLine = -1;
+    m_foldedLines.clear();
+    m_startLine = -1;
+    m_text->setExtraSelections({});
     if (m_header.isEmpty()) {
         m_text->clear();
         return;
     }
-    QStringList frames = all ? m_allFrames.lines : m_frames.lines;
-    if (!all && !m_frames.folded.isEmpty()) {
-        if (m_native->isChecked())
-            frames = m_frames.unfolded();
-        else
-            m_foldedLine = int(frames.size()) - 1;
+    const StackText::Lines& shown = all ? m_allFrames : m_frames;
+    QStringList frames = shown.lines;
+    QList<int> dimmed = shown.dimmed;
+    int start = shown.start;
+    if (!all && !m_frames.folded.isEmpty() && m_native->isChecked()) {
+        // Unfolded: each folded line becomes its frames, and the lines after it move down.
+        frames = m_frames.unfolded();
+        const auto moved = [this](int line) {
+            int shift = 0;
+            for (qsizetype i = 0; i < m_frames.foldLines.size(); ++i) {
+                if (m_frames.foldLines[i] < line)
+                    shift += m_frames.foldSizes[i] - 1;
+            }
+            return line + shift;
+        };
+        QList<int> unfoldedDim;
+        for (int line : dimmed) {
+            const qsizetype fold = m_frames.foldLines.indexOf(line);
+            for (int k = 0; k < (fold < 0 ? 1 : m_frames.foldSizes[fold]); ++k)
+                unfoldedDim.append(moved(line) + k);
+        }
+        dimmed = unfoldedDim;
+        start = start >= 0 ? moved(start) : -1;
     }
     QString text = m_header + QLatin1Char('\n');
     for (const QString& line : m_context)
         text += line + QLatin1Char('\n');
-    if (m_foldedLine >= 0)
-        m_foldedLine += int(text.count(QLatin1Char('\n')));
+    const int first = int(text.count(QLatin1Char('\n')));
+    if (!all && !m_native->isChecked()) {
+        for (int line : m_frames.foldLines)
+            m_foldedLines.append(first + line);
+    }
     text += frames.isEmpty() ? tr("(no stack was recorded for this allocation)") : frames.join(QLatin1Char('\n'));
     if (!m_footer.isEmpty())
         text += QLatin1String("\n\n") + m_footer;
     m_text->setPlainText(text);
+
+    // Reading starts at the user's frame: marked and scrolled to; others' frames dimmed around it, never moved.
+    QList<QTextEdit::ExtraSelection> marks;
+    const QTextDocument* document = m_text->document();
+    for (int line : dimmed) {
+        QTextEdit::ExtraSelection mark;
+        mark.cursor = QTextCursor(document->findBlockByNumber(first + line));
+        mark.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        mark.format.setForeground(palette().color(QPalette::PlaceholderText));
+        marks.append(mark);
+    }
+    if (start >= 0 && !frames.isEmpty()) {
+        m_startLine = first + start;
+        QTextEdit::ExtraSelection mark;
+        mark.cursor = QTextCursor(document->findBlockByNumber(m_startLine));
+        QColor background = palette().color(QPalette::Highlight);
+        background.setAlpha(48);
+        mark.format.setBackground(background);
+        mark.format.setFontWeight(QFont::Bold);
+        mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+        marks.append(mark);
+        m_text->setTextCursor(mark.cursor);
+        m_text->ensureCursorVisible();
+    }
+    m_text->setExtraSelections(marks);
+}
+
+int StackPane::readingStartLine() const
+{
+    return m_startLine;
 }
 
 } // namespace RankScope

@@ -18,10 +18,11 @@ class DeviceHistory;
 struct Allocation;
 
 /// Shows where the selected thing was allocated: a header, the stack as the comparison sees it (the viewer's frame
-/// filter, "my code" when chosen; the user's frames first, the native run folded into one line, which a click or the
-/// Native frames button unfolds) or, on toggle, every frame as recorded, and a footer (the same site on the other
-/// rank). For an allocation, what the trace says of it besides its stack comes between the header and the frames
-/// (contextLines). Repeated frames come folded; the whole text can be copied.
+/// filter, "my code" when chosen; in the order called, innermost first, the user's frame where reading starts marked
+/// and scrolled to, others' frames dimmed, each native run folded into one line, which a click or the Native frames
+/// button unfolds) or, on toggle, every frame as recorded, and a footer (the same site on the other rank). For an
+/// allocation, what the trace says of it besides its stack comes between the header and the frames (contextLines).
+/// Repeated frames come folded; the whole text can be copied.
 class StackPane : public QWidget
 {
     Q_OBJECT
@@ -53,9 +54,11 @@ public:
     QString text() const;
     bool showsAllFrames() const;
     void setShowAllFrames(bool all);
-    /// Whether the native run folded into the stack's last line is shown unfolded.
+    /// Whether the native runs folded into one line each are shown unfolded.
     bool showsNativeFrames() const;
     void setShowNativeFrames(bool native);
+    /// The text's line where reading starts (the user's frame, marked and scrolled to), or -1.
+    int readingStartLine() const;
     /// For exported pictures: no buttons, no scroll bars, long lines wrapped.
     void setForPicture();
     /// Shrinks the text to the whole lines that fit its height, so a picture never shows half a line.
@@ -76,7 +79,8 @@ private:
     StackText::Lines m_allFrames;
     QString m_footer;
     QStringList m_context;
-    int m_foldedLine = -1; ///< the text's line that folds the native run, while it is folded
+    QList<int> m_foldedLines; ///< the text's lines that fold native runs, while they are folded
+    int m_startLine = -1;
 };
 
 } // namespace RankScope

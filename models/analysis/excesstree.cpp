@@ -22,64 +22,76 @@ void finish(ExcessNode& node)
 ExcessNode& childFor(ExcessNode& node, const SiteTable::SiteFrame& frame)
 {
     for (ExcessNode& child : node.children) {
-        if (!child.native && child.line == frame.line && child.name == *frame.name && child.file == *frame.filename)
+        if (!child.native && !child.noStack && child.line == frame.line && child.name == *frame.name
+            && child.file == *frame.filename)
             return child;
     }
     ExcessNode& child = node.children.emplace_back();
     child.name = *frame.name;
     child.file = *frame.filename;
     child.line = frame.line;
+    child.kind = frame.kind;
     return child;
 }
 
-ExcessNode& nativeChild(ExcessNode& node)
+ExcessNode& markedChild(ExcessNode& node, bool ExcessNode::*mark)
 {
     for (ExcessNode& child : node.children) {
-        if (child.native)
+        if (child.*mark)
             return child;
     }
     ExcessNode& child = node.children.emplace_back();
-    child.native = true;
+    child.*mark = true;
     return child;
 }
 
-// Adds `bytes` held at `site` along its frames, in the order every view shows a stack (StackOrder): the user's frames
-// first, the native run folded under one node below the Python frames.
+void add(ExcessNode& node, int64_t bytes)
+{
+    node.inclusiveBytes += bytes;
+    ++node.sites;
+}
+
+// Adds `bytes` held at `site` along its frames in the order they were called (StackOrder::treePath).
 void addSite(ExcessNode& root, const SiteTable& sites, SiteId site, int64_t bytes, ExcessTree::Direction direction)
 {
-    root.inclusiveBytes += bytes;
-    ++root.sites;
+    add(root, bytes);
     const std::vector<SiteTable::SiteFrame>& frames = sites.frames(site);
     if (frames.empty()) {
-        root.selfBytes += bytes; // no stack recorded: held by the rank, from nowhere in particular
+        ExcessNode& none = markedChild(root, &ExcessNode::noStack);
+        add(none, bytes);
+        none.selfBytes += bytes;
         return;
     }
-    const std::vector<uint32_t> order = sites.shown(site, direction == ExcessTree::TopDown);
-    const size_t python = sites.pythonFrames(site);
-    // Below the Python frames, the native ones the innermost Python frame called (the operator down to the
-    // allocator), not the interpreter's frames between Python frames or the process's start.
-    uint32_t innermostPython = UINT32_MAX;
-    for (size_t i = 0; i < python; ++i)
-        innermostPython = std::min(innermostPython, order[i]);
+    std::vector<FrameKind> kinds;
+    std::vector<bool> unsymbolised;
+    for (const SiteTable::SiteFrame& f : frames) {
+        kinds.push_back(f.kind);
+        unsymbolised.push_back(StackOrder::isUnsymbolised(*f.filename, f.line));
+    }
+    const StackOrder::TreePath path = StackOrder::treePath(kinds, unsymbolised);
     ExcessNode* node = &root;
-    ExcessNode* first = nullptr;
-    bool folded = false;
-    for (size_t i = 0; i < order.size(); ++i) {
-        if (i >= python && python > 0 && order[i] > innermostPython)
-            continue;
-        if (i >= python && python > 0 && !folded) {
-            folded = true;
-            node = &nativeChild(*node);
-            node->inclusiveBytes += bytes;
-            ++node->sites;
+    const auto step = [&](uint32_t frame) {
+        node = &childFor(*node, frames[frame]);
+        add(*node, bytes);
+    };
+    if (direction == ExcessTree::TopDown) {
+        for (size_t i = path.frames.size(); i-- > path.native;)
+            step(path.frames[i]);
+        if (path.native > 0) {
+            node = &markedChild(*node, &ExcessNode::native);
+            add(*node, bytes);
+            for (size_t i = path.native; i-- > 0;)
+                step(path.frames[i]);
         }
-        node = &childFor(*node, frames[order[i]]);
-        node->inclusiveBytes += bytes;
-        ++node->sites;
+        node->selfBytes += bytes; // held where the path ends: the allocator, or the innermost frame kept
+        return;
+    }
+    ExcessNode* first = nullptr;
+    for (size_t i = path.native; i < path.frames.size(); ++i) {
+        step(path.frames[i]);
         first = first ? first : node;
     }
-    // Held at the path's end top-down, and at the first frame shown bottom-up.
-    (direction == ExcessTree::TopDown ? node : first)->selfBytes += bytes;
+    (first ? first : &root)->selfBytes += bytes;
 }
 
 } // namespace

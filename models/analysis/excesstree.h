@@ -20,6 +20,11 @@ struct ExcessNode
     /// The native frames (C++, CPython, the allocator) a site's innermost Python frame called, folded into one node
     /// below its Python frames: no frame of its own; its children are those frames.
     bool native = false;
+    /// The allocations recorded without a stack (parameters made before recording began): one node under the root, so
+    /// that the tree's frames add up to what the rank holds.
+    bool noStack = false;
+    /// Whose the frame is, for views to dim others' frames and start reading at the user's.
+    FrameKind kind = FrameKind::Native;
     int64_t inclusiveBytes = 0;
     int64_t selfBytes = 0;
     /// Findings (sites) that pass through this frame.
@@ -35,8 +40,9 @@ struct ExcessNode
 /// the outermost frame (the entry script) to the allocating one, and bottom-up from the allocating frame out to its
 /// callers. Either its excess over its baseline (from the comparison's findings) or everything it holds at the point
 /// compared (every site's bytes there). Frames are the sites' kept frames, so the tree follows the comparison's site
-/// options, in the order every view shows a stack (StackOrder): top-down from the user's outermost frame, each kind's
-/// frames outermost first; bottom-up from the user's innermost frame. Immutable after build.
+/// options, in the order they were called (StackOrder::treePath): top-down from the process's entry to the allocating
+/// Python frame, the native run it called folded under one node below it; bottom-up from the allocating Python frame
+/// (its native run folded into it) out to the entry. Immutable after build.
 namespace ExcessTree {
 enum Direction
 {

@@ -66,6 +66,72 @@ FrameKind StackOrder::kindOf(std::string_view file, int64_t line)
         : FrameKind::Package;
 }
 
+bool StackOrder::isUnsymbolised(std::string_view file, int64_t line)
+{
+    return line == 0 && (file.empty() || file == "??");
+}
+
+bool StackOrder::isOthers(FrameKind kind)
+{
+    return kind != FrameKind::Yours && kind != FrameKind::Entry;
+}
+
+size_t StackOrder::readingStart(std::span<const FrameKind> kinds)
+{
+    for (FrameKind kind : { FrameKind::Yours, FrameKind::Entry, FrameKind::Package, FrameKind::Torch }) {
+        if (const auto it = std::find(kinds.begin(), kinds.end(), kind); it != kinds.end())
+            return size_t(it - kinds.begin());
+    }
+    return 0;
+}
+
+std::vector<StackOrder::Run> StackOrder::foldedRuns(
+    std::span<const FrameKind> kinds, const std::vector<bool>& unsymbolised)
+{
+    const bool python = pythonCount(kinds) > 0;
+    std::vector<Run> runs;
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+        const bool folds = python ? kinds[i] == FrameKind::Native : (i < unsymbolised.size() && unsymbolised[i]);
+        if (!folds)
+            continue;
+        if (!runs.empty() && runs.back().first + runs.back().count == i)
+            ++runs.back().count;
+        else
+            runs.push_back({ i, 1 });
+    }
+    return runs;
+}
+
+StackOrder::TreePath StackOrder::treePath(std::span<const FrameKind> kinds, const std::vector<bool>& unsymbolised)
+{
+    const auto symbolised = [&](uint32_t i) { return i >= unsymbolised.size() || !unsymbolised[i]; };
+    TreePath path;
+    const auto python = std::find_if(kinds.begin(), kinds.end(), [](FrameKind k) { return k != FrameKind::Native; });
+    if (python == kinds.end()) {
+        for (uint32_t i = 0; i < kinds.size(); ++i) {
+            if (symbolised(i))
+                path.frames.push_back(i);
+        }
+        // Nothing symbolised: the frames as they are, rather than a site with no place in the tree.
+        if (path.frames.empty()) {
+            for (uint32_t i = 0; i < kinds.size(); ++i)
+                path.frames.push_back(i);
+        }
+        return path;
+    }
+    const auto innermost = uint32_t(python - kinds.begin());
+    for (uint32_t i = 0; i < innermost; ++i) {
+        if (symbolised(i))
+            path.frames.push_back(i);
+    }
+    path.native = path.frames.size();
+    for (uint32_t i = innermost; i < kinds.size(); ++i) {
+        if (kinds[i] != FrameKind::Native)
+            path.frames.push_back(i);
+    }
+    return path;
+}
+
 std::vector<uint32_t> StackOrder::shown(std::span<const FrameKind> kinds, bool callerFirst)
 {
     std::vector<uint32_t> order(kinds.size());

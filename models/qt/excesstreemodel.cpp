@@ -5,6 +5,10 @@
 
 #include <QCoreApplication>
 #include <QEvent>
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <algorithm>
 
 namespace RankScope {
 
@@ -76,6 +80,8 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
         case FrameColumn:
             if (n.native)
                 return nativeText();
+            if (n.noStack)
+                return noStackText();
             return QStringLiteral("%1  %2:%3")
                 .arg(QString::fromStdString(n.name), Formatting::fileName(n.file))
                 .arg(n.line);
@@ -90,7 +96,7 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case FrameColumn:
-            return n.native ? nativeText() : QString::fromStdString(n.name);
+            return n.native ? nativeText() : n.noStack ? noStackText() : QString::fromStdString(n.name);
         case InclusiveColumn:
             return qint64(n.inclusiveBytes);
         case SelfColumn:
@@ -104,11 +110,22 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
             return tr("The C++, CPython and allocator frames below the Python frames, folded: expand to see them\n%1 "
                       "through them")
                 .arg(Formatting::bytes(n.inclusiveBytes));
+        if (index.column() == FrameColumn && n.noStack)
+            return tr("Allocations recorded without a stack (made before the recording began, as parameters often "
+                      "are)\n%1 held")
+                .arg(Formatting::bytes(n.inclusiveBytes));
         if (index.column() == FrameColumn)
             return tr("%1 (%2:%3)\n%4 through this frame, %5 allocated in it")
                 .arg(QString::fromStdString(n.name), QString::fromStdString(n.file))
                 .arg(n.line)
                 .arg(Formatting::bytes(n.inclusiveBytes), Formatting::bytes(n.selfBytes));
+        return {};
+    case OthersRole:
+        return !n.native && !n.noStack && StackOrder::isOthers(n.kind);
+    case Qt::ForegroundRole:
+        // Others' frames (torch's, a package's, native ones) dimmed around the user's, never moved.
+        if (data(index, OthersRole).toBool() && qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+            return QGuiApplication::palette().color(QPalette::PlaceholderText);
         return {};
     case Qt::TextAlignmentRole:
         return index.column() == FrameColumn ? QVariant() : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -119,6 +136,29 @@ QVariant ExcessTreeModel::data(const QModelIndex& index, int role) const
 QString ExcessTreeModel::nativeText()
 {
     return tr("Native frames");
+}
+
+QString ExcessTreeModel::noStackText()
+{
+    return tr("<no stack recorded>");
+}
+
+QModelIndex ExcessTreeModel::readingStart() const
+{
+    // Down the largest branch of frames to the user's first frame: top-down their outermost, bottom-up their innermost.
+    const ExcessNode* n = m_root.get();
+    QModelIndex index;
+    while (n) {
+        const auto next = std::find_if(n->children.begin(), n->children.end(),
+            [](const ExcessNode& child) { return !child.native && !child.noStack; });
+        if (next == n->children.end())
+            return {};
+        n = &*next;
+        index = this->index(n->row, FrameColumn, index);
+        if (!StackOrder::isOthers(n->kind))
+            return index;
+    }
+    return {};
 }
 
 QVariant ExcessTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

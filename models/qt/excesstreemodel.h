@@ -8,8 +8,9 @@
 namespace RankScope {
 
 /// What a rank holds by frame as a tree (ExcessTree, top-down or bottom-up; its excess or everything at the point),
-/// in the shape of hotspot's caller/callee views: frame, inclusive and self bytes, sites; children largest first. The
-/// native run below a site's Python frames is one node that expands to its frames.
+/// in the shape of hotspot's caller/callee views: frame, inclusive and self bytes, sites; children largest first;
+/// frames in the order they were called, others' dimmed. The native run below a site's Python frames is one node that
+/// expands to its frames; what was recorded without a stack one row of its own.
 class ExcessTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -25,6 +26,8 @@ public:
     enum Roles
     {
         SortRole = Qt::UserRole,
+        /// Whether the frame is someone else's (StackOrder::isOthers), which the view dims.
+        OthersRole,
     };
     explicit ExcessTreeModel(QObject* parent = nullptr);
 
@@ -48,6 +51,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     /// How a tree names the folded run of native frames (ExcessNode::native), in the flame graph too.
     static QString nativeText();
+    /// How a tree names the allocations recorded without a stack (ExcessNode::noStack), in the flame graph too.
+    static QString noStackText();
+    /// Where reading the tree starts: the user's first frame along its largest branch (invalid without one), for a
+    /// view to expand to and scroll to.
+    QModelIndex readingStart() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -6,44 +6,116 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <span>
 
 namespace RankScope::StackText {
 
 namespace {
 
-// Frames in the order views show them, from their kinds (StackOrder), the native run last.
-Frames inShownOrder(const std::vector<Frame>& recorded, std::span<const FrameKind> kinds)
+// Frames as views show them: in the order called, each folded run moved behind the shown frames (so that a report
+// that prints the shown frames reads them in order), its place kept in `folds`.
+Frames inCallOrder(const std::vector<Frame>& recorded, std::span<const FrameKind> kinds)
 {
-    Frames shown;
-    for (uint32_t i : StackOrder::shown(kinds))
-        shown.frames.push_back(recorded[i]);
-    // Native frames are folded only below Python frames: a stack of native frames alone is shown as it is.
-    const size_t python = StackOrder::pythonCount(kinds);
-    shown.folded = python > 0 ? shown.frames.size() - python : 0;
-    return shown;
+    std::vector<bool> unsymbolised;
+    for (const Frame& f : recorded)
+        unsymbolised.push_back(StackOrder::isUnsymbolised(f.file, f.line));
+    const std::vector<StackOrder::Run> runs = StackOrder::foldedRuns(kinds, unsymbolised);
+    const size_t start = StackOrder::readingStart(kinds);
+    // Dimming every frame of a stack with none of the user's would tell nothing.
+    const bool own = std::any_of(kinds.begin(), kinds.end(), [](FrameKind k) { return !StackOrder::isOthers(k); });
+    Frames out;
+    std::vector<Frame> folded;
+    size_t run = 0;
+    for (size_t i = 0; i < recorded.size(); ++i) {
+        if (run < runs.size() && i >= runs[run].first && i < size_t(runs[run].first) + runs[run].count) {
+            if (i == runs[run].first)
+                out.folds.push_back({ out.frames.size(), runs[run].count });
+            folded.push_back(recorded[i]);
+            if (i + 1 == size_t(runs[run].first) + runs[run].count)
+                ++run;
+            continue;
+        }
+        // Where reading starts is never folded away: a stack of native frames alone starts at its first symbolised
+        // frame then.
+        if (i <= start || out.frames.empty())
+            out.start = out.frames.size();
+        out.others.push_back(own && StackOrder::isOthers(kinds[i]));
+        out.frames.push_back(recorded[i]);
+    }
+    out.folded = folded.size();
+    out.frames.insert(out.frames.end(), folded.begin(), folded.end());
+    return out;
 }
 
-// One line per frame, repeats folded, up to `maxLines` (none when negative); how many frames it took.
-size_t appendLines(QStringList& out, std::span<const Frame> frames, int maxLines)
+QString frameLine(const Frame& f)
 {
+    const QString path = Formatting::text(f.file);
+    const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
+    QString text = QStringLiteral("%1  %2:%3").arg(Formatting::text(f.name), path.mid(slash + 1)).arg(f.line);
+    if (slash > 0)
+        text += QStringLiteral("  (%1)").arg(path.left(slash));
+    return text;
+}
+
+// One line per frame, repeats folded.
+QStringList frameLines(std::span<const Frame> frames)
+{
+    QStringList out;
     size_t i = 0;
-    while (i < frames.size() && (maxLines < 0 || out.size() < maxLines)) {
+    while (i < frames.size()) {
         size_t repeat = 1;
         while (i + repeat < frames.size() && frames[i + repeat] == frames[i])
             ++repeat;
-        const Frame& f = frames[i];
-        const QString path = Formatting::text(f.file);
-        const qsizetype slash = std::max(path.lastIndexOf(QLatin1Char('/')), path.lastIndexOf(QLatin1Char('\\')));
-        QString text = QStringLiteral("%1  %2:%3").arg(Formatting::text(f.name), path.mid(slash + 1)).arg(f.line);
-        if (slash > 0)
-            text += QStringLiteral("  (%1)").arg(path.left(slash));
+        QString text = frameLine(frames[i]);
         if (repeat > 1)
             text += QCoreApplication::translate("StackText", "  ×%1 (repeated)").arg(repeat);
         out.append(text);
         i += repeat;
     }
-    return i;
+    return out;
+}
+
+// A line of the shown stack before any is cut: a frame (repeats folded) or a folded run.
+struct Entry
+{
+    QString text;
+    size_t frames = 1;
+    int fold = -1; ///< the run it folds, by index into Frames::folds
+    bool start = false;
+    bool other = false;
+};
+
+std::vector<Entry> entriesOf(const Frames& f)
+{
+    const size_t shown = f.frames.size() - f.folded;
+    std::vector<Entry> entries;
+    size_t fold = 0;
+    const auto foldsAt = [&](size_t at) {
+        for (; fold < f.folds.size() && f.folds[fold].at == at; ++fold) {
+            const size_t n = f.folds[fold].count;
+            entries.push_back({ n == 1 ? QCoreApplication::translate("StackText", "+1 native frame")
+                                       : QCoreApplication::translate("StackText", "+%1 native frames").arg(n),
+                n, int(fold), false, true });
+        }
+    };
+    size_t i = 0;
+    while (i < shown) {
+        foldsAt(i);
+        size_t repeat = 1;
+        // Repeats meet only with no fold between them.
+        while (i + repeat < shown && f.frames[i + repeat] == f.frames[i]
+            && (fold >= f.folds.size() || f.folds[fold].at > i + repeat))
+            ++repeat;
+        QString text = frameLine(f.frames[i]);
+        if (repeat > 1)
+            text += QCoreApplication::translate("StackText", "  ×%1 (repeated)").arg(repeat);
+        const bool start = !f.others.empty() && f.start >= i && f.start < i + repeat;
+        entries.push_back({ text, repeat, -1, start, i < f.others.size() && f.others[i] });
+        i += repeat;
+    }
+    foldsAt(shown);
+    return entries;
 }
 
 } // namespace
@@ -56,7 +128,7 @@ Frames siteFrames(const SiteTable& sites, SiteId site)
         recorded.push_back({ *f.filename, *f.name, f.line });
         kinds.push_back(f.kind);
     }
-    return inShownOrder(recorded, kinds);
+    return inCallOrder(recorded, kinds);
 }
 
 Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown)
@@ -77,35 +149,75 @@ Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown)
         names.push_back(name);
     }
     if (!shown)
-        return { std::move(frames), 0 };
+        return { std::move(frames), 0, {}, 0, {} };
     StackOrder::markEntry(kinds, files, names);
-    return inShownOrder(frames, kinds);
+    return inCallOrder(frames, kinds);
 }
 
 QStringList Lines::unfolded() const
 {
     if (folded.isEmpty())
         return lines;
-    return lines.mid(0, lines.size() - 1) + folded;
+    QStringList out;
+    qsizetype next = 0;
+    for (int i = 0; i < lines.size(); ++i) {
+        const qsizetype fold = foldLines.indexOf(i);
+        if (fold < 0) {
+            out.append(lines[i]);
+            continue;
+        }
+        out += folded.mid(next, foldSizes[fold]);
+        next += foldSizes[fold];
+    }
+    return out;
 }
 
 Lines lines(const Frames& frames, int maxLines)
 {
-    const std::span<const Frame> all(frames.frames);
-    const std::span<const Frame> python = all.first(all.size() - frames.folded);
+    const std::vector<Entry> entries = entriesOf(frames);
+    size_t begin = 0;
+    size_t end = entries.size();
+    const bool cut = maxLines >= 0 && entries.size() > size_t(maxLines);
     Lines out;
-    const size_t taken = appendLines(out.lines, python, maxLines);
-    if (taken < python.size()) {
-        const int rest = int(all.size() - taken);
+    if (cut) {
+        // The window around where reading starts, with the line it called above it.
+        const auto start = std::find_if(entries.begin(), entries.end(), [](const Entry& e) { return e.start; });
+        const size_t at = start == entries.end() ? 0 : size_t(start - entries.begin());
+        if (maxLines >= 3 && at + 1 >= size_t(maxLines)) {
+            begin = at - 1;
+            size_t inner = 0;
+            for (size_t i = 0; i < begin; ++i)
+                inner += entries[i].frames;
+            out.lines.append(inner == 1 ? QCoreApplication::translate("StackText", "… 1 inner frame")
+                                        : QCoreApplication::translate("StackText", "… %1 inner frames").arg(inner));
+        }
+        end = std::min(entries.size(), begin + size_t(maxLines) - size_t(out.lines.size()));
+    }
+    for (size_t i = begin; i < end; ++i) {
+        const Entry& e = entries[i];
+        if (e.start)
+            out.start = int(out.lines.size());
+        if (e.other)
+            out.dimmed.append(int(out.lines.size()));
+        if (e.fold >= 0 && !cut) {
+            const Frames::Fold& fold = frames.folds[size_t(e.fold)];
+            size_t first = frames.frames.size() - frames.folded;
+            for (int k = 0; k < e.fold; ++k)
+                first += frames.folds[size_t(k)].count;
+            const QStringList run = frameLines(std::span<const Frame>(frames.frames).subspan(first, fold.count));
+            out.foldLines.append(int(out.lines.size()));
+            out.foldSizes.append(int(run.size()));
+            out.folded += run;
+        }
+        out.lines.append(e.text);
+    }
+    if (end < entries.size()) {
+        size_t rest = 0;
+        for (size_t i = end; i < entries.size(); ++i)
+            rest += entries[i].frames;
         out.lines.append(rest == 1 ? QCoreApplication::translate("StackText", "… 1 more frame")
                                    : QCoreApplication::translate("StackText", "… %1 more frames").arg(rest));
-    } else if (frames.folded > 0) {
-        out.lines.append(frames.folded == 1
-                ? QCoreApplication::translate("StackText", "+1 native frame")
-                : QCoreApplication::translate("StackText", "+%1 native frames").arg(frames.folded));
     }
-    if (frames.folded > 0 && taken == python.size())
-        appendLines(out.folded, all.last(frames.folded), -1);
     return out;
 }
 

@@ -13,8 +13,9 @@ namespace RankScope {
 
 /// Stacks as the lines that stack panes, tooltips and reports show: "function  file:line  (folder)". Function and
 /// file name come first because long absolute paths would hide what matters; a frame repeated back to back (deep
-/// recursion) is folded into one line with a count. Shown stacks follow StackOrder (the user's frames first, the
-/// native run folded into one line); "All frames" shows a stack as recorded, innermost first.
+/// recursion) is folded into one line with a count. Shown stacks keep the order they were called in, innermost first
+/// (StackOrder): each run of native frames folds into one line in its place, the frames of others are dimmed and
+/// reading starts at the user's innermost frame; "All frames" shows a stack as recorded.
 namespace StackText {
 
 struct Frame
@@ -25,26 +26,46 @@ struct Frame
     bool operator==(const Frame&) const = default;
 };
 
-/// Frames of a stack, innermost first as recorded, or in the order views show them.
+/// Frames of a stack as recorded, or as views show them.
 struct Frames
 {
+    /// The frames shown a line each, innermost first as called; after them the last `folded`, the frames of the
+    /// folded runs, innermost first too.
     std::vector<Frame> frames;
-    /// How many frames at the end are the native run that lines() folds into one line.
     size_t folded = 0;
+    /// A folded run: its line goes before the shown frame `at` (after the last where `at` is their count), and holds
+    /// the next `count` of the folded frames.
+    struct Fold
+    {
+        size_t at = 0;
+        size_t count = 0;
+        bool operator==(const Fold&) const = default;
+    };
+    std::vector<Fold> folds {};
+    /// The shown frame reading starts at (StackOrder::readingStart).
+    size_t start = 0;
+    /// By shown frame: whether it is someone else's code, which views dim (empty: none).
+    std::vector<bool> others {};
 };
 
 /// The kept frames of a site as views show them.
 Frames siteFrames(const SiteTable& sites, SiteId site);
-/// A stack of `snapshot`: with `shown`, the frames the official viewer shows, in the order views show them; else
-/// every frame as recorded.
+/// A stack of `snapshot`: with `shown`, the frames the official viewer shows, as views show them; else every frame as
+/// recorded.
 Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown);
 
-/// The lines of a stack; a native run folded into the last line ("+38 native frames") keeps its own lines, for a
-/// pane to unfold (none when the lines were cut short). Reads as the QStringList it shows.
+/// The lines of a stack; each folded run ("+38 native frames") keeps its frames' lines, for a pane to unfold (none
+/// when the lines were cut short). Reads as the QStringList it shows.
 struct Lines
 {
     QStringList lines;
+    /// The lines the folded lines stand for, in order: foldSizes[i] of them for the line foldLines[i].
     QStringList folded;
+    QList<int> foldLines;
+    QList<int> foldSizes;
+    /// The line reading starts at (-1: none to mark), and the lines of others' frames.
+    int start = -1;
+    QList<int> dimmed;
 
     Lines() = default;
     Lines(QStringList text)
@@ -57,11 +78,13 @@ struct Lines
     {
         return lines;
     }
-    /// Every line, the folded ones in place of the line that folds them.
+    /// Every line, the folded ones in place of the lines that fold them.
     QStringList unfolded() const;
     bool operator==(const Lines&) const = default;
 };
-/// One line per frame; at most `maxLines` lines (then "… N more frames"), all when negative.
+/// One line per frame or folded run; at most `maxLines` lines and a line for what is left out before and after, all
+/// when negative. Cut short, the lines are those around where reading starts: "… 12 inner frames" above them where
+/// it starts further down, "… N more frames" below.
 Lines lines(const Frames& frames, int maxLines = -1);
 
 /// What stack panes and reports show for a finding: a header with its figures, its site's frames, every frame of

@@ -41,7 +41,13 @@ QCPRange TimelineBands::getKeyRange(bool& found, QCP::SignDomain) const
 QCPRange TimelineBands::getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const
 {
     found = m_data && m_data->history;
-    return found ? QCPRange(0, double(m_data->history->peakBytes())) : QCPRange();
+    return found ? QCPRange(0, double(std::max(m_data->history->peakBytes(), TimelineView::oomTop(*m_data->history))))
+                 : QCPRange();
+}
+
+int TimelineBands::rugColumns() const
+{
+    return m_rugColumns;
 }
 
 int TimelineBands::litBands() const
@@ -152,6 +158,7 @@ void TimelineBands::draw(QCPPainter* painter)
     };
     painter->setAntialiasing(false);
     const QPalette& palette = m_view->palette();
+    m_rugColumns = 0;
 
     // The comparison point, behind the data so it never hides a thin band.
     const QRect area = mKeyAxis->axisRect()->rect();
@@ -163,15 +170,18 @@ void TimelineBands::draw(QCPPainter* painter)
     // a band that does not move is one rectangle however many columns it spans.
     // The detail's pixel rows on the axis as it is now (the same rows unless the memory axis changed since).
     const auto rowY = [&](int row) { return y(d.valueLower + double(row) * d.valuePerPixel); };
-    const auto forEachRect = [&](size_t k, auto&& sink) {
+    // A lit band is never thinner than two pixels: the finding's allocations are seen at a memory scale that gives
+    // them a sliver of a pixel each (32 of 128 MiB on a 51 GiB axis 200 pixels tall).
+    const auto forEachRect = [&](size_t k, auto&& sink, bool lit = false) {
         const int end = lod.firstColumn[k] + lod.columnCount[k];
         int runStart = -1;
         int runTop = 0;
         int runBottom = 0;
         const auto flush = [&](int until) {
-            if (runStart >= 0 && runTop < runBottom)
-                sink(
-                    QRectF(xs[size_t(runStart)], runTop, xs[size_t(until)] - xs[size_t(runStart)], runBottom - runTop));
+            if (runStart < 0 || (runTop >= runBottom && !lit))
+                return;
+            const int top = lit ? std::min(runTop, runBottom - 2) : runTop;
+            sink(QRectF(xs[size_t(runStart)], top, xs[size_t(until)] - xs[size_t(runStart)], runBottom - top));
         };
         for (size_t r = d.runStart[k]; r < d.runStart[k + 1]; ++r) {
             const int bottom = rowY(d.runBottom[r]);
@@ -187,8 +197,8 @@ void TimelineBands::draw(QCPPainter* painter)
     };
     // Where the highlighted site is live, a faint column across the plot behind the data: above the curve it shows
     // where the finding is at a glance, however small its tensors and however short their lives.
+    std::vector<bool> live(columns, false);
     if (*m_highlight) {
-        std::vector<bool> live(columns, false);
         for (size_t k = 0; k < d.bands.size(); ++k) {
             if (d.bands[k].fingerprint == **m_highlight)
                 std::fill_n(live.begin() + lod.firstColumn[k], lod.columnCount[k], true);
@@ -228,10 +238,13 @@ void TimelineBands::draw(QCPPainter* painter)
         const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
         RectLayer& layer = (isLit ? lit : layers).emplace_back();
         layer.color = bandColor(d.bands[k]).rgba();
-        forEachRect(k, [&](const QRectF& r) {
-            layer.rects.push_back(
-                isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
-        });
+        forEachRect(
+            k,
+            [&](const QRectF& r) {
+                layer.rects.push_back(
+                    isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
+            },
+            isLit);
     }
     layers.insert(layers.end(), std::make_move_iterator(lit.begin()), std::make_move_iterator(lit.end()));
     drawRectLayers(*painter, area, layers);
@@ -268,6 +281,25 @@ void TimelineBands::draw(QCPPainter* painter)
         }
     }
 
+    // A rug along the time axis wherever the highlighted site is live, over the bands, at every zoom and memory
+    // scale: the finding is found by looking along the axis, whatever the bands above it show.
+    if (*m_highlight) {
+        const int rug = std::max(4, area.height() / 40);
+        for (size_t c = 0; c < columns;) {
+            if (!live[c]) {
+                ++c;
+                continue;
+            }
+            size_t end = c;
+            while (end < columns && live[end])
+                ++end;
+            const int width = std::max(xs[end] - xs[c], 2);
+            painter->fillRect(QRect(xs[c], area.bottom() - rug + 1, width, rug), ChartStyle::findingColor(palette));
+            m_rugColumns += int(end - c);
+            c = end;
+        }
+    }
+
     painter->setBrush(Qt::NoBrush);
     QColor outlineColor = ChartStyle::accentColor(palette);
     outlineColor.setAlpha(170);
@@ -282,11 +314,12 @@ void TimelineBands::draw(QCPPainter* painter)
                 forEachRect(k, [&](const QRectF& r) { painter->drawRect(r); });
         }
     }
-    drawRanges(painter);
-    drawMarkers(painter);
+    std::vector<QRectF> labels;
+    drawRanges(painter, labels);
+    drawMarkers(painter, labels);
 }
 
-void TimelineBands::drawRanges(QCPPainter* painter) const
+void TimelineBands::drawRanges(QCPPainter* painter, std::vector<QRectF>& labels) const
 {
     const std::vector<AnnotationRanges::Strip> strips = m_view->annotationStrips(m_track);
     if (strips.empty())
@@ -316,11 +349,12 @@ void TimelineBands::drawRanges(QCPPainter* painter) const
         const QString label = metrics.elidedText(m_view->stripLabel(m_track, strip), Qt::ElideRight, r.width() - 6);
         painter->setPen(palette.color(QPalette::Text));
         painter->drawText(QPointF(r.left() + 3, r.top() + metrics.ascent() + 1), label);
+        labels.push_back(QRectF(r.left() + 1, r.top(), metrics.horizontalAdvance(label) + 4, metrics.height() + 2));
     }
     painter->restore();
 }
 
-void TimelineBands::drawMarkers(QCPPainter* painter) const
+void TimelineBands::drawMarkers(QCPPainter* painter, std::vector<QRectF>& labels)
 {
     const DeviceHistory& h = *m_data->history;
     const QRect area = mKeyAxis->axisRect()->rect();
@@ -346,27 +380,54 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
         const QString name = AnnotationRanges::name(h, span);
         if (px - lastLabel > metrics.horizontalAdvance(name) + 8) {
-            drawLabel(painter, QPointF(px + 3, area.bottom() - 4), name, annotation, palette);
+            const QPointF baseline(px + 3, area.bottom() - 4);
+            drawLabel(painter, baseline, name, annotation, palette);
+            labels.push_back(QRectF(baseline.x() - 2, baseline.y() - metrics.ascent() - 1,
+                metrics.horizontalAdvance(name) + 4, metrics.height() + 2));
             lastLabel = px;
         }
     }
 
-    // A label that would cover the rank's title goes under it.
-    const QRectF title(m_view->titleRect(m_track));
-    const auto clearOfTitle = [&](const QPointF& baseline, const QString& text) {
-        const QRectF box(baseline.x() - 2, baseline.y() - metrics.ascent() - 1, metrics.horizontalAdvance(text) + 4,
+    // Labels never cover the rank's title, a range's name or each other: one that would moves down a line at a time.
+    labels.push_back(QRectF(m_view->titleRect(m_track)));
+    const auto boxOf = [&](const QPointF& baseline, const QString& text) {
+        return QRectF(baseline.x() - 2, baseline.y() - metrics.ascent() - 1, metrics.horizontalAdvance(text) + 4,
             metrics.height() + 2);
-        return box.intersects(title) ? QPointF(baseline.x(), title.bottom() + metrics.ascent() + 2) : baseline;
+    };
+    const auto place = [&](QPointF baseline, const QString& text) {
+        for (int tries = 0; tries < 40 && baseline.y() + metrics.descent() < area.bottom(); ++tries) {
+            const QRectF box = boxOf(baseline, text);
+            const auto over =
+                std::find_if(labels.begin(), labels.end(), [&](const QRectF& r) { return r.intersects(box); });
+            if (over == labels.end())
+                break;
+            baseline.setY(over->bottom() + metrics.ascent() + 2);
+        }
+        labels.push_back(boxOf(baseline, text));
+        return baseline;
     };
 
-    // OOMs: where the allocator gave up.
-    for (const OomMarker& oom : h.ooms()) {
+    // OOMs first to claim their labels' place, drawn last, over everything else: where the allocator gave up.
+    struct OomLabel
+    {
+        double x;
+        QPointF baseline;
+        QString text;
+    };
+    std::vector<OomLabel> oomLabels;
+    m_oomLabels.clear();
+    for (size_t i = 0; i < h.ooms().size(); ++i) {
+        const OomMarker& oom = h.ooms()[i];
         const double px = x(oom.event);
-        painter->setPen(oomPen());
-        painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
-        const QString label = QObject::tr("OOM");
-        drawLabel(painter, clearOfTitle(QPointF(px + 3, area.top() + metrics.ascent() + 2), label), label,
-            oomPen().color(), palette);
+        if (px < area.left() - 20 || px > area.right() + 1)
+            continue;
+        const QString label = QObject::tr("OOM: %1").arg(Formatting::bytes(oom.requestedBytes));
+        // Left of the line where the room to its right is too narrow for the label.
+        const double width = metrics.horizontalAdvance(label);
+        const double left = px + width + 8 > area.right() ? px - width - 6 : px + 4;
+        const QPointF baseline = place(QPointF(left, area.top() + metrics.ascent() + 2), label);
+        oomLabels.push_back({ px, baseline, label });
+        m_oomLabels.emplace_back(i, boxOf(baseline, label));
     }
 
     // The peak: a diamond on the curve with its figure.
@@ -380,10 +441,41 @@ void TimelineBands::drawMarkers(QCPPainter* painter) const
         const QString label = QObject::tr("peak %1").arg(Formatting::bytes(h.peakBytes()));
         const double width = metrics.horizontalAdvance(label);
         const double left = at.x() + width + 12 > area.right() ? at.x() - width - 8 : at.x() + 8;
-        drawLabel(painter,
-            clearOfTitle(QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label), label,
-            peakPen(palette).color(), palette);
+        drawLabel(painter, place(QPointF(left, std::max<double>(at.y() + 4, area.top() + metrics.ascent())), label),
+            label, peakPen(palette).color(), palette);
     }
+
+    // The failed request as what it is: a bar of its size over what was held when it was made, just past the event,
+    // in the room the view keeps to the right of an OOM; its line across the plot, its label on top.
+    size_t k = 0;
+    for (const OomMarker& oom : h.ooms()) {
+        const double px = x(oom.event);
+        if (px < area.left() - 20 || px > area.right() + 1)
+            continue;
+        const QRectF bar = m_view->oomBar(m_track, oom);
+        QColor fill = ChartStyle::alertColor();
+        fill.setAlpha(90);
+        painter->setPen(QPen(ChartStyle::alertColor(), 1));
+        painter->setBrush(fill);
+        painter->drawRect(bar);
+        painter->setBrush(QBrush(ChartStyle::alertColor(), Qt::BDiagPattern));
+        painter->drawRect(bar);
+        painter->setPen(oomPen());
+        painter->drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
+        const OomLabel& l = oomLabels[k++];
+        drawLabel(painter, l.baseline, l.text, oomPen().color(), palette);
+    }
+    m_labels = labels;
+}
+
+const std::vector<QRectF>& TimelineBands::labels() const
+{
+    return m_labels;
+}
+
+const std::vector<std::pair<size_t, QRectF>>& TimelineBands::oomLabels() const
+{
+    return m_oomLabels;
 }
 
 } // namespace RankScope

@@ -14,7 +14,8 @@ class TimelineView;
 struct TimelineTrack;
 
 /// Paints one track's plot: its level of detail as bands of pixel rows, the remainder and the curve over them, the
-/// highlighted site's bands lit and its small allocations marked, the selected allocation outlined, the annotated
+/// highlighted site's bands lit (two pixels tall at least), its small allocations marked and a rug along the time axis
+/// where it is live, the selected allocation outlined, the annotated
 /// ranges as named strips, and the step, OOM, peak and comparison-point marks. The data lives in the view; the marks'
 /// pens are here for the legend that names them too.
 class TimelineBands : public QCPAbstractPlottable
@@ -34,6 +35,14 @@ public:
 
     /// Lit bands in the current detail, for tests.
     int litBands() const;
+    /// Columns the last paint marked on the rug along the time axis where the highlighted site is live, for tests.
+    int rugColumns() const;
+    /// The OOM labels as last painted (the OOM's index in the history's ooms(), the label's box), for the tooltip
+    /// wherever the marker is drawn.
+    const std::vector<std::pair<size_t, QRectF>>& oomLabels() const;
+    /// Every box the last paint kept clear for a word: the rank's title, the ranges' names, the step, peak and OOM
+    /// labels (for tests: none covers another).
+    const std::vector<QRectF>& labels() const;
 
     static QPen pointPen(const QPalette& palette);
     static QPen stepPen(const QPalette& palette);
@@ -51,8 +60,9 @@ protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override { }
 
 private:
-    void drawMarkers(QCPPainter* painter) const;
-    void drawRanges(QCPPainter* painter) const;
+    void drawMarkers(QCPPainter* painter, std::vector<QRectF>& labels);
+    /// Draws the annotated ranges, adding the boxes of their names to `labels`.
+    void drawRanges(QCPPainter* painter, std::vector<QRectF>& labels) const;
     static void drawLabel(QCPPainter* painter, const QPointF& baseline, const QString& text, const QColor& color,
         const QPalette& palette);
     QColor bandColor(const TimelineDetail::Band& band) const;
@@ -63,6 +73,9 @@ private:
     const std::optional<TimelineDetail>* m_detail = nullptr;
     const std::optional<uint32_t>* m_selected = nullptr;
     const std::optional<uint64_t>* m_highlight = nullptr;
+    int m_rugColumns = 0;
+    std::vector<std::pair<size_t, QRectF>> m_oomLabels;
+    std::vector<QRectF> m_labels;
 };
 
 } // namespace RankScope

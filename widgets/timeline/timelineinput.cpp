@@ -109,7 +109,18 @@ std::optional<size_t> TimelineInput::oomAt(int track, const QPointF& pos) const
             nearest = k;
         }
     }
-    return nearest;
+    if (nearest)
+        return nearest;
+    // Wherever else the marker is drawn: the failed request's bar and the label.
+    for (size_t k = 0; k < ooms.size(); ++k) {
+        if (m_view->oomBar(track, ooms[k]).adjusted(-1, -1, 1, 1).contains(pos))
+            return k;
+    }
+    for (const auto& [k, box] : m_view->oomLabels(track)) {
+        if (box.contains(pos) && k < ooms.size())
+            return k;
+    }
+    return std::nullopt;
 }
 
 std::optional<uint32_t> TimelineInput::allocationAt(int track, const QPointF& pos) const
@@ -135,22 +146,23 @@ QString TimelineInput::tooltipAt(int track, const QPointF& pos) const
     const double key = view.rect->axis(QCPAxis::atBottom)->pixelToCoord(pos.x());
     const double value = view.rect->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
     const auto [band, column] = d.hitTest(key, value);
-    if (column < 0)
-        return {};
-    const EventIndex event = m_view->eventAt(track, key);
-    QString text = tr("<b>Rank %1</b>, event %2").arg(t.rank).arg(event);
-    // On an OOM marker: the allocation that failed (a click shows its whole stack).
+    // On an OOM marker, wherever it is drawn (right of the last event too): the allocation that failed (a click shows
+    // its whole stack).
     if (const std::optional<size_t> oom = oomAt(track, pos)) {
         const OomMarker& o = t.history->ooms()[*oom];
-        text = tr("<b>Rank %1 ran out of memory</b> at event %2, asking for %3 with %4 free on the device")
-                   .arg(t.rank)
-                   .arg(o.event)
-                   .arg(Formatting::bytes(o.requestedBytes), Formatting::bytes(o.deviceFreeBytes));
+        QString text = tr("<b>Rank %1 ran out of memory</b> at event %2, asking for %3 with %4 free on the device")
+                           .arg(t.rank)
+                           .arg(o.event)
+                           .arg(Formatting::bytes(o.requestedBytes), Formatting::bytes(o.deviceFreeBytes));
         const QStringList stack = StackText::lines(StackText::stackFrames(t.history->snapshot(), o.stack, true), 10);
         if (!stack.isEmpty())
             text += QStringLiteral("<pre>%1</pre>").arg(stack.join(QLatin1Char('\n')).toHtmlEscaped());
         return text + tr("Click to show its stack");
     }
+    if (column < 0)
+        return {};
+    const EventIndex event = m_view->eventAt(track, key);
+    QString text = tr("<b>Rank %1</b>, event %2").arg(t.rank).arg(event);
     if (QString range = rangeTooltipAt(track, pos); !range.isEmpty())
         return range;
     if (t.history->hasTimes())
@@ -254,8 +266,11 @@ void TimelineInput::onMouseMove(QMouseEvent* event)
 void TimelineInput::onMousePress(QMouseEvent* event)
 {
     m_pressPos = event->position().toPoint();
-    // QCustomPlot looks at the mode after this signal: a box to zoom into, or with Shift a pan.
-    m_plot->setSelectionRectMode(event->modifiers() & Qt::ShiftModifier ? QCP::srmNone : QCP::srmCustom);
+    // QCustomPlot looks at the mode after this signal: a box to zoom into, or with Shift a pan. Only the left button
+    // draws a box: QCustomPlot starts one on any button, and a right button's menu takes the release, so the box would
+    // follow the pointer after the menu closed, into the next job.
+    const bool box = event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ShiftModifier);
+    m_plot->setSelectionRectMode(box ? QCP::srmCustom : QCP::srmNone);
 }
 
 void TimelineInput::onMouseRelease(QMouseEvent* event)

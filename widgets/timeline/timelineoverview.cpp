@@ -137,7 +137,9 @@ void TimelineOverview::mousePressEvent(QMouseEvent* event)
     m_anchor = keyAt(event->position().x());
     m_dragStart = m_window;
     const QRectF brush = brushRect().adjusted(-3, -100, 3, 100);
-    m_drag = brush.contains(event->position()) ? Moving : Brushing;
+    // A brush over everything has nowhere to move: a drag on it draws a new one, or zoomed out a drag did nothing.
+    const bool everything = brushRect().width() >= area().width() - 1;
+    m_drag = brush.contains(event->position()) && !everything ? Moving : Brushing;
 }
 
 void TimelineOverview::mouseMoveEvent(QMouseEvent* event)

@@ -323,7 +323,35 @@ QCPRange TimelineView::fullRange() const
     }
     if (range.size() <= 0)
         range.upper = range.lower + 1;
+    // An OOM is the last event of its trace: room to its right for the failed request's bar and label, so that it is
+    // not drawn on the plot's border.
+    if (std::any_of(
+            m_tracks.begin(), m_tracks.end(), [](const TimelineTrack& t) { return !t.history->ooms().empty(); }))
+        range.upper += range.size() * 0.04;
     return range;
+}
+
+int64_t TimelineView::oomTop(const DeviceHistory& history)
+{
+    int64_t top = 0;
+    for (const OomMarker& oom : history.ooms())
+        top = std::max(top, history.totalAfter(EventIndex(oom.event)) + oom.requestedBytes);
+    return top;
+}
+
+QRectF TimelineView::oomBar(int track, const OomMarker& oom) const
+{
+    const Track& view = *m_views[size_t(track)];
+    const QCPAxis* x = view.rect->axis(QCPAxis::atBottom);
+    const QCPAxis* y = view.rect->axis(QCPAxis::atLeft);
+    const double px = x->coordToPixel(keyOf(track, EventIndex(oom.event)));
+    const double room = x->coordToPixel(fullRange().upper) - px;
+    const double width = std::clamp(room * 0.45, 6.0, 14.0);
+    const int64_t held = m_tracks[size_t(track)].history->totalAfter(EventIndex(oom.event));
+    const double bottom = y->coordToPixel(double(held));
+    // Two pixels tall at least: a small request that failed is still a request.
+    const double top = std::min(y->coordToPixel(double(held + oom.requestedBytes)), bottom - 2);
+    return QRectF(px + 1, top, width, bottom - top);
 }
 
 void TimelineView::rebuildLayout()
@@ -442,7 +470,7 @@ void TimelineView::applyMemoryRanges(std::optional<QCPRange> range)
     }
     std::vector<double> peaks;
     for (const TimelineTrack& t : m_tracks)
-        peaks.push_back(double(t.history->peakBytes()));
+        peaks.push_back(double(std::max(t.history->peakBytes(), oomTop(*t.history))));
     fitMemoryAxes(peaks);
 }
 
@@ -464,6 +492,13 @@ void TimelineView::fitMemoryAxis()
     for (size_t i = 0; i < m_views.size(); ++i) {
         if (const std::optional<TimelineDetail>& d = m_views[i]->detail; d && !d->lod.maxTotal.empty())
             highest[i] = double(*std::max_element(d->lod.maxTotal.begin(), d->lod.maxTotal.end()));
+        // The failed request's bar, where its OOM is in view.
+        const QCPRange keys = m_views[i]->rect->axis(QCPAxis::atBottom)->range();
+        for (const OomMarker& oom : m_tracks[i].history->ooms()) {
+            if (keys.contains(keyOf(int(i), EventIndex(oom.event))))
+                highest[i] = std::max(
+                    highest[i], double(m_tracks[i].history->totalAfter(EventIndex(oom.event)) + oom.requestedBytes));
+        }
     }
     fitMemoryAxes(highest);
     m_zoomPending = !m_views.empty();
@@ -830,6 +865,21 @@ void TimelineView::setSelectedAllocation(int track, std::optional<uint32_t> allo
 int TimelineView::highlightedBandCount(int track) const
 {
     return track >= 0 && size_t(track) < m_views.size() ? m_views[size_t(track)]->bands->litBands() : 0;
+}
+
+const std::vector<std::pair<size_t, QRectF>>& TimelineView::oomLabels(int track) const
+{
+    return m_views[size_t(track)]->bands->oomLabels();
+}
+
+const std::vector<QRectF>& TimelineView::paintedLabels(int track) const
+{
+    return m_views[size_t(track)]->bands->labels();
+}
+
+int TimelineView::litRugColumns(int track) const
+{
+    return track >= 0 && size_t(track) < m_views.size() ? m_views[size_t(track)]->bands->rugColumns() : 0;
 }
 
 int TimelineView::litMarkerColumns(int track) const

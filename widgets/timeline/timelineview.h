@@ -229,6 +229,16 @@ public:
     int64_t pixelBytes(int track) const;
     /// Columns of a track where allocations of the highlighted site too small for a band are marked.
     int litMarkerColumns(int track) const;
+    /// The failed request of an OOM of a track as drawn: a bar of its size over what was held, just right of its line.
+    QRectF oomBar(int track, const OomMarker& oom) const;
+    /// A track's OOM labels as last painted: (index in its history's ooms(), box).
+    const std::vector<std::pair<size_t, QRectF>>& oomLabels(int track) const;
+    /// The boxes of a track's title and labels as last painted (TimelineBands::labels).
+    const std::vector<QRectF>& paintedLabels(int track) const;
+    /// The most a history's failed requests reach: what was held at each OOM plus what it asked for.
+    static int64_t oomTop(const DeviceHistory& history);
+    /// Columns of a track's rug along the time axis where the highlighted site is live, as last painted.
+    int litRugColumns(int track) const;
     /// The strip with the whole trace and its brush, and the legend under the plots.
     TimelineOverview* overview() const
     {
