@@ -425,20 +425,13 @@ std::string text(const Comparison& c, int maxFindings)
             + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
             + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)  "
             + categoryName(f.category) + poolsText(f) + "\n";
-        // As every view shows a stack: the user's frames first, the native run in one line.
+        // As every view shows a stack: in call order, native runs folded where they were called, as the failed
+        // requests' stacks above and the reports show them.
         const StackText::Frames shown = StackText::siteFrames(c.sites(), f.site);
-        const std::vector<StackText::Frame>& frames = shown.frames;
-        const size_t python = frames.size() - shown.folded;
-        if (frames.empty())
+        if (shown.frames.empty())
             out += "      <no stack recorded>\n";
-        for (size_t i = 0; i < python && i < 8; ++i)
-            out += "      " + std::string(frames[i].file) + ":" + std::to_string(frames[i].line) + " "
-                + std::string(frames[i].name) + "\n";
-        if (python > 8)
-            out += "      … " + std::to_string(frames.size() - 8) + " more frames\n";
-        else if (shown.folded > 0)
-            out +=
-                "      +" + std::to_string(shown.folded) + (shown.folded == 1 ? " native frame\n" : " native frames\n");
+        for (const QString& line : StackText::lines(shown, 8).lines)
+            out += "      " + line.toStdString() + "\n";
     }
     return out;
 }
