@@ -23,6 +23,7 @@ public:
     {
         Memo,
         Trace,
+        FrameLists,
         Arrays,
     };
 
