@@ -316,6 +316,8 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
     }
     if (index < m_memo.size()) {
         m_memo[index] = slot;
+    } else if (index == m_memo.size()) {
+        m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
     } else if (index < m_memo.size() + 4096) {
         m_memo.resize(index + 1, unsetMemo);
         m_memo[index] = slot;
@@ -447,11 +449,16 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
                 break;
             }
             const uint64_t index = op == BINGET ? q[1] : readLE<uint32_t>(q + 1);
-            if (index >= m_memo.size() || (m_memo[index] & memoTag) != memoString) {
+            const uint32_t slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
+            if ((slot & memoTag) == memoString) {
+                items.push_back(BuilderValue::text(slot & memoIndex));
+            } else if ((slot & memoTag) == memoFrameList) {
+                // A frame list defined earlier, as a script that repeats a trace shares them: what memoGet gives.
+                items.push_back(memoGet(index));
+            } else {
                 more = false;
                 break;
             }
-            items.push_back(BuilderValue::text(m_memo[index] & memoIndex));
             q += width;
             break;
         }
