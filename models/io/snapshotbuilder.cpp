@@ -295,8 +295,9 @@ BuilderValue SnapshotBuilder::place(const BuilderValue& parent, const BuilderVal
 
 void SnapshotBuilder::publishArrays(PageAhead& pages) const
 {
+    // A file whose entries share their frame lists makes few: a megabyte ahead is several chunks' worth of either.
     pages.publish(PageAhead::FrameLists, m_frameLists.data(), m_frameLists.size() * sizeof(FrameListBuild),
-        m_frameLists.capacity() * sizeof(FrameListBuild));
+        m_frameLists.capacity() * sizeof(FrameListBuild), size_t(1) << 20);
     if (m_snapshot->deviceTraces.empty())
         return;
     const TraceVector& trace = m_snapshot->deviceTraces.back();
