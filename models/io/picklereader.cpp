@@ -409,10 +409,8 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     }
     if (q == end)
         return false;
-    uint64_t hash = StackTable::EmptyHash;
-    for (size_t i = 0; i < count; ++i)
-        hash = StackTable::hashStep(hash, ids[i]);
-    if (!m_builder.setWholeFrameList(list, std::span<const FrameId>(ids, count), hash))
+    const std::span<const FrameId> frames(ids, count);
+    if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames)))
         return false;
     p = q + 1;
     return true;
