@@ -46,6 +46,7 @@ private slots:
     void annotationsAndSettings();
     void jsonLoneSurrogates();
     void readAhead();
+    void sharedFrameLists();
 };
 
 void TestReader::realFiles_data()
@@ -327,6 +328,57 @@ void TestReader::readAhead()
         return done < total / 3;
     }));
     QVERIFY(seen >= uint64_t(bytes.size()) / 3 && seen < uint64_t(bytes.size()));
+}
+
+// Entries that refer to frame lists defined far earlier (memo references, as a script that repeats a real trace
+// writes them): the reader's trace entry path takes them as the general path would, the key before or after others.
+void TestReader::sharedFrameLists()
+{
+    PickleWriter w;
+    w.proto(2).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    auto frames = [&](int i) {
+        w.str("frames");
+        if (i >= 3) {
+            // BINGET and LONG_BINGET, to the lists the first three entries memoized under 200, 201 and 202.
+            if (i % 2)
+                w.op('h').le<uint8_t>(uint8_t(200 + i % 3));
+            else
+                w.op('j').le<uint32_t>(uint32_t(200 + i % 3));
+            return;
+        }
+        w.emptyList().op('r').le<uint32_t>(uint32_t(200 + i)).mark();
+        for (int f = 0; f <= i; ++f)
+            w.emptyDict().mark().keyStr("name", "f").keyStr("filename", "a.py").key("line", 10 * i + f).setitems();
+        w.appends();
+    };
+    const int entries = 3000;
+    for (int i = 0; i < entries; ++i) {
+        w.emptyDict().mark();
+        if (i % 4 == 0)
+            frames(i);
+        w.keyStr("action", "alloc").key("addr", 4096 + i * 512).key("size", 512);
+        if (i % 4 != 0)
+            frames(i);
+        w.setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').setitems().stop();
+    QByteArray bytes = w.bytes();
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const SnapshotPtr s = SnapshotReader::read(&buffer).snapshot;
+    QCOMPARE(s->deviceTraces.size(), size_t(1));
+    QCOMPARE(s->deviceTraces[0].size(), size_t(entries));
+    for (int i = 0; i < entries; ++i) {
+        const TraceEntry& e = s->deviceTraces[0][size_t(i)];
+        QCOMPARE(e.addr, uint64_t(4096 + i * 512));
+        QCOMPARE(e.stack, s->deviceTraces[0][size_t(i % 3)].stack);
+        const std::span<const FrameId> ids = s->stacks.frames(e.stack);
+        QCOMPARE(ids.size(), size_t(i % 3 + 1));
+        for (size_t f = 0; f < ids.size(); ++f)
+            QCOMPARE(s->frames.frame(ids[f]).line, int64_t(10 * (i % 3) + int(f)));
+    }
 }
 
 #include "tst_reader.moc"

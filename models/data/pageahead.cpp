@@ -15,14 +15,15 @@ void PageAhead::run(size_t ahead)
         const char* data = a.data.load(std::memory_order_relaxed);
         const size_t used = a.used.load(std::memory_order_relaxed);
         const size_t capacity = a.capacity.load(std::memory_order_relaxed);
+        const size_t distance = std::min(ahead, a.most.load(std::memory_order_relaxed));
         if (data != a.doneData) {
             a.doneData = data;
             a.done = 0;
         }
         const size_t from = std::max(a.done, used);
-        const size_t to = std::min(capacity, used + ahead);
+        const size_t to = std::min(capacity, used + distance);
         // Once a quarter of the distance is due: fewer, larger calls.
-        if (!data || to <= from + ahead / 4)
+        if (!data || to <= from + distance / 4)
             continue;
         m_works = BigBlocks::populate(data + from, data + to);
         a.done = to;

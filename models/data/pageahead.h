@@ -23,16 +23,19 @@ public:
     {
         Memo,
         Trace,
+        FrameLists,
         Arrays,
     };
 
-    /// The filling thread: `array` spans [data, data + capacity) and holds `used` bytes.
-    void publish(Array array, const void* data, size_t used, size_t capacity)
+    /// The filling thread: `array` spans [data, data + capacity) and holds `used` bytes; at most `most` bytes past
+    /// its end are faulted in (an array that grows slowly would otherwise hold pages it never fills).
+    void publish(Array array, const void* data, size_t used, size_t capacity, size_t most = SIZE_MAX)
     {
         Published& a = m_arrays[array];
         a.data.store(static_cast<const char*>(data), std::memory_order_relaxed);
         a.used.store(used, std::memory_order_relaxed);
         a.capacity.store(capacity, std::memory_order_relaxed);
+        a.most.store(most, std::memory_order_relaxed);
     }
     /// The helper thread: faults in up to `ahead` bytes past each array's filled end.
     void run(size_t ahead);
@@ -43,6 +46,7 @@ private:
         std::atomic<const char*> data { nullptr };
         std::atomic<size_t> used { 0 };
         std::atomic<size_t> capacity { 0 };
+        std::atomic<size_t> most { SIZE_MAX };
         // The helper's own: how far it has faulted in, and in which block.
         const char* doneData = nullptr;
         size_t done = 0;

@@ -316,6 +316,8 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
     }
     if (index < m_memo.size()) {
         m_memo[index] = slot;
+    } else if (index == m_memo.size()) {
+        m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
     } else if (index < m_memo.size() + 4096) {
         m_memo.resize(index + 1, unsetMemo);
         m_memo[index] = slot;
@@ -363,8 +365,17 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
     // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
     // the general path, which then reports whatever is wrong.
-    m_frameIds.clear();
-    uint64_t hash = StackTable::EmptyHash;
+    // The loop runs for every frame of the file: the arrays it reads are held in locals (interning a frame touches
+    // only the builder's), and the ids go into a plain buffer, so nothing is reloaded or spilled per frame.
+    const uint32_t* memo = m_memo.data();
+    const size_t memoSize = m_memo.size();
+    const size_t values = m_memoValues.size();
+    if (m_frameOfSlot.size() < values)
+        m_frameOfSlot.resize(values, 0);
+    uint32_t* frameOfSlot = m_frameOfSlot.data();
+    FrameId* ids = m_frameIds.data();
+    size_t capacity = m_frameIds.size();
+    size_t count = 0;
     const uint8_t* q = p;
     while (q < end && *q != APPENDS) {
         uint64_t index;
@@ -377,24 +388,29 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
         } else {
             return false;
         }
-        if (index >= m_memo.size() || m_memo[index] >= m_memoValues.size())
+        if (index >= memoSize || memo[index] >= values)
             return false;
         // The frame dict behind a memo slot, once interned, is remembered by slot: one load per reference.
-        const uint32_t slot = m_memo[index];
-        if (slot >= m_frameOfSlot.size())
-            m_frameOfSlot.resize(m_memoValues.size(), 0);
-        uint32_t frame = m_frameOfSlot[slot];
+        const uint32_t slot = memo[index];
+        uint32_t frame = frameOfSlot[slot];
         if (frame == 0) {
             const BuilderValue& value = m_memoValues[slot];
             if (value.ctx != SchemaContext::Frame)
                 return false;
             frame = m_builder.frameId(value) + 1;
-            m_frameOfSlot[slot] = frame;
+            frameOfSlot[slot] = frame;
         }
-        m_frameIds.push_back(frame - 1);
-        hash = StackTable::hashStep(hash, frame - 1);
+        if (count == capacity) [[unlikely]] {
+            m_frameIds.resize(capacity * 2 + 64);
+            ids = m_frameIds.data();
+            capacity = m_frameIds.size();
+        }
+        ids[count++] = frame - 1;
     }
-    if (q == end || !m_builder.setWholeFrameList(list, m_frameIds, hash))
+    if (q == end)
+        return false;
+    const std::span<const FrameId> frames(ids, count);
+    if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames)))
         return false;
     p = q + 1;
     return true;
@@ -431,11 +447,16 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
                 break;
             }
             const uint64_t index = op == BINGET ? q[1] : readLE<uint32_t>(q + 1);
-            if (index >= m_memo.size() || (m_memo[index] & memoTag) != memoString) {
+            const uint32_t slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
+            if ((slot & memoTag) == memoString) {
+                items.push_back(BuilderValue::text(slot & memoIndex));
+            } else if ((slot & memoTag) == memoFrameList) {
+                // A frame list defined earlier, as a script that repeats a trace shares them: what memoGet gives.
+                items.push_back(memoGet(index));
+            } else {
                 more = false;
                 break;
             }
-            items.push_back(BuilderValue::text(m_memo[index] & memoIndex));
             q += width;
             break;
         }

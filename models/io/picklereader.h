@@ -92,7 +92,7 @@ private:
     std::vector<BuilderValue> m_memoValues;
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;
     std::vector<BuilderValue> m_items;
-    std::vector<FrameId> m_frameIds;
+    std::vector<FrameId> m_frameIds; // a frame list's ids: a buffer whose size is its capacity
     std::vector<uint32_t> m_frameOfSlot; // per m_memoValues slot: its frame dict's FrameId + 1, 0 until known
     std::vector<BuilderValue> m_entryItems;
     uint64_t m_opOffset = 0;

@@ -169,6 +169,13 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         v.b = m_blocks[parent->a].historyEntries++;
         break;
     case C::FrameList:
+        if (m_frameLists.capacity() == 0) {
+            try {
+                m_frameLists.reserve(m_entryCapacityHint);
+            } catch (const std::bad_alloc&) {
+                // Address space is short (strict overcommit): grow as needed instead.
+            }
+        }
         v.a = uint32_t(m_frameLists.size());
         m_frameLists.emplace_back();
         break;
@@ -288,6 +295,9 @@ BuilderValue SnapshotBuilder::place(const BuilderValue& parent, const BuilderVal
 
 void SnapshotBuilder::publishArrays(PageAhead& pages) const
 {
+    // A file whose entries share their frame lists makes few: a megabyte ahead is several chunks' worth of either.
+    pages.publish(PageAhead::FrameLists, m_frameLists.data(), m_frameLists.size() * sizeof(FrameListBuild),
+        m_frameLists.capacity() * sizeof(FrameListBuild), size_t(1) << 20);
     if (m_snapshot->deviceTraces.empty())
         return;
     const TraceVector& trace = m_snapshot->deviceTraces.back();

@@ -223,7 +223,9 @@ private:
     uint64_t m_pendingPoolStamp = 0;
     uint32_t m_confirmedAnnotations = 0;
     std::vector<FrameBuild> m_frames;
-    std::vector<FrameListBuild> m_frameLists;
+    // One per frame list, so millions in a large file: reserved from the input's size like the trace (address
+    // space only) and faulted in ahead, where growing by doubling copied it and faulted in every copy on the parse.
+    BigVector<FrameListBuild> m_frameLists;
     std::vector<FrameId> m_scratchFrames;
     // Only lists that did not arrive whole in one APPENDS: one vector per list would cost millions of them.
     std::unordered_map<uint32_t, std::vector<FrameId>> m_listFrames;

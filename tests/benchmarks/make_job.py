@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate a job's per-rank snapshots of a given size from a real file (standard library only).
 
-Usage: make_job.py REAL.pickle OUTDIR --ranks N --megabytes M [--segment-copies C]
+Usage: make_job.py REAL.pickle OUTDIR --ranks N --megabytes M [--segment-copies C] [--shared-frames]
 
 Each rank file repeats the real trace until it is about M MB: every repetition's entries are fresh dicts with fresh
 frame lists (shifted addresses, times moved on), sharing the frame dicts, as PyTorch writes them, so bytes per
@@ -9,7 +9,11 @@ event match the real file's. Ranks differ in their addresses and clocks; with mo
 the real trace's busiest site three times larger (an input imbalance, as from longer sequences). Files are
 streamed one repetition at a time, so a 1 GB rank needs the memory of one repetition, not of the whole file.
 With --segment-copies, the final segments (and their blocks) are repeated C times at shifted addresses, for a
-block map of C times the real file's blocks. The real input is one of the project's own test files, so reading it with pickle is safe.
+block map of C times the real file's blocks.
+With --shared-frames, each repetition's entries are fresh dicts that share the real entries' frame lists, and the
+snapshot is written with one pickle.dump, as a script that repeats a real trace writes it: every entry after the
+first repetition refers to a frame list defined far earlier in the file (memo references), the other kind of file
+the reader must be fast on. That file is built in memory (about ten times its size). The real input is one of the project's own test files, so reading it with pickle is safe.
 """
 import argparse
 import os
@@ -89,6 +93,38 @@ def write_rank(snapshot, trace_index, path, megabytes, rank):
     return events
 
 
+def write_shared_rank(snapshot, trace_index, path, megabytes, rank):
+    """One pickle.dump of the snapshot whose trace repeats the real one with fresh entry dicts that keep the real
+    entries' frame lists (the same list objects, so the pickle refers back to them through the memo)."""
+    trace = snapshot['device_traces'][trace_index]
+    times = [e.get('time_us', 0) for e in trace]
+    span = max(times) - min(times) + 1000
+
+    def repetition(r):
+        out = []
+        for e in trace:
+            copy = dict(e)  # 'frames' stays the same list object
+            if 'addr' in copy and copy.get('action') != 'oom':
+                copy['addr'] = e['addr'] + (r << 32) + (rank << 44)
+            if 'time_us' in copy:
+                copy['time_us'] = e['time_us'] + r * span + rank * 7
+            out.append(copy)
+        return out
+
+    def size(repetitions):
+        entries = [entry for r in range(repetitions) for entry in repetition(r)]
+        return len(pickle.dumps(dict(snapshot, device_traces=[entries]), protocol=4))
+
+    first, second = size(1), size(2)
+    repetitions = max(1, round(1 + (megabytes * 1e6 - first) / max(1, second - first)))
+    entries = [entry for r in range(repetitions) for entry in repetition(r)]
+    traces = list(snapshot['device_traces'])
+    traces[trace_index] = entries
+    with open(path, 'wb') as f:
+        pickle.dump(dict(snapshot, device_traces=traces), f, protocol=4)
+    return len(entries)
+
+
 def shifted_segment(segment, copy):
     if copy == 0:
         return segment
@@ -105,6 +141,7 @@ def main():
     parser.add_argument('--ranks', type=int, default=1)
     parser.add_argument('--megabytes', type=float, default=100)
     parser.add_argument('--segment-copies', type=int, default=1)
+    parser.add_argument('--shared-frames', action='store_true')
     args = parser.parse_args()
     with open(args.source, 'rb') as f:
         base = f.read()
@@ -117,7 +154,10 @@ def main():
         if args.ranks > 1 and rank == args.ranks - 1:
             make_scenarios.scale_top_site(snapshot, 3.0)
         path = os.path.join(args.outdir, f'rank{rank}_memory_snapshot.pickle')
-        events = write_rank(snapshot, trace_index, path, args.megabytes, rank)
+        if args.shared_frames and trace_index is not None:
+            events = write_shared_rank(snapshot, trace_index, path, args.megabytes, rank)
+        else:
+            events = write_rank(snapshot, trace_index, path, args.megabytes, rank)
         print(f'{path}: {os.path.getsize(path) / 1e6:.1f} MB, {events} trace entries', flush=True)
 
 
