@@ -3391,6 +3391,10 @@ Click: show it as A. Shift+click: as B.</source>
         <source>one rank ran out of memory and the GPU&apos;s total was not given, so memory held outside PyTorch cannot be ruled out</source>
         <translation>只有一个 rank 内存不足，且未给出 GPU 的总显存，因此无法排除 PyTorch 之外占用的内存</translation>
     </message>
+    <message>
+        <source>the largest excess over a baseline is %1% of the threshold</source>
+        <translation>超出基线最多的也只是阈值的 %1%</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

@@ -410,6 +410,7 @@ struct Verdict
                                 ///< total)
             DeviceNotFull, ///< the device still had the failed request free: a limit refused it, not the GPU
             DeviceTotalUnknown, ///< one rank out of memory, no device total: memory outside cannot be ruled out
+            WellWithin, ///< balanced: the largest excess is `value` percent of the threshold
         };
         Kind kind = PastThreshold;
         int64_t value = 0;

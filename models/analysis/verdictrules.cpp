@@ -427,6 +427,10 @@ void VerdictRules::judgeConfidence(Verdict& v, const RuleFacts& facts, int incom
         if (i.comparable && level == Verdict::Medium)
             factors.push_back({ Factor::NearThreshold,
                 int64_t(ratioOf(i.excessBytes, i.baselineBytes, i.thresholdPercent) * 10 + 0.5) });
+        else if (i.comparable)
+            factors.push_back({ Factor::WellWithin,
+                int64_t(
+                    ratioOf(std::max<int64_t>(0, i.excessBytes), i.baselineBytes, i.thresholdPercent) * 100 + 0.5) });
         break;
     }
     if (v.oomRanks.size() > 1)

@@ -1045,6 +1045,9 @@ QString VerdictText::confidence(const Verdict& v, Language language)
                                   "total)"),
                 language);
             break;
+        case F::WellWithin:
+            why << say(QT_TR_NOOP("the largest excess over a baseline is %1% of the threshold"), language).arg(f.value);
+            break;
         case F::DeviceTotalUnknown:
             why << say(QT_TR_NOOP("one rank ran out of memory and the GPU's total was not given, so memory held "
                                   "outside PyTorch cannot be ruled out"),
