@@ -3164,16 +3164,16 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>逐步增长</translation>
     </message>
     <message>
-        <source>applies too: needed %1, offered %2</source>
-        <translation>同样成立：需要 %1，提供了 %2</translation>
+        <source>applies too (needed %1, offered %2)</source>
+        <translation>同样成立（需要 %1，提供了 %2）</translation>
     </message>
     <message>
-        <source>applies too: %1 free in the reserve, the largest block %2, for a %3 request</source>
-        <translation>同样成立：预留中空闲 %1，最大的块 %2，请求为 %3</translation>
+        <source>applies too (%1 free between live blocks, the largest %2, for a %3 request)</source>
+        <translation>同样成立（存活内存块之间空闲 %1，最大的一块 %2，申请为 %3）</translation>
     </message>
     <message>
-        <source>applies too: %1 replica(s) went past the same request</source>
-        <translation>同样成立：%1 个副本越过了同一请求</translation>
+        <source>applies too (%1 replica(s) went past the same request)</source>
+        <translation>同样成立（%1 个副本越过了同一申请）</translation>
     </message>
     <message>
         <source>applies too, but comes later in the order of decision</source>
@@ -3216,12 +3216,12 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>没有 rank 内存不足</translation>
     </message>
     <message>
-        <source>%1 free in the reserve, less than the %2 request</source>
-        <translation>预留中空闲 %1，少于 %2 的请求</translation>
+        <source>%1 free between live blocks, less than the %2 request</source>
+        <translation>存活内存块之间空闲 %1，少于 %2 的申请</translation>
     </message>
     <message>
-        <source>a free block of %1 was as large as the %2 request</source>
-        <translation>有一个 %1 的空闲块不小于 %2 的请求</translation>
+        <source>a free block of %1 between live blocks was as large as the %2 request</source>
+        <translation>存活内存块之间有一个 %1 的空闲块不小于 %2 的申请</translation>
     </message>
     <message>
         <source>no replica went past the failed request (%1 never reached it), and the GPU&apos;s total was not given</source>

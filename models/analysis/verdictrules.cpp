@@ -2,6 +2,7 @@
 #include "verdictrules.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace RankScope {
 
@@ -336,7 +337,7 @@ using Factor = Verdict::ConfidenceFactor;
 // How far a figure is past its threshold: High from three times, Medium from one and a half.
 Verdict::Confidence byRatio(double ratio, std::vector<Factor>& factors)
 {
-    factors.push_back({ ratio >= 2 ? Factor::PastThreshold : Factor::NearThreshold, int64_t(ratio * 10 + 0.5) });
+    factors.push_back({ ratio >= 2 ? Factor::PastThreshold : Factor::NearThreshold, std::llround(ratio * 10) });
     return ratio >= 3 ? Verdict::High : ratio >= 1.5 ? Verdict::Medium : Verdict::Low;
 }
 
@@ -426,11 +427,11 @@ void VerdictRules::judgeConfidence(Verdict& v, const RuleFacts& facts, int incom
                 : Verdict::Medium;
         if (i.comparable && level == Verdict::Medium)
             factors.push_back({ Factor::NearThreshold,
-                int64_t(ratioOf(i.excessBytes, i.baselineBytes, i.thresholdPercent) * 10 + 0.5) });
+                std::llround(ratioOf(i.excessBytes, i.baselineBytes, i.thresholdPercent) * 10) });
         else if (i.comparable)
             factors.push_back({ Factor::WellWithin,
-                int64_t(
-                    ratioOf(std::max<int64_t>(0, i.excessBytes), i.baselineBytes, i.thresholdPercent) * 100 + 0.5) });
+                std::llround(
+                    ratioOf(std::max<int64_t>(0, i.excessBytes), i.baselineBytes, i.thresholdPercent) * 100) });
         break;
     }
     if (v.oomRanks.size() > 1)

@@ -18,6 +18,7 @@ namespace {
 Frames inCallOrder(const std::vector<Frame>& recorded, std::span<const FrameKind> kinds)
 {
     std::vector<bool> unsymbolised;
+    unsymbolised.reserve(recorded.size());
     for (const Frame& f : recorded)
         unsymbolised.push_back(StackOrder::isUnsymbolised(f.file, f.line));
     const std::vector<StackOrder::Run> runs = StackOrder::foldedRuns(kinds, unsymbolised);

@@ -782,14 +782,14 @@ QString VerdictText::whyNot(const Verdict& v, const Verdict::Consideration& c, L
     switch (c.whyNot) {
     case C::Applies:
         if (c.kind == Verdict::OverCapacity)
-            why = say(QT_TR_NOOP("applies too: needed %1, offered %2"), language)
+            why = say(QT_TR_NOOP("applies too (needed %1, offered %2)"), language)
                       .arg(b("needed_bytes"), b("offered_bytes"));
         else if (c.kind == Verdict::Fragmentation)
             why =
-                say(QT_TR_NOOP("applies too: %1 free in the reserve, the largest block %2, for a %3 request"), language)
+                say(QT_TR_NOOP("applies too (%1 free between live blocks, the largest %2, for a %3 request)"), language)
                     .arg(b("free_in_reserve_bytes"), b("largest_free_bytes"), b("requested_bytes"));
         else if (c.kind == Verdict::OutsideAllocator)
-            why = say(QT_TR_NOOP("applies too: %1 replica(s) went past the same request"), language)
+            why = say(QT_TR_NOOP("applies too (%1 replica(s) went past the same request)"), language)
                       .arg(n("fitting_ranks"));
         else
             why = say(QT_TR_NOOP("applies too, but comes later in the order of decision"), language);
@@ -840,11 +840,11 @@ QString VerdictText::whyNot(const Verdict& v, const Verdict::Consideration& c, L
         why = say(QT_TR_NOOP("no rank ran out of memory"), language);
         break;
     case C::FreeBelowRequest:
-        why = say(QT_TR_NOOP("%1 free in the reserve, less than the %2 request"), language)
+        why = say(QT_TR_NOOP("%1 free between live blocks, less than the %2 request"), language)
                   .arg(b("free_in_reserve_bytes"), b("requested_bytes"));
         break;
     case C::BlockLargeEnough:
-        why = say(QT_TR_NOOP("a free block of %1 was as large as the %2 request"), language)
+        why = say(QT_TR_NOOP("a free block of %1 between live blocks was as large as the %2 request"), language)
                   .arg(b("largest_free_bytes"), b("requested_bytes"));
         break;
     case C::NoOutsideEvidence:
