@@ -111,13 +111,7 @@ std::set<std::pair<FrameText, FrameText>> callsOf(const SiteTable& sites, Excess
     std::set<std::pair<FrameText, FrameText>> calls;
     for (SiteId s = 1; s < sites.size(); ++s) {
         const std::vector<SiteTable::SiteFrame>& frames = sites.frames(s);
-        std::vector<FrameKind> kinds;
-        std::vector<bool> unsymbolised;
-        for (const SiteTable::SiteFrame& f : frames) {
-            kinds.push_back(f.kind);
-            unsymbolised.push_back(StackOrder::isUnsymbolised(*f.filename, f.line));
-        }
-        const StackOrder::TreePath path = StackOrder::treePath(kinds, unsymbolised);
+        const StackOrder::TreePath path = sites.treePath(s);
         for (size_t i = 0; i + 1 < path.frames.size(); ++i) {
             const FrameText inner = textOf(frames[path.frames[i]]);
             const FrameText outer = textOf(frames[path.frames[i + 1]]);
@@ -557,7 +551,7 @@ void TestStacks::reportsFollowTheOrder()
     QVERIFY(d.allFrames.lines.front().startsWith(QLatin1String("partial_vectorcall")));
     QVERIFY(d.allFrames.folded.isEmpty());
 
-        // diff's text: the same order, the native run counted where it was called (before the user's frame it called).
+    // diff's text: the same order, the native run counted where it was called (before the user's frame it called).
     const std::string text = DiffReport::text(*c);
     const size_t user = text.find("gather_predictions  metrics.py:88");
     QVERIFY(user != std::string::npos);

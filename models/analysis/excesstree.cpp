@@ -62,13 +62,7 @@ void addSite(ExcessNode& root, const SiteTable& sites, SiteId site, int64_t byte
         none.selfBytes += bytes;
         return;
     }
-    std::vector<FrameKind> kinds;
-    std::vector<bool> unsymbolised;
-    for (const SiteTable::SiteFrame& f : frames) {
-        kinds.push_back(f.kind);
-        unsymbolised.push_back(StackOrder::isUnsymbolised(*f.filename, f.line));
-    }
-    const StackOrder::TreePath path = StackOrder::treePath(kinds, unsymbolised);
+    const StackOrder::TreePath path = sites.treePath(site);
     ExcessNode* node = &root;
     const auto step = [&](uint32_t frame) {
         node = &childFor(*node, frames[frame]);

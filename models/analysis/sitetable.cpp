@@ -318,6 +318,17 @@ std::vector<uint32_t> SiteTable::shown(SiteId site, bool callerFirst) const
     return StackOrder::shown(kinds, callerFirst);
 }
 
+StackOrder::TreePath SiteTable::treePath(SiteId site) const
+{
+    std::vector<FrameKind> kinds;
+    std::vector<bool> unsymbolised;
+    for (const SiteFrame& f : m_sites[site]) {
+        kinds.push_back(f.kind);
+        unsymbolised.push_back(StackOrder::isUnsymbolised(*f.filename, f.line));
+    }
+    return StackOrder::treePath(kinds, unsymbolised);
+}
+
 size_t SiteTable::pythonFrames(SiteId site) const
 {
     return size_t(std::count_if(

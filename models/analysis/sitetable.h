@@ -76,6 +76,8 @@ public:
     std::vector<uint32_t> shown(SiteId site, bool callerFirst = false) const;
     /// How many of them lead the native run that views fold into one line (StackOrder::pythonCount).
     size_t pythonFrames(SiteId site) const;
+    /// The frames a call tree walks through the site's stack (StackOrder::treePath of its frames' kinds).
+    StackOrder::TreePath treePath(SiteId site) const;
     /// "file:line name ← file:line name": the one-line label every view and report uses for a site, over its first
     /// `count` frames of the best kind it has (the user's, else a package's, else torch's; a stack without Python
     /// frames by one frame, its autograd node or operator rather than the allocator), file names shortened to their

@@ -13,6 +13,26 @@
 
 namespace RankScope {
 
+namespace {
+
+// Each stretch of consecutive live columns, as [first, end).
+template <typename Visit> void forEachLiveRun(const std::vector<bool>& live, size_t columns, Visit visit)
+{
+    for (size_t c = 0; c < columns;) {
+        if (!live[c]) {
+            ++c;
+            continue;
+        }
+        size_t end = c;
+        while (end < columns && live[end])
+            ++end;
+        visit(c, end);
+        c = end;
+    }
+}
+
+} // namespace
+
 TimelineBands::TimelineBands(QCPAxis* key, QCPAxis* value, const TimelineView* view, int track)
     : QCPAbstractPlottable(key, value)
     , m_view(view)
@@ -209,24 +229,14 @@ void TimelineBands::draw(QCPPainter* painter)
         }
         QColor tint = ChartStyle::findingColor(palette);
         tint.setAlpha(70);
-        for (size_t c = 0; c < columns;) {
-            if (!live[c]) {
-                ++c;
-                continue;
-            }
-            size_t end = c;
-            while (end < columns && live[end])
-                ++end;
+        forEachLiveRun(live, columns, [&](size_t c, size_t end) {
             // A stretch wide enough to see needs no column: its tinted bands show it.
-            if (xs[end] - xs[c] >= 24) {
-                c = end;
-                continue;
-            }
+            if (xs[end] - xs[c] >= 24)
+                return;
             const int left = xs[c];
             const int width = std::max(xs[end] - left, 7);
             painter->fillRect(QRect(left + (xs[end] - left - width) / 2, area.top(), width, area.height()), tint);
-            c = end;
-        }
+        });
     }
 
     // The highlighted site's bands last and at least three pixels wide, so that a tensor that lives a moment is
@@ -285,19 +295,11 @@ void TimelineBands::draw(QCPPainter* painter)
     // scale: the finding is found by looking along the axis, whatever the bands above it show.
     if (*m_highlight) {
         const int rug = std::max(4, area.height() / 40);
-        for (size_t c = 0; c < columns;) {
-            if (!live[c]) {
-                ++c;
-                continue;
-            }
-            size_t end = c;
-            while (end < columns && live[end])
-                ++end;
+        forEachLiveRun(live, columns, [&](size_t c, size_t end) {
             const int width = std::max(xs[end] - xs[c], 2);
             painter->fillRect(QRect(xs[c], area.bottom() - rug + 1, width, rug), ChartStyle::findingColor(palette));
             m_rugColumns += int(end - c);
-            c = end;
-        }
+        });
     }
 
     painter->setBrush(Qt::NoBrush);
