@@ -3320,10 +3320,6 @@ Click: show it as A. Shift+click: as B.</source>
         <translation>超出量分散在仅此 rank 才有的位置和共有位置之间（较大的一部分占 %1%）</translation>
     </message>
     <message>
-        <source>some ranks are digests</source>
-        <translation>部分 rank 是摘要</translation>
-    </message>
-    <message>
         <source>its growth over the steps is under the threshold</source>
         <translation>它在各步之间的增长低于阈值</translation>
     </message>

@@ -101,14 +101,14 @@ void WhatIfView::showHeader()
              "reserve. Had these allocations not been made (its largest sites %3, and each category), it would have "
              "needed (✓: that alone would have fit):")
               .arg(m_rank)
-              .arg(Formatting::bytes(h.peakBytes), moment, Formatting::bytes(h.offeredBytes),
+              .arg(Formatting::bytes(h.peakBytes), moment, Formatting::bytes(h.margin.offeredBytes),
                   Formatting::bytes(h.fitLimitBytes), Formatting::bytes(h.margin.strandedBytes))
         : tr("Rank %1 needed %2 at most (its failed requests counted where they were made); the GPU offered %4 at its "
              "OOM (PyTorch's reserve and the free memory), which does not say what a smaller peak would have fit in: "
              "%5. Had these allocations not been made (its largest sites %3, and each category), it would have "
              "needed:")
               .arg(m_rank)
-              .arg(Formatting::bytes(h.peakBytes), moment, Formatting::bytes(h.offeredBytes),
+              .arg(Formatting::bytes(h.peakBytes), moment, Formatting::bytes(h.margin.offeredBytes),
                   h.margin.outcome == Verdict::Margin::NotReached
                       ? tr("the device still had the request free")
                       : tr("the rank held more earlier in its trace and went on"));

@@ -167,8 +167,10 @@ RankHoldings Comparison::holdingsOf(size_t r, EventIndex event, size_t sites) co
     h.composition = Composition::at(history, *m_categories[r], m_stackSites[r], event);
     const WhatIf whatIf(history, *m_categories[r], m_stackSites[r]);
     h.peakBytes = whatIf.peakBytes();
-    h.margin = Verdict::Margin::of(history, h.rank);
-    h.offeredBytes = h.margin.offeredBytes;
+    // The verdict's margin is of its rank's last OOM: the same figures, computed once.
+    h.margin = m_verdict.margin.outcome != Verdict::Margin::None && m_verdict.margin.rank == h.rank
+        ? m_verdict.margin
+        : Verdict::Margin::of(history, h.rank);
     // What the GPU offered at the OOM bounds a peak only where the rank never held more before it: one that did, and
     // went on, had more then.
     if (h.peakBytes <= h.margin.neededBytes)

@@ -339,7 +339,6 @@ struct Verdict
             Count,
             Rank,
             Percent,
-            Flag,
         };
         std::string key;
         Unit unit = Bytes;
@@ -403,7 +402,7 @@ struct Verdict
             Unreached, ///< `value` replicas never reached the request
             OneRankOnly, ///< nothing to compare with
             MixedExcess, ///< the excess is split between own and shared sites (`value` percent the larger part)
-            Digest, ///< compared from digests
+
             GrowthUnderThreshold, ///< the growth over the steps is under the threshold
             FewSteps, ///< only `value` steps
             ExplainedByFigures, ///< an out-of-memory whose figures decide it (fragmentation, replicas, the device
@@ -510,11 +509,9 @@ struct RankHoldings
     /// The sites (the largest at the moment, and the failed request's), then the categories, each by what leaving it
     /// out saves, the most first. Empty for a digest, which keeps too little of the trace for them.
     std::vector<WhatIf::Result> whatIf;
-    /// For a rank that ran out of memory: how close its last OOM came (Verdict::Margin::of), the same figures the
-    /// verdict gives; outcome None otherwise.
+    /// For a rank that ran out of memory: how close its last OOM came (Verdict::Margin::of; the verdict's own margin
+    /// for the rank it is about), with what the GPU offered there; outcome None otherwise.
     Verdict::Margin margin;
-    /// What the GPU offered PyTorch at the rank's last OOM (its reserve and the free memory); 0 without an OOM.
-    int64_t offeredBytes = 0;
     /// The most a peak could have been and fit: what the GPU offered less what lay stranded in the reserve, where
     /// the OOM is what the peak must stay under (the rank's highest total is at it); 0 where no peak says what would
     /// have fit (no OOM, the device still had the request free, or the rank held more earlier without failing).

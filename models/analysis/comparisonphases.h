@@ -233,9 +233,6 @@ protected:
     /// Fills the verdict of an out-of-memory of kind `kind` (Fragmentation, OutsideAllocator, OverCapacity).
     void applyOutOfMemory(Verdict::Kind kind, const OomEvidence& oom);
 
-    /// How close rank `r`'s last OOM came to fitting (Verdict::Margin::of).
-    Verdict::Margin marginOf(size_t r) const;
-
 private:
     /// Whether replica `r` went on past the allocation that failed on `oomRank` (at its site, as large, after the
     /// same moment of its trace).

@@ -91,18 +91,13 @@ OomEvidence OutOfMemoryFacts::oomEvidence()
     }
     std::sort(e.fittingRanks.begin(), e.fittingRanks.end());
     std::sort(e.unreachedRanks.begin(), e.unreachedRanks.end());
-    e.replicasChecked = true;
+
     // The device's total, when given, shows what is neither PyTorch's reserve nor free.
     if (const int64_t total = m_c.m_options.deviceMemoryBytes; total > 0) {
         e.deviceMemoryBytes = total;
         e.outsideBytes = std::max<int64_t>(0, total - h.reservedAfter(e.oom.event) - e.oom.deviceFreeBytes);
     }
     return e;
-}
-
-Verdict::Margin OutOfMemoryFacts::marginOf(size_t r) const
-{
-    return Verdict::Margin::of(*m_c.m_histories[r], m_c.m_ranks[r].rank);
 }
 
 Verdict::Margin Verdict::Margin::of(const DeviceHistory& history, int rank)

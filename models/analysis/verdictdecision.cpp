@@ -130,14 +130,14 @@ void VerdictDecision::decideVerdict()
         break;
     }
     facts.growth = growthEvidence(v.kind);
-    considered[VerdictRules::position(Verdict::Growth)] =
-        VerdictRules::rules()[VerdictRules::position(Verdict::Growth)].check(facts);
-    if (considered[VerdictRules::position(Verdict::Growth)].applies)
+    const Verdict::Consideration& growth = considered[VerdictRules::position(Verdict::Growth)] =
+        VerdictRules::check(Verdict::Growth, facts);
+    if (growth.applies)
         applyGrowth(facts.growth);
     facts.stray = strayEvidence(v.kind);
-    considered[VerdictRules::position(Verdict::StrayDevice)] =
-        VerdictRules::rules()[VerdictRules::position(Verdict::StrayDevice)].check(facts);
-    if (considered[VerdictRules::position(Verdict::StrayDevice)].applies)
+    const Verdict::Consideration& stray = considered[VerdictRules::position(Verdict::StrayDevice)] =
+        VerdictRules::check(Verdict::StrayDevice, facts);
+    if (stray.applies)
         applyStray(facts.stray);
     v.considered = std::move(considered);
     nameFailedRequest();
@@ -158,7 +158,7 @@ void VerdictDecision::nameFailedRequest()
     v.oomDeviceFreeBytes = s.oomDeviceFreeBytes;
     v.oomReservedBytes = m_c.m_histories[size_t(index)]->reservedAfter(s.oomEvent);
     v.oomSite = requestLabel(m_c.m_sites, s.oomSite);
-    v.margin = marginOf(size_t(index));
+    v.margin = Verdict::Margin::of(*m_c.m_histories[size_t(index)], s.rank);
 }
 
 ImbalanceEvidence VerdictDecision::imbalanceEvidence(const RankSummary& o) const

@@ -318,6 +318,11 @@ size_t VerdictRules::position(Verdict::Kind kind)
         std::find_if(table.begin(), table.end(), [kind](const Rule& r) { return r.kind == kind; }) - table.begin());
 }
 
+Verdict::Consideration VerdictRules::check(Verdict::Kind kind, const RuleFacts& facts)
+{
+    return rules()[position(kind)].check(facts);
+}
+
 Verdict::Kind VerdictRules::decide(const RuleFacts& facts, size_t from, std::vector<Consideration>& considered)
 {
     considered.resize(Count);

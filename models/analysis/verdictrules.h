@@ -47,7 +47,7 @@ struct OomEvidence
     size_t examined = 0;
     OomMarker oom;
     FreeSpace free;
-    bool replicasChecked = false; ///< the fragmentation rule did not decide, so replicas were looked at
+
     std::vector<int> fittingRanks;
     std::vector<int> unreachedRanks;
     int64_t deviceMemoryBytes = 0;
@@ -115,6 +115,8 @@ public:
     static const std::array<Rule, Count>& rules();
     /// The position of a kind's rule in rules().
     static size_t position(Verdict::Kind kind);
+    /// The rule of `kind` checked against the facts.
+    static Verdict::Consideration check(Verdict::Kind kind, const RuleFacts& facts);
     /// The first rule that applies among rules()[from…], each one's consideration written into `considered` (at its
     /// position).
     static Verdict::Kind decide(const RuleFacts& facts, size_t from, std::vector<Verdict::Consideration>& considered);

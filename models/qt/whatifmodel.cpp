@@ -87,7 +87,7 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
                       "within the %2 of the %3 the GPU offered at the OOM (PyTorch's reserve and the free memory) "
                       "that were not stranded in the reserve")
                 .arg(Formatting::bytes(m_holdings.peakBytes), Formatting::bytes(m_holdings.fitLimitBytes),
-                    Formatting::bytes(m_holdings.offeredBytes));
+                    Formatting::bytes(m_holdings.margin.offeredBytes));
         if (index.column() == PeakColumn)
             return tr("The highest total over the trace had these allocations not been made (%1 with them)")
                 .arg(Formatting::bytes(m_holdings.peakBytes));

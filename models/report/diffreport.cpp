@@ -164,9 +164,9 @@ std::string holdingsAt(const Comparison& c, const RankHoldings& h)
 // stranded in the reserve)": what a smaller peak had to stay within, from the margin the verdict gives.
 std::string offeredWords(const RankHoldings& h)
 {
-    if (h.offeredBytes <= 0)
+    if (h.margin.offeredBytes <= 0)
         return "";
-    std::string out = "; the GPU offered " + bytes(h.offeredBytes) + " at the OOM (reserve and free)";
+    std::string out = "; the GPU offered " + bytes(h.margin.offeredBytes) + " at the OOM (reserve and free)";
     if (h.fitLimitBytes > 0)
         out += ", of which " + bytes(h.fitLimitBytes) + " could hold a peak (" + bytes(h.margin.strandedBytes)
             + " lay stranded in the reserve)";
@@ -202,7 +202,7 @@ nlohmann::ordered_json consideredJson(const Verdict& v)
         nlohmann::ordered_json rule = { { "kind", Verdict::kindName(c.kind) }, { "applies", c.applies },
             { "evidence", std::move(evidence) } };
         if (!c.applies)
-            rule["why_not"] = VerdictText::whyNot(v, c, VerdictText::English).toStdString();
+            rule["why_not"] = VerdictText::whyNot(c, VerdictText::English).toStdString();
         out.push_back(std::move(rule));
     }
     return out;
@@ -616,8 +616,8 @@ std::string json(const Comparison& c)
         const RankHoldings holdings = c.verdictHoldings();
         out["verdict"]["composition"] = compositionJson(c, holdings, 10);
         out["verdict"]["peak_bytes"] = holdings.peakBytes;
-        if (holdings.offeredBytes > 0)
-            out["verdict"]["offered_bytes"] = holdings.offeredBytes;
+        if (holdings.margin.offeredBytes > 0)
+            out["verdict"]["offered_bytes"] = holdings.margin.offeredBytes;
         out["verdict"]["what_if"] = whatIfJson(c, holdings);
     }
     if (v.margin.outcome != Verdict::Margin::None)
@@ -675,8 +675,8 @@ std::string topJson(const Comparison& c, const RankHoldings& h, By by)
     nlohmann::ordered_json out = compositionJson(c, h, -1);
     out["device"] = c.ranks()[h.rankIndex].device;
     out["peak_bytes"] = h.peakBytes;
-    if (h.offeredBytes > 0) {
-        out["offered_bytes"] = h.offeredBytes;
+    if (h.margin.offeredBytes > 0) {
+        out["offered_bytes"] = h.margin.offeredBytes;
         out["margin"] = marginJson(h.margin);
     }
     if (by == By::Category) {

@@ -760,12 +760,12 @@ QString VerdictText::kind(Verdict::Kind kind, Language language)
     return {};
 }
 
-QString VerdictText::consideration(const Verdict& v, const Verdict::Consideration& c, Language language)
+QString VerdictText::consideration(const Verdict::Consideration& c, Language language)
 {
-    return kind(c.kind, language) + QLatin1String(": ") + whyNot(v, c, language);
+    return kind(c.kind, language) + QLatin1String(": ") + whyNot(c, language);
 }
 
-QString VerdictText::whyNot(const Verdict& v, const Verdict::Consideration& c, Language language)
+QString VerdictText::whyNot(const Verdict::Consideration& c, Language language)
 {
     using Formatting::bytes;
     using C = Verdict::Consideration;
@@ -902,7 +902,6 @@ QString VerdictText::whyNot(const Verdict& v, const Verdict::Consideration& c, L
         why = say(QT_TR_NOOP("a group of the layout holds more model state than the others"), language);
         break;
     }
-    Q_UNUSED(v);
     return why;
 }
 
@@ -970,7 +969,7 @@ QString VerdictText::considered(const Verdict& v, Language language, int count)
     }
     QStringList kinds, reasons;
     for (const Verdict::Consideration* c : order) {
-        const QString reason = whyNot(v, *c, language);
+        const QString reason = whyNot(*c, language);
         if (const qsizetype same = reasons.indexOf(reason); same >= 0) {
             kinds[same] += QLatin1String(", ") + kind(c->kind, language);
         } else if (reasons.size() < count) {
@@ -1031,9 +1030,7 @@ QString VerdictText::confidence(const Verdict& v, Language language)
                 language)
                        .arg(f.value);
             break;
-        case F::Digest:
-            why << say(QT_TR_NOOP("some ranks are digests"), language);
-            break;
+
         case F::GrowthUnderThreshold:
             why << say(QT_TR_NOOP("its growth over the steps is under the threshold"), language);
             break;

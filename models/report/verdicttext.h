@@ -45,9 +45,9 @@ public:
     static QString margin(const Verdict::Margin& margin, Language language);
     /// Why a rule did not decide, in one line with its figures ("fragmentation: 807 MiB free in the reserve, less
     /// than the 3.91 GiB request"); what it found where it applied but a rule above it decided.
-    static QString consideration(const Verdict& verdict, const Verdict::Consideration& c, Language language);
+    static QString consideration(const Verdict::Consideration& c, Language language);
     /// The same without the rule's name: the JSON's `why_not`.
-    static QString whyNot(const Verdict& verdict, const Verdict::Consideration& c, Language language);
+    static QString whyNot(const Verdict::Consideration& c, Language language);
     /// The nearest runners-up, at most `count` ("Considered: …"): rules that applied but came later in the order,
     /// then those that came closest to applying; empty when none concerns the job.
     static QString considered(const Verdict& verdict, Language language, int count = 2);
