@@ -43,6 +43,16 @@ SnapshotPtr readEdited(const QString& name, const QByteArray& from, const QByteA
     return SnapshotReader::read(&buffer).snapshot;
 }
 
+// Every rank of one of the scenarios, compared.
+ComparisonPtr scenario(const char* name)
+{
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + QLatin1String(name) })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    return Comparison::compute(ranks, {});
+}
+
 ComparisonPtr oneRank(const SnapshotPtr& snapshot, const SiteOptions& site = {})
 {
     ComparisonOptions options;
@@ -400,18 +410,14 @@ void TestStacks::labelsAcrossRanksAndPaths()
 {
     // Rank 3 runs a vendored copy of the model: the same file name and line as the others', another site. Its
     // labels show the path that tells them apart.
-    const QStringList files = RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/two_trees_4") });
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f : LoadedFile::loadAll(files))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    QCOMPARE(ranks.size(), size_t(4));
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = scenario("two_trees_4");
+    QCOMPARE(c->ranks().size(), size_t(4));
     std::set<std::string> labels;
     bool vendored = false;
     // Every site held at the point compared (what findings, summaries and reports name) has a label of its own.
     for (SiteId s = 1; s < c->sites().size(); ++s) {
         bool held = false;
-        for (size_t r = 0; r < ranks.size(); ++r)
+        for (size_t r = 0; r < c->ranks().size(); ++r)
             held = held || c->siteTotal(s, r).second > 0;
         if (!held)
             continue;
@@ -482,11 +488,7 @@ void TestStacks::treeOfAKnownStack()
     // stacks="all" under torch.compile on a debug CPython: the finding's stack, innermost first, is CPython's C
     // frames, Inductor's frame, the user's gather_predictions and its callers. Top down it reads from the callers
     // down to the user's frame, Inductor's below it, the C frames folded under it; nothing moved.
-    const QStringList files = RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/native_frames_burden_4") });
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f : LoadedFile::loadAll(files))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = scenario("native_frames_burden_4");
     QVERIFY(!c->findings().empty());
     const Finding& f = c->findings().front();
     const StackText::Frames shown = StackText::siteFrames(c->sites(), f.site);
@@ -528,11 +530,7 @@ void TestStacks::treeOfAKnownStack()
 void TestStacks::reportsFollowTheOrder()
 {
     // stacks="all" under torch.compile on a debug CPython: CPython's C frames and Inductor's frame before the user's.
-    const QStringList files = RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/native_frames_burden_4") });
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f : LoadedFile::loadAll(files))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = scenario("native_frames_burden_4");
     QVERIFY(!c->findings().empty());
     const Finding& f = c->findings().front();
     QVERIFY(c->sites().label(f.site).starts_with("metrics.py:88 gather_predictions"));

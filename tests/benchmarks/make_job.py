@@ -44,27 +44,40 @@ def key(text):
     return body(text)
 
 
+def span_of(trace):
+    """How far apart in time repetitions of a trace are put."""
+    times = [e.get('time_us', 0) for e in trace]
+    return max(times) - min(times) + 1000
+
+
+def repeated(trace, r, rank, span, fresh_frames):
+    """Repetition `r` of a real trace for `rank`: fresh entry dicts at addresses and times of their own, each with a
+    frame list of its own (as PyTorch writes them) or the real entry's (`fresh_frames` False: the pickle refers back to
+    it through the memo)."""
+    out = []
+    for e in trace:
+        copy = dict(e)
+        if 'addr' in copy and copy.get('action') != 'oom':
+            copy['addr'] = e['addr'] + (r << 32) + (rank << 44)
+        if 'time_us' in copy:
+            copy['time_us'] = e['time_us'] + r * span + rank * 7
+        if fresh_frames and 'frames' in copy:
+            copy['frames'] = list(e['frames'])
+        out.append(copy)
+    return out
+
+
 def write_rank(snapshot, trace_index, path, megabytes, rank):
     if trace_index is None:  # segments only: nothing to repeat
         with open(path, 'wb') as f:
             pickle.dump(snapshot, f, protocol=4)
         return 0
     trace = snapshot['device_traces'][trace_index]
-    times = [e.get('time_us', 0) for e in trace]
-    span = max(times) - min(times) + 1000
+    span = span_of(trace)
 
     def repetition(r):
-        out = []
-        for e in trace:
-            copy = dict(e)
-            if 'addr' in copy and copy.get('action') != 'oom':
-                copy['addr'] = e['addr'] + (r << 32) + (rank << 44)
-            if 'time_us' in copy:
-                copy['time_us'] = e['time_us'] + r * span + rank * 7
-            if 'frames' in copy:
-                copy['frames'] = list(e['frames'])
-            out.append(copy)
-        return out
+        return repeated(trace, r, rank, span, True)
+
 
     target = megabytes * 1e6
     events = 0
@@ -97,19 +110,10 @@ def write_shared_rank(snapshot, trace_index, path, megabytes, rank):
     """One pickle.dump of the snapshot whose trace repeats the real one with fresh entry dicts that keep the real
     entries' frame lists (the same list objects, so the pickle refers back to them through the memo)."""
     trace = snapshot['device_traces'][trace_index]
-    times = [e.get('time_us', 0) for e in trace]
-    span = max(times) - min(times) + 1000
+    span = span_of(trace)
 
     def repetition(r):
-        out = []
-        for e in trace:
-            copy = dict(e)  # 'frames' stays the same list object
-            if 'addr' in copy and copy.get('action') != 'oom':
-                copy['addr'] = e['addr'] + (r << 32) + (rank << 44)
-            if 'time_us' in copy:
-                copy['time_us'] = e['time_us'] + r * span + rank * 7
-            out.append(copy)
-        return out
+        return repeated(trace, r, rank, span, False)  # 'frames' stays the same list object
 
     def size(repetitions):
         entries = [entry for r in range(repetitions) for entry in repetition(r)]
