@@ -82,7 +82,7 @@ int run(CommandLine& cl)
                 return cl.fail((run == &was ? "--before: " : "--after: ") + run->error);
         }
         if (!was.comparison || !is.comparison)
-            return 1;
+            return !was.comparison ? was.statusWithoutComparison() : is.statusWithoutComparison();
         const BeforeAfter result = BeforeAfter::compute(was.comparison, is.comparison);
         cl.console().out(format == Json ? BeforeAfterReport::json(result) : BeforeAfterReport::text(result));
         if (was.failures || is.failures)
@@ -93,7 +93,7 @@ int run(CommandLine& cl)
     if (!opened.error.empty())
         return cl.fail(opened.error);
     if (!opened.comparison)
-        return 1;
+        return opened.statusWithoutComparison();
     const Comparison& comparison = *opened.comparison;
     cl.console().out(format == Json ? DiffReport::json(comparison)
             : format == Csv         ? DiffReport::csv(comparison)
