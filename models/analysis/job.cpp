@@ -379,10 +379,11 @@ Phrase Job::nothingToCompare(int files)
 
 Job::Result Job::compare(const ComparisonOptions& options, Points points) const
 {
-    if (!m_error.empty())
-        return { nullptr, m_error };
-    if (holdsNothing())
-        return { nullptr, {}, true };
+    Result refused;
+    refused.error = m_error;
+    refused.holdsNothing = m_error.empty() && holdsNothing();
+    if (!m_error.empty() || refused.holdsNothing)
+        return refused;
     const std::string key = keyOf(options) + (points == Points::MustFit ? "" : "|lenient");
     if (m_last && m_last->key == key)
         return m_last->result;
