@@ -458,8 +458,8 @@ std::vector<JobError> Job::answerNotes(const Comparison& c)
     if (const std::vector<std::string>& counted = c.sites().frameworksCounted(); !counted.empty())
         notes.push_back({ "my-code",
             jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
-                         "no frame of the files is in your own folders: the frames of %1 count as your code (name "
-                         "the packages to count others)"),
+                         "counts the frames of %1 as your code, since no frame of the files is in your own folders "
+                         "(name the packages to count others instead)"),
                 { shortList(counted, 8) }) });
     return notes;
 }
