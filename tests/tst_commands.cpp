@@ -5,6 +5,7 @@
 #include "command.h"
 #include "commands.h"
 #include "job.h"
+#include "joboptions.h"
 #include "mcpserver.h"
 #include "testutils.h"
 #ifdef RANKSCOPE_DRAWING
@@ -376,7 +377,7 @@ void TestCommands::foldersAreSearchedWithCare()
     writeFile(project, QStringLiteral("notes.txt"), "not a snapshot");
     const Ran ran = runCommand({ QStringLiteral("diff"), project });
     QCOMPARE(ran.code, 0);
-    for (const std::string& note :
+    for (const char* note :
         { "/node_modules: not searched (installed packages and caches)", "/.git: not searched (hidden folders)",
             "/env: not searched (Python virtual environments)", "/out: not searched (build folders)" })
         QVERIFY2(ran.err.find(note) != std::string::npos, ran.err.c_str());
