@@ -23,11 +23,11 @@ struct SiteOptions
     /// framework: torchtitan, Megatron, NeMo under site-packages), the framework's frames count as its own
     /// (ownPackages); a stack left with no frame keeps all of them rather than becoming "<no stack recorded>".
     bool myCodeOnly = false;
+    /// Keep at most this many frames (innermost first); 0 keeps all.
+    int depth = 0;
     /// With myCodeOnly: installed packages (top-level names, "torchtitan") whose frames count as the user's too;
     /// empty: the framework the files run, where they have no frame of the user's own.
     std::vector<std::string> myCodePackages;
-    /// Keep at most this many frames (innermost first); 0 keeps all.
-    int depth = 0;
 
     bool operator==(const SiteOptions&) const = default;
 };
