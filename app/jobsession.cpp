@@ -161,6 +161,11 @@ void JobSession::compare()
     if (!m_job)
         m_job.emplace(paths);
     m_job->setLoaded(std::move(files), m_earlierSteps);
+    if (m_job->holdsNothing()) {
+        m_comparisons.cancel();
+        setComparison(nullptr);
+        return;
+    }
     // What the job cannot use of the options is said in the banner, and the ranks compared without it, rather than
     // nothing shown: the user is looking at the job and can fix the option from there.
     ComparisonOptions options = m_options;
@@ -182,6 +187,13 @@ void JobSession::setComparison(ComparisonPtr comparison)
         m_jobVerdict = m_comparison->verdict();
     m_model->setComparison(m_comparison);
     emit comparisonReady(m_comparison);
+}
+
+QString JobSession::nothingToCompare() const
+{
+    if (!m_job || !m_job->isLoaded() || !m_job->holdsNothing())
+        return {};
+    return Job::nothingToCompare(int(m_job->inputs().size())).translated();
 }
 
 bool JobSession::isBusy() const

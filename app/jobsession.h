@@ -69,6 +69,8 @@ public:
     void scheduleComparison();
     /// True while loading or comparing is still going on.
     bool isBusy() const;
+    /// "nothing to compare: …" when every file that loaded is an empty snapshot (no comparison is made), else "".
+    QString nothingToCompare() const;
     bool isComparing() const
     {
         return m_comparisons.isBusy();

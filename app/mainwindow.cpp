@@ -398,7 +398,21 @@ QStringList MainWindow::snapshotFiles(const QStringList& paths)
         openStepLogs(paths);
         return {};
     }
-    QStringList files = RankFiles::expand(paths);
+    const RankFiles::Scan scan = RankFiles::scan(paths);
+    if (const JobError error = Job::scanError(scan); !error.empty()) {
+        // A folder of several jobs is never merged into one: the user picks the job.
+        auto* box = new QMessageBox(
+            QMessageBox::Information, tr("Folder Not Opened"), error.translated(), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return {};
+    }
+    QStringList notes;
+    for (const Phrase& note : Job::scanNotes(scan))
+        notes << note.translated();
+    if (!notes.isEmpty())
+        statusBar()->showMessage(notes.join(QLatin1String("; ")), 15000);
+    QStringList files = scan.files;
     if (files.isEmpty() && StepLog::holdsReports(RankFiles::expandLogs(paths))) {
         openStepLogs(paths); // a folder of training logs
         return {};
@@ -543,7 +557,11 @@ void MainWindow::showComparison(const ComparisonPtr& comparison)
     m_findings->showComparison(comparison);
     m_compare->showComparison(comparison); // first: it words the job's own moment, which the banner's notes cite
     if (!comparison) {
-        m_banner->hide();
+        // Files that hold nothing get no verdict, which would call them balanced: the banner says why there is none.
+        if (const QString nothing = m_session->nothingToCompare(); !nothing.isEmpty())
+            m_banner->setPending(nothing);
+        else
+            m_banner->hide();
         showRanks();
         updateStatus();
         return;

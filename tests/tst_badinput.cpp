@@ -9,12 +9,15 @@
 #include "snapshotloader.h"
 #include "testutils.h"
 #include "timelineview.h"
+#include "verdictbanner.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,6 +33,7 @@ private slots:
     void initTestCase();
     void table_data();
     void table();
+    void folders();
     void fileChangesWhileLoading();
 
 private:
@@ -130,6 +134,44 @@ void TestBadInput::table_data()
         << QStringList { file(dir, QStringLiteral("rank1.json"), "{\"hello\": [1, 2, 3], \"world\": {}}") }
         << QStringLiteral("segments") << 1 << QString() << dir;
 
+    // Files of other programs with a snapshot's outer shape: lists of records, a dict of another kind, a log.
+    dir = folder();
+    QTest::newRow("JSON array of other records")
+        << QStringList { file(dir, QStringLiteral("rank1.json"),
+               R"([{"tool": "diff", "args": {"paths": ["a"]}}, {"tool": "info", "args": {}}])") }
+        << QStringLiteral("not a PyTorch memory snapshot: item 1 of the top-level list is not a segment record \\(its "
+                          "keys are 'tool', 'args'")
+        << 1 << QString() << dir;
+
+    dir = folder();
+    QTest::newRow("JSON object without segments")
+        << QStringList { file(dir, QStringLiteral("rank1.json"), R"({"tool": "diff", "args": {}})") }
+        << QStringLiteral("no 'segments' key") << 1 << QString() << dir;
+
+    dir = folder();
+    QTest::newRow("segments of other records")
+        << QStringList { file(dir, QStringLiteral("rank1.json"), R"({"segments": [{"name": "a"}, {}]})") }
+        << QStringLiteral("item 1 of 'segments' is not a segment record") << 1 << QString() << dir;
+
+    dir = folder();
+    PickleWriter records;
+    records.proto(4).emptyList().mark().emptyDict().mark().str("tool").str("diff").setitems().appends().stop();
+    QTest::newRow("pickle list of other records")
+        << QStringList { file(dir, QStringLiteral("rank1.pickle"), records.bytes()) }
+        << QStringLiteral("item 1 of the top-level list is not a segment record") << 1 << QString() << dir;
+
+    dir = folder();
+    QTest::newRow("a log file") << QStringList { file(
+        dir, QStringLiteral("rank1.log"), "2026-01-05 10:00:01 INFO step 10 loss 2.31 memory 41.2 GiB\n") }
+                                << QStringLiteral("not a memory snapshot: the file starts with bytes") << 1 << QString()
+                                << dir;
+
+    // An empty snapshot loads, is said to be empty, and is compared with the rank that holds something.
+    dir = folder();
+    QTest::newRow("empty snapshot") << QStringList { file(
+        dir, QStringLiteral("rank1.json"), R"({"segments": [], "device_traces": [[]]})") }
+                                    << QStringLiteral("the snapshot is empty") << 2 << QString() << dir;
+
     dir = folder();
     const QString marker = dir + QStringLiteral("/executed");
     PickleWriter evil;
@@ -201,8 +243,8 @@ void TestBadInput::table()
         const QRegularExpression expected(message);
         bool seen = false;
         for (const LoadedFile& r : results.mid(1))
-            seen = seen || expected.match(r.ok() ? r.note : r.error).hasMatch();
-        QVERIFY2(seen, qPrintable(results.last().error + results.last().note));
+            seen = seen || expected.match(r.ok() ? r.notes() : r.error).hasMatch();
+        QVERIFY2(seen, qPrintable(results.last().error + results.last().notes()));
     }
     std::vector<int> ranks;
     for (const LoadedFile& r : results)
@@ -233,6 +275,67 @@ void TestBadInput::table()
     if (!marker.isEmpty())
         QVERIFY(!QFile::exists(marker));
     QCOMPARE(digest(paths), before);
+}
+
+// Folders as a user opens them in the window: a project folder (its packages, virtual environment, build and hidden
+// folders not searched, and said so), a folder of several jobs (refused with the jobs, nothing opened), a job whose
+// every file is an empty snapshot (no verdict: nothing to compare). Nothing of theirs is changed.
+void TestBadInput::folders()
+{
+    const QByteArray good = contents(source("resources/examples/rank1_memory_snapshot.pickle"));
+    auto file = [&](const QString& path, const QByteArray& bytes) {
+        QDir().mkpath(QFileInfo(path).path());
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return path;
+    };
+    const QString project = m_dir.filePath(QStringLiteral("project"));
+    QStringList written { file(project + QStringLiteral("/rank0.pickle"), good),
+        file(project + QStringLiteral("/rank1.pickle"), good),
+        file(project + QStringLiteral("/node_modules/pkg/package.json"), R"({"name": "pkg"})"),
+        file(project + QStringLiteral("/.venv/pyvenv.cfg"), "home = /usr/bin\n"),
+        file(project + QStringLiteral("/.venv/lib/fixture.pickle"), good),
+        file(project + QStringLiteral("/venv/pyvenv.cfg"), "home = /usr/bin\n"),
+        file(project + QStringLiteral("/venv/lib/python3.11/site-packages/x/data.json"), "[]"),
+        file(project + QStringLiteral("/build/CMakeCache.txt"), ""),
+        file(project + QStringLiteral("/build/tests/rank2.pickle"), good) };
+    const QString jobs = m_dir.filePath(QStringLiteral("jobs"));
+    for (const char* job : { "first", "second" }) {
+        for (const char* rank : { "rank0", "rank1" })
+            written << file(jobs + QStringLiteral("/%1/%2.pickle").arg(QLatin1String(job), QLatin1String(rank)), good);
+    }
+    const QString empty = m_dir.filePath(QStringLiteral("empty"));
+    written << file(empty + QStringLiteral("/rank0.json"), "[]")
+            << file(empty + QStringLiteral("/rank1.json"), R"({"segments": [], "device_traces": [[]]})");
+    const QByteArray before = digest(written);
+
+    MainWindow w;
+    w.show();
+    w.openPaths({ project });
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparison() && !w.isBusy(), 60000);
+    QCOMPARE(w.rankModel()->rowCount(), 2);
+    const QString said = w.statusBar()->currentMessage();
+    for (const char* what : { "node_modules: not searched (installed packages", ".venv: not searched (hidden",
+             "venv: not searched (Python virtual environments)", "build: not searched (build folders)" })
+        QVERIFY2(said.contains(QLatin1String(what)), qPrintable(said));
+
+    w.openPaths({ jobs });
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = w.findChild<QMessageBox*>()) != nullptr && box->isVisible());
+    QVERIFY2(box->text().contains(QLatin1String("holds the snapshots of 2 jobs"))
+            && box->text().contains(QLatin1String("first (2 files), second (2 files)")),
+        qPrintable(box->text()));
+    QCOMPARE(w.rankModel()->rowCount(), 2); // the job open before stays
+    box->close();
+
+    w.openPaths({ empty });
+    QTRY_VERIFY_WITH_TIMEOUT(w.rankModel()->loadedCount() == 2 && !w.isBusy(), 60000);
+    QVERIFY(!w.comparison());
+    QVERIFY(w.banner()->isVisible());
+    QVERIFY2(w.banner()->text().contains(QLatin1String("nothing to compare: each of the 2 files is an empty snapshot")),
+        qPrintable(w.banner()->text()));
+    QCOMPARE(digest(written), before);
 }
 
 // A rank still writing its snapshot (or a copy still in progress): the file changes under the reader.

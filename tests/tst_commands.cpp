@@ -5,6 +5,7 @@
 #include "command.h"
 #include "commands.h"
 #include "job.h"
+#include "joboptions.h"
 #include "mcpserver.h"
 #include "testutils.h"
 #ifdef RANKSCOPE_DRAWING
@@ -12,6 +13,9 @@
 
 #include <QImage>
 #endif
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -103,6 +107,10 @@ private slots:
     void jobLoadCancels();
     void jobAtAnotherStep();
     void jobRefusesWhatNoFileHolds();
+    void notSnapshotsGetNoVerdict();
+    void foldersAreSearchedWithCare();
+    void pointsRanksLack();
+    void myCodeOfAnInstalledFramework();
     void mcpStepAndOom();
     void mcpProtocol();
     void mcpToolsAnswer();
@@ -292,6 +300,175 @@ void TestCommands::jobRefusesWhatNoFileHolds()
     const Ran cli = runCommand({ QStringLiteral("diff"), QStringLiteral("--device"), QStringLiteral("3"), examples });
     QCOMPARE(cli.code, 2);
     QVERIFY(cli.err.rfind(program + " diff: --device 3: the files hold device 0\n", 0) == 0);
+}
+
+namespace {
+
+QString writeFile(const QString& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir + QLatin1Char('/') + name;
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(bytes);
+    return path;
+}
+
+} // namespace
+
+// Files that are not snapshots are refused with the reason, naming the file, and never make a verdict, not even with
+// --fail-on-imbalance; files that are empty snapshots say so, and a job of them has nothing to compare (status 6).
+void TestCommands::notSnapshotsGetNoVerdict()
+{
+    QTemporaryDir dir;
+    const QString records = dir.filePath(QStringLiteral("records"));
+    writeFile(records, QStringLiteral("calls1.json"), R"([{"tool": "diff", "args": {"paths": ["a"]}}])");
+    writeFile(records, QStringLiteral("calls2.json"), R"({"segments": [{"tool": "info", "args": {}}]})");
+    const Ran refused = runCommand({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"), records });
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(refused.out.empty(), refused.out.c_str());
+    QVERIFY2(refused.err.find("calls1.json: not a PyTorch memory snapshot: item 1 of the top-level list is not a "
+                              "segment record (its keys are 'tool', 'args'")
+            != std::string::npos,
+        refused.err.c_str());
+    QVERIFY(refused.err.find("calls2.json: not a PyTorch memory snapshot: item 1 of 'segments' is not a segment "
+                             "record")
+        != std::string::npos);
+
+    const QString empty = dir.filePath(QStringLiteral("empty"));
+    writeFile(empty, QStringLiteral("rank0.json"), R"({"segments": [], "device_traces": [[]]})");
+    writeFile(empty, QStringLiteral("rank1.json"), "[]");
+    const Ran nothing = runCommand({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"), empty });
+    QCOMPARE(nothing.code, NothingToCompare);
+    QVERIFY2(nothing.out.empty(), nothing.out.c_str());
+    QVERIFY2(
+        nothing.err.find("rank0.json: the snapshot is empty: no segments and no trace events") != std::string::npos,
+        nothing.err.c_str());
+    QVERIFY(
+        nothing.err.find(" diff: nothing to compare: each of the 2 files is an empty snapshot") != std::string::npos);
+    QCOMPARE(runCommand({ QStringLiteral("top"), empty }).code, NothingToCompare);
+    // One empty rank among others is compared, and said to be empty.
+    const QString mixed = dir.filePath(QStringLiteral("mixed"));
+    QDir().mkpath(mixed);
+    QFile::copy(examples + QStringLiteral("/rank0_memory_snapshot.pickle"), mixed + QStringLiteral("/rank0.pickle"));
+    writeFile(mixed, QStringLiteral("rank1.json"), "[]");
+    const Ran one = runCommand({ QStringLiteral("diff"), mixed });
+    QCOMPARE(one.code, 0);
+    QVERIFY(one.err.find("note: " + mixed.toStdString() + "/rank1.json: the snapshot is empty") != std::string::npos);
+    QVERIFY(one.out.rfind("Verdict: ", 0) == 0);
+}
+
+// Folder searches leave out other programs' trees and say so; a folder of several jobs, or of too many files, is
+// refused with what it holds (diff and digest alike), never merged.
+void TestCommands::foldersAreSearchedWithCare()
+{
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("project"));
+    QDir().mkpath(project);
+    for (const char* rank : { "rank0", "rank1" })
+        QFile::copy(examples + QStringLiteral("/%1_memory_snapshot.pickle").arg(QLatin1String(rank)),
+            project + QLatin1Char('/') + QLatin1String(rank) + QStringLiteral(".pickle"));
+    writeFile(project, QStringLiteral("node_modules/pkg/package.json"), R"({"name": "pkg"})");
+    writeFile(project, QStringLiteral(".git/info.json"), "{}");
+    writeFile(project, QStringLiteral("env/pyvenv.cfg"), "home = /usr/bin\n");
+    writeFile(project, QStringLiteral("env/lib/fixture.json"), "[]");
+    writeFile(project, QStringLiteral("out/CMakeCache.txt"), "");
+    writeFile(project, QStringLiteral("out/tests/rank7.pickle"), "");
+    writeFile(project, QStringLiteral("notes.txt"), "not a snapshot");
+    const Ran ran = runCommand({ QStringLiteral("diff"), project });
+    QCOMPARE(ran.code, 0);
+    for (const char* note :
+        { "/node_modules: not searched (installed packages and caches)", "/.git: not searched (hidden folders)",
+            "/env: not searched (Python virtual environments)", "/out: not searched (build folders)" })
+        QVERIFY2(ran.err.find(note) != std::string::npos, ran.err.c_str());
+    QCOMPARE(Job({ project }).files().size(), 2);
+
+    const QString jobs = dir.filePath(QStringLiteral("jobs"));
+    for (const char* job : { "a", "b" }) {
+        QDir().mkpath(jobs + QLatin1Char('/') + QLatin1String(job));
+        for (const char* rank : { "rank0", "rank1" })
+            QFile::copy(examples + QStringLiteral("/%1_memory_snapshot.pickle").arg(QLatin1String(rank)),
+                jobs + QLatin1Char('/') + QLatin1String(job) + QLatin1Char('/') + QLatin1String(rank)
+                    + QStringLiteral(".pickle"));
+    }
+    const std::string several = jobs.toStdString()
+        + " holds the snapshots of 2 jobs (the same rank in more than one folder): a (2 files), b (2 files); open one "
+          "of "
+          "them";
+    QCOMPARE(Job({ jobs }).error().text(), several);
+    for (const QStringList& args :
+        { QStringList { QStringLiteral("diff"), jobs },
+            QStringList { QStringLiteral("digest"), QStringLiteral("-o"), dir.filePath(QStringLiteral("d")), jobs } }) {
+        const Ran refused = runCommand(args);
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.find(several) != std::string::npos, refused.err.c_str());
+        QVERIFY(refused.out.empty());
+    }
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("d"))));
+    // One job's step folders and rank folders are that job's.
+    QVERIFY(Job({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/growth_steps_4") }).error().empty());
+
+    // The search stops at its limit: what it found is not the whole of anything.
+    const RankFiles::Scan scan = RankFiles::scan({ project }, false, 2);
+    QCOMPARE(scan.stoppedIn, project);
+    QCOMPARE(Job::scanError(scan).text(),
+        project.toStdString()
+            + ": more than 2 files, where a search stops; this is not the folder of one job's snapshots (open that "
+              "folder, or name the files)");
+    QVERIFY(Job::scanError(RankFiles::scan({ project }, false, 3)).empty());
+}
+
+// A point a rank does not have is never answered under its name: an OOM no rank has is an error; ranks without the
+// OOM others have are compared at their snapshot, named, and labelled so.
+void TestCommands::pointsRanksLack()
+{
+    const Ran none = runCommand({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("oom"), examples });
+    QCOMPARE(none.code, 2);
+    QVERIFY2(
+        none.err.rfind(program + " diff: --at oom: no rank ran out of memory (no file has an OOM event)\n", 0) == 0,
+        none.err.c_str());
+
+    const QString some = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/outside_one_of_4");
+    const Ran ran = runCommand(
+        { QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--at"), QStringLiteral("oom"), some });
+    QCOMPARE(ran.code, 0);
+    QVERIFY2(ran.err.find("note: --at oom: ranks 0, 1, 3 do not have it; compared at their snapshots\n")
+            != std::string::npos,
+        ran.err.c_str());
+    const Json out = Json::parse(ran.out);
+    for (const Json& rank : out["ranks"]) {
+        if (rank["oom_events"].get<int>() == 0)
+            QCOMPARE(rank["at"].get<std::string>(), std::string("snapshot"));
+        else
+            QVERIFY(!rank.contains("at"));
+    }
+}
+
+// --my-code where the job's code is an installed framework: its frames are the user's, said in a note; named
+// packages take the place of the guess; a name that is not a package's is a usage error.
+void TestCommands::myCodeOfAnInstalledFramework()
+{
+    const QString framework = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/framework_burden_4");
+    const Ran guessed = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code"), framework });
+    QCOMPARE(guessed.code, 0);
+    QVERIFY2(guessed.err.find("note: --my-code counts the frames of torchtitan as your code, since no frame of the "
+                              "files is in your own folders")
+            != std::string::npos,
+        guessed.err.c_str());
+    QVERIFY(guessed.out.find("gather_predictions") != std::string::npos);
+    QVERIFY(guessed.out.find("Verdict: burden_imbalance (rank 2") != std::string::npos);
+    const Ran named = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code=torchtitan,einops"), framework });
+    QCOMPARE(named.code, 0);
+    QVERIFY(named.err.find("--my-code counts") == std::string::npos);
+    QVERIFY(named.out.find("gather_predictions") != std::string::npos);
+    const Ran wrong = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code=torch titan"), framework });
+    QCOMPARE(wrong.code, 2);
+    QVERIFY2(wrong.err.find("--my-code needs the top-level names of installed packages") != std::string::npos,
+        wrong.err.c_str());
+    // The user's own code, where there is some, is theirs alone: no framework is counted.
+    const Ran own = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code"), examples });
+    QCOMPARE(own.code, 0);
+    QVERIFY(own.err.find("--my-code") == std::string::npos);
 }
 
 // Every diff option is the call's own, the step too (the job's own step without one), and the answer says the step;

@@ -101,7 +101,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 75);
+    QCOMPARE(names.size(), 77);
     for (const QString& n : names)
         if (TestUtils::runsScenario(n))
             QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
@@ -769,7 +769,21 @@ void TestComparison::scenarios()
     if (expected.contains("layout"))
         options.layout = ParallelLayout::parse(expected["layout"].get<std::string>(), nullptr);
     options.deviceMemoryBytes = expected.value("device_memory", int64_t(0));
-    checkScenario(expected, Comparison::compute(ranks, options), options.layout.has_value());
+    options.site.myCodeOnly = expected.value("my_code", false);
+    const ComparisonPtr compared = Comparison::compute(ranks, options);
+    checkScenario(expected, compared, options.layout.has_value());
+    if (options.site.myCodeOnly) {
+        // A framework under site-packages is the user's code where no frame is theirs: its frames key the sites, and
+        // no more memory goes to the site without frames than without --my-code.
+        QCOMPARE(compared->sites().frameworksCounted(), expected["my_code_counted"].get<std::vector<std::string>>());
+        ComparisonOptions all = options;
+        all.site.myCodeOnly = false;
+        const ComparisonPtr unfiltered = Comparison::compute(ranks, all);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            QCOMPARE(compared->siteTotal(0, i).first, unfiltered->siteTotal(0, i).first);
+        for (const Finding& f : compared->findings())
+            QVERIFY(!compared->sites().frames(f.site).empty());
+    }
     if (expected.contains("suggested_layout")) {
         ComparisonOptions guessing;
         guessing.deviceMemoryBytes = options.deviceMemoryBytes;

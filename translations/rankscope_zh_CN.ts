@@ -64,6 +64,10 @@
         <source>OOM: %1</source>
         <translation>OOM：%1</translation>
     </message>
+    <message>
+        <source>the snapshot is empty: no segments and no trace events (taken before anything was allocated, or without _record_memory_history)</source>
+        <translation>快照为空：没有内存段，也没有跟踪事件（在分配任何内存之前拍摄，或未启用 _record_memory_history）</translation>
+    </message>
 </context>
 <context>
     <name>RankName</name>
@@ -882,10 +886,6 @@
         <translation>仅我的代码(&amp;M)</translation>
     </message>
     <message>
-        <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++</source>
-        <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++</translation>
-    </message>
-    <message>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -920,6 +920,10 @@
     <message>
         <source>No finding matches “%1”: every finding&apos;s site, rank and every frame of its stack were searched.</source>
         <translation>没有与“%1”匹配的发现：已搜索每个发现的位置、Rank 及其调用栈的每一帧。</translation>
+    </message>
+    <message>
+        <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++. Where no frame is in your own folders, the framework the job runs (torchtitan, Megatron … under site-packages) counts as yours</source>
+        <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++。若没有任何栈帧位于你自己的文件夹中，则作业运行的框架（site-packages 下的 torchtitan、Megatron 等）算作你的代码</translation>
     </message>
 </context>
 <context>
@@ -1036,6 +1040,59 @@
     <message>
         <source>%1: rank %2&apos;s trace has no ProfilerStep#%3</source>
         <translation>%1：rank %2 的追踪中没有 ProfilerStep#%3</translation>
+    </message>
+    <message>
+        <source>my-code</source>
+        <comment>an option</comment>
+        <translation>我的代码</translation>
+    </message>
+    <message>
+        <source>%1: not searched (hidden folders)</source>
+        <translation>%1：未搜索（隐藏文件夹）</translation>
+    </message>
+    <message>
+        <source>%1: not searched (installed packages and caches)</source>
+        <translation>%1：未搜索（已安装的包和缓存）</translation>
+    </message>
+    <message>
+        <source>%1: not searched (Python virtual environments)</source>
+        <translation>%1：未搜索（Python 虚拟环境）</translation>
+    </message>
+    <message>
+        <source>%1: not searched (build folders)</source>
+        <translation>%1：未搜索（构建文件夹）</translation>
+    </message>
+    <message>
+        <source>%1: more than %2 files, where a search stops; this is not the folder of one job&apos;s snapshots (open that folder, or name the files)</source>
+        <translation>%1：文件超过 %2 个，搜索到此为止；这不是单个作业的快照文件夹（请打开该作业的文件夹，或直接指定文件）</translation>
+    </message>
+    <message>
+        <source>%1 holds the snapshots of %2 jobs (the same rank in more than one folder): %3; open one of them</source>
+        <translation>%1 包含 %2 个作业的快照（同一 rank 出现在多个文件夹中）：%3；请打开其中一个</translation>
+    </message>
+    <message>
+        <source>nothing to compare: the file is an empty snapshot (no segments, no trace events)</source>
+        <translation>没有可比较的内容：该文件是空快照（没有内存段，也没有跟踪事件）</translation>
+    </message>
+    <message>
+        <source>nothing to compare: each of the %1 files is an empty snapshot (no segments, no trace events)</source>
+        <translation>没有可比较的内容：%1 个文件都是空快照（没有内存段，也没有跟踪事件）</translation>
+    </message>
+    <message>
+        <source>%1: no rank ran out of memory (no file has an OOM event)</source>
+        <translation>%1：没有 rank 内存不足（没有文件含 OOM 事件）</translation>
+    </message>
+    <message>
+        <source>%1: rank %2 does not have it; compared at its snapshot</source>
+        <translation>%1：rank %2 没有该点；按其快照比较</translation>
+    </message>
+    <message>
+        <source>%1: ranks %2 do not have it; compared at their snapshots</source>
+        <translation>%1：rank %2 没有该点；按各自的快照比较</translation>
+    </message>
+    <message>
+        <source>counts the frames of %1 as your code, since no frame of the files is in your own folders (name the packages to count others instead)</source>
+        <translation>将 %1 的栈帧算作你的代码，因为文件中没有任何栈帧位于你自己的文件夹中（可指定其他要计入的包）</translation>
     </message>
 </context>
 <context>
@@ -1441,6 +1498,10 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Folder Not Opened</source>
+        <translation>未打开文件夹</translation>
     </message>
 </context>
 <context>

@@ -215,7 +215,8 @@ FindingsPanel::FindingsPanel(QWidget* parent)
         thresholdLabel->setText(tr("&Threshold:"));
         m_myCode->setText(tr("&My code"));
         m_myCode->setToolTip(tr("Group allocations by your own frames only: not torch, site-packages, the standard "
-                                "library or C++"));
+                                "library or C++. Where no frame is in your own folders, the framework the job runs "
+                                "(torchtitan, Megatron … under site-packages) counts as yours"));
         m_depth->setSpecialValueText(tr("all"));
         // The spin box sizes itself for its numbers; "全部" is wider than "64" and would be cut at the left.
         m_depth->setMinimumWidth(std::max(m_depth->fontMetrics().horizontalAdvance(m_depth->specialValueText()),

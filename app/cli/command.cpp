@@ -70,8 +70,29 @@ void CommandLine::add(const QStringList& names, const char* description, const c
     m_parser.addOption({ names, QString::fromUtf8(description), QString::fromUtf8(valueName) });
 }
 
-std::optional<int> CommandLine::parse(const QStringList& args)
+void CommandLine::addWithOptionalValue(const QStringList& names, const char* description)
 {
+    add(names, description);
+    m_optionalValue += names;
+}
+
+std::optional<int> CommandLine::parse(const QStringList& given)
+{
+    // QCommandLineParser's flags take no value: "--my-code=a,b" is the flag, its value kept here.
+    QStringList args;
+    bool options = true;
+    for (const QString& arg : given) {
+        options = options && arg != QLatin1String("--");
+        const qsizetype equals = arg.indexOf(QLatin1Char('='));
+        const QString name = arg.startsWith(QLatin1String("--")) ? arg.mid(2, equals - 2) : arg.mid(1, equals - 1);
+        if (options && arg.startsWith(QLatin1Char('-')) && equals > 0 && m_optionalValue.contains(name)) {
+            for (const QString& n : m_optionalValue)
+                m_optionalValues[n] = arg.mid(equals + 1);
+            args << QStringLiteral("--") + name;
+        } else {
+            args << arg;
+        }
+    }
     if (!m_parser.parse(QStringList { QString::fromStdString(m_program) } + args)) {
         // The parser's own words ("Unknown option 'x'.") name the option as the user typed it.
         QString message = m_parser.errorText();
@@ -107,7 +128,9 @@ bool CommandLine::isSet(const char* name) const
 
 QString CommandLine::value(const char* name) const
 {
-    return m_parser.value(QString::fromLatin1(name));
+    if (const auto it = m_optionalValues.find(QString::fromLatin1(name)); it != m_optionalValues.end())
+        return it->second;
+    return m_optionalValue.contains(QString::fromLatin1(name)) ? QString() : m_parser.value(QString::fromLatin1(name));
 }
 
 QStringList CommandLine::values(const char* name) const

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,8 @@ public:
 
     /// An option; `valueName` empty for a flag.
     void add(const QStringList& names, const char* description, const char* valueName = "");
+    /// A flag that may carry a value after '=' (`--my-code` or `--my-code=a,b`): value() gives it, or "" without.
+    void addWithOptionalValue(const QStringList& names, const char* description);
     /// Reads the arguments after the command's name; nullopt to go on, else the exit code (0 after --help).
     std::optional<int> parse(const QStringList& args);
     /// Prints "rankscope CMD: message" and the help on stderr; returns 2.
@@ -83,6 +86,9 @@ private:
     std::string m_about;
     QCommandLineParser m_parser;
     Console& m_console;
+    /// Options that take an optional value, and the values given after '=' (by each of the option's names).
+    QStringList m_optionalValue;
+    std::map<QString, QString> m_optionalValues;
 };
 
 /// Refuses to replace a file unless `force`: says so on stderr ("rankscope CMD: PATH exists; add --force …").

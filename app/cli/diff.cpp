@@ -82,7 +82,7 @@ int run(CommandLine& cl)
                 return cl.fail((run == &was ? "--before: " : "--after: ") + run->error);
         }
         if (!was.comparison || !is.comparison)
-            return 1;
+            return !was.comparison ? was.statusWithoutComparison() : is.statusWithoutComparison();
         const BeforeAfter result = BeforeAfter::compute(was.comparison, is.comparison);
         cl.console().out(format == Json ? BeforeAfterReport::json(result) : BeforeAfterReport::text(result));
         if (was.failures || is.failures)
@@ -93,7 +93,7 @@ int run(CommandLine& cl)
     if (!opened.error.empty())
         return cl.fail(opened.error);
     if (!opened.comparison)
-        return 1;
+        return opened.statusWithoutComparison();
     const Comparison& comparison = *opened.comparison;
     cl.console().out(format == Json ? DiffReport::json(comparison)
             : format == Csv         ? DiffReport::csv(comparison)
@@ -108,8 +108,8 @@ int run(CommandLine& cl)
 } // namespace DiffCommand
 
 const Command diffCommand { "diff",
-    "[--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code] [--depth N]\n"
-    "       [--device N] [--step N] [--steps] [--layout L] [--categories FILE] [--device-memory SIZE]\n"
+    "[--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code[=PKG,...]]\n"
+    "       [--depth N] [--device N] [--step N] [--steps] [--layout L] [--categories FILE] [--device-memory SIZE]\n"
     "       [--json|--csv] [--fail-on-imbalance [--min-confidence LEVEL]] FILE|FOLDER...\n"
     "       rankscope diff --before DIR --after DIR [options]",
     "which rank holds what the others don't, and why",
@@ -124,7 +124,12 @@ const Command diffCommand { "diff",
     "is compared one step at a time: the latest, or --step N; up to four steps before it are read too, and a rank\n"
     "holding more at every step is a growth (verdict growth). --layout pp=2,dp=4 (slowest first; also tp, cp, ep)\n"
     "compares each rank with its replicas; stages and shards may differ by design (verdict\n"
-    "model_parallel_imbalance when their parameters, gradients or optimizer state do).",
+    "model_parallel_imbalance when their parameters, gradients or optimizer state do).\n"
+    "\n"
+    "Folders are searched leaving out hidden folders, installed packages (node_modules, site-packages …), virtual\n"
+    "environments and build folders, at most 100,000 files; a folder of several jobs is refused with the jobs.\n"
+    "Exit status: 0; 1 when a file could not be read; 2 for a usage error; 3 and 5 with --fail-on-imbalance; 6 when\n"
+    "every file is an empty snapshot (nothing to compare, no verdict).",
     false, DiffCommand::options, DiffCommand::run };
 
 } // namespace RankScope::Cli

@@ -2,6 +2,7 @@
 #include "digest.h"
 #include "commands.h"
 #include "formatting.h"
+#include "job.h"
 #include "loadedfile.h"
 #include "parallel.h"
 #include "rankfiles.h"
@@ -37,7 +38,12 @@ int run(CommandLine& cl)
     QStringList paths = cl.positional();
     if (outDir.isEmpty())
         return cl.fail("--out DIR is required");
-    paths = RankFiles::expand(paths);
+    const RankFiles::Scan scan = RankFiles::scan(paths);
+    for (const Phrase& note : Job::scanNotes(scan))
+        cl.console().err("note: " + note.english() + "\n");
+    if (const JobError error = Job::scanError(scan); !error.empty())
+        return cl.fail(error.text());
+    paths = scan.files;
     if (paths.isEmpty())
         return cl.fail("no snapshot files given");
     if (rank >= 0 && paths.size() > 1)

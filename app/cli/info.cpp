@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "infoformat.h"
+#include "job.h"
 #include "loadedfile.h"
 #include "rankfiles.h"
 
@@ -16,7 +17,10 @@ void options(CommandLine& cl)
 int run(CommandLine& cl)
 {
     const bool json = cl.isSet("json");
-    const QStringList paths = RankFiles::expand(cl.positional());
+    const RankFiles::Scan scan = RankFiles::scan(cl.positional());
+    for (const Phrase& note : Job::scanNotes(scan))
+        cl.console().err("note: " + note.english() + "\n");
+    const QStringList& paths = scan.files;
     if (paths.isEmpty())
         return cl.fail("no snapshot files given");
     std::vector<FileInfoEntry> entries;
@@ -24,6 +28,8 @@ int run(CommandLine& cl)
     for (const LoadedFile& file : LoadedFile::loadAll(paths)) {
         if (!file.note.isEmpty())
             cl.console().err("warning: " + file.path.toStdString() + ": " + file.note.toStdString() + "\n");
+        if (file.isEmpty())
+            cl.console().err("note: " + file.path.toStdString() + ": " + LoadedFile::emptyNote().toStdString() + "\n");
         if (!file.ok()) {
             ++failures;
             cl.console().err(file.path.toStdString() + ": " + file.error.toStdString() + "\n");

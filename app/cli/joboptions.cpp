@@ -3,6 +3,8 @@
 
 #include "bytesize.h"
 
+#include <QRegularExpression>
+
 namespace RankScope::Cli {
 
 void addComparisonOptions(CommandLine& cl)
@@ -15,7 +17,11 @@ void addComparisonOptions(CommandLine& cl)
     cl.add(names("baseline"), "Compare each rank with the median of the others (default) or with one rank.",
         "median|RANK");
     cl.add(names("threshold"), "How far above its baseline a rank must be to count, in percent (default 2).", "PCT");
-    cl.add(names("my-code"), "Keep only your own frames in the site key.");
+    cl.addWithOptionalValue(names("my-code"),
+        "Keep only your own frames in the site key (--my-code=PKG,PKG: count these installed packages as yours too). "
+        "Where no frame is in your own folders, the frames of the framework the job runs (the entry script's "
+        "package under site-packages, such as torchtitan; else every installed package but torch and its kin) "
+        "count as yours; a stack with none keeps all its frames.");
     cl.add(names("depth"), "Keep the first N frames in the site key.", "N");
     cl.add(
         names("device"), "Compare cuda:N of every rank (default: every device, the one that matters most first).", "N");
@@ -49,7 +55,18 @@ std::string readJobOptions(const OptionSource& source, JobRequest& request)
     auto value = [&](const char* name) { return source.value(name).value_or(QString()); };
     auto needs = [&](const char* name, const char* what) { return source.spelled(name) + " needs " + what; };
     request.files.stepsOfOneRank = value("steps") == QLatin1String("true");
-    options.site.myCodeOnly = value("my-code") == QLatin1String("true");
+    if (const QString mine = value("my-code"); given("my-code") && mine != QLatin1String("false")) {
+        options.site.myCodeOnly = true;
+        if (mine != QLatin1String("true")) {
+            for (const QString& package : mine.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                options.site.myCodePackages.push_back(package.trimmed().toStdString());
+            static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+            for (const std::string& package : options.site.myCodePackages) {
+                if (!name.match(QString::fromStdString(package)).hasMatch())
+                    return needs("my-code", "the top-level names of installed packages, such as torchtitan,megatron");
+            }
+        }
+    }
     bool ok = false;
     if (given("at") && value("at") != QLatin1String("aligned")) {
         options.point = TimelinePoint::parse(value("at").toStdString());
@@ -127,6 +144,8 @@ OpenedJob openJob(const CommandLine& cl, const QStringList& paths, const JobRequ
 {
     OpenedJob opened;
     Job& job = opened.job.emplace(paths, request.files);
+    for (const Phrase& note : job.scanNotes())
+        cl.console().err("note: " + note.english() + "\n");
     if (!job.error().empty()) {
         opened.error = optionError(job.error());
         return opened;
@@ -140,6 +159,11 @@ OpenedJob openJob(const CommandLine& cl, const QStringList& paths, const JobRequ
     opened.failures = job.failures();
     const Job::Result result = job.compare(request.options);
     opened.comparison = result.comparison;
+    opened.holdsNothing = result.holdsNothing;
+    for (const JobError& note : result.notes)
+        cl.console().err("note: " + optionError(note) + "\n");
+    if (result.holdsNothing)
+        cl.console().err(cl.prefix() + Job::nothingToCompare(int(job.inputs().size())).english() + "\n");
     opened.error = result.error.empty() ? std::string() : optionError(result.error);
     return opened;
 }

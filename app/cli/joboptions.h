@@ -34,6 +34,9 @@ std::string readJobOptions(const OptionSource& source, JobRequest& request);
 /// The same from the command line's options.
 std::string readComparisonOptions(const CommandLine& cl, JobRequest& request);
 
+/// The exit status of a command whose files all loaded empty (Job::holdsNothing): no verdict, nothing to compare.
+constexpr int NothingToCompare = 6;
+
 /// A job opened and compared for a command: the step note and what the load found are said on stderr as it goes.
 struct OpenedJob
 {
@@ -42,6 +45,14 @@ struct OpenedJob
     /// A usage error: the paths or an option do not fit the job ("--layout pp=2,dp=4: 8 ranks, …").
     std::string error;
     int failures = 0;
+    /// Every file that loaded is an empty snapshot; said on stderr ("nothing to compare: …").
+    bool holdsNothing = false;
+
+    /// The exit status when there is no comparison (and no usage error): NothingToCompare, else 1 (no file loaded).
+    int statusWithoutComparison() const
+    {
+        return holdsNothing ? NothingToCompare : 1;
+    }
 };
 
 /// Makes the job of `paths`, loads it and compares it with the request's options.

@@ -35,7 +35,7 @@ int run(CommandLine& cl)
     if (!opened.error.empty())
         return cl.fail(opened.error);
     if (!opened.comparison)
-        return 1;
+        return opened.statusWithoutComparison();
     const Comparison& c = *opened.comparison;
     const std::optional<RankHoldings> holdings = c.holdingsFor(wanted, size_t(sites));
     if (!holdings)

@@ -167,7 +167,7 @@ int runWriting(CommandLine& cl, const std::function<std::string(const QString&)>
     if (!opened.error.empty())
         return cl.fail(opened.error);
     if (!opened.comparison)
-        return 1;
+        return opened.statusWithoutComparison();
     for (const QString& out : outputs(o.out)) {
         if (!mayWrite(cl, out, o.force))
             return 4;

@@ -285,6 +285,17 @@ std::string Comparison::pointName() const
     return "";
 }
 
+bool Comparison::missesPoint(size_t rankIndex) const
+{
+    const std::optional<TimelinePoint::Spec>& asked = m_options.point;
+    return asked && asked->kind != TimelinePoint::Snapshot && m_ranks[rankIndex].point.kind == TimelinePoint::Snapshot;
+}
+
+std::string Comparison::pointNameOf(size_t rankIndex) const
+{
+    return missesPoint(rankIndex) ? "snapshot" : pointName();
+}
+
 namespace {
 
 // How much a device's verdict matters: an imbalance by its excess, then running out of memory, then the device

@@ -632,6 +632,12 @@ public:
     /// "aligned" (the default where traces align), "peak", "snapshot", "oom", "event:<i>", "step:<N>" or
     /// "step:<N>:end", as the point was asked for.
     std::string pointName() const;
+    /// The point rank `rankIndex` is looked at, by the same names: pointName(), or "snapshot" for a rank that does
+    /// not have the point asked for (no OOM, no such step) and is compared at its snapshot instead, so that no answer
+    /// about it carries the name of a point it does not have.
+    std::string pointNameOf(size_t rankIndex) const;
+    /// Whether rank `rankIndex` lacks the point asked for and is compared at its snapshot instead.
+    bool missesPoint(size_t rankIndex) const;
     /// The rank whose peak the others were aligned with (the one with the highest peak), -1 when each rank is at its
     /// own point.
     int alignedTo() const

@@ -37,6 +37,7 @@ QString JobError::translated() const
         QT_TRANSLATE_NOOP3("RankScope::Job", "step", "an option"),
         QT_TRANSLATE_NOOP3("RankScope::Job", "steps", "an option"),
         QT_TRANSLATE_NOOP3("RankScope::Job", "device", "an option"),
+        QT_TRANSLATE_NOOP3("RankScope::Job", "my-code", "an option"),
     };
     QString words = phrase.empty() ? QString::fromStdString(what) : phrase.translated();
     if (option.empty())
@@ -53,7 +54,11 @@ Job::Job(const QStringList& paths, const JobFiles& files)
     : m_given(paths)
     , m_stepsOfOneRank(files.stepsOfOneRank)
 {
-    m_allFiles = RankFiles::expand(paths);
+    const RankFiles::Scan scan = RankFiles::scan(paths);
+    m_scanNotes = scanNotes(scan);
+    if (m_error = scanError(scan); !m_error.empty())
+        return;
+    m_allFiles = scan.files;
     if (m_stepsOfOneRank) {
         if (m_allFiles.size() < 2) {
             m_error = { "steps",
@@ -97,6 +102,63 @@ Job::Job(const QStringList& paths, const JobFiles& files)
         m_files = chosen.files;
         m_stepChosenByUser = files.step.has_value();
     }
+}
+
+namespace {
+
+// "a, b, c and 4 more": a list that stays one line however many folders a search found.
+std::string shortList(const std::vector<std::string>& items, size_t shown)
+{
+    std::string list;
+    for (size_t i = 0; i < items.size() && i < shown; ++i)
+        list += (i == 0 ? "" : ", ") + items[i];
+    if (items.size() > shown)
+        list += " and " + std::to_string(items.size() - shown) + " more";
+    return list;
+}
+
+} // namespace
+
+std::vector<Phrase> Job::scanNotes(const RankFiles::Scan& scan)
+{
+    using Skipped = RankFiles::Scan::Skipped;
+    static const char* const why[] = {
+        QT_TRANSLATE_NOOP("RankScope::Job", "%1: not searched (hidden folders)"),
+        QT_TRANSLATE_NOOP("RankScope::Job", "%1: not searched (installed packages and caches)"),
+        QT_TRANSLATE_NOOP("RankScope::Job", "%1: not searched (Python virtual environments)"),
+        QT_TRANSLATE_NOOP("RankScope::Job", "%1: not searched (build folders)"),
+    };
+    std::vector<Phrase> notes;
+    for (Skipped::Reason reason : { Skipped::Hidden, Skipped::Packages, Skipped::VirtualEnv, Skipped::BuildFolder }) {
+        std::vector<std::string> folders;
+        for (const Skipped& s : scan.skipped) {
+            if (s.reason == reason)
+                folders.push_back(s.folder.toStdString());
+        }
+        if (!folders.empty())
+            notes.push_back(jobWords(why[reason], { shortList(folders, 3) }));
+    }
+    return notes;
+}
+
+JobError Job::scanError(const RankFiles::Scan& scan)
+{
+    if (!scan.stoppedIn.isEmpty())
+        return { "",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
+                         "%1: more than %2 files, where a search stops; this is not the folder of one job's snapshots "
+                         "(open that folder, or name the files)"),
+                { scan.stoppedIn.toStdString(), scan.limit }) };
+    if (scan.jobs.empty())
+        return {};
+    std::vector<std::string> jobs;
+    for (const RankFiles::Scan::FoundJob& job : scan.jobs)
+        jobs.push_back(
+            job.folder.toStdString() + " (" + std::to_string(job.files) + (job.files == 1 ? " file)" : " files)"));
+    return { "",
+        jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
+                     "%1 holds the snapshots of %2 jobs (the same rank in more than one folder): %3; open one of them"),
+            { scan.folderOfJobs.toStdString(), int(scan.jobs.size()), shortList(jobs, 8) }) };
 }
 
 std::string Job::stepNote() const
@@ -179,6 +241,8 @@ std::vector<std::string> Job::messages() const
     for (const LoadedFile& file : m_loadedFiles) {
         if (!file.note.isEmpty())
             lines.push_back("warning: " + file.path.toStdString() + ": " + file.note.toStdString());
+        if (file.isEmpty())
+            lines.push_back("note: " + file.path.toStdString() + ": " + LoadedFile::emptyNote().toStdString());
         if (!file.ok() && !file.path.isEmpty())
             lines.push_back(file.path.toStdString() + ": " + file.error.toStdString());
     }
@@ -288,15 +352,38 @@ std::string keyOf(const ComparisonOptions& o)
         + std::to_string(o.deviceMemoryBytes);
     for (const CategoryRules::Rule& rule : o.categories.rules)
         key += "|c" + std::to_string(int(rule.category)) + ":" + rule.pattern;
+    for (const std::string& package : o.site.myCodePackages)
+        key += "|o" + package;
     return key;
 }
 
 } // namespace
 
+bool Job::holdsNothing() const
+{
+    const auto ok = [](const LoadedFile& f) { return f.ok(); };
+    return std::any_of(m_loadedFiles.begin(), m_loadedFiles.end(), ok)
+        && std::all_of(
+            m_loadedFiles.begin(), m_loadedFiles.end(), [](const LoadedFile& f) { return !f.ok() || f.isEmpty(); });
+}
+
+Phrase Job::nothingToCompare(int files)
+{
+    return files == 1 ? jobWords(QT_TRANSLATE_NOOP(
+               "RankScope::Job", "nothing to compare: the file is an empty snapshot (no segments, no trace events)"))
+                      : jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
+                                     "nothing to compare: each of the %1 files is an empty snapshot (no segments, no "
+                                     "trace events)"),
+                          { files });
+}
+
 Job::Result Job::compare(const ComparisonOptions& options, Points points) const
 {
-    if (!m_error.empty())
-        return { nullptr, m_error };
+    Result refused;
+    refused.error = m_error;
+    refused.holdsNothing = m_error.empty() && holdsNothing();
+    if (!m_error.empty() || refused.holdsNothing)
+        return refused;
     const std::string key = keyOf(options) + (points == Points::MustFit ? "" : "|lenient");
     if (m_last && m_last->key == key)
         return m_last->result;
@@ -310,6 +397,8 @@ Job::Result Job::compare(const ComparisonOptions& options, Points points) const
             result.error = pointOutsideTrace(*result.comparison);
         if (!result.error.empty())
             result.comparison.reset();
+        else
+            result.notes = answerNotes(*result.comparison);
     }
     m_last = Cache { key, result };
     return result;
@@ -321,6 +410,12 @@ Job::Result Job::compare(const ComparisonOptions& options, Points points) const
 JobError Job::pointOutsideTrace(const Comparison& c)
 {
     const std::optional<TimelinePoint::Spec>& spec = c.options().point;
+    // An OOM that no rank has: every rank would be compared at its snapshot under the name "oom".
+    if (spec && spec->kind == TimelinePoint::Oom
+        && std::all_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.oomEvents == 0; }))
+        return { "at",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: no rank ran out of memory (no file has an OOM event)"),
+                { Phrase::Arg::point(c.pointName()) }) };
     if (!spec || !TimelinePoint::insideTrace(spec->kind))
         return {};
     for (size_t i = 0; i < c.ranks().size(); ++i) {
@@ -341,6 +436,32 @@ JobError Job::pointOutsideTrace(const Comparison& c)
                     { point, rank, spec->number }) };
     }
     return {};
+}
+
+std::vector<JobError> Job::answerNotes(const Comparison& c)
+{
+    std::vector<JobError> notes;
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < c.ranks().size(); ++i) {
+        if (c.missesPoint(i))
+            missing.push_back(std::to_string(c.ranks()[i].rank));
+    }
+    const Phrase::Arg point = Phrase::Arg::point(c.pointName());
+    if (missing.size() == 1)
+        notes.push_back({ "at",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: rank %2 does not have it; compared at its snapshot"),
+                { point, missing.front() }) });
+    else if (!missing.empty())
+        notes.push_back({ "at",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1: ranks %2 do not have it; compared at their snapshots"),
+                { point, shortList(missing, 16) }) });
+    if (const std::vector<std::string>& counted = c.sites().frameworksCounted(); !counted.empty())
+        notes.push_back({ "my-code",
+            jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
+                         "counts the frames of %1 as your code, since no frame of the files is in your own folders "
+                         "(name the packages to count others instead)"),
+                { shortList(counted, 8) }) });
+    return notes;
 }
 
 Job Job::forStep(std::optional<int64_t> step) const

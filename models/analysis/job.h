@@ -4,6 +4,7 @@
 #include "comparison.h"
 #include "loadedfile.h"
 #include "phrase.h"
+#include "rankfiles.h"
 
 #include <QList>
 #include <QStringList>
@@ -95,6 +96,17 @@ public:
     }
     /// "the files hold snapshots of steps 10, 20; comparing step 20 (the latest; --step N for another)", or "".
     std::string stepNote() const;
+    /// What the folder search left out ("DIR/node_modules: not searched (installed packages)"), one note per kind
+    /// of folder; said before loading, so that a job is never taken for the whole tree.
+    const std::vector<Phrase>& scanNotes() const
+    {
+        return m_scanNotes;
+    }
+    /// The same notes and error for a search made elsewhere (the window's, which opens files it found).
+    static std::vector<Phrase> scanNotes(const RankFiles::Scan& scan);
+    /// A folder of several jobs, or one whose search stopped at the file limit: no job, and the words that say
+    /// why (the jobs found, the limit); empty when the search found one job.
+    static JobError scanError(const RankFiles::Scan& scan);
 
     /// Per file: `done` of `total` bytes read; returns false to cancel the whole load.
     using Progress = std::function<bool(int index, uint64_t done, uint64_t total)>;
@@ -134,15 +146,29 @@ public:
     /// comparison.
     JobError check(const ComparisonOptions& options) const;
 
+    /// Every file that loaded is an empty snapshot (LoadedFile::isEmpty), so there is nothing to compare: front ends
+    /// say so (`nothingToCompare`) instead of a verdict, which would call ranks that hold nothing balanced.
+    bool holdsNothing() const;
+    /// "nothing to compare: …", the words for holdsNothing().
+    static Phrase nothingToCompare(int files);
+
     struct Result
     {
-        ComparisonPtr comparison; ///< null when nothing loaded or on an error
+        ComparisonPtr comparison; ///< null when nothing loaded, on an error, or when the job holds nothing
         JobError error;
+        /// holdsNothing(): no comparison, and no error either.
+        bool holdsNothing = false;
+        /// What the answer must say along with it, each about the option it concerns: the ranks that lack the point
+        /// asked for, compared at their snapshot ("at oom: ranks 2, 3 do not have it; …"); the packages `--my-code`
+        /// counted as the user's for want of any frame of theirs.
+        std::vector<JobError> notes;
     };
     /// How strictly a point asked for must fit every rank's trace.
     enum class Points
     {
-        MustFit, ///< an event or step past a rank's trace is an error (the command line, the MCP server)
+        /// An event or step past a rank's trace is an error, and so is an OOM no rank has (the command line, the MCP
+        /// server); a rank without the OOM others have is compared at its snapshot, with a note.
+        MustFit,
         MayMiss, ///< such a rank is compared at its own peak with a note (the window, whose rows say where)
     };
     /// Checks `options`, compares the loaded ranks, and checks what needs the traces (an event or step past a
@@ -155,6 +181,7 @@ public:
 
 private:
     static JobError pointOutsideTrace(const Comparison& c);
+    static std::vector<JobError> answerNotes(const Comparison& c);
 
     QStringList m_given;
     QStringList m_allFiles; ///< every file of every step
@@ -165,6 +192,7 @@ private:
     bool m_stepChosenByUser = false;
     std::vector<int64_t> m_stepOfFile; ///< --steps: each file's step, in the order of m_files
     JobError m_error;
+    std::vector<Phrase> m_scanNotes;
 
     QList<LoadedFile> m_loadedFiles;
     std::shared_ptr<const EarlierSteps> m_earlier;

@@ -50,6 +50,20 @@ LoadedFile LoadedFile::load(const QString& path, int rank, bool rankFromName, co
     return file;
 }
 
+QString LoadedFile::emptyNote()
+{
+    return QCoreApplication::translate("QObject",
+        "the snapshot is empty: no segments and no trace events (taken before anything was allocated, or without "
+        "_record_memory_history)");
+}
+
+QString LoadedFile::notes() const
+{
+    if (!isEmpty())
+        return note;
+    return note.isEmpty() ? emptyNote() : note + QStringLiteral("; ") + emptyNote();
+}
+
 LoadedFile LoadedFile::cancelledBeforeStart(const QString& path, int rank, bool rankFromName)
 {
     LoadedFile file;

@@ -38,6 +38,15 @@ struct LoadedFile
     {
         return snapshot != nullptr;
     }
+    /// Loaded, but holding no segment and no trace event (Snapshot::isEmpty): said so, never compared as alike.
+    bool isEmpty() const
+    {
+        return snapshot && snapshot->isEmpty();
+    }
+    /// What is said of an empty snapshot, in the user's language where the application installed translators.
+    static QString emptyNote();
+    /// Everything the user should know about a file that loaded: `note`, and that it is empty.
+    QString notes() const;
 
     /// Reads one file on the calling thread; `progress` may cancel it.
     static LoadedFile load(const QString& path, int rank, bool rankFromName, const ProgressCallback& progress = {});

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace RankScope {
@@ -242,12 +243,46 @@ std::string SiteTable::fileKey(std::string_view file, std::string_view root)
     return common.size() > 1 ? "code:" + path.substr(common.size()) : path;
 }
 
+std::vector<std::string> SiteTable::ownPackages(const Snapshot& snapshot, const SiteOptions& options)
+{
+    if (!options.myCodeOnly)
+        return {};
+    if (!options.myCodePackages.empty())
+        return options.myCodePackages;
+    std::set<std::string> entry;
+    std::set<std::string> installed;
+    for (size_t id = 0; id < snapshot.frames.size(); ++id) {
+        const Frame& f = snapshot.frames.frame(FrameId(id));
+        const std::string_view file = snapshot.strings.view(f.filename);
+        const FrameKind kind = StackOrder::kindOf(file, f.line);
+        if (kind == FrameKind::Yours)
+            return {};
+        if (kind != FrameKind::Package)
+            continue;
+        const std::string package(StackOrder::packageOf(file));
+        installed.insert(package);
+        if (snapshot.strings.view(f.name) == "<module>")
+            entry.insert(package);
+    }
+    const std::set<std::string>& own = entry.empty() ? installed : entry;
+    return { own.begin(), own.end() };
+}
+
 SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 {
     auto [known, isNew] = m_perSnapshot.try_emplace(&snapshot);
     PerSnapshot& per = known->second;
-    if (isNew)
+    if (isNew) {
         per.root = codeRoot(snapshot);
+        per.ownPackages = ownPackages(snapshot, m_options);
+        if (m_options.myCodePackages.empty()) {
+            for (const std::string& package : per.ownPackages) {
+                if (std::find(m_frameworks.begin(), m_frameworks.end(), package) == m_frameworks.end())
+                    m_frameworks.push_back(package);
+            }
+            std::sort(m_frameworks.begin(), m_frameworks.end());
+        }
+    }
     std::vector<SiteId>& cache = per.sites;
     if (cache.size() < snapshot.stacks.size())
         cache.resize(snapshot.stacks.size(), 0);
@@ -256,12 +291,26 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 
     std::vector<SiteFrame> kept;
     std::string key;
+    // With --my-code, the frames of the user's own code and of the packages counted as theirs (ownPackages) are kept;
+    // a stack with none of them keeps every frame (mine false), so its memory never goes to the empty site.
+    bool mine = m_options.myCodeOnly;
+    const auto ownPackage = [&](std::string_view file) {
+        const std::string_view package = StackOrder::packageOf(file);
+        return !package.empty()
+            && std::find(per.ownPackages.begin(), per.ownPackages.end(), package) != per.ownPackages.end();
+    };
     const auto keep = [&](std::string_view file, int64_t line, std::string_view name) {
-        if (isViewerNoise(name, file) || (m_options.myCodeOnly && isLibraryFrame(name, file, line)))
+        if (isViewerNoise(name, file))
+            return true;
+        const bool library = isLibraryFrame(name, file, line);
+        const bool counted = library && !per.ownPackages.empty() && ownPackage(file)
+            && StackOrder::kindOf(file, line) == FrameKind::Package;
+        if (mine && library && !counted)
             return true;
         const std::string* filename = intern(file);
-        const SiteFrame& f = kept.emplace_back(SiteFrame { filename, intern(name), line,
-            intern(fileKey(file, per.root)), intern(withoutAddresses(name)), kindOf(filename, line) });
+        const SiteFrame& f =
+            kept.emplace_back(SiteFrame { filename, intern(name), line, intern(fileKey(file, per.root)),
+                intern(withoutAddresses(name)), mine && counted ? FrameKind::Yours : kindOf(filename, line) });
         // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
         // copy of it lives.
         key.append(*f.fileKey)
@@ -272,21 +321,29 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
             .append(1, '\n');
         return m_options.depth <= 0 || int(kept.size()) < m_options.depth;
     };
-    bool more = true;
-    for (FrameId id : snapshot.stacks.frames(stack)) {
-        const Frame& f = snapshot.frames.frame(id);
-        if (f.original != EmptyString) {
-            // Compiled code with the model source it came from: that source is the site, not a hashed file name
-            // that differs with every cache folder.
-            for (const auto& [file, line, name] : tracebackFrames(snapshot.strings.view(f.original))) {
-                if (!(more = keep(file, line, name)))
-                    break;
+    const auto keepFrames = [&] {
+        bool more = true;
+        for (FrameId id : snapshot.stacks.frames(stack)) {
+            const Frame& f = snapshot.frames.frame(id);
+            if (f.original != EmptyString) {
+                // Compiled code with the model source it came from: that source is the site, not a hashed file name
+                // that differs with every cache folder.
+                for (const auto& [file, line, name] : tracebackFrames(snapshot.strings.view(f.original))) {
+                    if (!(more = keep(file, line, name)))
+                        break;
+                }
+            } else {
+                more = keep(snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
             }
-        } else {
-            more = keep(snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
+            if (!more)
+                break;
         }
-        if (!more)
-            break;
+    };
+    keepFrames();
+    if (mine && kept.empty() && !snapshot.stacks.frames(stack).empty()) {
+        mine = false;
+        key.clear();
+        keepFrames();
     }
     auto [it, inserted] = m_siteIndex.try_emplace(std::move(key), SiteId(m_sites.size()));
     if (inserted) {

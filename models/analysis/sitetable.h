@@ -19,10 +19,15 @@ using SiteId = uint32_t;
 struct SiteOptions
 {
     /// Keep only frames of the user's own code: not under site-packages, dist-packages, torch/ or the Python
-    /// standard library, and not C++ frames.
+    /// standard library, and not C++ frames. Where a rank has no frame of its own (its training code is an installed
+    /// framework: torchtitan, Megatron, NeMo under site-packages), the framework's frames count as its own
+    /// (ownPackages); a stack left with no frame keeps all of them rather than becoming "<no stack recorded>".
     bool myCodeOnly = false;
     /// Keep at most this many frames (innermost first); 0 keeps all.
     int depth = 0;
+    /// With myCodeOnly: installed packages (top-level names, "torchtitan") whose frames count as the user's too;
+    /// empty: the framework the files run, where they have no frame of the user's own.
+    std::vector<std::string> myCodePackages;
 
     bool operator==(const SiteOptions&) const = default;
 };
@@ -110,6 +115,18 @@ public:
     /// Code torch.compile generated (Inductor's cache of hashed file names).
     static bool isCompiledCode(std::string_view filename);
 
+    /// The installed packages whose frames `--my-code` counts as a rank's own: `options.myCodePackages` when given;
+    /// else, when no frame of `snapshot` is the user's own, the package its entry script is in (the one of its
+    /// module-level frames: `python -m torchtitan.train`), else every installed package it runs but torch and its kin
+    /// (StackOrder's Package frames); else none.
+    static std::vector<std::string> ownPackages(const Snapshot& snapshot, const SiteOptions& options);
+    /// The packages counted as the user's code for want of any frame of theirs (ownPackages without
+    /// `myCodePackages`), over every rank mapped so far: what an answer says it counted.
+    const std::vector<std::string>& frameworksCounted() const
+    {
+        return m_frameworks;
+    }
+
     /// The directory a rank's own code lives in, as site keys see it: the common directory of its entry script's
     /// module-level frames (else of all its own files), normalised.
     static std::string codeRoot(const Snapshot& snapshot);
@@ -147,7 +164,9 @@ private:
     {
         std::vector<SiteId> sites; ///< StackId → SiteId + 1 (0 = not yet computed)
         std::string root; ///< codeRoot()
+        std::vector<std::string> ownPackages; ///< ownPackages()
     };
+    std::vector<std::string> m_frameworks;
     std::unordered_map<const Snapshot*, PerSnapshot> m_perSnapshot;
 };
 

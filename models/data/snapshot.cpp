@@ -145,6 +145,12 @@ DigestInfo::DeviceSource DigestInfo::sourceOf(int64_t d) const
     return { d, sourceEvents, sourcePeakEvent, sourceOomEvent };
 }
 
+bool Snapshot::isEmpty() const
+{
+    return segments.empty() && hostSegments.empty() && hostTrace.empty()
+        && std::all_of(deviceTraces.begin(), deviceTraces.end(), [](const TraceVector& t) { return t.empty(); });
+}
+
 std::vector<int> Snapshot::gpuDevices() const
 {
     std::vector<char> used(size_t(deviceCount()), 0);

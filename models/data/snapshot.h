@@ -393,6 +393,9 @@ struct Snapshot
     }
     /// The GPUs with any allocation, trace event or segment, in order (host memory is never one).
     std::vector<int> gpuDevices() const;
+    /// No segment and no trace event on any device or the host: a snapshot taken before anything was allocated or
+    /// recorded. It is said to be empty, never compared as a rank that holds nothing alike.
+    bool isEmpty() const;
     /// Whether `address` is a digest's stand-in for the allocations it left out (never a real block).
     bool isLeftOut(uint64_t address) const
     {

@@ -74,13 +74,26 @@ std::optional<int> RankName::localRankFromPath(const QString& path)
     return match.hasMatch() ? std::optional<int>(match.captured(1).toInt()) : std::nullopt;
 }
 
+namespace {
+const QRegularExpression& stepFolderPattern()
+{
+    static const QRegularExpression folder(QStringLiteral("^(?:iteration|iter|step|global_step)[-_]?(\\d+)(?:_exit)?$"),
+        QRegularExpression::CaseInsensitiveOption);
+    return folder;
+}
+} // namespace
+
+bool RankName::isRankOrStepFolder(const QString& name)
+{
+    return fromComponent(name).has_value() || stepFolderPattern().match(name).hasMatch();
+}
+
 std::optional<int64_t> RankName::stepFromPath(const QString& path)
 {
     const QFileInfo info(path);
     static const QRegularExpression file(
         QStringLiteral("^snapshot_(\\d+)_\\d+(\\.[a-z]+)*$"), QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression folder(QStringLiteral("^(?:iteration|iter|step|global_step)[-_]?(\\d+)(?:_exit)?$"),
-        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpression& folder = stepFolderPattern();
     QRegularExpressionMatch match = file.match(info.fileName());
     QDir dir = info.dir();
     for (int level = 0; level < 2 && !match.hasMatch(); ++level) {

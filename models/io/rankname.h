@@ -39,6 +39,9 @@ public:
     /// The training step a path gives: a step folder (torchtitan's `iteration_<N>/` and `iteration_<N>_exit/`,
     /// `step_<N>/`, `step<N>/`, `iter_<N>/`) or FSDP's `snapshot_<step>_<local_rank>` file name.
     static std::optional<int64_t> stepFromPath(const QString& path);
+    /// Whether a folder's name gives a rank (`rank3`) or a step (`iteration_10`): a folder of one job's files, never
+    /// a job of its own.
+    static bool isRankOrStepFolder(const QString& name);
     /// Ranks for a list of files: from the name where it carries one, else the file's position in the list. Every
     /// file gets a rank of its own: a name that claims a rank already taken, or a position that is, gets the
     /// lowest free one (and a note saying so). `taken` holds the ranks files already open in the job have (rank →

@@ -251,6 +251,7 @@ void SnapshotBuilder::setRoot(const BuilderValue& root)
     // Materialize before marking the root as set: the root's own context depends on it not being set yet.
     const BuilderValue value = root.ctx == C::Generic ? materialize(root, BuilderValue {}, nullptr, 0) : root;
     m_rootSet = true;
+    m_rootIsList = value.ctx == C::SegmentList;
     if (value.ctx == C::SegmentList) {
         m_hasSegments = true; // pre-2.0 snapshots are a bare list of segments
         return;
@@ -432,6 +433,31 @@ void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const B
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)
 {
     Segment& s = seg.segment;
+    switch (key) {
+    case K_device:
+    case K_address:
+    case K_total_size:
+    case K_allocated_size:
+    case K_active_size:
+    case K_requested_size:
+    case K_stream:
+    case K_segment_type:
+    case K_segment_pool_id:
+    case K_is_expandable:
+    case K_frames:
+    case K_blocks:
+        seg.isSegment = true;
+        break;
+    default:
+        if (!seg.isSegment) {
+            const auto index = uint32_t(&seg - m_segments.data());
+            if (m_strangeSegment == UINT32_MAX)
+                m_strangeSegment = index;
+            if (m_strangeSegment == index && m_strangeKeys.size() < 6)
+                m_strangeKeys.push_back(key);
+        }
+        return;
+    }
     switch (key) {
     case K_device:
         s.device = intOf(value, "device");
@@ -842,6 +868,32 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     throw SchemaError("a dict was used as a list");
 }
 
+void SnapshotBuilder::refuseOtherRecords() const
+{
+    // Every writer of snapshots (torch since 1.10, RankScope's digests) gives a segment its address, size and blocks;
+    // a dict with none of a segment's fields is another program's record, and a file of those would otherwise read
+    // as a snapshot holding nothing, which compares as balanced.
+    size_t position[2] = { 0, 0 };
+    for (const SegmentBuild& build : m_segments) {
+        if (build.listedIn == NotListed)
+            continue;
+        const size_t item = position[build.listedIn == ListedForHost]++;
+        if (build.isSegment)
+            continue;
+        std::string keys;
+        if (&build - m_segments.data() == ptrdiff_t(m_strangeSegment)) {
+            for (StringId key : m_strangeKeys)
+                keys += std::string(keys.empty() ? "" : ", ") + "'" + std::string(m_snapshot->strings.view(key)) + "'";
+        }
+        const std::string list = build.listedIn == ListedForHost ? "'host_segments'"
+            : m_rootIsList                                       ? "the top-level list"
+                                                                 : "'segments'";
+        throw SchemaError("not a PyTorch memory snapshot: item " + std::to_string(item + 1) + " of " + list
+            + " is not a segment record (" + (keys.empty() ? std::string("an empty dict") : "its keys are " + keys)
+            + "; a segment has 'address', 'total_size' and 'blocks')");
+    }
+}
+
 std::shared_ptr<Snapshot> SnapshotBuilder::finish()
 {
     if (!m_rootSet)
@@ -864,6 +916,8 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
             s.hostTrace.insert(s.hostTrace.end(), trace.begin(), trace.end());
     }
     s.annotations.resize(m_confirmedAnnotations);
+
+    refuseOtherRecords();
 
     // Lay the blocks out segment by segment, applying the legacy fallbacks: addresses by summing sizes from the
     // segment base, frames and requested size from history[0].

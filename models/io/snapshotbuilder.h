@@ -5,6 +5,7 @@
 #include "snapshot.h"
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <unordered_map>
@@ -152,6 +153,9 @@ private:
         uint8_t listedIn = 0;
         /// Made in `host_segments`: its `device` need not be a GPU ordinal.
         bool forHost = false;
+        /// It has a field of a segment record (address, total_size, blocks …): a dict without any is some other
+        /// record (`[{"tool": …}]`), and a list of those is not a snapshot.
+        bool isSegment = false;
     };
     struct BlockBuild
     {
@@ -199,6 +203,8 @@ private:
     void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
+    /// Throws when a segment list holds dicts that are not segment records.
+    void refuseOtherRecords() const;
 
     std::shared_ptr<Snapshot> m_snapshot;
     std::vector<SegmentBuild> m_segments;
@@ -259,6 +265,10 @@ private:
     std::pair<ContextKey, uint32_t> m_lastContext { { EmptyString, EmptyString, EmptyString }, 0 };
     bool m_rootSet = false;
     bool m_hasSegments = false;
+    bool m_rootIsList = false;
+    /// The keys of the first dict in a segment list that has no segment field yet, for the message that refuses it.
+    uint32_t m_strangeSegment = UINT32_MAX;
+    std::vector<StringId> m_strangeKeys;
 };
 
 } // namespace RankScope

@@ -137,8 +137,8 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         const QString name = QFileInfo(f.path).fileName();
         if (!row.loading && !f.ok() && !f.cancelled)
             return QString(name + QLatin1Char('\n') + tr("Failed: %1").arg(f.error));
-        if (!row.loading && !f.note.isEmpty())
-            return QString(name + QLatin1Char('\n') + QStringLiteral("⚠ ") + f.note);
+        if (!row.loading && !f.notes().isEmpty())
+            return QString(name + QLatin1Char('\n') + QStringLiteral("⚠ ") + f.notes());
         return name;
     }
     case StatusColumn:
@@ -150,7 +150,7 @@ QVariant RankListModel::displayData(const Row& row, int column) const
             const QString format = f.format == SnapshotReader::Format::Json
                 ? (f.gzip ? tr("JSON, gzip") : tr("JSON"))
                 : (f.gzip ? tr("pickle, gzip") : tr("pickle"));
-            return f.note.isEmpty() ? format : QString(format + QStringLiteral(" ⚠"));
+            return f.notes().isEmpty() ? format : QString(format + QStringLiteral(" ⚠"));
         }
     default:
         break;
@@ -262,8 +262,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
         // The verdict's rank stands out in a warm tint that reads on light and dark palettes alike.
         return row.outlier ? QVariant(QColor(225, 87, 89, 60)) : QVariant();
     case Qt::ToolTipRole:
-        if (index.column() == FileColumn && !row.loading && (!row.file.ok() || !row.file.note.isEmpty()))
-            return tr("%1: %2").arg(row.file.path, row.file.ok() ? row.file.note : row.file.error);
+        if (index.column() == FileColumn && !row.loading && (!row.file.ok() || !row.file.notes().isEmpty()))
+            return tr("%1: %2").arg(row.file.path, row.file.ok() ? row.file.notes() : row.file.error);
         if (index.column() == FileColumn)
             return row.file.path;
         if ((index.column() == PeakColumn || index.column() == TraceColumn) && row.file.ok()
@@ -273,8 +273,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
                 .arg(Formatting::bytesExact(row.total.peakAllocatedBytes));
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
             return tr("%1: %2").arg(row.file.path, row.file.error);
-        if (index.column() == StatusColumn && !row.loading && !row.file.note.isEmpty())
-            return tr("%1: %2").arg(row.file.path, row.file.note);
+        if (index.column() == StatusColumn && !row.loading && !row.file.notes().isEmpty())
+            return tr("%1: %2").arg(row.file.path, row.file.notes());
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
             return row.summary->note.translated();
         if (row.summary && index.column() == HostColumn && row.summary->host.recorded)

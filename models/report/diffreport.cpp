@@ -156,7 +156,7 @@ std::string holdingsAt(const Comparison& c, const RankHoldings& h)
     if (r.oomEvents > 0 && h.composition.event == r.oomEvent)
         return "oom";
     if (h.composition.event == r.point.event)
-        return c.pointName();
+        return c.pointNameOf(h.rankIndex);
     return "event:" + std::to_string(h.composition.event);
 }
 
@@ -482,6 +482,8 @@ std::string json(const Comparison& c)
         }
         if (r.oomEvents > 0)
             rank["oom"] = oomJson(c, r);
+        if (const size_t index = size_t(&r - c.ranks().data()); c.missesPoint(index))
+            rank["at"] = c.pointNameOf(index);
         if (!r.note.empty())
             rank["note"] = r.note.english();
         if (r.host.recorded)

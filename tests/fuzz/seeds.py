@@ -5,7 +5,8 @@ Usage: seeds.py OUT_DIR
 
 pickle: the small real files as they are; json: the same snapshots re-written as JSON; gzip: the same pickles
 gzip-compressed; rankname: file and folder names real frameworks write. The real files are the project's own test
-data, so unpickling them here is safe.
+data, so unpickling them here is safe. Each corpus also holds what is not a snapshot though shaped like one (lists of
+other records, a dict without segments, an empty snapshot, a log), which the readers must refuse or call empty.
 """
 import gzip
 import json
@@ -34,6 +35,24 @@ def main():
             json.dump(snapshot, f, default=str)
         with open(os.path.join(out, 'gzip', name), 'wb') as f:
             f.write(gzip.compress(raw, mtime=0))
+    # Not snapshots, with a snapshot's outer shape: refused with the reason, or (the empty ones) said to be empty.
+    others = {
+        'records': [{'tool': 'diff', 'args': {'paths': ['a']}}, {'tool': 'info', 'args': {}}],
+        'segments_of_records': {'segments': [{'name': 'a'}, {}]},
+        'no_segments': {'tool': 'diff', 'args': {}},
+        'empty_list': [],
+        'empty_snapshot': {'segments': [], 'device_traces': [[]]},
+    }
+    for name, value in others.items():
+        with open(os.path.join(out, 'json', name), 'w') as f:
+            json.dump(value, f)
+        with open(os.path.join(out, 'pickle', name), 'wb') as f:
+            pickle.dump(value, f, protocol=4)
+        with open(os.path.join(out, 'gzip', name), 'wb') as f:
+            f.write(gzip.compress(json.dumps(value).encode(), mtime=0))
+    for corpus in ('json', 'pickle', 'gzip'):
+        with open(os.path.join(out, corpus, 'log'), 'wb') as f:
+            f.write(b'2026-01-05 10:00:01 INFO step 10 loss 2.31 memory 41.2 GiB\n[rank1]: CUDA out of memory\n')
     names = ['rank3_memory_snapshot.pickle', 'memory_trace_12.pickle', 'snapshot_4_1.pickle', 'rank-7.json.gz',
              'oom_rank5.pickle', 'runs/rank2/snapshot.pickle', '3.pickle', 'a\nrank1.pickle\nrank0.pickle']
     for i, name in enumerate(names):

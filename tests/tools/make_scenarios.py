@@ -41,6 +41,10 @@ Field scenarios: the same code at other paths, as real jobs run it (magma27 is a
   shared_burden_4       ranks 0 and 1 both gather evaluation outputs: more_on_rank on each, with two ranks at the site
   two_trees_4           the last rank's model code (cs336_basics/model.py) sits in another folder of the same tree:
                         another file, so its sites are only on that rank, while its total stays balanced
+  framework_burden_4    the training code installed as a framework (site-packages/torchtitan/…, run as
+                        python -m torchtitan.train): a virtualenv, Windows, dist-packages in a container, conda; rank 2
+                        gathers evaluation outputs. With --my-code no frame is the user's, so torchtitan's count
+  framework_balanced_4  the control: the same installs, nothing else
 
 Devices, as PyTorch numbers them per process:
   multi_gpu_burden_4    each rank drives three GPUs (cuda:0-2, copies of magma27); the last rank gathers evaluation
@@ -327,6 +331,7 @@ def main():
     capacity_scenarios(outdir, magma)
     moment_scenarios(outdir, magma)
     newer_pytorch_scenarios(outdir, magma)
+    framework_scenarios(outdir, magma)
 
     ranks = copies(magma, 4)
     keep_buffer(ranks[-1], 1500, 1024 * MiB)
@@ -915,6 +920,29 @@ def moment_scenarios(outdir, magma):
         write(outdir, name, ranks, {'kind': 'input_imbalance', 'rank': -1, 'group_ranks': group,
                                     'other_ranks': [r for r in range(8) if not bigger(r)],
                                     'suggested_layout_text': layout, 'finding_kinds': ['larger_on_rank']})
+
+
+def framework_scenarios(outdir, magma):
+    """The training code installed as a framework, as torchtitan runs (`python -m torchtitan.train` from
+    site-packages): no frame is under the user's folders, so `--my-code` counts the framework's frames as the user's.
+    Each rank from another install: a virtualenv, Windows, two containers (dist-packages, conda)."""
+    installs = [('/home/user/.venv/lib/python3.11/site-packages/', '/'),
+                ('C:\\Users\\user\\miniconda3\\Lib\\site-packages\\', '\\'),
+                ('/usr/local/lib/python3.10/dist-packages/', '/'),
+                ('/opt/conda/lib/python3.11/site-packages/', '/')]
+
+    def installed(ranks):
+        for s, (packages, sep) in zip(ranks, installs):
+            relocate(s, packages + 'torchtitan' + sep, packages, sep=sep)
+        return ranks
+    ranks = copies(magma, 4)
+    make_examples.add_evaluation_burden(ranks[2])
+    write(outdir, 'framework_burden_4', installed(ranks),
+          {'kind': 'burden_imbalance', 'rank': 2, 'finding_kind': 'only_on_rank', 'site': 'gather_predictions',
+           'excess_bytes': 1 << 30, 'finding_kinds': ['only_on_rank'], 'my_code': True,
+           'my_code_counted': ['torchtitan']})
+    write(outdir, 'framework_balanced_4', installed(copies(magma, 4)),
+          {'kind': 'balanced', 'my_code': True, 'my_code_counted': ['torchtitan']})
 
 
 def write_files(outdir, name, files, expected):
