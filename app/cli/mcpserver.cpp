@@ -313,8 +313,11 @@ Json groupSummary(const Json& g)
     Json out = g;
     out.erase("ranks");
     out["rank_count"] = g["ranks"].size();
-    if (out.contains("oom"))
+    // Its frames: stack with oom and a rank of it.
+    if (out.contains("oom")) {
         out["oom"].erase("event");
+        out["oom"].erase("stack");
+    }
     return out;
 }
 

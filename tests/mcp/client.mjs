@@ -231,7 +231,7 @@ if (many) {
   const v = verdict.structuredContent.verdict;
   check(v.kind === "over_capacity" && v.ranks.length === opened.file_count, "many: the verdict is not over_capacity of every rank", v);
   check(verdict.structuredContent.groups.length === 1, "many: the ranks alike are not one group", verdict.structuredContent.groups);
-  check((text(verdict).match(/ asked for /g) ?? []).length === 1, "many: the failed request is said more than once", text(verdict));
+  check((text(verdict).match(/  asked for /g) ?? []).length === 1, "many: the failed request is said more than once", text(verdict));
   const own = (v.oom?.frames ?? []).filter((f) => f.own_code);
   check(own.length > 0, "many: the verdict's failed request has none of the user's frames", v.oom);
   const failed = await agent("stack", { job: manyJob, oom: true });
