@@ -143,7 +143,8 @@ void TestCli::diff()
         QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/balanced_8") });
     QCOMPARE(p->exitCode(), 0);
     QCOMPARE(p->readAllStandardOutput(),
-        QByteArray("rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site\n"));
+        QByteArray(
+            "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site,ranks,stack\n"));
 
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("later"), examples })->exitCode(), 2);
     // A moment a rank's trace does not have is refused, naming the rank and what its trace holds, never compared
@@ -267,18 +268,27 @@ void TestCli::outOfMemory()
     QCOMPARE(v["composition"]["at"].get<std::string>(), std::string("oom"));
     QCOMPARE(v["composition"]["bytes"].get<int64_t>(), v["held_bytes"].get<int64_t>());
     QVERIFY(!v["what_if"].empty());
+    // Ranks alike, said once: one group, one stack for its failed request.
+    QCOMPARE(j["groups"].size(), size_t(1));
+    QCOMPARE(j["groups"][0]["ranks"].get<std::vector<int>>(), std::vector<int>({ 0, 1, 2, 3 }));
+    QCOMPARE(j["stacks"].size(), size_t(1));
     for (const auto& rank : j["ranks"]) {
         const nlohmann::json& oom = rank["oom"];
         QCOMPARE(oom["requested_bytes"].get<int64_t>(), int64_t(4) * 327680000);
         QVERIFY(oom["device_free_bytes"].get<int64_t>() > int64_t(20) << 20); // what the allocator had released too
         QVERIFY(oom["site"].get<std::string>().find("log_softmax") != std::string::npos);
-        // The frames as recorded, C++ frames first as in the file.
-        QVERIFY(oom["frames"][0]["name"].get<std::string>().find("CUDACachingAllocator") != std::string::npos);
+        // From the user's frame outward: the C++ frames and torch's inside it counted.
+        const nlohmann::json& frames = j["stacks"][oom["stack"].get<size_t>()]["frames"];
+        QVERIFY(frames[0]["inner_frames"].get<int>() > 0);
+        QCOMPARE(frames[1]["own_code"].get<bool>(), true);
     }
     p = run({ QStringLiteral("diff"), capacity });
     const QString text = QString::fromUtf8(p->readAllStandardOutput());
     QVERIFY2(text.startsWith(QStringLiteral("Verdict: over_capacity (ranks 0\u20133, needed ")), qPrintable(text));
     QVERIFY(text.contains(QLatin1String("Out of memory (each rank's last failed request")));
+    // Said once for the four ranks alike.
+    QCOMPARE(text.count(QLatin1String("  asked for ")), 1);
+    QVERIFY(text.contains(QStringLiteral("ranks 0\u20133, alike:  asked for ")));
     QVERIFY(text.contains(QLatin1String("What fills rank 0's GPU at its OOM")));
     // Ranks that fit with the same work: memory outside the allocator, also an out-of-memory without an outlier.
     p = run({ QStringLiteral("diff"), QStringLiteral("--fail-on-imbalance"),

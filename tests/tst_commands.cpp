@@ -117,6 +117,8 @@ private slots:
     void mcpErrorsAreToolResults();
     void mcpCancelledRequestGetsNoAnswer();
     void mcpPicture();
+    void mcpAnswersFitManyRanks();
+    void mcpRefusesWhatItDoesNotTake();
     void pictureOutlinesAFindingItShows();
 };
 
@@ -488,7 +490,11 @@ void TestCommands::mcpStepAndOom()
     const Json& oom = answers["5"]["result"]["structuredContent"];
     QVERIFY(oom["requested_bytes"].get<int64_t>() > 0);
     QVERIFY(std::any_of(
-        oom["frames"].begin(), oom["frames"].end(), [](const Json& f) { return f["own_code"].get<bool>(); }));
+        oom["frames"].begin(), oom["frames"].end(), [](const Json& f) { return f.value("own_code", false); }));
+    // From the user's frame outward, what is inside it counted; the comparison it belongs to named.
+    QVERIFY(oom["frames"][0].contains("inner_frames"));
+    QVERIFY(oom["frames"][1]["own_code"].get<bool>());
+    QCOMPARE(oom["comparison"]["job"].get<std::string>(), std::string("job2"));
     QVERIFY(answers["6"]["result"]["isError"].get<bool>());
     // The one tool that may write says so.
     for (const Json& tool : answers["7"]["result"]["tools"])
@@ -524,7 +530,15 @@ void TestCommands::mcpProtocol()
     }
     // The core-only server offers every tool but the one that draws.
     QCOMPARE(names,
-        (std::vector<std::string> { "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps" }));
+        (std::vector<std::string> {
+            "open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps" }));
+    // Schemas a client can check: enums, defaults, bounds.
+    for (const Json& tool : answers["2"]["result"]["tools"]) {
+        if (tool["name"] == "diff")
+            QCOMPARE(tool["inputSchema"]["properties"]["detail"]["enum"], Json({ "summary", "full" }));
+        if (tool["name"] == "findings")
+            QCOMPARE(tool["inputSchema"]["properties"]["limit"]["maximum"].get<int>(), 100);
+    }
     QVERIFY(answers["3"]["result"].is_object());
     QCOMPARE(answers["4"]["error"]["code"].get<int>(), -32601);
     QCOMPARE(answers["5"]["error"]["code"].get<int>(), -32602);
@@ -533,7 +547,7 @@ void TestCommands::mcpProtocol()
 
 void TestCommands::mcpToolsAnswer()
 {
-    auto answers = serve({ openExamples(1), call(2, "diff", { { "job", "job1" } }),
+    auto answers = serve({ openExamples(1), call(2, "diff", { { "job", "job1" }, { "detail", "full" } }),
         call(3, "findings", { { "job", "job1" }, { "filter", "GATHER_predictions" } }),
         call(4, "stack", { { "job", "job1" }, { "finding", 1 } }), call(5, "what_if", { { "job", "job1" } }),
         call(6, "top", { { "job", "job1" }, { "by", "category" } }),
@@ -579,6 +593,71 @@ void TestCommands::mcpErrorsAreToolResults()
     QCOMPARE(text("7"), std::string("paths needs a list of snapshot files or folders"));
     // The server is still there.
     QCOMPARE(answers["8"]["result"]["isError"].get<bool>(), false);
+}
+
+// Every tool's default answer on 64 ranks alike stays within the budget, the group said once; the outlier among 63
+// alike is named; the verdict, the failed request's own frames and the what-if in three calls after open_job.
+void TestCommands::mcpAnswersFitManyRanks()
+{
+    if (!TestUtils::runsScenario(QStringLiteral("capacity_loss_64")))
+        QSKIP("64 ranks: left to the unsanitized build");
+    const std::string alike = RANKSCOPE_SCENARIOS_DIR "/capacity_loss_64";
+    const std::string outlier = RANKSCOPE_SCENARIOS_DIR "/capacity_loss_outlier_64";
+    auto answers = serve({ call(1, "open_job", { { "paths", { alike } } }), call(2, "diff", { { "job", "job1" } }),
+        call(3, "stack", { { "job", "job1" }, { "oom", true } }), call(4, "what_if", { { "job", "job1" } }),
+        call(5, "findings", { { "job", "job1" } }), call(6, "ranks", { { "job", "job1" } }),
+        call(7, "top", { { "job", "job1" } }), call(8, "info", { { "paths", { alike } } }),
+        call(9, "open_job", { { "paths", { outlier } } }), call(10, "diff", { { "job", "job2" } }),
+        call(11, "ranks", { { "job", "job2" } }) });
+    for (const auto& [id, answer] : answers) {
+        const Json& result = answer["result"];
+        QVERIFY2(!result["isError"].get<bool>(), id.c_str());
+        const size_t text = result["content"][0]["text"].get<std::string>().size();
+        const size_t structured = result["structuredContent"].dump().size();
+        QVERIFY2(text <= McpServer::TextBudget, (id + ": " + std::to_string(text)).c_str());
+        QVERIFY2(structured <= 16000, (id + ": " + std::to_string(structured)).c_str());
+    }
+    auto text = [&](const char* id) { return answers[id]["result"]["content"][0]["text"].get<std::string>(); };
+    const Json& diff = answers["2"]["result"]["structuredContent"];
+    QCOMPARE(diff["verdict"]["kind"].get<std::string>(), std::string("over_capacity"));
+    QCOMPARE(diff["groups"].size(), size_t(1));
+    QCOMPARE(diff["groups"][0]["rank_count"].get<int>(), 64);
+    QVERIFY2(text("2").find("ranks 0\u201363, alike:  asked for ") != std::string::npos, text("2").c_str());
+    QCOMPARE(diff["verdict"]["oom"]["frames"][1]["own_code"].get<bool>(), true);
+    QVERIFY(text("3").find("* ") != std::string::npos);
+    QVERIFY(!answers["4"]["result"]["structuredContent"]["what_if"].empty());
+    QCOMPARE(answers["6"]["result"]["structuredContent"]["entries"].size(), size_t(1));
+    // The group of 63 and its exception, by number.
+    QVERIFY2(text("10").find("rank 41  asked for ") != std::string::npos, text("10").c_str());
+    QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"].size(), size_t(2));
+    QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"][1]["ranks"], Json({ 41 }));
+}
+
+// An argument a tool does not take, an offset past the end, a missing file: each an error the agent reads.
+void TestCommands::mcpRefusesWhatItDoesNotTake()
+{
+    auto answers = serve({ openExamples(1), call(2, "what_if", { { "job", "job1" }, { "point", "peak" } }),
+        call(3, "stack", { { "job", "job1" }, { "finding", 1 }, { "rank", 3 } }),
+        call(4, "findings", { { "job", "job1" }, { "offset", 5 } }),
+        call(5, "info", { { "paths", { "no-such-folder/rank0.pickle" } } }),
+        call(6, "diff", { { "job", "job1" }, { "detail", "everything" } }),
+        call(7, "stack", { { "job", "job1" }, { "finding", 1 }, { "frames", "all" } }),
+        call(8, "findings", { { "job", "job1" }, { "limit", 1 } }) });
+    auto text = [&](const char* id) { return answers[id]["result"]["content"][0]["text"].get<std::string>(); };
+    for (const char* id : { "2", "3", "4", "5", "6" })
+        QVERIFY2(answers[id]["result"]["isError"].get<bool>(), id);
+    QVERIFY2(text("2").rfind("unknown argument point: what_if takes job, rank", 0) == 0, text("2").c_str());
+    QCOMPARE(text("3"), std::string("rank goes with oom: true (a finding's rank is its own)"));
+    QCOMPARE(text("4"), std::string("offset 5: there are only 1 entries"));
+    // A relative path is resolved against the folder the server started in, and named so.
+    QCOMPARE(text("5"),
+        QDir::current().absoluteFilePath(QStringLiteral("no-such-folder/rank0.pickle")).toStdString()
+            + ": no such file or folder");
+    QCOMPARE(text("6"), std::string("detail needs one of summary, full, not 'everything'"));
+    const Json& all = answers["7"]["result"]["structuredContent"];
+    QCOMPARE(all["frames_shown"].get<std::string>(), std::string("all"));
+    QVERIFY(!all["frames"][0].contains("inner_frames"));
+    QVERIFY(answers["8"]["result"]["structuredContent"]["next"].is_null());
 }
 
 // A cancelled request stops its load and gets no answer; the next request is answered.

@@ -2,6 +2,7 @@
 // The cross-rank diff on scenarios built by editing copies of real files (tests/tools/make_scenarios.py): each
 // must give the verdict, rank, site and finding kind its edit built in, with 2, 8 and 64 ranks, at the peak and,
 // for trace-less files, at the snapshot.
+#include "alikeranks.h"
 #include "comparison.h"
 #include "diffreport.h"
 #include "excesstreemodel.h"
@@ -92,6 +93,7 @@ private slots:
     void bundledExample();
     void reportFormats();
     void findingsModel();
+    void findingsModelGrouped();
     void filterFindsAnyFrame();
     void computeOnAPoolThread();
 };
@@ -101,7 +103,7 @@ void TestComparison::scenarios_data()
     QTest::addColumn<QString>("folder");
     RANKSCOPE_REQUIRE_FIXTURE(scenarioDir());
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    QCOMPARE(names.size(), 77);
+    QCOMPARE(names.size(), 83);
     for (const QString& n : names)
         if (TestUtils::runsScenario(n))
             QTest::newRow(qPrintable(n)) << scenarioDir() + QLatin1Char('/') + n;
@@ -310,6 +312,66 @@ static void checkNewerFields(const nlohmann::json& expected, const Comparison& c
     }
 }
 
+// Ranks alike said once: every rank in one group, alike with the figures the group gives; where the scenario says
+// which groups, those, and each answer says each group once: the text and the JSON stay the size of what differs.
+static void checkAlike(const nlohmann::json& expected, const Comparison& c)
+{
+    const AlikeRanks& alike = c.alike();
+    size_t members = 0;
+    for (size_t g = 0; g < alike.groups.size(); ++g) {
+        for (size_t i : alike.groups[g].members) {
+            QCOMPARE(alike.groupOf[i], g);
+            QVERIFY(AlikeRanks::alike(c.ranks()[alike.groups[g].first()], c.ranks()[i], c.options().thresholdPercent));
+        }
+        members += alike.groups[g].members.size();
+    }
+    QCOMPARE(members, c.ranks().size());
+    size_t findings = 0;
+    for (const AlikeRanks::Group& g : alike.findingGroups)
+        findings += g.members.size();
+    QCOMPARE(findings, c.findings().size());
+    if (!expected.contains("alike_groups"))
+        return;
+    std::vector<std::vector<int>> groups;
+    for (const AlikeRanks::Group& g : alike.groups)
+        groups.push_back(DiffReport::groupRanks(c, g.members));
+    QCOMPARE(groups, expected["alike_groups"].get<std::vector<std::vector<int>>>());
+    // The text: each group's failed request once, with its stack; the exceptions by their numbers.
+    const std::string text = DiffReport::text(c);
+    size_t asked = 0;
+    for (size_t at = text.find("  asked for "); at != std::string::npos; at = text.find("  asked for ", at + 1))
+        ++asked;
+    QCOMPARE(asked, groups.size());
+    for (const std::vector<int>& g : groups) {
+        const std::string name = g.size() > 1 ? "ranks " + Formatting::ranks(g).toStdString() + ", alike:  asked for"
+                                              : "rank " + std::to_string(g.front()) + "  asked for";
+        QVERIFY2(text.find(name) != std::string::npos, name.c_str());
+    }
+    QVERIFY2(text.size() < 8000, std::to_string(text.size()).c_str());
+    // The reports: a section per group, the rank table a row per group.
+    const std::string markdown = DiffReport::markdown(c, QString());
+    size_t sections = 0;
+    for (size_t at = markdown.find(" free on the device (event "); at != std::string::npos;
+         at = markdown.find(" free on the device (event ", at + 1))
+        ++sections;
+    QCOMPARE(sections, groups.size());
+    QVERIFY(markdown.find("Ranks " + Formatting::ranks(groups.front()).toStdString() + " alike ran out of memory")
+        != std::string::npos);
+    // The JSON: one stack for the request every group failed at, per-rank records without frames.
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(c));
+    QCOMPARE(j["groups"].size(), groups.size());
+    QCOMPARE(j["stacks"].size(), size_t(1));
+    QCOMPARE(j["verdict"]["oom"]["stack"].get<size_t>(), size_t(0));
+    for (const nlohmann::json& rank : j["ranks"]) {
+        QVERIFY(!rank["oom"].contains("frames"));
+        QCOMPARE(rank["oom"]["stack"].get<size_t>(), size_t(0));
+    }
+    const nlohmann::json& frames = j["stacks"][0]["frames"];
+    QVERIFY(frames[0].contains("inner_frames"));
+    QVERIFY(frames[1]["own_code"].get<bool>());
+    QVERIFY(DiffReport::json(c).size() < 1200 * c.ranks().size() + 40000);
+}
+
 // The verdict and findings a scenario expects, of one comparison of its ranks.
 static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c, bool withLayout)
 {
@@ -356,6 +418,7 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
     checkConsidered(*c);
     checkOutOfMemory(expected, *c);
     checkNewerFields(expected, *c);
+    checkAlike(expected, *c);
     // The moment compared, where the scenario says which.
     if (expected.contains("moment"))
         QCOMPARE(std::string(Moment::reasonName(v.moment.reason)), expected["moment"].get<std::string>());
@@ -1205,7 +1268,11 @@ void TestComparison::reportFormats()
     QCOMPARE(j["ranks"][1]["bytes_at_point"].get<int64_t>() - j["ranks"][0]["bytes_at_point"].get<int64_t>(),
         int64_t(1) << 30);
     QCOMPARE(QString::fromStdString(j["findings"][0]["kind"]), QStringLiteral("only_on_rank"));
-    QCOMPARE(QString::fromStdString(j["findings"][0]["frames"][0]["name"]), QStringLiteral("gather_predictions"));
+    const nlohmann::json& stack = j["stacks"][j["findings"][0]["stack"].get<size_t>()];
+    QCOMPARE(QString::fromStdString(stack["frames"][0]["name"]), QStringLiteral("gather_predictions"));
+    QVERIFY(stack["frames"][0]["own_code"].get<bool>());
+    QCOMPARE(j["finding_groups"].size(), j["findings"].size());
+    QCOMPARE(j["groups"].size(), size_t(2)); // rank 1 holds 1 GiB more: not alike with rank 0
     QCOMPARE(j["findings"][0]["runs"][0]["size"].get<int64_t>(), int64_t(1) << 30);
     QCOMPARE(QString::fromStdString(j["verdict"]["kind"]), QStringLiteral("burden_imbalance"));
     QCOMPARE(j["verdict"]["rank"].get<int>(), 1);
@@ -1244,6 +1311,37 @@ void TestComparison::findingsModel()
         cell(FindingsModel::SiteColumn).toString(), QString::fromStdString(c->sites().label(c->findings()[0].site)));
     model.setComparison(nullptr);
     QCOMPARE(model.rowCount(), 0);
+}
+
+// Grouped, the findings of ranks alike are one row naming them, the others its children; every row still says which
+// finding it is, and each finding's row is found again.
+void TestComparison::findingsModelGrouped()
+{
+    FindingsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QStringLiteral("/two_groups_8")), {});
+    model.setComparison(c);
+    model.setGrouped(true);
+    const AlikeRanks& alike = c->alike();
+    QVERIFY(AlikeRanks::several(alike.findingGroups) >= 1);
+    QCOMPARE(model.rowCount(), int(alike.findingGroups.size()));
+    const QModelIndex first = model.index(0, FindingsModel::RankColumn);
+    const AlikeRanks::Group& group = alike.findingGroups[0];
+    QCOMPARE(model.rowCount(model.index(0, 0)), int(group.members.size()) - 1);
+    QCOMPARE(first.data().toString(), QStringLiteral("0\u20133 (4 alike)"));
+    QCOMPARE(first.data(FindingsModel::AlikeRanksRole).toString(), QStringLiteral("0\u20133"));
+    for (size_t i = 0; i < c->findings().size(); ++i) {
+        const QModelIndex row = model.indexOf(i, FindingsModel::ExcessColumn);
+        QCOMPARE(model.findingAt(row), int(i));
+        QCOMPARE(row.data(FindingsModel::FindingIndexRole).toInt(), int(i));
+        QCOMPARE(row.data(FindingsModel::SortRole).toLongLong(), c->findings()[i].excessBytes);
+    }
+    // The report's CSV: one row for the group, every rank named.
+    const std::string csv = DiffReport::csv(*c);
+    QVERIFY2(
+        csv.find(",\"0\u20133\",") != std::string::npos || csv.find(",0\u20133,") != std::string::npos, csv.c_str());
+    model.setGrouped(false);
+    QCOMPARE(model.rowCount(), int(c->findings().size()));
 }
 
 // The findings' filter searches every frame of each finding's stack, not only what the table shows: a C frame that

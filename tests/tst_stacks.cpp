@@ -559,9 +559,15 @@ void TestStacks::reportsFollowTheOrder()
     const std::string markdown = DiffReport::markdown(*c, QStringLiteral("job.png"));
     QVERIFY(markdown.find("+2 native frames") < markdown.find("gather_predictions  metrics.py:88"));
 
-    // The JSON keeps the frames as recorded: the viewer's filter, innermost first, CPython's frame first.
-    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c));
-    const nlohmann::json& frames = j["findings"][0]["frames"];
+    // The JSON reads as the text: from the user's frame outward, the frames inside it counted; with every frame, as recorded: the viewer's filter, innermost first, CPython's frame first.
+    const nlohmann::json yours = nlohmann::json::parse(DiffReport::json(*c));
+    const nlohmann::json& read = yours["stacks"][yours["findings"][0]["stack"].get<size_t>()]["frames"];
+    // Inside it: CPython's two C frames and Inductor's generated frame.
+    QCOMPARE(read[0]["inner_frames"].get<size_t>(), size_t(3));
+    QCOMPARE(read[1]["name"].get<std::string>(), std::string("gather_predictions"));
+    QVERIFY(read[1]["own_code"].get<bool>());
+    const nlohmann::json j = nlohmann::json::parse(DiffReport::json(*c, DiffReport::FrameDetail::All));
+    const nlohmann::json& frames = j["stacks"][j["findings"][0]["stack"].get<size_t>()]["frames"];
     const DeviceHistory& h = c->history(size_t(c->rankIndex(f.rank)));
     const StackText::Frames recorded = StackText::stackFrames(h.snapshot(), f.stack, false);
     std::vector<StackText::Frame> kept;

@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>RankScope::FindingsModel</name>
+    <message numerus="yes">
+        <source>%1 (%n alike)</source>
+        <translation>
+            <numerusform>%1 (%n alike)</numerusform>
+            <numerusform>%1 (%n alike)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RankScope::JobSettingDialog</name>
     <message numerus="yes">
         <source>Sizes of the job&apos;s parallel dimensions, slowest first, as a device mesh is written (pp, dp, tp, cp, ep), e.g. pp=2,dp=4 for Megatron or torchtitan with two pipeline stages of four data-parallel ranks.

@@ -790,6 +790,16 @@
         <source>Where the memory was allocated: the innermost frames of your own code, else of the package or torch code that allocated it; hover a site for its stack, your frames first</source>
         <translation>内存在哪里分配：你自己代码中最内层的帧，否则是分配它的包或 torch 代码的帧；悬停在位置上可查看其调用栈，你的帧排在最前</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (%n alike)</source>
+        <translation>
+            <numerusform>%1（%n 个相近）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ranks %1 hold alike at this site (within the threshold): the figures are rank %2&apos;s, the largest; expand the row for each rank</source>
+        <translation>rank %1 在此位置的占用相近（在阈值内）：数值取自其中最大的 rank %2；展开此行可查看每个 rank</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::FindingsPanel</name>
@@ -1733,6 +1743,18 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Pinned host memory allocated by the rank&apos;s process when the snapshot was taken (record_host=True): host memory, shown beside the GPU and never compared with it</source>
         <translation>该 rank 进程在快照时已分配的锁页主机内存（record_host=True）：主机内存，显示在 GPU 旁边，从不与之比较</translation>
+    </message>
+    <message>
+        <source>&lt;no stack recorded&gt;</source>
+        <translation>&lt;未记录调用栈&gt;</translation>
+    </message>
+    <message>
+        <source>Ranks %1 ran out of memory alike: asked for %2 with %3 free on the device, at %4 (rank %5&apos;s figures; this rank asked for %6)</source>
+        <translation>rank %1 同样耗尽显存：在 %4 申请 %2，当时设备上空闲 %3（数值取自 rank %5；本 rank 申请了 %6）</translation>
+    </message>
+    <message>
+        <source>Rank %1 ran out of memory asking for %2 with %3 free on the device, at %4</source>
+        <translation>rank %1 在 %4 申请 %2 时耗尽显存，当时设备上空闲 %3</translation>
     </message>
 </context>
 <context>

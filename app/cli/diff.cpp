@@ -13,6 +13,10 @@ void options(CommandLine& cl)
     addComparisonOptions(cl);
     cl.add(names("json"), "Print JSON.");
     cl.add(names("csv"), "Print the findings as CSV.");
+    cl.add(names("frames"),
+        "With --json or --csv, the frames of each stack: yours (default: from your own innermost frame outward in "
+        "call order, the frames inside it and C++ and interpreter runs counted in place) or all (as recorded).",
+        "WHICH");
     cl.add(names("fail-on-imbalance"),
         "Exit with 3 when a rank stands out (imbalance, stray device, growth), with 5 when ranks ran out of memory and "
         "none stands out (over_capacity, outside_allocator, fragmentation); with --before and --after: 3 unless the "
@@ -53,6 +57,16 @@ int run(CommandLine& cl)
     if (cl.isSet("json") && cl.isSet("csv"))
         return cl.fail("--json and --csv exclude each other");
     const enum { Text, Json, Csv } format = cl.isSet("json") ? Json : cl.isSet("csv") ? Csv : Text;
+    DiffReport::FrameDetail frames = DiffReport::FrameDetail::Yours;
+    if (cl.isSet("frames")) {
+        const QString which = cl.value("frames");
+        if (which == QLatin1String("all"))
+            frames = DiffReport::FrameDetail::All;
+        else if (which != QLatin1String("yours"))
+            return cl.fail("--frames takes yours or all, not '" + which.toStdString() + "'");
+        if (format == Text)
+            return cl.fail("--frames goes with --json or --csv");
+    }
     const bool failOnImbalance = cl.isSet("fail-on-imbalance");
     // Confidence levels from the surest: a verdict fails the run when it is at least as sure as asked.
     Verdict::Confidence minConfidence = Verdict::Low;
@@ -95,8 +109,8 @@ int run(CommandLine& cl)
     if (!opened.comparison)
         return opened.statusWithoutComparison();
     const Comparison& comparison = *opened.comparison;
-    cl.console().out(format == Json ? DiffReport::json(comparison)
-            : format == Csv         ? DiffReport::csv(comparison)
+    cl.console().out(format == Json ? DiffReport::json(comparison, frames)
+            : format == Csv         ? DiffReport::csv(comparison, frames)
                                     : DiffReport::text(comparison));
     if (opened.failures)
         return 1;
@@ -110,7 +124,7 @@ int run(CommandLine& cl)
 const Command diffCommand { "diff",
     "[--at POINT] [--baseline median|RANK] [--threshold PCT] [--my-code[=PKG,...]]\n"
     "       [--depth N] [--device N] [--step N] [--steps] [--layout L] [--categories FILE] [--device-memory SIZE]\n"
-    "       [--json|--csv] [--fail-on-imbalance [--min-confidence LEVEL]] FILE|FOLDER...\n"
+    "       [--json|--csv [--frames yours|all]] [--fail-on-imbalance [--min-confidence LEVEL]] FILE|FOLDER...\n"
     "       rankscope diff --before DIR --after DIR [options]",
     "which rank holds what the others don't, and why",
     "Which rank holds what the others don't, and why: findings per allocation site and a verdict. With --before\n"

@@ -5,6 +5,8 @@
 #include "job.h"
 
 #include <QByteArray>
+#include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -18,8 +20,9 @@
 
 namespace RankScope::Cli {
 
-/// What a tool says when it cannot answer (a file that cannot be read, a point past a trace, an unknown job): the
-/// agent reads it as a tool result with isError, in the command line's words.
+/// What a tool says when it cannot answer (a file that cannot be read, a point past a trace, an unknown job, an
+/// argument it does not take, an offset past the end): the agent reads it as a tool result with isError, in the
+/// tools' words.
 struct ToolError : std::runtime_error
 {
     using std::runtime_error::runtime_error;
@@ -57,18 +60,20 @@ public:
     /// export_picture look at.
     struct OpenJob
     {
+        std::string id;
         Job job; ///< at the step the last diff asked for, else the step it was opened at
         ComparisonOptions options;
         ComparisonPtr comparison;
         Json diff; ///< the comparison as `rankscope diff --json` writes it
+        Json allFrames; ///< its stacks with every frame, made when a stack is asked for so
         int64_t openedStep = -1;
         std::map<int64_t, Job> otherSteps; ///< steps asked for before, kept loaded
     };
 
     McpServer(Console& console, std::string version);
 
-    /// The core's tools, in the order tools/list gives them: open_job, diff, findings, stack, top, what_if, info,
-    /// steps.
+    /// The core's tools, in the order tools/list gives them: open_job, diff, findings, ranks, stack, top, what_if,
+    /// info, steps.
     void addCoreTools();
     void addTool(Tool tool);
     /// Answers requests until the input ends; returns the exit status (0).
@@ -84,6 +89,9 @@ public:
     Job::Progress progress() const;
 
     static constexpr int MaxJobs = 8;
+    /// The most characters of text a tool answers with: an agent holds a few such answers beside its own work.
+    /// Lists page (offset, limit, next) and a diff is a summary unless asked for in full.
+    static constexpr size_t TextBudget = 8000;
 
 private:
     Json callTool(const Json& params);
@@ -91,11 +99,17 @@ private:
     Result openJob(const Json& arguments);
     Result diff(const Json& arguments);
     Result findings(const Json& arguments);
+    Result ranks(const Json& arguments);
     Result stack(const Json& arguments);
     Result top(const Json& arguments, bool whatIfOnly);
     Result info(const Json& arguments);
     Result steps(const Json& arguments);
     void load(Job& job);
+    /// The paths a tool was given, relative ones resolved against the folder the server started in.
+    QStringList paths(const Json& arguments, const char* name = "paths") const;
+    /// Which comparison an answer belongs to: job, point, my_code, threshold, baseline, step.
+    static Json compared(const OpenJob& open, const Comparison& comparison);
+    static std::string comparedText(const Json& compared);
     void write(const Json& message);
 
     Console& m_console;
@@ -105,6 +119,7 @@ private:
     std::vector<std::string> m_jobOrder; ///< oldest first: the oldest is closed when a ninth opens
     int m_nextJob = 1;
     std::atomic<bool> m_cancel = false;
+    QString m_folder; ///< where the server started: relative paths are resolved against it
 };
 
 /// The `mcp` command: refuses files, serves the core's tools and those `moreTools` adds until the input ends.

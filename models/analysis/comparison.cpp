@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comparison.h"
 
+#include "alikeranks.h"
 #include "comparisonphases.h"
 
 #include <algorithm>
@@ -417,6 +418,7 @@ std::shared_ptr<const Comparison> Comparison::compute(
                 c = there;
         }
         c->m_verdict.settingDifferences = settingDifferences(inputs);
+        c->m_alike = std::make_shared<const AlikeRanks>(AlikeRanks::of(*c));
         all.push_back(std::move(c));
     }
     if (all.size() == 1)

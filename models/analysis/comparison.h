@@ -19,6 +19,8 @@
 
 namespace RankScope {
 
+struct AlikeRanks;
+
 /// One rank to compare: a loaded snapshot and where it came from.
 struct RankInput
 {
@@ -674,6 +676,11 @@ public:
     {
         return m_otherDevices;
     }
+    /// The ranks and findings alike, each group said once by every output.
+    const AlikeRanks& alike() const
+    {
+        return *m_alike;
+    }
 
 private:
     // The phases of compute() (comparisonphases.h) fill it in.
@@ -705,6 +712,7 @@ private:
     std::vector<GroupSummary> m_groups;
     std::vector<std::shared_ptr<const Comparison>> m_otherDevices;
     int m_alignedTo = -1;
+    std::shared_ptr<const AlikeRanks> m_alike;
 };
 
 using ComparisonPtr = std::shared_ptr<const Comparison>;

@@ -127,7 +127,11 @@ void OutOfMemoryFacts::applyOutOfMemory(Verdict::Kind kind, const OomEvidence& e
     v.deviceSeenBytes = std::max(v.oomReservedBytes + v.oomDeviceFreeBytes, h.peakReservedBytes());
     v.deviceMemoryBytes = e.deviceMemoryBytes;
     v.outsideBytes = e.outsideBytes;
-    v.device = m_c.namesDevices() ? s.device : -1;
+    // "On cuda:N" only where the ranks it is about share that number: where each has a GPU of its own, the rank
+    // table names each one's.
+    const bool shared = std::all_of(
+        e.rankIndices.begin(), e.rankIndices.end(), [&](size_t r) { return m_c.m_ranks[r].device == s.device; });
+    v.device = m_c.namesDevices() && shared ? s.device : -1;
     v.margin = e.margin;
     findSuspects(e.examined);
     v.freeInReserveBytes = e.free.bytes;

@@ -29,15 +29,17 @@ void FindingsFilterModel::setFilterText(const QString& text)
 
 bool FindingsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent) || frameMatch(sourceRow).depth >= 0;
+    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent)
+        || frameMatch(sourceRow, sourceParent).depth >= 0;
 }
 
-FindingsModel::FrameMatch FindingsFilterModel::frameMatch(int sourceRow) const
+FindingsModel::FrameMatch FindingsFilterModel::frameMatch(int sourceRow, const QModelIndex& sourceParent) const
 {
     if (!m_findings || filterRegularExpression().pattern().isEmpty()
-        || QSortFilterProxyModel::filterAcceptsRow(sourceRow, {}))
+        || QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent))
         return {};
-    return m_findings->matchFrame(sourceRow, filterRegularExpression());
+    return m_findings->matchFrame(
+        m_findings->findingAt(m_findings->index(sourceRow, 0, sourceParent)), filterRegularExpression());
 }
 
 QVariant FindingsFilterModel::data(const QModelIndex& index, int role) const
@@ -46,7 +48,8 @@ QVariant FindingsFilterModel::data(const QModelIndex& index, int role) const
         || (index.column() == FindingsModel::SiteColumn && (role == Qt::DisplayRole || role == Qt::ToolTipRole));
     if (!marked || !index.isValid())
         return QSortFilterProxyModel::data(index, role);
-    const FindingsModel::FrameMatch match = frameMatch(mapToSource(index).row());
+    const QModelIndex source = mapToSource(index);
+    const FindingsModel::FrameMatch match = frameMatch(source.row(), source.parent());
     if (role == MatchedFrameRole)
         return match.text;
     const QString text = QSortFilterProxyModel::data(index, role).toString();

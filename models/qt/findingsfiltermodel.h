@@ -34,7 +34,7 @@ protected:
 
 private:
     /// The frame that put a source row in the table, where no cell of it holds the filter's text.
-    FindingsModel::FrameMatch frameMatch(int sourceRow) const;
+    FindingsModel::FrameMatch frameMatch(int sourceRow, const QModelIndex& sourceParent) const;
 
     const FindingsModel* m_findings = nullptr;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "findingsmodel.h"
 
+#include "alikeranks.h"
 #include "formatting.h"
 #include "stacktext.h"
 #include "verdicttext.h"
@@ -13,14 +14,79 @@ FindingsModel::FindingsModel(QObject* parent)
     : TranslatedTableModel(parent)
 { }
 
+// Internal ids: 0 for a top-level row, g + 1 for a child of group g's row.
+QModelIndex FindingsModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    return createIndex(row, column, parent.isValid() ? quintptr(parent.row()) + 1 : quintptr(0));
+}
+
+QModelIndex FindingsModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == 0)
+        return {};
+    return createIndex(int(child.internalId() - 1), 0, quintptr(0));
+}
+
+QModelIndex FindingsModel::sibling(int row, int column, const QModelIndex& index) const
+{
+    return this->index(row, column, parent(index));
+}
+
+bool FindingsModel::hasChildren(const QModelIndex& parent) const
+{
+    return rowCount(parent) > 0;
+}
+
 int FindingsModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !m_comparison ? 0 : int(m_comparison->findings().size());
+    if (!m_comparison)
+        return 0;
+    if (!parent.isValid())
+        return int(m_grouped ? m_comparison->alike().findingGroups.size() : m_comparison->findings().size());
+    if (!m_grouped || parent.internalId() != 0 || parent.column() != 0)
+        return 0;
+    return int(m_comparison->alike().findingGroups[size_t(parent.row())].members.size()) - 1;
 }
 
 int FindingsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
+    return parent.isValid() && (!m_grouped || parent.internalId() != 0) ? 0 : NUM_COLUMNS;
+}
+
+int FindingsModel::findingAt(const QModelIndex& index) const
+{
+    if (!m_comparison || !index.isValid() || index.model() != this)
+        return -1;
+    if (!m_grouped)
+        return index.row();
+    const std::vector<AlikeRanks::Group>& groups = m_comparison->alike().findingGroups;
+    if (index.internalId() == 0)
+        return int(groups[size_t(index.row())].first());
+    return int(groups[size_t(index.internalId() - 1)].members[size_t(index.row()) + 1]);
+}
+
+QModelIndex FindingsModel::indexOf(size_t finding, int column) const
+{
+    if (!m_comparison || finding >= m_comparison->findings().size())
+        return {};
+    if (!m_grouped)
+        return index(int(finding), column);
+    const AlikeRanks& alike = m_comparison->alike();
+    const size_t group = alike.findingGroupOf[finding];
+    const std::vector<size_t>& members = alike.findingGroups[group].members;
+    const auto at = size_t(std::find(members.begin(), members.end(), finding) - members.begin());
+    return at == 0 ? index(int(group), column) : index(int(at) - 1, column, index(int(group), 0));
+}
+
+void FindingsModel::setGrouped(bool grouped)
+{
+    if (grouped == m_grouped)
+        return;
+    beginResetModel();
+    m_grouped = grouped;
+    endResetModel();
 }
 
 QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -81,12 +147,23 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const Finding& f = m_comparison->findings()[size_t(index.row())];
+    const int finding = findingAt(index);
+    const Finding& f = m_comparison->findings()[size_t(finding)];
     const int column = index.column();
+    const AlikeRanks::Group& group =
+        m_comparison->alike().findingGroups[m_comparison->alike().findingGroupOf[size_t(finding)]];
+    // A group's row says its ranks: its children are the others of them.
+    const bool groupRow = m_grouped && index.internalId() == 0 && group.members.size() > 1;
     if (role == FindingIndexRole)
-        return index.row();
+        return finding;
+    if (role == AlikeRanksRole) {
+        std::vector<int> ranks;
+        for (size_t i : group.members)
+            ranks.push_back(m_comparison->findings()[i].rank);
+        return Formatting::ranks(ranks);
+    }
     if (role == StackRole)
         return QStringList(StackText::lines(StackText::siteFrames(m_comparison->sites(), f.site)).lines);
     if (role == Qt::TextAlignmentRole && column != KindColumn && column != CategoryColumn && column != SiteColumn)
@@ -120,6 +197,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         // Sizes and kinds are formatted; counts, ranks and the site read the same as they sort.
         switch (column) {
         case RankColumn:
+            if (groupRow)
+                return tr("%1 (%n alike)", nullptr, int(group.members.size()))
+                    .arg(data(index, AlikeRanksRole).toString());
             // Where ranks use several GPUs (or each its own number), which one the allocations are on.
             if (m_comparison->namesDevices())
                 return tr("%1 · cuda:%2").arg(f.rank).arg(f.device);
@@ -143,6 +223,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return Formatting::bytesExact(data(index, SortRole).toLongLong());
         if (column == SiteColumn)
             return data(index, StackRole).toStringList().join(QLatin1Char('\n'));
+        if (column == RankColumn && groupRow)
+            return tr("Ranks %1 hold alike at this site (within the threshold): the figures are rank %2's, the "
+                      "largest; expand the row for each rank")
+                .arg(data(index, AlikeRanksRole).toString())
+                .arg(f.rank);
     }
     return {};
 }

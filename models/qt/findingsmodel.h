@@ -12,6 +12,8 @@
 namespace RankScope {
 
 /// The findings of a comparison as a table, largest excess first: what each rank holds beyond its baseline, where.
+/// Grouped (setGrouped), the findings of several ranks alike (AlikeRanks) are one row with their ranks, the figures
+/// of the largest, and the others as its children, so a view lists what differs rather than every rank.
 class FindingsModel : public TranslatedTableModel
 {
     Q_OBJECT
@@ -38,10 +40,16 @@ public:
         StackRole,
         /// The index of the finding in Comparison::findings().
         FindingIndexRole,
+        /// The ranks of the finding's group of findings alike ("0–31"), its own rank where it has none.
+        AlikeRanksRole,
     };
 
     explicit FindingsModel(QObject* parent = nullptr);
 
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    QModelIndex sibling(int row, int column, const QModelIndex& index) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -53,6 +61,16 @@ public:
     {
         return m_comparison;
     }
+    /// One row for each group of findings alike, its other findings as children (false: a row per finding).
+    void setGrouped(bool grouped);
+    bool grouped() const
+    {
+        return m_grouped;
+    }
+    /// The index into Comparison::findings() of a row (FindingIndexRole), -1 for none.
+    int findingAt(const QModelIndex& index) const;
+    /// The row of a finding: top-level where it leads its group (or ungrouped), else under its group's row.
+    QModelIndex indexOf(size_t finding, int column = 0) const;
 
     /// A frame of a finding's stack that a search found.
     struct FrameMatch
@@ -64,12 +82,14 @@ public:
         /// "function (file:line)" without the folder: short enough to follow a site's label in its cell.
         QString brief;
     };
-    /// The innermost frame of finding `row`'s recorded stack (every frame, C++ and library ones too) whose
-    /// "path:line function" `pattern` matches; the site's kept frames where the rank's snapshot is not at hand.
+    /// The innermost frame of finding `row`'s (an index into Comparison::findings()) recorded stack (every frame, C++
+    /// and library ones too) whose "path:line function" `pattern` matches; the site's kept frames where the rank's
+    /// snapshot is not at hand.
     FrameMatch matchFrame(int row, const QRegularExpression& pattern) const;
 
 private:
     ComparisonPtr m_comparison;
+    bool m_grouped = false;
     // Each finding's frames as matchFrame searches them, made on the first search: a filter runs at every keystroke.
     mutable std::vector<QStringList> m_frameTexts;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ranklistmodel.h"
 
+#include "alikeranks.h"
 #include "formatting.h"
 
 #include <QColor>
@@ -258,6 +259,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return font;
         }
         return {};
+    case AlikeRanksRole:
+        return row.alike.empty() ? QString() : Formatting::ranks(row.alike);
     case Qt::BackgroundRole:
         // The verdict's rank stands out in a warm tint that reads on light and dark palettes alike.
         return row.outlier ? QVariant(QColor(225, 87, 89, 60)) : QVariant();
@@ -277,6 +280,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
             return tr("%1: %2").arg(row.file.path, row.file.notes());
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
             return row.summary->note.translated();
+        if (row.summary && index.column() == OomColumn && row.summary->oomEvents > 0)
+            return oomNote(row);
         if (row.summary && index.column() == HostColumn && row.summary->host.recorded)
             return tr("Pinned host memory of rank %1's process, never compared with the GPUs: %2 allocated at the "
                       "snapshot, %3 at most over its host trace, %4 reserved")
@@ -296,6 +301,23 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
     default:
         return {};
     }
+}
+
+QString RankListModel::oomNote(const Row& row)
+{
+    // Said for the ranks alike, with the group's figures (its first rank's), as every other answer says it.
+    const RankSummary& r = *row.summary;
+    const RankSummary& shared = row.alikeFigures ? *row.alikeFigures : r;
+    const QString site = row.oomSite.isEmpty() ? tr("<no stack recorded>") : row.oomSite;
+    if (row.alike.size() > 1)
+        return tr("Ranks %1 ran out of memory alike: asked for %2 with %3 free on the device, at %4 (rank %5's "
+                  "figures; this rank asked for %6)")
+            .arg(Formatting::ranks(row.alike), Formatting::bytes(shared.oomRequestedBytes),
+                Formatting::bytes(shared.oomDeviceFreeBytes), site, QString::number(shared.rank),
+                Formatting::bytes(r.oomRequestedBytes));
+    return tr("Rank %1 ran out of memory asking for %2 with %3 free on the device, at %4")
+        .arg(QString::number(r.rank), Formatting::bytes(r.oomRequestedBytes), Formatting::bytes(r.oomDeviceFreeBytes),
+            site);
 }
 
 bool RankListModel::isBytes(int column)
@@ -319,6 +341,9 @@ void RankListModel::setComparison(const ComparisonPtr& comparison)
         row.summary.reset();
         row.coordinates.clear();
         row.outlier = false;
+        row.alike.clear();
+        row.alikeFigures.reset();
+        row.oomSite.clear();
         if (!comparison || !row.file.ok())
             continue;
         for (const RankSummary& s : comparison->ranks()) {
@@ -328,6 +353,13 @@ void RankListModel::setComparison(const ComparisonPtr& comparison)
             row.outlier = s.rank == outlierRank || std::find(group.begin(), group.end(), s.rank) != group.end();
             if (const std::optional<ParallelLayout>& layout = comparison->layout())
                 row.coordinates = QString::fromStdString(layout->coordinatesText(s.rank));
+            const AlikeRanks& alike = comparison->alike();
+            const AlikeRanks::Group& g = alike.groups[alike.groupOf[size_t(comparison->rankIndex(s.rank))]];
+            for (size_t i : g.members)
+                row.alike.push_back(comparison->ranks()[i].rank);
+            row.alikeFigures = comparison->ranks()[g.first()];
+            if (s.oomEvents > 0 && s.oomSite != NoSite && !comparison->sites().frames(s.oomSite).empty())
+                row.oomSite = QString::fromStdString(comparison->sites().label(s.oomSite));
         }
     }
     if (!m_rows.empty())

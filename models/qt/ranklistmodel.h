@@ -62,6 +62,8 @@ public:
         PathRole,
         /// True for the rank the verdict names.
         OutlierRole,
+        /// The ranks alike with the row's ("0–63", itself included), empty before a comparison.
+        AlikeRanksRole,
     };
 
     explicit RankListModel(QObject* parent = nullptr);
@@ -107,10 +109,17 @@ private:
         std::optional<RankSummary> summary;
         QString coordinates;
         bool outlier = false;
+        /// The ranks alike with this one (AlikeRanks, itself included) and the figures their group gives: its
+        /// out-of-memory note is said for the group.
+        std::vector<int> alike;
+        std::optional<RankSummary> alikeFigures;
+        QString oomSite;
         int progress = 0;
         bool loading = true;
     };
     QVariant displayData(const Row& row, int column) const;
+    /// The OOMs column's tooltip: the rank's failed request, said for the ranks alike with it.
+    static QString oomNote(const Row& row);
     QVariant sortData(const Row& row, int column) const;
 
     std::vector<Row> m_rows;

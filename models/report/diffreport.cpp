@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "diffreport.h"
 
+#include "alikeranks.h"
 #include "formatting.h"
 #include "infoformat.h"
 #include "stacktext.h"
@@ -11,8 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 namespace RankScope::DiffReport {
 
@@ -62,11 +66,73 @@ std::string csvField(const std::string& s)
     return quoted + "\"";
 }
 
-nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
+// Every stack an answer names, written once: the findings' sites and the failed requests, by index.
+class StackList
 {
-    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-    for (const auto& frame : c.sites().frames(f.site))
-        frames.push_back({ { "filename", *frame.filename }, { "line", frame.line }, { "name", *frame.name } });
+public:
+    explicit StackList(FrameDetail detail)
+        : m_detail(detail)
+    { }
+    // A site's kept frames.
+    size_t site(const Comparison& c, SiteId site)
+    {
+        const auto [it, added] = m_sites.try_emplace({ &c, site }, m_list.size());
+        if (added) {
+            const StackText::Frames shown = StackText::siteFrames(c.sites(), site);
+            add(c.sites().label(site), shown, recordedOrder(shown));
+        }
+        return it->second;
+    }
+    // A rank's failed request: its stack as recorded, one for every rank that failed at the same site.
+    size_t oom(const Comparison& c, const RankSummary& r)
+    {
+        const size_t index = size_t(c.rankIndex(r.rank));
+        const bool known = r.oomSite != NoSite && !c.sites().frames(r.oomSite).empty();
+        const auto [it, added] = m_ooms.try_emplace({ &c, r.oomSite, known ? -1 : int(index) }, m_list.size());
+        if (added) {
+            const Snapshot& snapshot = c.history(index).snapshot();
+            add(known ? c.sites().label(r.oomSite) : std::string(), StackText::stackFrames(snapshot, r.oomStack, true),
+                StackText::stackFrames(snapshot, r.oomStack, false).frames);
+        }
+        return it->second;
+    }
+    nlohmann::ordered_json take()
+    {
+        return std::move(m_list);
+    }
+
+    // The shown frames with each folded run back in its place: the site's frames as recorded.
+    static std::vector<StackText::Frame> recordedOrder(const StackText::Frames& f)
+    {
+        const size_t shown = f.frames.size() - f.folded;
+        std::vector<StackText::Frame> out;
+        size_t next = shown;
+        size_t fold = 0;
+        for (size_t i = 0; i <= shown; ++i) {
+            for (; fold < f.folds.size() && f.folds[fold].at == i; ++fold) {
+                for (size_t k = 0; k < f.folds[fold].count; ++k)
+                    out.push_back(f.frames[next++]);
+            }
+            if (i < shown)
+                out.push_back(f.frames[i]);
+        }
+        return out;
+    }
+
+private:
+    void add(const std::string& label, const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded)
+    {
+        m_list.push_back({ { "site", label }, { "frames", stackJson(shown, recorded, m_detail) } });
+    }
+
+    FrameDetail m_detail;
+    nlohmann::ordered_json m_list = nlohmann::ordered_json::array();
+    std::map<std::pair<const Comparison*, SiteId>, size_t> m_sites;
+    std::map<std::tuple<const Comparison*, SiteId, int>, size_t> m_ooms;
+};
+
+nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f, StackList& stacks)
+{
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     for (const FindingRun& run : f.runs)
         runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
@@ -82,7 +148,7 @@ nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f)
         { "ranks_with_site", f.ranksWithSite },
         { "category", categoryName(f.category) },
         { "site", c.sites().label(f.site) },
-        { "frames", std::move(frames) },
+        { "stack", stacks.site(c, f.site) },
         { "runs", std::move(runs) },
     };
     if (!f.privatePools.empty()) {
@@ -111,18 +177,6 @@ nlohmann::ordered_json categoriesJson(const CategoryBytes& bytes)
     return out;
 }
 
-// A stack as the file recorded it, innermost first.
-nlohmann::ordered_json framesJson(const Snapshot& snapshot, StackId stack)
-{
-    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-    for (FrameId id : snapshot.stacks.frames(stack)) {
-        const Frame& f = snapshot.frames.frame(id);
-        frames.push_back({ { "filename", std::string(snapshot.strings.view(f.filename)) }, { "line", f.line },
-            { "name", std::string(snapshot.strings.view(f.name)) } });
-    }
-    return frames;
-}
-
 // An event of a rank's trace as its file numbers it: a digest's own events become those of the file it was made
 // from, where the digest says (its point and its last OOM).
 EventIndex sourceEvent(const Comparison& c, size_t rankIndex, EventIndex event)
@@ -138,15 +192,15 @@ EventIndex sourceEvent(const Comparison& c, size_t rankIndex, EventIndex event)
     return event;
 }
 
-// A rank's last failed request: {"requested_bytes","device_free_bytes","event","site","frames"}.
-nlohmann::ordered_json oomJson(const Comparison& c, const RankSummary& r)
+// A rank's last failed request: {"requested_bytes","device_free_bytes","event","site","stack"}.
+nlohmann::ordered_json oomJson(const Comparison& c, const RankSummary& r, StackList& stacks)
 {
     const size_t index = size_t(c.rankIndex(r.rank));
     return { { "requested_bytes", r.oomRequestedBytes }, { "device_free_bytes", r.oomDeviceFreeBytes },
         { "event", sourceEvent(c, index, r.oomEvent) },
         { "site",
             r.oomSite == NoSite || c.sites().frames(r.oomSite).empty() ? std::string() : c.sites().label(r.oomSite) },
-        { "frames", framesJson(c.history(index).snapshot(), r.oomStack) } };
+        { "stack", stacks.oom(c, r) } };
 }
 
 // Where holdings were looked at: "oom" at the rank's last OOM, the comparison's point at its point, else the event.
@@ -261,13 +315,24 @@ nlohmann::ordered_json compositionJson(const Comparison& c, const RankHoldings& 
         { "top_sites", std::move(sites) } };
 }
 
+// The ranks alike with one, where it stands for several: " (ranks 0–63 alike)".
+std::string alikeNote(const Comparison& c, size_t rankIndex)
+{
+    const AlikeRanks& alike = c.alike();
+    std::vector<int> ranks;
+    for (size_t i : alike.groups[alike.groupOf[rankIndex]].members)
+        ranks.push_back(c.ranks()[i].rank);
+    return ranks.size() > 1 ? " (ranks " + Formatting::ranks(ranks).toStdString() + " alike)" : std::string();
+}
+
 // The holdings in lines: where, by category, the largest sites, and the peak without each candidate.
 std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxSites)
 {
     const Composition& comp = h.composition;
     const std::string at = holdingsAt(c, h);
     std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU " + atWords(at) + " (event "
-        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n  ";
+        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes)
+        + alikeNote(c, h.rankIndex) + "\n  ";
     std::string categories;
     for (int k = 0; k < CategoryCount; ++k) {
         const int64_t b = comp.categoryBytes[size_t(k)];
@@ -301,14 +366,115 @@ std::string holdingsText(const Comparison& c, const RankHoldings& h, size_t maxS
     return out;
 }
 
+// "ranks 0–63", "rank 5".
+std::string ranksWords(const std::vector<int>& ranks)
+{
+    return (ranks.size() > 1 ? "ranks " : "rank ") + Formatting::ranks(ranks).toStdString();
+}
+
+// The devices of a group's members where texts name devices: "cuda:1", or where each rank has its own GPU,
+// "cuda:0–3".
+std::string groupDevice(const Comparison& c, const std::vector<size_t>& members)
+{
+    std::vector<int> devices;
+    for (size_t i : members) {
+        if (std::find(devices.begin(), devices.end(), c.ranks()[i].device) == devices.end())
+            devices.push_back(c.ranks()[i].device);
+    }
+    return "cuda:" + Formatting::ranks(devices).toStdString();
+}
+
+// What a group's member differs in from its first: the figures that are not the same, by their JSON names.
+nlohmann::ordered_json differences(const RankSummary& first, const RankSummary& r)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    const auto differ = [&](const char* key, int64_t value, int64_t shared) {
+        if (value != shared)
+            out[key] = value;
+    };
+    differ("device", r.device, first.device);
+    differ("bytes_at_point", r.bytesAtPoint, first.bytesAtPoint);
+    differ("peak_allocated_bytes", r.peakAllocatedBytes, first.peakAllocatedBytes);
+    differ("reserved_bytes_at_point", r.reservedAtPoint, first.reservedAtPoint);
+    differ("excess_bytes", r.excessBytes, first.excessBytes);
+    differ("oom_events", r.oomEvents, first.oomEvents);
+    differ("oom_requested_bytes", r.oomRequestedBytes, first.oomRequestedBytes);
+    differ("oom_device_free_bytes", r.oomDeviceFreeBytes, first.oomDeviceFreeBytes);
+    return out;
+}
+
 } // namespace
+
+nlohmann::ordered_json stackJson(
+    const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail)
+{
+    const auto frame = [](const StackText::Frame& f) {
+        return nlohmann::ordered_json { { "filename", std::string(f.file) }, { "line", f.line },
+            { "name", std::string(f.name) }, { "own_code", !SiteTable::isLibraryFrame(f.name, f.file, f.line) } };
+    };
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (detail == FrameDetail::All) {
+        for (const StackText::Frame& f : recorded)
+            out.push_back(frame(f));
+        return out;
+    }
+    const size_t count = shown.frames.size() - shown.folded;
+    if (count == 0)
+        return out;
+    size_t fold = 0;
+    size_t inner = shown.start;
+    for (; fold < shown.folds.size() && shown.folds[fold].at <= shown.start; ++fold)
+        inner += shown.folds[fold].count;
+    if (inner > 0)
+        out.push_back({ { "inner_frames", inner } });
+    for (size_t i = shown.start; i <= count; ++i) {
+        for (; fold < shown.folds.size() && shown.folds[fold].at == i; ++fold)
+            out.push_back({ { "native_frames", shown.folds[fold].count } });
+        if (i < count)
+            out.push_back(frame(shown.frames[i]));
+    }
+    return out;
+}
+
+std::string stackLine(const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail)
+{
+    std::string out;
+    for (const nlohmann::ordered_json& f : stackJson(shown, recorded, detail)) {
+        out += out.empty() ? "" : " < ";
+        if (f.contains("inner_frames"))
+            out += "[" + std::to_string(f["inner_frames"].get<size_t>()) + " inner frames]";
+        else if (f.contains("native_frames"))
+            out += "[+" + std::to_string(f["native_frames"].get<size_t>()) + " native frames]";
+        else
+            out += (f["own_code"].get<bool>() ? "*" : "") + f["name"].get<std::string>() + " ("
+                + Formatting::fileName(f["filename"].get<std::string>()).toStdString() + ":"
+                + std::to_string(f["line"].get<int64_t>()) + ")";
+    }
+    return out;
+}
+
+std::vector<int> groupRanks(const Comparison& c, const std::vector<size_t>& members)
+{
+    std::vector<int> out;
+    for (size_t i : members)
+        out.push_back(c.ranks()[i].rank);
+    return out;
+}
+
+std::vector<int> findingRanks(const Comparison& c, const std::vector<size_t>& members)
+{
+    std::vector<int> out;
+    for (size_t i : members)
+        out.push_back(c.findings()[i].rank);
+    return out;
+}
 
 std::string pointWords(const Comparison& c)
 {
     return VerdictText::moment(c.verdict(), c.groups().size() > 1, VerdictText::English).toStdString();
 }
 
-std::string text(const Comparison& c, int maxFindings)
+std::string text(const Comparison& c, int maxFindings, int maxRankRows)
 {
     const Verdict& v = c.verdict();
     std::string out = v.rankCount < 2 && v.kind != Verdict::Growth
@@ -353,16 +519,35 @@ std::string text(const Comparison& c, int maxFindings)
     out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
         + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
         + pad("unallocated", 17, true) + pad("largest free", 13, true) + pad("OOMs", 6, true) + "  file\n";
-    for (const RankSummary& r : c.ranks()) {
-        out += "  " + pad(std::to_string(r.rank), 6)
-            + (devices ? pad("cuda:" + std::to_string(r.device), 8) : std::string())
-            + pad(std::to_string(r.sourceEvent), 10, true) + pad(bytes(r.bytesAtPoint), 12, true)
+    // Ranks alike in one line: the figures of the first, every member named.
+    const AlikeRanks& alike = c.alike();
+    for (size_t row = 0; row < alike.groups.size(); ++row) {
+        const AlikeRanks::Group& g = alike.groups[row];
+        if (maxRankRows >= 0 && row >= size_t(maxRankRows)) {
+            size_t rest = 0;
+            for (size_t i = row; i < alike.groups.size(); ++i)
+                rest += alike.groups[i].members.size();
+            out += "  … " + std::to_string(rest) + " more ranks in " + std::to_string(alike.groups.size() - row)
+                + " rows (use --json for all)\n";
+            break;
+        }
+        const RankSummary& r = c.ranks()[g.first()];
+        const bool several = g.members.size() > 1;
+        const std::string device = groupDevice(c, g.members);
+        out += "  "
+            + pad(several ? Formatting::ranks(groupRanks(c, g.members)).toStdString() : std::to_string(r.rank), 6)
+            + (devices ? pad(device, 8) : std::string()) + pad(std::to_string(r.sourceEvent), 10, true)
+            + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
             + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true)
             + pad(bytes(r.unallocatedBytes) + " " + share(r.unallocatedBytes, r.reservedAtPoint), 17, true)
             + pad(bytes(r.largestFreeBytes), 13, true) + pad(std::to_string(r.oomEvents), 6, true) + "  "
             + r.path.toStdString() + (r.traceIncomplete ? "  (trace incomplete)" : "")
-            + (r.note.empty() ? "" : "  (" + r.note.english() + ")") + "\n";
+            + (r.note.empty() ? "" : "  (" + r.note.english() + ")")
+            + (several ? "  (" + std::to_string(g.members.size()) + " ranks alike: rank " + std::to_string(r.rank)
+                        + "'s figures)"
+                       : std::string())
+            + "\n";
     }
     if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.traceIncomplete; }))
         out += "  (trace incomplete: the trace frees memory it never saw allocated, as when recording started late or "
@@ -378,15 +563,17 @@ std::string text(const Comparison& c, int maxFindings)
     }
 
     std::string ooms;
-    for (const RankSummary& r : c.ranks()) {
+    for (const AlikeRanks::Group& g : alike.groups) {
+        const RankSummary& r = c.ranks()[g.first()];
         if (r.oomEvents == 0)
             continue;
-        ooms += "  rank " + std::to_string(r.rank) + (devices ? " cuda:" + std::to_string(r.device) : std::string())
-            + "  asked for " + bytes(r.oomRequestedBytes) + " with " + bytes(r.oomDeviceFreeBytes)
-            + " free on the device (event " + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
-            + ")\n";
-        const StackText::Frames frames =
-            StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true);
+        const std::string device = devices ? groupDevice(c, g.members) : std::string();
+        ooms += "  " + ranksWords(groupRanks(c, g.members)) + (g.members.size() > 1 ? ", alike:" : "")
+            + (device.empty() ? std::string() : " " + device) + "  asked for " + bytes(r.oomRequestedBytes) + " with "
+            + bytes(r.oomDeviceFreeBytes) + " free on the device (event "
+            + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
+            + (g.members.size() > 1 ? " of rank " + std::to_string(r.rank) : "") + ")\n";
+        const StackText::Frames frames = StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true);
         if (frames.frames.empty())
             ooms += "      <no stack recorded>\n";
         for (const QString& line : StackText::lines(frames, 8).lines)
@@ -402,9 +589,7 @@ std::string text(const Comparison& c, int maxFindings)
         out += "\nGroups of the layout " + layout->text() + (layout->suggested ? " (guessed; --layout to set it)" : "")
             + ", medians of their ranks:\n";
         for (const GroupSummary& g : c.groups()) {
-            std::string list;
-            for (int r : g.ranks)
-                list += (list.empty() ? "" : ",") + std::to_string(r);
+            const std::string list = Formatting::ranks(g.ranks).toStdString();
             out += "  " + pad(g.name, 14) + pad(bytes(g.bytesAtPoint), 12, true) + "  model state "
                 + bytes(g.modelStateBytes()) + ", activations " + bytes(g.categoryBytes[size_t(Category::Activation)])
                 + "  ranks " + list + "\n";
@@ -412,32 +597,41 @@ std::string text(const Comparison& c, int maxFindings)
     }
 
     const auto& findings = c.findings();
+    const size_t alikeFindings = AlikeRanks::several(alike.findingGroups);
     out += findings.empty() ? std::string("\nFindings: none (no rank holds more than its baseline at any site)\n")
-                            : "\nFindings (" + std::to_string(findings.size()) + ", largest first):\n";
+                            : "\nFindings (" + std::to_string(findings.size()) + ", largest first"
+            + (alikeFindings > 0 ? "; those of several ranks alike said once" : "") + "):\n";
     int shown = 0;
-    for (const Finding& f : findings) {
+    size_t said = 0;
+    for (const AlikeRanks::Group& g : alike.findingGroups) {
         if (shown++ >= maxFindings) {
-            out += "  … " + std::to_string(findings.size() - size_t(maxFindings)) + " more (use --json for all)\n";
+            out += "  … " + std::to_string(findings.size() - said) + " more (use --json for all)\n";
             break;
         }
-        out += "  rank " + std::to_string(f.rank) + (devices ? " cuda:" + std::to_string(f.device) : std::string())
-            + "  " + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes) + "  (" + bytes(f.rankBytes) + " in "
-            + std::to_string(f.rankCount) + " allocations; baseline " + bytes(f.baselineBytes) + " in "
-            + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size()) + " run(s)  "
-            + categoryName(f.category) + poolsText(f) + "\n";
+        said += g.members.size();
+        const Finding& f = findings[g.first()];
+        const bool several = g.members.size() > 1;
+        const std::string device = devices ? " cuda:" + std::to_string(f.device) : std::string();
+        out += "  " + ranksWords(findingRanks(c, g.members)) + (several ? ", alike:" : "") + device + "  "
+            + Finding::kindName(f.kind) + "  +" + bytes(f.excessBytes) + (several ? " each" : "") + "  ("
+            + bytes(f.rankBytes) + " in " + std::to_string(f.rankCount) + " allocations; baseline "
+            + bytes(f.baselineBytes) + " in " + std::to_string(f.baselineCount) + ")  " + std::to_string(f.runs.size())
+            + " run(s)  " + categoryName(f.category) + poolsText(f) + "\n";
         // As every view shows a stack: in call order, native runs folded where they were called, as the failed
         // requests' stacks above and the reports show them.
-        const StackText::Frames shown = StackText::siteFrames(c.sites(), f.site);
-        if (shown.frames.empty())
+        const StackText::Frames frames = StackText::siteFrames(c.sites(), f.site);
+        if (frames.frames.empty())
             out += "      <no stack recorded>\n";
-        for (const QString& line : StackText::lines(shown, 8).lines)
+        for (const QString& line : StackText::lines(frames, 8).lines)
             out += "      " + line.toStdString() + "\n";
     }
     return out;
 }
 
-std::string json(const Comparison& c)
+std::string json(const Comparison& c, FrameDetail frames)
 {
+    StackList stacks(frames);
+    const AlikeRanks& alike = c.alike();
     nlohmann::ordered_json out;
     out["at"] = c.pointName();
     if (c.alignedTo() >= 0)
@@ -466,6 +660,7 @@ std::string json(const Comparison& c)
             { "categories", categoriesJson(r.categoryBytes) },
             { "oom_events", r.oomEvents },
             { "trace_incomplete", r.traceIncomplete },
+            { "group", alike.groupOf[out["ranks"].size()] },
         };
         if (const std::optional<ParallelLayout>& layout = c.layout()) {
             nlohmann::ordered_json coords = nlohmann::ordered_json::object();
@@ -481,7 +676,7 @@ std::string json(const Comparison& c)
             rank["growth_bytes"] = r.growthBytes;
         }
         if (r.oomEvents > 0)
-            rank["oom"] = oomJson(c, r);
+            rank["oom"] = oomJson(c, r, stacks);
         if (const size_t index = size_t(&r - c.ranks().data()); c.missesPoint(index))
             rank["at"] = c.pointNameOf(index);
         if (!r.note.empty())
@@ -489,6 +684,28 @@ std::string json(const Comparison& c)
         if (r.host.recorded)
             rank["host_memory"] = InfoFormat::hostMemoryJson(r.host);
         out["ranks"].push_back(std::move(rank));
+    }
+    // Ranks alike, said once: the figures of the first member, and what each other member differs in.
+    out["groups"] = nlohmann::ordered_json::array();
+    for (const AlikeRanks::Group& g : alike.groups) {
+        const RankSummary& first = c.ranks()[g.first()];
+        const std::vector<int> ranks = groupRanks(c, g.members);
+        nlohmann::ordered_json group = { { "ranks", ranks }, { "ranks_text", Formatting::ranks(ranks).toStdString() },
+            { "figures_rank", first.rank }, { "bytes_at_point", first.bytesAtPoint },
+            { "peak_allocated_bytes", first.peakAllocatedBytes }, { "reserved_bytes_at_point", first.reservedAtPoint },
+            { "excess_bytes", first.excessBytes }, { "oom_events", first.oomEvents } };
+        if (first.oomEvents > 0)
+            group["oom"] = oomJson(c, first, stacks);
+        nlohmann::ordered_json differ = nlohmann::ordered_json::array();
+        for (size_t i = 1; i < g.members.size(); ++i) {
+            nlohmann::ordered_json d = differences(first, c.ranks()[g.members[i]]);
+            if (!d.empty()) {
+                d["rank"] = c.ranks()[g.members[i]].rank;
+                differ.push_back(std::move(d));
+            }
+        }
+        group["differences"] = std::move(differ);
+        out["groups"].push_back(std::move(group));
     }
     if (const std::optional<ParallelLayout>& layout = c.layout()) {
         nlohmann::ordered_json groups = nlohmann::ordered_json::array();
@@ -504,9 +721,34 @@ std::string json(const Comparison& c)
     std::vector<const Comparison*> compared = { &c };
     for (const auto& other : c.otherDevices())
         compared.push_back(other.get());
+    out["finding_groups"] = nlohmann::ordered_json::array();
     for (const Comparison* d : compared) {
-        for (const Finding& f : d->findings())
-            out["findings"].push_back(findingJson(*d, f));
+        const size_t offset = out["findings"].size();
+        for (size_t i = 0; i < d->findings().size(); ++i) {
+            nlohmann::ordered_json f = findingJson(*d, d->findings()[i], stacks);
+            f["group"] = out["finding_groups"].size() + d->alike().findingGroupOf[i];
+            out["findings"].push_back(std::move(f));
+        }
+        // Findings alike (one site and kind on several ranks), said once: the first's figures, each other's excess
+        // where it differs.
+        for (const AlikeRanks::Group& g : d->alike().findingGroups) {
+            const Finding& first = d->findings()[g.first()];
+            std::vector<size_t> indices;
+            nlohmann::ordered_json differ = nlohmann::ordered_json::array();
+            for (size_t i : g.members) {
+                indices.push_back(offset + i);
+                if (d->findings()[i].excessBytes != first.excessBytes)
+                    differ.push_back(
+                        { { "rank", d->findings()[i].rank }, { "excess_bytes", d->findings()[i].excessBytes } });
+            }
+            const std::vector<int> ranks = findingRanks(*d, g.members);
+            out["finding_groups"].push_back(
+                { { "ranks", ranks }, { "ranks_text", Formatting::ranks(ranks).toStdString() },
+                    { "device", first.device }, { "kind", Finding::kindName(first.kind) },
+                    { "category", categoryName(first.category) }, { "site", d->sites().label(first.site) },
+                    { "excess_bytes", first.excessBytes }, { "stack", stacks.site(*d, first.site) },
+                    { "findings", std::move(indices) }, { "differences", std::move(differ) } });
+        }
     }
     const Verdict& v = c.verdict();
     out["verdict"] = {
@@ -603,7 +845,7 @@ std::string json(const Comparison& c)
     }
     if (const int index = c.rankIndex(v.oomRanks.empty() ? v.rank : v.figuresRank);
         index >= 0 && (!v.oomRanks.empty() || v.oomRequestedBytes > 0)) {
-        nlohmann::ordered_json oom = oomJson(c, c.ranks()[size_t(index)]);
+        nlohmann::ordered_json oom = oomJson(c, c.ranks()[size_t(index)], stacks);
         oom["rank"] = c.ranks()[size_t(index)].rank;
         out["verdict"]["oom"] = std::move(oom);
     }
@@ -636,6 +878,8 @@ std::string json(const Comparison& c)
                 { "rank", d.rank }, { "excess_bytes", d.excessBytes }, { "findings", d.findings } });
         }
     }
+    out["frames"] = frames == FrameDetail::All ? "all" : "yours";
+    out["stacks"] = stacks.take();
     return out.dump(2) + "\n";
 }
 
@@ -646,7 +890,8 @@ std::string topText(const Comparison& c, const RankHoldings& h, By by, size_t ma
     const Composition& comp = h.composition;
     const std::string at = holdingsAt(c, h);
     std::string out = "What fills rank " + std::to_string(h.rank) + "'s GPU " + atWords(at) + " (event "
-        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes) + "\n";
+        + std::to_string(sourceEvent(c, h.rankIndex, comp.event)) + "): " + bytes(comp.totalBytes)
+        + alikeNote(c, h.rankIndex) + "\n";
     out += "  " + pad("bytes", 10, true) + pad("share", 8, true) + pad("allocs", 8, true) + "  " + pad("category", 16)
         + pad("peak without", 14, true) + pad("saved", 12, true) + "\n";
     std::array<int64_t, CategoryCount> counts {};
@@ -676,6 +921,9 @@ std::string topJson(const Comparison& c, const RankHoldings& h, By by)
 {
     nlohmann::ordered_json out = compositionJson(c, h, -1);
     out["device"] = c.ranks()[h.rankIndex].device;
+    // The ranks its figures stand for, itself included.
+    const AlikeRanks& alike = c.alike();
+    out["alike_ranks"] = groupRanks(c, alike.groups[alike.groupOf[h.rankIndex]].members);
     out["peak_bytes"] = h.peakBytes;
     if (h.margin.offeredBytes > 0) {
         out["offered_bytes"] = h.margin.offeredBytes;
@@ -696,14 +944,21 @@ std::string topJson(const Comparison& c, const RankHoldings& h, By by)
     return out.dump(2) + "\n";
 }
 
-std::string csv(const Comparison& c)
+std::string csv(const Comparison& c, FrameDetail frames)
 {
-    std::string out = "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site\n";
-    for (const Finding& f : c.findings()) {
+    // A row per group of findings alike: the figures of its largest, every rank named (`ranks`); the stack from the
+    // user's frame outward. The new columns go last, so a script that reads columns by position reads the same.
+    std::string out =
+        "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site,ranks,stack\n";
+    for (const AlikeRanks::Group& g : c.alike().findingGroups) {
+        const Finding& f = c.findings()[g.first()];
+        const StackText::Frames shown = StackText::siteFrames(c.sites(), f.site);
         out += std::to_string(f.rank) + "," + Finding::kindName(f.kind) + "," + std::to_string(f.excessBytes) + ","
             + std::to_string(f.rankBytes) + "," + std::to_string(f.baselineBytes) + "," + std::to_string(f.rankCount)
             + "," + std::to_string(f.baselineCount) + "," + std::to_string(f.runs.size()) + ","
-            + categoryName(f.category) + "," + csvField(c.sites().label(f.site, 8)) + "\n";
+            + categoryName(f.category) + "," + csvField(c.sites().label(f.site, 8)) + ","
+            + csvField(Formatting::ranks(findingRanks(c, g.members)).toStdString()) + ","
+            + csvField(stackLine(shown, StackList::recordedOrder(shown), frames)) + "\n";
     }
     return out;
 }
@@ -731,18 +986,26 @@ std::vector<std::string> rankHeader(const Comparison& c)
     return header;
 }
 
+// A row per group of ranks alike: the figures of its first, every member named.
 std::vector<ReportRow> rankRows(const Comparison& c)
 {
     std::vector<ReportRow> rows;
-    for (const RankSummary& r : c.ranks()) {
-        ReportRow row { { rankName(c, r.rank, r.device), QFileInfo(r.path).fileName().toStdString(),
+    for (const AlikeRanks::Group& g : c.alike().groups) {
+        const RankSummary& r = c.ranks()[g.first()];
+        const bool several = g.members.size() > 1;
+        const std::string device = groupDevice(c, g.members);
+        ReportRow row { { several ? Formatting::ranks(groupRanks(c, g.members)).toStdString()
+                    + (c.namesDevices() && !device.empty() ? " (" + device + ")" : "")
+                                  : rankName(c, r.rank, r.device),
+            QFileInfo(r.path).fileName().toStdString()
+                + (several ? " (" + std::to_string(g.members.size()) + " ranks alike: its figures)" : ""),
             bytes(r.peakAllocatedBytes), bytes(r.bytesAtPoint), (r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes),
             bytes(modelStateBytes(r.categoryBytes)), bytes(r.categoryBytes[size_t(Category::Activation)]),
             bytes(r.reservedAtPoint),
             bytes(r.unallocatedBytes) + " (" + share(r.unallocatedBytes, r.reservedAtPoint) + ")",
             bytes(r.largestFreeBytes), std::to_string(r.oomEvents), r.traceIncomplete ? "incomplete" : "complete" } };
         if (const std::optional<ParallelLayout>& layout = c.layout())
-            row.cells.insert(row.cells.begin() + 2, layout->coordinatesText(r.rank));
+            row.cells.insert(row.cells.begin() + 2, several ? std::string("-") : layout->coordinatesText(r.rank));
         rows.push_back(std::move(row));
     }
     return rows;
@@ -799,20 +1062,26 @@ struct OomSection
     std::vector<std::string> stack;
 };
 
+// A section per group of ranks alike that ran out of memory: said once, every member named.
 std::vector<OomSection> oomSections(const Comparison& c)
 {
     std::vector<OomSection> sections;
-    for (const RankSummary& r : c.ranks()) {
+    for (const AlikeRanks::Group& g : c.alike().groups) {
+        const RankSummary& r = c.ranks()[g.first()];
         if (r.oomEvents == 0)
             continue;
         OomSection section;
-        section.sentence = "Rank " + rankName(c, r.rank, r.device) + " ran out of memory asking for "
+        const bool several = g.members.size() > 1;
+        const std::string device = c.namesDevices() ? groupDevice(c, g.members) : std::string();
+        section.sentence = (several ? "Ranks " + Formatting::ranks(groupRanks(c, g.members)).toStdString() + " alike"
+                                    : "Rank " + rankName(c, r.rank, r.device))
+            + (several && !device.empty() ? " (" + device + ")" : "") + " ran out of memory asking for "
             + bytes(r.oomRequestedBytes) + " with " + bytes(r.oomDeviceFreeBytes) + " free on the device (event "
-            + std::to_string(sourceEvent(c, size_t(c.rankIndex(r.rank)), r.oomEvent))
+            + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
+            + (several ? " of rank " + std::to_string(r.rank) : "")
             + (r.oomEvents > 1 ? ", the last of " + std::to_string(r.oomEvents) : "") + ").";
-        for (const QString& line : StackText::lines(
-                 StackText::stackFrames(c.history(size_t(c.rankIndex(r.rank))).snapshot(), r.oomStack, true), 12)
-                                       .lines)
+        for (const QString& line :
+            StackText::lines(StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true), 12).lines)
             section.stack.push_back(line.toStdString());
         sections.push_back(std::move(section));
     }
@@ -893,13 +1162,18 @@ std::vector<std::string> stackLines(const Comparison& c, const Finding& f)
     return lines;
 }
 
-std::string findingTitle(const Comparison& c, size_t i)
+// The title of the n-th group of findings alike: its ranks and the figures of its largest.
+std::string findingTitle(const Comparison& c, size_t n)
 {
-    const Finding& f = c.findings()[i];
-    return std::to_string(i + 1) + ". Rank " + rankName(c, f.rank, f.device) + ", "
-        + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", "
-        + VerdictText::category(f.category, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes) + ": "
-        + c.sites().label(f.site);
+    const AlikeRanks::Group& g = c.alike().findingGroups[n];
+    const Finding& f = c.findings()[g.first()];
+    const bool several = g.members.size() > 1;
+    return std::to_string(n + 1) + ". "
+        + (several ? "Ranks " + Formatting::ranks(findingRanks(c, g.members)).toStdString() + " alike"
+                   : "Rank " + rankName(c, f.rank, f.device))
+        + ", " + VerdictText::findingKind(f.kind, VerdictText::Plain).toStdString() + ", "
+        + VerdictText::category(f.category, VerdictText::Plain).toStdString() + ", +" + bytes(f.excessBytes)
+        + (several ? " each" : "") + ": " + c.sites().label(f.site);
 }
 
 std::string findingFigures(const Finding& f)
@@ -953,8 +1227,8 @@ std::string html(const Comparison& c, const QByteArray& png, int maxFindings)
     out += "<h2>Top findings</h2>\n";
     if (c.findings().empty())
         out += "<p>No rank holds more than its baseline at any allocation site.</p>\n";
-    for (size_t i = 0; i < c.findings().size() && int(i) < maxFindings; ++i) {
-        const Finding& f = c.findings()[i];
+    for (size_t i = 0; i < c.alike().findingGroups.size() && int(i) < maxFindings; ++i) {
+        const Finding& f = c.findings()[c.alike().findingGroups[i].first()];
         out += "<h3>" + htmlEscape(findingTitle(c, i)) + "</h3>\n<p>" + htmlEscape(findingFigures(f)) + "</p>\n<pre>";
         for (const std::string& line : stackLines(c, f))
             out += htmlEscape(line) + "\n";
@@ -994,8 +1268,8 @@ std::string markdown(const Comparison& c, const QString& image, int maxFindings)
     out += "\n## Top findings\n\n";
     if (c.findings().empty())
         out += "No rank holds more than its baseline at any allocation site.\n";
-    for (size_t i = 0; i < c.findings().size() && int(i) < maxFindings; ++i) {
-        const Finding& f = c.findings()[i];
+    for (size_t i = 0; i < c.alike().findingGroups.size() && int(i) < maxFindings; ++i) {
+        const Finding& f = c.findings()[c.alike().findingGroups[i].first()];
         out += "### " + findingTitle(c, i) + "\n\n" + findingFigures(f) + "\n\n```\n";
         for (const std::string& line : stackLines(c, f))
             out += line + "\n";

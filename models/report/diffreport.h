@@ -3,21 +3,48 @@
 
 #include "comparison.h"
 
+#include "stacktext.h"
+
 #include <QByteArray>
 #include <QString>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 
 namespace RankScope {
 
-/// The outputs of a comparison: readable text, the JSON schema (`{"at", "ranks":[…], "findings":[…], "verdict":{…}}`,
-/// findings largest first, frames innermost first) and CSV of `rankscope diff`, and the reports for bug trackers.
+/// The outputs of a comparison: readable text, the JSON schema (`{"at", "ranks":[…], "groups":[…], "findings":[…],
+/// "finding_groups":[…], "stacks":[…], "verdict":{…}}`, findings largest first) and CSV of `rankscope diff`, and the
+/// reports for bug trackers. Ranks and findings alike (AlikeRanks) are said once, with their exceptions; a stack is
+/// written once in `stacks` and named by its index.
 namespace DiffReport {
-std::string text(const Comparison& comparison, int maxFindings = 10);
+/// At most `maxFindings` groups of findings alike and `maxRankRows` rows of ranks alike (all when negative).
+std::string text(const Comparison& comparison, int maxFindings = 10, int maxRankRows = -1);
 /// Where the ranks were compared, in words: "aligned moments (rank 3's peak)", else the point's name ("peak").
 std::string pointWords(const Comparison& comparison);
-std::string json(const Comparison& comparison);
-std::string csv(const Comparison& comparison);
+/// How many frames a stack written as data gives (JSON, CSV, MCP): `Yours` from where reading starts (the user's
+/// innermost frame) outward in call order, each marked `own_code`, the frames inside it and each run of C++ and
+/// interpreter frames folded into a count in its place (`{"inner_frames":N}`, `{"native_frames":N}`); `All` every
+/// frame as recorded, innermost first.
+enum class FrameDetail
+{
+    Yours,
+    All,
+};
+/// A stack as data, in the order FrameDetail says; `shown` as StackText gives it (siteFrames, stackFrames(…, true)),
+/// `recorded` the frames as recorded (for All).
+nlohmann::ordered_json stackJson(
+    const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail);
+/// The same as one line: "f  file.py:21 < g  train.py:88 < [+3 native frames]", reading order.
+std::string stackLine(
+    const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail);
+std::string json(const Comparison& comparison, FrameDetail frames = FrameDetail::Yours);
+std::string csv(const Comparison& comparison, FrameDetail frames = FrameDetail::Yours);
+/// The members of an alike group as rank numbers.
+std::vector<int> groupRanks(const Comparison& comparison, const std::vector<size_t>& members);
+/// The findings of an alike group as rank numbers.
+std::vector<int> findingRanks(const Comparison& comparison, const std::vector<size_t>& members);
 /// What fills one rank's GPU (`rankscope top`), by site or by category, and the peak without each of them:
 /// `{"rank","device","at","event","bytes","peak_bytes","categories":{…},"sites"|"by_category":[…],"what_if":[…]}`.
 enum class By

@@ -1,8 +1,10 @@
 // Drives RankScope's MCP server (`BINARY mcp`, stdio) with the official TypeScript SDK client.
 //
-// Usage: node client.mjs RANKSCOPE_BINARY EXAMPLES_DIR [--core] [--log TRAINING_LOG]
+// Usage: node client.mjs RANKSCOPE_BINARY EXAMPLES_DIR [--core] [--log TRAINING_LOG] [--many JOB_DIR]
 //   EXAMPLES_DIR holds 4 rank snapshots; --core: the binary is rankscope-cli (no export_picture);
-//   --log: also call steps on that log (skipped without it).
+//   --log: also call steps on that log (skipped without it); --many: a job of many ranks alike out of memory
+//   (capacity_loss_64), on which every tool's default answer must stay within the budget and an agent-style session
+//   must reach the verdict, the failed request's own frames and the what-if in at most five calls.
 //
 // Checks, each through client.callTool so the SDK validates structuredContent against outputSchema:
 //  1. connect + initialize negotiate a supported protocol; listTools() names exactly the expected
@@ -35,7 +37,10 @@ const argv = process.argv.slice(2);
 const core = argv.includes("--core");
 const logIndex = argv.indexOf("--log");
 const log = logIndex >= 0 ? resolve(argv[logIndex + 1] ?? "") : null;
-const positional = argv.filter((a, i) => !a.startsWith("--") && (logIndex < 0 || i !== logIndex + 1));
+const manyIndex = argv.indexOf("--many");
+const many = manyIndex >= 0 ? resolve(argv[manyIndex + 1] ?? "") : null;
+const positional = argv.filter(
+  (a, i) => !a.startsWith("--") && (logIndex < 0 || i !== logIndex + 1) && (manyIndex < 0 || i !== manyIndex + 1));
 if (positional.length !== 2) {
   console.error("usage: node client.mjs RANKSCOPE_BINARY EXAMPLES_DIR [--core] [--log TRAINING_LOG]");
   process.exit(2);
@@ -93,7 +98,7 @@ const server = client.getServerVersion();
 console.log(`connected to ${server?.name} ${server?.version}, protocol ${negotiated}`);
 check(client.getServerCapabilities()?.tools, "the server does not offer tools");
 const { tools } = await client.listTools();
-const expected = ["open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps"];
+const expected = ["open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps"];
 if (!core) expected.push("export_picture");
 check(isDeepStrictEqual(tools.map((t) => t.name), expected), "listTools() names differ", { got: tools.map((t) => t.name), expected });
 for (const tool of tools) {
@@ -110,8 +115,8 @@ check(typeof job === "string" && job.length > 0, "open_job: job is not a string 
 check(opened.files.length === 4, `open_job: ${opened.files.length} files, expected 4`, opened);
 check(opened.failed.length === 0, "open_job: some files failed", opened.failed);
 
-// 3. diff equals the command line's diff --json
-const diff = (await call("diff", { job })).structuredContent;
+// 3. diff in full equals the command line's diff --json
+const diff = (await call("diff", { job, detail: "full" })).structuredContent;
 const cli = JSON.parse(execFileSync(binary, ["diff", "--json", examples], { encoding: "utf8", maxBuffer: 1 << 28 }));
 check(isDeepStrictEqual(diff.verdict, cli.verdict), "diff: verdict differs from diff --json", { mcp: diff.verdict, cli: cli.verdict });
 check(isDeepStrictEqual(diff.ranks, cli.ranks), "diff: ranks differ from diff --json", { mcp: diff.ranks, cli: cli.ranks });
@@ -126,9 +131,12 @@ check(none.matched === 0 && none.findings.length === 0, "findings: the filter sh
 // 5. stack
 const stack = (await call("stack", { job, finding: 1 })).structuredContent;
 check(stack.frames.length > 0, "stack: no frames", stack);
-for (const f of stack.frames)
+for (const f of stack.frames) {
+  if (f.inner_frames !== undefined || f.native_frames !== undefined) continue; // what is folded, counted
   check(typeof f.filename === "string" && Number.isInteger(f.line) && typeof f.name === "string" && typeof f.own_code === "boolean",
     "stack: a frame lacks filename, line, name or boolean own_code", f);
+}
+check(stack.comparison?.job === job, "stack: does not name the comparison it answers", stack);
 
 // 6. top and what_if
 const top = (await call("top", { job })).structuredContent;
@@ -190,6 +198,62 @@ const point = await call("diff", { job, point: "event:999999" }, true);
 check(text(point).includes("trace has events 0 to"), "diff point: unexpected error text", text(point));
 const after = (await call("findings", { job })).structuredContent;
 check(after.total >= 1, "findings after the errors: no findings", after);
+
+// 9b. What a tool does not take is refused, not ignored; an offset past the end is an error.
+const unknown = await call("what_if", { job, point: "peak" }, true);
+check(text(unknown).startsWith("unknown argument point"), "what_if point: unexpected error text", text(unknown));
+await call("findings", { job, offset: 1000 }, true);
+await call("info", { paths: ["/nonexistent/x.pickle"] }, true);
+
+// 9c. Many ranks alike: every tool's default answer within the budget (text; structured content a few times that at
+// most), and an agent-style session that reaches the verdict, the failed request's own frames and the what-if.
+const budget = 8000;
+if (many) {
+  const sizes = [];
+  const measured = async (name, args) => {
+    const result = await call(name, args);
+    const size = { tool: name, args: JSON.stringify(args).replace(many, "JOB"), text: text(result).length,
+      structured: JSON.stringify(result.structuredContent ?? null).length };
+    sizes.push(size);
+    check(size.text <= budget, `${name} on many ranks: ${size.text} characters of text, over ${budget}`, text(result).slice(0, 2000));
+    check(size.structured <= 2 * budget, `${name} on many ranks: ${size.structured} characters of structured content`);
+    return result;
+  };
+  // The agent's session: five calls at most.
+  const session = [];
+  const agent = async (name, args) => {
+    session.push(name);
+    return measured(name, args);
+  };
+  const opened = (await agent("open_job", { paths: [many] })).structuredContent;
+  const manyJob = opened.job;
+  const verdict = await agent("diff", { job: manyJob });
+  const v = verdict.structuredContent.verdict;
+  check(v.kind === "over_capacity" && v.ranks.length === opened.file_count, "many: the verdict is not over_capacity of every rank", v);
+  check(verdict.structuredContent.groups.length === 1, "many: the ranks alike are not one group", verdict.structuredContent.groups);
+  check((text(verdict).match(/  asked for /g) ?? []).length === 1, "many: the failed request is said more than once", text(verdict));
+  const own = (v.oom?.frames ?? []).filter((f) => f.own_code);
+  check(own.length > 0, "many: the verdict's failed request has none of the user's frames", v.oom);
+  const failed = await agent("stack", { job: manyJob, oom: true });
+  check(failed.structuredContent.frames.find((f) => f.filename !== undefined)?.own_code === true,
+    "many: the failed request's stack does not start at the user's frame", failed.structuredContent.frames);
+  const whatIf = await agent("what_if", { job: manyJob });
+  check(whatIf.structuredContent.what_if.length > 0, "many: no what-if", whatIf.structuredContent);
+  check(session.length <= 5, `many: the session took ${session.length} calls`);
+  console.log(`agent session on ${opened.file_count} ranks: ${session.join(", ")} (${session.length} calls)`);
+  // Every other tool's default answer.
+  await measured("findings", { job: manyJob });
+  await measured("ranks", { job: manyJob });
+  await measured("top", { job: manyJob });
+  await measured("info", { paths: [many] });
+  if (!core) {
+    const picture = await call("export_picture", { job: manyJob, width: 800, height: 500 });
+    sizes.push({ tool: "export_picture", args: "{width:800,height:500}", text: text(picture).length,
+      structured: JSON.stringify(picture.structuredContent).length });
+  }
+  console.log("| tool | arguments | text | structured |\n|---|---|---:|---:|");
+  for (const s of sizes) console.log(`| ${s.tool} | ${s.args} | ${s.text} | ${s.structured} |`);
+}
 
 // 10. Closing ends the server: the SDK closes its stdin and only signals it after 2 s.
 const pid = transport.pid;

@@ -114,6 +114,13 @@ Out of memory with no outlier (magma27 truncated where an allocation failed, as 
                         10 GiB (outside_allocator with the device total)
   pp2_capacity_stage0_8  pipeline stage 0 (ranks 0-3) runs out of memory alike, stage 1 fits: over_capacity on the
                         stage, stage 1 no evidence of memory outside
+  capacity_loss_16 / capacity_loss_64
+                        capacity_loss_4 on 16 and 64 ranks (ranks 2 and up from a container): every answer says the
+                        ranks alike once; capacity_loss_balanced_16 / capacity_loss_balanced_64 the controls
+  capacity_loss_outlier_64  the same, rank 41 asking for twice the logits (a longer sequence): the group of 63 and
+                        its exception
+  capacity_loss_two_groups_16  the same on 16 ranks, ranks 8-15 asking for 1.5x the logits (another vocabulary
+                        shard): two groups alike
 
 Across the aligned trace (AdamW's first step appended: every rank peaks alike in the optimizer step):
   midstep_input_4       rank 2's forward tensors 1.5x larger (longer sequences): equal peaks, input_imbalance
@@ -809,6 +816,28 @@ def capacity_scenarios(outdir, magma):
     write(outdir, 'outside_total_much_4', job(activations, every),
           {'kind': 'outside_allocator', 'rank': -1, 'oom_ranks': every, 'evidence': 'device_total',
            'device_memory': seen + 10240 * MiB})
+
+    # Many ranks alike: an answer grows with what differs, not with the ranks (the controls: the same cut, no OOM).
+    def asking(factor, which):
+        def prepare(r, s):
+            field(r, s)
+            if which(r):  # the failed request, the trace's last entry
+                s['device_traces'][0][-1]['size'] = int(s['device_traces'][0][-1]['size'] * factor)
+        return prepare
+    for n in (16, 64):
+        every_n = list(range(n))
+        write(outdir, f'capacity_loss_{n}', job(loss, every_n, n=n, prepare=field),
+              dict(capacity, oom_ranks=every_n, remedies=['activation_checkpointing', 'chunked_loss'],
+                   request_site='log_softmax', alike_groups=[every_n]))
+        write(outdir, f'capacity_loss_balanced_{n}', job(loss, [], n=n, prepare=field), {'kind': 'balanced'})
+    every_64 = list(range(64))
+    write(outdir, 'capacity_loss_outlier_64', job(loss, every_64, n=64, prepare=asking(2, lambda r: r == 41)),
+          dict(capacity, oom_ranks=every_64, request_site='log_softmax',
+               alike_groups=[[r for r in every_64 if r != 41], [41]]))
+    every_16 = list(range(16))
+    write(outdir, 'capacity_loss_two_groups_16', job(loss, every_16, n=16, prepare=asking(1.5, lambda r: r >= 8)),
+          dict(capacity, oom_ranks=every_16, request_site='log_softmax',
+               alike_groups=[list(range(8)), list(range(8, 16))]))
 
     # Pipeline stages: stage 0 (ranks 0-3) runs out of memory alike mid-forward (its layers keep more micro-batches in
     # flight), and every rank is dumped then, stage 1 still fitting. Stage 1 runs other code, so it tells nothing
