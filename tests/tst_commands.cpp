@@ -157,7 +157,7 @@ void TestCommands::coreCommandsAreTheCoresOnly()
         core.push_back(c->name);
         QVERIFY(!c->draws);
     }
-    QCOMPARE(core, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp" }));
+    QCOMPARE(core, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp" }));
 #ifndef RANKSCOPE_DRAWING
     QSKIP("built without the GUI: the drawing commands are not here");
 #else
@@ -347,7 +347,7 @@ void TestCommands::mcpProtocol()
     }
     // The core-only server offers every tool but the one that draws.
     QCOMPARE(names,
-        (std::vector<std::string> { "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps" }));
+        (std::vector<std::string> { "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps", "gate" }));
     QVERIFY(answers["3"]["result"].is_object());
     QCOMPARE(answers["4"]["error"]["code"].get<int>(), -32601);
     QCOMPARE(answers["5"]["error"]["code"].get<int>(), -32602);

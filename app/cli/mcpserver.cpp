@@ -79,7 +79,7 @@ std::string stringOf(const Json& args, const char* name)
 std::string spelled(const std::string& option)
 {
     static const std::map<std::string, std::string> spelling = { { "at", "point" }, { "my-code", "my_code" },
-        { "device-memory", "device_memory" }, { "steps", "steps_of_one_rank" } };
+        { "device-memory", "device_memory" }, { "steps", "steps_of_one_rank" }, { "present-on", "present_on" } };
     const auto it = spelling.find(option);
     return it == spelling.end() ? option : it->second;
 }
@@ -143,6 +143,7 @@ Json comparisonProperties()
         { "step", property("integer", "In a folder of several training steps, the step to compare.") },
         { "device", property("integer", "Compare cuda:N of every rank only.") },
         { "device_memory", property("string", "Each GPU's total memory, such as 80GiB.") },
+        { "present_on", property("string", "Keep the findings whose site K ranks hold, or K-M: 1 for one rank only.") },
     };
 }
 
@@ -224,6 +225,7 @@ void McpServer::addCoreTools()
         "per allocation site. `filter` keeps those whose site, file, function, rank, kind or category contains it.",
         schema({ { "job", jobProperty },
                    { "filter", property("string", "Text to search the findings for (case-insensitive).") },
+                   { "present_on", property("string", "Only findings whose site K ranks hold, or K-M (1: one rank only).") },
                    { "offset", property("integer", "Findings to skip (0).") },
                    { "limit", property("integer", "Findings to return (20, at most 100).") } },
             { "job" }),
@@ -413,6 +415,10 @@ McpServer::Result McpServer::findings(const Json& args)
     OpenJob& open = job(args);
     comparison(open);
     const std::string filter = stringOf(args, "filter");
+    const std::string presentOn = stringOf(args, "present_on");
+    const auto on = ComparisonOptions::parsePresentOn(presentOn);
+    if (!presentOn.empty() && !on)
+        throw ToolError("present_on needs a number of ranks K or a range K-M, such as 1 or 3-4");
     const int64_t offset = integerOf(args, "offset", 0, 0);
     const int64_t limit = std::min<int64_t>(integerOf(args, "limit", 20, 1), 100);
     const Json& all = open.diff["findings"];
@@ -420,7 +426,8 @@ McpServer::Result McpServer::findings(const Json& args)
     int64_t matched = 0;
     std::string text;
     for (size_t i = 0; i < all.size(); ++i) {
-        if (!matches(all[i], filter))
+        const int ranks = all[i].value("ranks_with_site", 0);
+        if (!matches(all[i], filter) || (on && (ranks < on->first || ranks > on->second)))
             continue;
         if (matched >= offset && matched < offset + limit) {
             page.push_back(findingSummary(all[i], i + 1));

@@ -107,6 +107,9 @@ private:
     std::atomic<bool> m_cancel = false;
 };
 
+/// The memory gate's tool (mcpgate.cpp), which every server offers after the core's.
+void addGateTool(McpServer& server);
+
 /// The `mcp` command: refuses files, serves the core's tools and those `moreTools` adds until the input ends.
 int runMcpServer(CommandLine& cl, const std::function<void(McpServer&)>& moreTools = {});
 
