@@ -163,7 +163,7 @@ void TestCommands::coreCommandsAreTheCoresOnly()
 #else
     for (const Command* c : allCommands())
         all.push_back(c->name);
-    QCOMPARE(all, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp", "export", "report" }));
+    QCOMPARE(all, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp", "export", "report" }));
     // The drawing build's mcp draws (export_picture): it runs under a QApplication.
     const Commands commands(allCommands(), "rankscope", true);
     QVERIFY(commands.draws({ QStringLiteral("rankscope"), QStringLiteral("mcp") }));

@@ -97,7 +97,7 @@ int run(CommandLine& cl)
 const Command gateCommand { "gate",
     "--baseline BASE [--tolerance PCT] [--min-bytes SIZE]\n"
     "       [--junit FILE] [--markdown FILE] [--json] NEW...",
-    "whether any rank holds more than its baseline, across the step: a memory gate for CI",
+    "whether any rank holds more than its baseline across the step (for CI)",
     "A job against its baseline (snapshots, or digests from `rankscope digest`), rank by rank across the aligned\n"
     "step, not only at the peak: each rank's peak, the largest difference of what it holds at the same moment of\n"
     "the step and where, and what grew, appeared or disappeared there by site and category. Ranks are paired by\n"
