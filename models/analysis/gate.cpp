@@ -47,17 +47,6 @@ struct TraceSites
     }
 };
 
-// The highest total over events [from, to) (at least the event `from`), and where.
-std::pair<int64_t, EventIndex> highestIn(const DeviceHistory& h, EventIndex from, EventIndex to)
-{
-    std::pair<int64_t, EventIndex> best { h.totalAfter(from), from };
-    for (EventIndex e = from + 1; e < to; ++e) {
-        if (const int64_t total = h.totalAfter(e); total > best.first)
-            best = { total, e };
-    }
-    return best;
-}
-
 } // namespace GateWork
 
 GateProfile GateProfile::of(const DeviceHistoryPtr& history)
@@ -86,7 +75,8 @@ GateProfile GateProfile::of(const DeviceHistoryPtr& history)
     }
     for (size_t k = 0; k < p.stretches.size(); ++k) {
         const EventIndex to = k + 1 < p.stretches.size() ? p.stretches[k + 1].startEvent : n;
-        std::tie(p.stretches[k].highest, p.stretches[k].highestEvent) = highestIn(h, p.stretches[k].startEvent, to);
+        std::tie(p.stretches[k].highest, p.stretches[k].highestEvent) =
+            TraceAlignment::highestIn(h, p.stretches[k].startEvent, to);
     }
 
     const TraceSites sites(h);
@@ -339,7 +329,7 @@ Outcome compare(const GateInput& input, const GateProfile& base, int baseRank, c
         auto before =
             std::max_element(base.stretches.begin() + std::ptrdiff_t(k), base.stretches.begin() + std::ptrdiff_t(next),
                 [](const GateProfile::Stretch& a, const GateProfile::Stretch& b) { return a.highest < b.highest; });
-        const auto [after, event] = highestIn(h, placed[k], std::max(placed[next], placed[k] + 1));
+        const auto [after, event] = TraceAlignment::highestIn(h, placed[k], std::max(placed[next], placed[k] + 1));
         if (!found || after - before->highest > r.largestBytes) {
             found = true;
             r.largestBytes = after - before->highest;
@@ -377,7 +367,7 @@ Outcome compare(const GateInput& input, const GateProfile& base, int baseRank, c
             --from;
         while (placed[to] == Unplaced)
             ++to;
-        moment = highestIn(h, placed[from], std::max(placed[to], placed[from] + 1)).second;
+        moment = TraceAlignment::highestIn(h, placed[from], std::max(placed[to], placed[from] + 1)).second;
     }
     const TraceSites sites(h);
     const std::vector<Category> categories = Categories::classify(h);

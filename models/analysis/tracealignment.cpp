@@ -41,6 +41,16 @@ TraceAlignment::TraceAlignment(const std::vector<DeviceHistoryPtr>& histories, c
     }
 }
 
+std::pair<int64_t, EventIndex> TraceAlignment::highestIn(const DeviceHistory& h, EventIndex from, EventIndex to)
+{
+    std::pair<int64_t, EventIndex> best { h.totalAfter(from), from };
+    for (EventIndex e = from + 1; e < to; ++e) {
+        if (const int64_t total = h.totalAfter(e); total > best.first)
+            best = { total, e };
+    }
+    return best;
+}
+
 std::optional<std::pair<TraceAlignment::Landmark, EventIndex>> TraceAlignment::landmark(
     size_t rank, EventIndex event) const
 {

@@ -29,6 +29,10 @@ public:
     /// order: what maps one trace onto the other, for drawing them on one axis.
     std::vector<std::pair<EventIndex, EventIndex>> anchors(size_t from, size_t to, size_t count) const;
 
+    /// The highest total of `history` over events [from, to) (at least the one after `from`) and its event: what a
+    /// scan of aligned stretches weighs of each (AlignedMoments across ranks, the gate across runs).
+    static std::pair<int64_t, EventIndex> highestIn(const DeviceHistory& history, EventIndex from, EventIndex to);
+
     /// A moment as a trace of another run of the same code finds it without this trace (a gate's baseline kept as a
     /// digest): the latest allocation at or before it, by its site's fingerprint and how many allocations at that
     /// site follow it to the end of the trace, the rule every place here is found by.
