@@ -163,7 +163,8 @@ void TestCommands::coreCommandsAreTheCoresOnly()
 #else
     for (const Command* c : allCommands())
         all.push_back(c->name);
-    QCOMPARE(all, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp", "export", "report" }));
+    QCOMPARE(all,
+        (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp", "export", "report" }));
     // The drawing build's mcp draws (export_picture): it runs under a QApplication.
     const Commands commands(allCommands(), "rankscope", true);
     QVERIFY(commands.draws({ QStringLiteral("rankscope"), QStringLiteral("mcp") }));
@@ -347,7 +348,8 @@ void TestCommands::mcpProtocol()
     }
     // The core-only server offers every tool but the one that draws.
     QCOMPARE(names,
-        (std::vector<std::string> { "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps", "gate" }));
+        (std::vector<std::string> {
+            "open_job", "diff", "findings", "stack", "top", "what_if", "info", "steps", "gate" }));
     QVERIFY(answers["3"]["result"].is_object());
     QCOMPARE(answers["4"]["error"]["code"].get<int>(), -32601);
     QCOMPARE(answers["5"]["error"]["code"].get<int>(), -32602);
