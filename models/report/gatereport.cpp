@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -102,28 +103,28 @@ std::string changeFigures(const GateResult::SiteChange& c)
         + std::to_string(c.countAfter) + " allocations";
 }
 
-// Rows of alike ranks, said once: consecutive ranks whose figures read the same.
+// Rows of alike ranks, said once: ranks (and where they are named, GPUs) whose figures read the same share a row, in
+// the order their first rank comes.
 struct Row
 {
     std::vector<int> ranks;
     const GateResult::Rank* first = nullptr;
+    std::string key;
 };
 
 std::vector<Row> rows(const GateResult& g)
 {
     std::vector<Row> out;
-    std::string previous;
     const bool devices = namesDevices(g);
     for (const GateResult::Rank& r : g.ranks) {
         const std::string key = std::to_string(r.regressed()) + bytes(r.peakBefore) + bytes(r.peakAfter)
             + signedBytes(r.largestBytes) + std::to_string(std::lround(r.stepFraction * 20))
             + (devices ? std::to_string(r.device) : std::string()) + std::to_string(r.baselineRank == r.rank);
-        if (!out.empty() && key == previous && !devices) {
-            out.back().ranks.push_back(r.rank);
-            continue;
-        }
-        out.push_back({ { r.rank }, &r });
-        previous = key;
+        const auto same = std::find_if(out.begin(), out.end(), [&key](const Row& row) { return row.key == key; });
+        if (same != out.end())
+            same->ranks.push_back(r.rank);
+        else
+            out.push_back({ { r.rank }, &r, key });
     }
     return out;
 }
@@ -251,12 +252,12 @@ std::string text(const GateResult& g)
 {
     std::string out = "rankscope gate: " + headline(g) + "\n" + pairingText(g) + "\n\n";
     out +=
-        pad("rank", 10) + pad("peak before -> after", 36) + pad("largest growth, aligned", 28) + "when in the step\n";
+        pad("rank", 12) + pad("peak before -> after", 36) + pad("largest growth, aligned", 28) + "when in the step\n";
     for (const Row& row : rows(g)) {
         const GateResult::Rank& r = *row.first;
         const std::string peak = bytes(r.peakBefore) + " -> " + bytes(r.peakAfter) + " ("
             + percentOf(r.peakAfter - r.peakBefore, r.peakBefore) + ")";
-        out += pad(rowRanks(g, row), 10) + pad(peak, 36) + pad(growthText(r) + (r.regressed() ? " FAIL" : ""), 28)
+        out += pad(rowRanks(g, row), 12) + pad(peak, 36) + pad(growthText(r) + (r.regressed() ? " FAIL" : ""), 28)
             + whenText(r) + "\n";
     }
     std::vector<const GateResult::SiteChange*> sites = grown(g.jobSites);
