@@ -8,6 +8,7 @@
 #include "comparepanel.h"
 #include "comparisonexport.h"
 #include "findingspanel.h"
+#include "gatewindow.h"
 #include "jobsession.h"
 #include "jobsettingdialog.h"
 #include "rankfiles.h"
@@ -229,6 +230,7 @@ void MainWindow::createActions()
         ->setStatusTip(tr("Training logs with per-rank step reports: which rank departs first, at which step"));
     file->addAction(tr("Compare &Before and After…"), this, &MainWindow::compareBeforeAfterDialog)
         ->setStatusTip(tr("Two runs, before and after a fix: folders of snapshots or of training logs"));
+    GateWindow::addMenuAction(file, this, [this] { return m_session->paths(); });
     file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
     // What the window shows, exported.

@@ -167,13 +167,14 @@ void TestCommands::coreCommandsAreTheCoresOnly()
         core.push_back(c->name);
         QVERIFY(!c->draws);
     }
-    QCOMPARE(core, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp" }));
+    QCOMPARE(core, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp" }));
 #ifndef RANKSCOPE_DRAWING
     QSKIP("built without the GUI: the drawing commands are not here");
 #else
     for (const Command* c : allCommands())
         all.push_back(c->name);
-    QCOMPARE(all, (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "mcp", "export", "report" }));
+    QCOMPARE(all,
+        (std::vector<std::string> { "info", "diff", "top", "steps", "digest", "gate", "mcp", "export", "report" }));
     // The drawing build's mcp draws (export_picture): it runs under a QApplication.
     const Commands commands(allCommands(), "rankscope", true);
     QVERIFY(commands.draws({ QStringLiteral("rankscope"), QStringLiteral("mcp") }));
@@ -531,7 +532,7 @@ void TestCommands::mcpProtocol()
     // The core-only server offers every tool but the one that draws.
     QCOMPARE(names,
         (std::vector<std::string> {
-            "open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps" }));
+            "open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps", "gate" }));
     // Schemas a client can check: enums, defaults, bounds.
     for (const Json& tool : answers["2"]["result"]["tools"]) {
         if (tool["name"] == "diff")

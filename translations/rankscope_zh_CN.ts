@@ -968,6 +968,53 @@
     </message>
 </context>
 <context>
+    <name>RankScope::GateWindow</name>
+    <message>
+        <source>The open job is digests: a job gated must be snapshots.</source>
+        <translation>打开的作业是摘要：要把关的作业必须是快照。</translation>
+    </message>
+    <message>
+        <source>Compare With Baseline — RankScope</source>
+        <translation>与基线比较 — RankScope</translation>
+    </message>
+    <message>
+        <source>Gating the job against its baseline…</source>
+        <translation>正在对照基线为作业把关…</translation>
+    </message>
+    <message>
+        <source>Found no ranks to gate in the job or in the baseline.</source>
+        <translation>作业或基线中没有可把关的 rank。</translation>
+    </message>
+    <message>
+        <source>Pass: no rank holds more than the baseline beyond the tolerance.</source>
+        <translation>通过：没有 rank 比基线多持有超出容差的内存。</translation>
+    </message>
+    <message>
+        <source>Fail: ranks %1 hold more than the baseline beyond the tolerance.</source>
+        <translation>未通过：rank %1 比基线多持有超出容差的内存。</translation>
+    </message>
+    <message>
+        <source>Compare With Base&amp;line…</source>
+        <translation>与基线比较(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Gate the open job against a baseline run: its snapshots or digests, rank by rank</source>
+        <translation>对照基线运行（其快照或摘要）逐个 rank 为打开的作业把关</translation>
+    </message>
+    <message>
+        <source>Compare With Baseline</source>
+        <translation>与基线比较</translation>
+    </message>
+    <message>
+        <source>Open the job to gate first.</source>
+        <translation>请先打开要把关的作业。</translation>
+    </message>
+    <message>
+        <source>The Baseline: Snapshots or Digests</source>
+        <translation>基线：快照或摘要</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::Job</name>
     <message>
         <source>layout</source>

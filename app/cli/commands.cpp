@@ -6,7 +6,7 @@ namespace RankScope::Cli {
 const std::vector<const Command*>& coreCommands()
 {
     static const std::vector<const Command*> commands = { &infoCommand, &diffCommand, &topCommand, &stepsCommand,
-        &digestCommand, &mcpCommand };
+        &digestCommand, &gateCommand, &mcpCommand };
     return commands;
 }
 

@@ -11,6 +11,7 @@ extern const Command diffCommand;
 extern const Command topCommand;
 extern const Command stepsCommand;
 extern const Command digestCommand;
+extern const Command gateCommand;
 /// The MCP server with the core's tools (every tool but export_picture).
 extern const Command mcpCommand;
 

@@ -42,6 +42,9 @@ void addComparisonOptions(CommandLine& cl)
         "Each GPU's total memory (80GiB, 79.3GB …), which a snapshot does not record: with it, an OOM outside the "
         "allocator says how much is held outside PyTorch.",
         "SIZE");
+    cl.add(names("present-on"),
+        "Keep only the findings whose site K ranks hold (K-M: from K to M ranks): 1 for what one rank alone holds.",
+        "K[-M]");
     cl.add(names("categories"),
         "A rules file that adds category patterns: one '<category> <pattern>' a line, matched against each frame's "
         "filename:function.",
@@ -109,6 +112,11 @@ std::string readJobOptions(const OptionSource& source, JobRequest& request)
         if (!bytes)
             return needs("device-memory", "a size with its unit, such as 80GiB");
         options.deviceMemoryBytes = *bytes;
+    }
+    if (given("present-on")) {
+        options.presentOn = ComparisonOptions::parsePresentOn(value("present-on").toStdString());
+        if (!options.presentOn)
+            return needs("present-on", "a number of ranks K or a range K-M, such as 1 or 3-4");
     }
     if (given("categories")) {
         try {

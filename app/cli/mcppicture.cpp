@@ -132,9 +132,10 @@ int run(CommandLine& cl)
 const Command mcpDrawingCommand { "mcp", "", "a Model Context Protocol server on stdio, for coding agents",
     "A Model Context Protocol server over stdio (JSON-RPC 2.0, one message a line): an agent opens a job's rank\n"
     "files (open_job) and asks for the verdict (diff), the findings and their stacks, what fills a GPU (top) and\n"
-    "the peaks without each site (what_if), snapshot figures (info), step reports (steps) and the comparison drawn\n"
-    "as a PNG (export_picture). Register it with an agent client as the command `rankscope mcp`. Logs go to\n"
-    "stderr; files are only read, and written only where export_picture is given an output.",
+    "the peaks without each site (what_if), snapshot figures (info), step reports (steps), the job gated against\n"
+    "a baseline (gate) and the comparison drawn as a PNG (export_picture). Register it with an agent client as\n"
+    "the command `rankscope mcp`. Logs go to stderr; files are only read, and written only where export_picture\n"
+    "is given an output.",
     true, nullptr, McpPicture::run };
 
 } // namespace RankScope::Cli

@@ -96,7 +96,7 @@ std::string choiceOf(const Json& args, const char* name, const std::vector<std::
 std::string spelled(const std::string& option)
 {
     static const std::map<std::string, std::string> spelling = { { "at", "point" }, { "my-code", "my_code" },
-        { "device-memory", "device_memory" }, { "steps", "steps_of_one_rank" } };
+        { "device-memory", "device_memory" }, { "steps", "steps_of_one_rank" }, { "present-on", "present_on" } };
     const auto it = spelling.find(option);
     return it == spelling.end() ? option : it->second;
 }
@@ -214,6 +214,7 @@ Json comparisonProperties()
         { "step", property("integer", "In a folder of several training steps, the step to compare.") },
         { "device", property("integer", "Compare cuda:N of every rank only.", { { "minimum", 0 } }) },
         { "device_memory", property("string", "Each GPU's total memory, such as 80GiB.") },
+        { "present_on", property("string", "Keep the findings whose site K ranks hold, or K-M: 1 for one rank only.") },
     };
 }
 
@@ -407,7 +408,9 @@ void McpServer::addCoreTools()
         schema(
             [&] {
                 Json p = { { "job", jobProperty },
-                    { "filter", property("string", "Text to search the findings for (case-insensitive).") } };
+                    { "filter", property("string", "Text to search the findings for (case-insensitive).") },
+                    { "present_on",
+                        property("string", "Only findings whose site K ranks hold, or K-M (1: one rank only).") } };
                 p.update(pagingProperties(20, 100, "Entries"));
                 return p;
             }(),
@@ -730,6 +733,10 @@ McpServer::Result McpServer::findings(const Json& args)
     OpenJob& open = job(args);
     const ComparisonPtr c = comparison(open);
     const std::string filter = stringOf(args, "filter");
+    const std::string presentOn = stringOf(args, "present_on");
+    const auto on = ComparisonOptions::parsePresentOn(presentOn);
+    if (!presentOn.empty() && !on)
+        throw ToolError("present_on needs a number of ranks K or a range K-M, such as 1 or 3-4");
     const int64_t offset = integerOf(args, "offset", 0, 0);
     const int64_t limit = integerOf(args, "limit", 20, 1, 100);
     const Json& all = open.diff;
@@ -737,7 +744,9 @@ McpServer::Result McpServer::findings(const Json& args)
     int64_t matched = 0;
     std::string text;
     for (const Json& g : all["finding_groups"]) {
-        if (!matches(all, g, filter))
+        // A group is one site on several ranks: its findings share how many ranks hold that site.
+        const int ranks = all["findings"][g["findings"][0].get<size_t>()].value("ranks_with_site", 0);
+        if (!matches(all, g, filter) || (on && (ranks < on->first || ranks > on->second)))
             continue;
         if (matched >= offset && matched < offset + limit) {
             page.push_back(findingGroupSummary(all, g));

@@ -122,6 +122,9 @@ private:
     QString m_folder; ///< where the server started: relative paths are resolved against it
 };
 
+/// The memory gate's tool (mcpgate.cpp), which every server offers after the core's.
+void addGateTool(McpServer& server);
+
 /// The `mcp` command: refuses files, serves the core's tools and those `moreTools` adds until the input ends.
 int runMcpServer(CommandLine& cl, const std::function<void(McpServer&)>& moreTools = {});
 

@@ -44,13 +44,7 @@ void AlignedMoments::scanAlignedExcess()
             for (size_t k = 0; k < size_t(stretches); ++k) {
                 if (starts[k] == Unknown || starts[k + 1] == Unknown)
                     continue;
-                const EventIndex to = std::max(starts[k + 1], starts[k] + 1);
-                std::pair<int64_t, EventIndex> best { h.totalAfter(starts[k]), starts[k] };
-                for (EventIndex e = starts[k] + 1; e < to; ++e) {
-                    if (const int64_t total = h.totalAfter(e); total > best.first)
-                        best = { total, e };
-                }
-                out[k] = best;
+                out[k] = TraceAlignment::highestIn(h, starts[k], std::max(starts[k + 1], starts[k] + 1));
             }
             return out;
         });

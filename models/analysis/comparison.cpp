@@ -5,6 +5,7 @@
 #include "comparisonphases.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -366,6 +367,23 @@ std::vector<Verdict::SettingDifference> settingDifferences(const std::vector<Ran
 
 } // namespace
 
+std::optional<std::pair<int, int>> ComparisonOptions::parsePresentOn(std::string_view text)
+{
+    const auto number = [](std::string_view digits) -> std::optional<int> {
+        int value = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (ec != std::errc() || end != digits.data() + digits.size() || value < 1)
+            return std::nullopt;
+        return value;
+    };
+    const size_t dash = text.find('-');
+    const std::optional<int> least = number(text.substr(0, dash));
+    const std::optional<int> most = dash == std::string_view::npos ? least : number(text.substr(dash + 1));
+    if (!least || !most || *most < *least)
+        return std::nullopt;
+    return std::pair { *least, *most };
+}
+
 std::shared_ptr<const Comparison> Comparison::compute(
     const std::vector<RankInput>& inputs, const ComparisonOptions& options)
 {
@@ -418,6 +436,10 @@ std::shared_ptr<const Comparison> Comparison::compute(
                 c = there;
         }
         c->m_verdict.settingDifferences = settingDifferences(inputs);
+        if (const auto& on = options.presentOn) {
+            std::erase_if(c->m_findings,
+                [&on](const Finding& f) { return f.ranksWithSite < on->first || f.ranksWithSite > on->second; });
+        }
         c->m_alike = std::make_shared<const AlikeRanks>(AlikeRanks::of(*c));
         all.push_back(std::move(c));
     }

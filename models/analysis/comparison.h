@@ -14,7 +14,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace RankScope {
@@ -65,6 +68,12 @@ struct ComparisonOptions
     CategoryRules categories;
     /// Each GPU's total memory, when the user gives it (a snapshot does not record it); 0: unknown.
     int64_t deviceMemoryBytes = 0;
+    /// Keep only the findings whose site from `first` to `second` of the compared ranks hold (Finding::ranksWithSite;
+    /// `--present-on K[-M]`: what is on one rank only, on all but one); unset: every finding. The verdict is decided
+    /// on every finding first, so it is the same with or without.
+    std::optional<std::pair<int, int>> presentOn;
+    /// "K" or "K-M" as `--present-on` takes it; nullopt for anything else (K from 1, M from K).
+    static std::optional<std::pair<int, int>> parsePresentOn(std::string_view text);
 };
 
 /// The moment the ranks are compared at when they are aligned: one rank's event, every other rank of its replica

@@ -3,6 +3,7 @@
 
 #include "categories.h"
 #include "devicehistory.h"
+#include "gate.h"
 
 #include <QSaveFile>
 
@@ -480,16 +481,23 @@ std::string gzipped(const std::string& bytes)
 
 } // namespace
 
+std::vector<int> Digest::devices(const Snapshot& snapshot)
+{
+    // Every GPU, as the comparison looks at every one; host memory of a profile is never compared, so not kept.
+    const int device = DeviceHistory::mainDevice(snapshot);
+    std::vector<int> devices = snapshot.gpuDevices();
+    if (std::find(devices.begin(), devices.end(), device) == devices.end())
+        devices.push_back(device);
+    std::sort(devices.begin(), devices.end());
+    return devices;
+}
+
 std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures* figuresOut)
 {
     Figures figures;
     const int device = DeviceHistory::mainDevice(snapshot);
     figures.device = device;
-    // Every GPU, as the comparison looks at every one; host memory of a profile is never compared, so not kept.
-    std::vector<int> devices = snapshot.gpuDevices();
-    if (std::find(devices.begin(), devices.end(), device) == devices.end())
-        devices.push_back(device);
-    std::sort(devices.begin(), devices.end());
+    const std::vector<int> devices = Digest::devices(snapshot);
     struct Kept
     {
         DeviceHistoryPtr history;
@@ -572,6 +580,12 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     }
     w.text("source");
     w.text(source.fileName);
+    // What a gate needs of this rank as a baseline, which the reduced trace cannot give again: every GPU's step.
+    std::vector<GateProfile> profiles;
+    for (const auto& [d, k] : kept)
+        profiles.push_back(GateProfile::of(k.history));
+    w.text("gate");
+    w.text(GateProfile::toJson(profiles));
     w.endDict();
     w.endDict();
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace RankScope {
 
@@ -18,7 +19,8 @@ namespace RankScope {
 /// the allocations only those live at one of those points (with their stacks). What the digest leaves out is one
 /// "left out" allocation resized at two moments per column of the timeline (its lowest and highest), so the curve
 /// keeps its shape at that resolution without ever rising above the original or changing its peak. Points inside
-/// the trace (event:<i>, step:<N>) are not kept; DeviceHistory::point() has none for a digest.
+/// the trace (event:<i>, step:<N>) are not kept; DeviceHistory::point() has none for a digest. Its header keeps each
+/// GPU's GateProfile, so that a digest serves as a gate's baseline.
 class Digest
 {
 public:
@@ -41,13 +43,16 @@ public:
         int64_t bytes = 0; ///< of the written file
     };
 
-    /// 2: every GPU of the source; 3: every kept alloc carries its category (`rankscope_category`).
-    static constexpr int version = 3;
+    /// 2: every GPU of the source; 3: every kept alloc carries its category (`rankscope_category`); 4: the header
+    /// carries every GPU's GateProfile (`gate`, JSON text), what a gate needs of a baseline.
+    static constexpr int version = 4;
     /// Timeline columns kept (about two screens wide).
     static constexpr int columns = 4096;
     /// The frame of the stand-in allocation that carries the curve of what was left out.
     static constexpr const char* leftOutName = "(allocations this digest leaves out)";
 
+    /// The GPUs a digest keeps of `snapshot`, in order: every GPU, and the main device where it has none.
+    static std::vector<int> devices(const Snapshot& snapshot);
     /// The digest of `snapshot`'s GPUs as gzip-compressed pickle bytes. `figures` receives what it kept.
     static std::string make(const Snapshot& snapshot, const Source& source, Figures* figures = nullptr);
     /// Writes make()'s bytes to `path` (replacing it through a temporary file); throws std::runtime_error with

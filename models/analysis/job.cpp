@@ -350,6 +350,8 @@ std::string keyOf(const ComparisonOptions& o)
         + std::to_string(o.site.myCodeOnly) + "|d" + std::to_string(o.site.depth) + "|g"
         + (o.device ? std::to_string(*o.device) : "*") + "|l" + (o.layout ? o.layout->text() : "") + "|M"
         + std::to_string(o.deviceMemoryBytes);
+    if (o.presentOn)
+        key += "|o" + std::to_string(o.presentOn->first) + "-" + std::to_string(o.presentOn->second);
     for (const CategoryRules::Rule& rule : o.categories.rules)
         key += "|c" + std::to_string(int(rule.category)) + ":" + rule.pattern;
     for (const std::string& package : o.site.myCodePackages)

@@ -34,6 +34,47 @@ TraceAlignment::TraceAlignment(const std::vector<DeviceHistoryPtr>& histories, c
             positions[stackSites[e.stack]].push_back(uint32_t(i));
         }
     }
+    m_fingerprints.reserve(sites.size());
+    for (SiteId s = 0; s < sites.size(); ++s) {
+        m_fingerprints.push_back(sites.fingerprint(s));
+        m_byFingerprint.emplace(sites.fingerprint(s), s);
+    }
+}
+
+std::pair<int64_t, EventIndex> TraceAlignment::highestIn(const DeviceHistory& h, EventIndex from, EventIndex to)
+{
+    std::pair<int64_t, EventIndex> best { h.totalAfter(from), from };
+    for (EventIndex e = from + 1; e < to; ++e) {
+        if (const int64_t total = h.totalAfter(e); total > best.first)
+            best = { total, e };
+    }
+    return best;
+}
+
+std::optional<std::pair<TraceAlignment::Landmark, EventIndex>> TraceAlignment::landmark(
+    size_t rank, EventIndex event) const
+{
+    const std::span<const TraceEntry> events = m_histories[rank]->events();
+    for (EventIndex q = std::min(event, EventIndex(events.size()) - 1); q >= 0; --q) {
+        const SiteId site = siteOf(rank, events[size_t(q)]);
+        if (site == NoSite)
+            continue;
+        const std::vector<uint32_t>& mine = m_positions[rank].at(site);
+        const size_t before = size_t(std::lower_bound(mine.begin(), mine.end(), uint32_t(q)) - mine.begin());
+        return std::pair { Landmark { m_fingerprints[site], uint32_t(mine.size() - before - 1) }, q };
+    }
+    return std::nullopt;
+}
+
+std::optional<EventIndex> TraceAlignment::find(size_t rank, const Landmark& landmark) const
+{
+    const auto site = m_byFingerprint.find(landmark.site);
+    if (site == m_byFingerprint.end())
+        return std::nullopt;
+    const auto positions = m_positions[rank].find(site->second);
+    if (positions == m_positions[rank].end() || landmark.after >= positions->second.size())
+        return std::nullopt;
+    return EventIndex(positions->second[positions->second.size() - 1 - landmark.after]);
 }
 
 SiteId TraceAlignment::siteOf(size_t rank, const TraceEntry& e) const

@@ -29,6 +29,26 @@ public:
     /// order: what maps one trace onto the other, for drawing them on one axis.
     std::vector<std::pair<EventIndex, EventIndex>> anchors(size_t from, size_t to, size_t count) const;
 
+    /// The highest total of `history` over events [from, to) (at least the one after `from`) and its event: what a
+    /// scan of aligned stretches weighs of each (AlignedMoments across ranks, the gate across runs).
+    static std::pair<int64_t, EventIndex> highestIn(const DeviceHistory& history, EventIndex from, EventIndex to);
+
+    /// A moment as a trace of another run of the same code finds it without this trace (a gate's baseline kept as a
+    /// digest): the latest allocation at or before it, by its site's fingerprint and how many allocations at that
+    /// site follow it to the end of the trace, the rule every place here is found by.
+    struct Landmark
+    {
+        uint64_t site = 0;
+        uint32_t after = 0;
+        bool operator==(const Landmark&) const = default;
+    };
+    /// The landmark of rank `rank`'s moment `event` and the allocation event it names; nullopt before the trace's
+    /// first allocation.
+    std::optional<std::pair<Landmark, EventIndex>> landmark(size_t rank, EventIndex event) const;
+    /// The allocation event of rank `rank` that `landmark` names, nullopt where the trace allocates fewer times at
+    /// that site (or never).
+    std::optional<EventIndex> find(size_t rank, const Landmark& landmark) const;
+
 private:
     static constexpr SiteId NoSite = ~SiteId(0);
     SiteId siteOf(size_t rank, const TraceEntry& e) const;
@@ -40,7 +60,11 @@ private:
     std::optional<std::pair<EventIndex, EventIndex>> place(size_t from, EventIndex event, size_t to) const;
 
     const std::vector<DeviceHistoryPtr>& m_histories;
-    std::vector<std::vector<SiteId>> m_stackSites; // per rank: StackId → site, NoSite for stacks that never allocate
+    std::vector<std::vector<SiteId>> m_stackSites;
+    // The sites' fingerprints, and the sites by fingerprint, for landmarks.
+    std::vector<uint64_t> m_fingerprints;
+    std::unordered_map<uint64_t, SiteId>
+        m_byFingerprint; // per rank: StackId → site, NoSite for stacks that never allocate
     // Per rank and site: the events that allocate there, in order.
     std::vector<std::unordered_map<SiteId, std::vector<uint32_t>>> m_positions;
 };

@@ -339,6 +339,8 @@ struct DigestInfo
         int64_t oomEvent = -1;
     };
     std::vector<DeviceSource> devices;
+    /// Version 4: every GPU's gate profile (GateProfile::toJson), EmptyString before.
+    StringId gate = EmptyString;
     /// The figures of `device` in the source; the scalar fields when the digest does not list it.
     DeviceSource sourceOf(int64_t device) const;
 };

@@ -668,9 +668,9 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
         return;
     DigestInfo& d = *m_snapshot->digest;
     const std::string_view name = m_snapshot->strings.view(key.a);
-    if (name == "source") {
+    if (name == "source" || name == "gate") {
         if (value.kind == BuilderValue::String)
-            d.source = value.a;
+            (name == "source" ? d.source : d.gate) = value.a;
         return;
     }
     // Version 2 lists every GPU's figures as device_<d>_<field>.

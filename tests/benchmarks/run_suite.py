@@ -3,9 +3,10 @@
 generated at run time from the real files in tests/data (standard library only).
 
 Usage: run_suite.py --rankscope BIN --bench-draw BIN --bench-gui BIN --bench-history BIN [--runs 3] [--workdir DIR]
-                    [--only load]
+                    [--only load|gate]
        (`cmake --build --preset release --target benchmark` runs it with the built binaries; --only load measures
-       the loading of one file alone, against `cat` and CPython, in a few minutes, and needs only --rankscope)
+       the loading of one file alone, against `cat` and CPython, in a few minutes, and needs only --rankscope;
+       --only gate the memory gate of the eight 200 MB ranks against their digests, against diff of them alone)
 
 Inputs (make_job.py, the real trace repeated with fresh entries and frame lists, as PyTorch writes them):
   one rank of about 1 GB, and the same gzip-compressed; one rank of about 176 MB whose entries share frame lists
@@ -83,10 +84,12 @@ def size_mb(paths):
     return sum(os.path.getsize(p) for p in paths) / 1e6
 
 
-def generate(work, source, load_only=False):
+def generate(work, source, load_only=False, gate_only=False):
     make = os.path.join(HERE, 'make_job.py')
     jobs = {'big': (1, 1000, []), 'shared': (1, 176, ['--shared-frames'])}
-    if not load_only:
+    if gate_only:
+        jobs = {'eight': (8, 200, [])}
+    elif not load_only:
         jobs.update({'eight': (8, 200, []), 'eightbig': (8, 1000, []), 'sixtyfour': (64, 20, [])})
     for name, (ranks, mb, extra) in jobs.items():
         out = os.path.join(work, name)
@@ -94,6 +97,8 @@ def generate(work, source, load_only=False):
             subprocess.run([sys.executable, make, source, out + '.tmp', '--ranks', str(ranks), '--megabytes', str(mb)]
                            + extra, check=True, stdout=subprocess.DEVNULL)
             os.rename(out + '.tmp', out)
+    if gate_only:
+        return
     packed = os.path.join(work, 'big.pickle.gz')
     if not os.path.exists(packed):
         with open(files(os.path.join(work, 'big'))[0], 'rb') as src, gzip.open(packed + '.tmp', 'wb', 6) as dst:
@@ -106,6 +111,20 @@ def generate(work, source, load_only=False):
         os.rename(blocks + '.tmp', blocks)
 
 
+def gate_figures(rs, work, eight, diff8, runs, row):
+    """The memory gate of the eight ranks against their own digests (a baseline as CI keeps it), against diff of
+    the eight alone: wall time and, on a loaded machine, CPU time."""
+    d8 = os.path.join(work, 'digests8')
+    subprocess.run([rs, 'digest', '--force', '-o', d8] + eight, check=True, capture_output=True)
+    gate8 = median_run([rs, 'gate', '--json', '--baseline', d8] + eight, runs,
+                       'rankscope gate, 8 files against their digests')
+    passed = json.loads(gate8.out)['passed']
+    row('gate 8 x 200 MB against digests: wall', f'{gate8.wall:.1f} s', f'diff {diff8.wall:.1f} s',
+        f'{gate8.wall / diff8.wall:.2f}x diff', '<= 1.5x diff', gate8.wall / diff8.wall <= 1.5 and passed)
+    row('gate 8 x 200 MB against digests: CPU', f'{gate8.cpu:.1f} s', f'diff {diff8.cpu:.1f} s',
+        f'{gate8.cpu / diff8.cpu:.2f}x diff', 'report', passed)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--rankscope', required=True)
@@ -114,11 +133,12 @@ def main():
     parser.add_argument('--bench-history')
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--workdir')
-    parser.add_argument('--only', choices=['load'])
+    parser.add_argument('--only', choices=['load', 'gate'])
     parser.add_argument('--source', default=os.path.join(DATA, 'bcrafton_memory_snapshot.pickle'))
     args = parser.parse_args()
     load_only = args.only == 'load'
-    if not load_only and not (args.bench_draw and args.bench_gui and args.bench_history):
+    gate_only = args.only == 'gate'
+    if not load_only and not gate_only and not (args.bench_draw and args.bench_gui and args.bench_history):
         parser.error('--bench-draw, --bench-gui and --bench-history are needed unless --only load')
     cores = os.cpu_count()
     runs = args.runs
@@ -138,7 +158,14 @@ def main():
     print(f'Machine: {cores} cores, {os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30:.0f} GiB; '
           f'inputs from {os.path.basename(args.source)}', flush=True)
     t = time.perf_counter()
-    generate(work, args.source, load_only)
+    generate(work, args.source, load_only, gate_only)
+    if gate_only:
+        eight = files(os.path.join(work, 'eight'))
+        print(f'Inputs ready after {time.perf_counter() - t:.0f} s: 8 x {size_mb(eight) / 8:.0f} MB', flush=True)
+        print('\nEight ranks of about 200 MB:')
+        diff8 = median_run([rs, 'diff', '--json'] + eight, runs, 'rankscope diff, 8 files to verdict')
+        gate_figures(rs, work, eight, diff8, runs, row)
+        return table(rows, tmp)
     big = files(os.path.join(work, 'big'))[0]
     shared = files(os.path.join(work, 'shared'))[0]
     packed = os.path.join(work, 'big.pickle.gz')
@@ -216,6 +243,7 @@ def main():
     verdict8 = json.loads(diff8.out)['verdict']
     row('diff 8 x 200 MB, files to verdict', f'{diff8.wall:.1f} s', f'{peer8.wall:.1f} s (load 1)',
         f'{peer8.wall / diff8.wall:.2f}x', '< peer', diff8.wall < peer8.wall)
+    gate_figures(rs, work, eight, diff8, runs, row)
 
     print('\nEight ranks of about 1 GB in the window (bench_gui, offscreen at 1920x1080):')
     gui8 = measure([args.bench_gui] + eightbig, codes=(0, 1))  # 1: a stall over 100 ms, printed

@@ -98,7 +98,7 @@ const server = client.getServerVersion();
 console.log(`connected to ${server?.name} ${server?.version}, protocol ${negotiated}`);
 check(client.getServerCapabilities()?.tools, "the server does not offer tools");
 const { tools } = await client.listTools();
-const expected = ["open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps"];
+const expected = ["open_job", "diff", "findings", "ranks", "stack", "top", "what_if", "info", "steps", "gate"];
 if (!core) expected.push("export_picture");
 check(isDeepStrictEqual(tools.map((t) => t.name), expected), "listTools() names differ", { got: tools.map((t) => t.name), expected });
 for (const tool of tools) {
