@@ -157,7 +157,9 @@ void DiffSheet::setComparison(
     if (finding >= 0 && size_t(finding) < c.findings().size() && m_view != Overview)
         header += tr(" · finding %1: %2")
                       .arg(finding + 1)
-                      .arg(QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+                      .arg(VerdictText::siteLabel(
+                          c.sites().label(c.findings()[size_t(finding)].site), VerdictText::Translated)
+                               .toHtmlEscaped());
     m_header->setText(header);
 
     if (m_pair) {

@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -21,6 +22,11 @@
 #include <QVBoxLayout>
 
 namespace RankScope {
+
+namespace {
+// Failed files named under the table; a job where more failed says how many more.
+constexpr int MaxFailedShown = 3;
+} // namespace
 
 RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     : QWidget(parent)
@@ -85,6 +91,12 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     m_incompleteLegend->setContentsMargins(4, 2, 4, 2);
     m_incompleteLegend->hide();
     ranksLayout->addWidget(m_incompleteLegend);
+    m_failedNote = new QLabel(ranks);
+    m_failedNote->setWordWrap(true);
+    m_failedNote->setContentsMargins(4, 2, 4, 2);
+    m_failedNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failedNote->hide();
+    ranksLayout->addWidget(m_failedNote);
     connect(m_model, &QAbstractItemModel::modelReset, this, &RanksPanel::updateLegend);
     connect(m_model, &QAbstractItemModel::layoutChanged, this, &RanksPanel::updateLegend);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &RanksPanel::updateLegend);
@@ -110,6 +122,7 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
                                        "its ring buffer wrapped, so the peak can be higher than shown."));
         m_table->setAccessibleName(tr("Ranks"));
         m_table->setToolTip(tr("Select a rank to show it as A"));
+        updateLegend();
     });
 }
 
@@ -135,13 +148,35 @@ void RanksPanel::fitColumns()
     RankTableUtil::fitColumns(m_table);
 }
 
+int RanksPanel::neededWidth() const
+{
+    return RankTableUtil::neededWidth(m_table) + width() - m_table->width();
+}
+
 void RanksPanel::updateLegend()
 {
     bool incomplete = false;
-    for (int row = 0; row < m_model->rowCount(); ++row)
+    QStringList failed;
+    int more = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
         incomplete =
             incomplete || m_model->index(row, RankListModel::TraceColumn).data(RankListModel::SortRole).toBool();
+        const QModelIndex file = m_model->index(row, RankListModel::FileColumn);
+        if (const QString error = file.data(RankListModel::ErrorRole).toString(); !error.isEmpty()) {
+            // A few in full; the rest have their rows (and tooltips).
+            if (failed.size() < MaxFailedShown)
+                failed << tr("✗ Rank %1 (%2): %3")
+                              .arg(m_model->index(row, RankListModel::RankColumn).data().toString(),
+                                  QFileInfo(file.data(RankListModel::PathRole).toString()).fileName(), error);
+            else
+                ++more;
+        }
+    }
+    if (more > 0)
+        failed << tr("✗ and %n more file(s) that did not load: see their rows", nullptr, more);
     m_incompleteLegend->setVisible(incomplete);
+    m_failedNote->setText(failed.join(QLatin1Char('\n')));
+    m_failedNote->setVisible(!failed.isEmpty());
 }
 
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)
