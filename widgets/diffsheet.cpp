@@ -284,6 +284,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
         m_stack->fitWholeLines();
     if (m_rankTable)
         RankTableUtil::fitWidth(m_rankTable);
+    if (m_findingsView && m_findingsView->isVisible())
+        FindingsTableUtil::fitWidth(m_findingsView);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QCoreApplication::sendPostedEvents();
     return !isBusy();

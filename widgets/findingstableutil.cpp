@@ -76,6 +76,25 @@ protected:
 
 } // namespace
 
+void fitWidth(QTreeView* view)
+{
+    using M = FindingsModel;
+    const auto figures = [view] {
+        int total = 0;
+        for (int column = 0; column < M::NUM_COLUMNS; ++column) {
+            if (column != M::SiteColumn && !view->isColumnHidden(column))
+                total += view->header()->sectionSize(column);
+        }
+        return total;
+    };
+    for (int column : { M::RunsColumn, M::BaselineCountColumn, M::CountColumn, M::BaselineBytesColumn }) {
+        if (figures() <= view->viewport()->width() * (1 - minimumSiteShare))
+            break;
+        view->setColumnHidden(column, true);
+    }
+    fitSite(view);
+}
+
 QString foundIn(const QModelIndex& index)
 {
     // A filter's proxy (FindingsFilterModel) adds the frame it found to the site its source names.
