@@ -155,6 +155,16 @@ QList<LoadedFile> examples()
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
 }
 
+// A scenario of the fixtures (tests/tools/make_scenarios.py) compared with the default options.
+ComparisonPtr compareScenario(const QString& name)
+{
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + name })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    return Comparison::compute(ranks, {});
+}
+
 // Share of 2×2 device-pixel cells whose four pixels differ. A picture drawn at 1× and scaled up to 2× has none (each
 // cell is one logical pixel); one drawn at 2× has detail inside cells along every glyph and slanted line.
 double detailInsideCells(const QImage& image)
@@ -488,11 +498,7 @@ void TestWidgets::detailOnlyForWhatChanged()
 void TestWidgets::flameGraphOfTheExcess()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("burden_2"));
     FlameGraph graph;
     graph.resize(800, 300);
     graph.setTree(ExcessTree::build(*c, 1, ExcessTree::TopDown), QStringLiteral("Rank 1"));
@@ -517,11 +523,7 @@ void TestWidgets::flameGraphOfTheExcess()
 void TestWidgets::whatIfShowsTheMargin()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_stranded_4") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("capacity_stranded_4"));
     const Verdict& v = c->verdict();
     QCOMPARE(v.kind, Verdict::OverCapacity);
     QCOMPARE(v.margin.outcome, Verdict::Margin::NotInOnePiece);
@@ -556,11 +558,7 @@ void TestWidgets::whatIfShowsTheMargin()
 void TestWidgets::outOfMemoryMarkerAndWhatIf()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("capacity_loss_4"));
     QCOMPARE(c->verdict().kind, Verdict::OverCapacity);
 
     TimelineView view;
@@ -1169,14 +1167,10 @@ void TestWidgets::tooltipsStayInTheWindow()
 void TestWidgets::filterKeepsTheFrameFoundInSight()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/native_frames_burden_4") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
     FindingsModel model;
     FindingsFilterModel filter;
     filter.setSourceModel(&model);
-    model.setComparison(Comparison::compute(ranks, {}));
+    model.setComparison(compareScenario(QStringLiteral("native_frames_burden_4")));
     QVERIFY(model.rowCount() > 0);
     filter.setFilterText(QStringLiteral("slot_tp_call"));
     const QModelIndex site = filter.index(0, FindingsModel::SiteColumn);
