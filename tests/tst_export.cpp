@@ -125,6 +125,16 @@ void TestExport::views()
                            .arg(table->header()->length())
                            .arg(table->viewport()->width())));
     }
+    // The page's rank table as the window's: the rank's figures before the file, no column the comparison leaves empty.
+    if (view == QLatin1String("overview")) {
+        QTreeView* table = nullptr;
+        for (QTreeView* t : sheet.findChildren<QTreeView*>())
+            table = t->model() == &m_ranks ? t : table;
+        QVERIFY(table);
+        QCOMPARE(table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
+        QVERIFY(table->isColumnHidden(RankListModel::CoordinatesColumn)
+            && table->isColumnHidden(RankListModel::HostColumn));
+    }
     // The stack's marks (where reading starts, others' frames dimmed) are formats of its text, not selections, which
     // made Qt's PDF writer drop every line from the first mark on.
     if (const auto* stack = sheet.findChild<QPlainTextEdit*>(); stack && view == QLatin1String("diff")) {

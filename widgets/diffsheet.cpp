@@ -202,6 +202,7 @@ void DiffSheet::setComparison(
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
         m_rankTable->setModel(ranks);
+        RankTableUtil::showColumnsOf(m_rankTable, c);
         RankTableUtil::fitColumns(m_rankTable);
     }
 }

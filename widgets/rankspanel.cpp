@@ -70,8 +70,9 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setMinimumSectionSize(36);
-    // The figures right after the rank, the file's name last: the rank says which file it is, and at 1280×720 the
-    // peak, the point's figures and the excess must be in sight without scrolling; the name takes what room is left.
+    // The figures right after the rank, the file's name last (showColumnsOf): the rank says which file it is, and at
+    // 1280×720 the peak, the point's figures and the excess must be in sight without scrolling; the name takes what
+    // room is left.
     m_table->header()->moveSection(
         m_table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -131,10 +132,7 @@ void RanksPanel::showComparison(const ComparisonPtr& comparison)
     m_comparison = comparison;
     if (!m_comparison)
         return;
-    m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
-    m_table->setColumnHidden(RankListModel::HostColumn,
-        std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
-            [](const RankSummary& r) { return r.host.recorded; }));
+    RankTableUtil::showColumnsOf(m_table, *m_comparison);
     fitColumns();
 }
 

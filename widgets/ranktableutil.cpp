@@ -40,6 +40,16 @@ void RankTableUtil::fitColumns(QTreeView* view)
     view->setColumnWidth(RankListModel::FileColumn, fileWidth(view));
 }
 
+void RankTableUtil::showColumnsOf(QTreeView* view, const Comparison& comparison)
+{
+    QHeaderView* header = view->header();
+    header->moveSection(header->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
+    view->setColumnHidden(RankListModel::CoordinatesColumn, !comparison.layout());
+    view->setColumnHidden(RankListModel::HostColumn,
+        std::none_of(comparison.ranks().begin(), comparison.ranks().end(),
+            [](const RankSummary& r) { return r.host.recorded; }));
+}
+
 int RankTableUtil::neededWidth(const QTreeView* view)
 {
     const QAbstractItemModel* model = view->model();
