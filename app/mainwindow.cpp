@@ -118,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_findings, &FindingsPanel::findingReselected, this, &MainWindow::showFinding);
     connect(m_findings, &FindingsPanel::optionsChanged, m_session, &JobSession::scheduleComparison);
+    connect(m_findings, &FindingsPanel::filterApplied, this, &MainWindow::updateStatus);
     connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecent);
 
     // The ranks on the left; ranks A and B side by side over time and in memory on the right, then the findings.
@@ -125,7 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     // take goes to the timelines (a 1280×720 screen has none to spare).
     menuBar()->setCornerWidget(m_compare->bar(), Qt::TopRightCorner);
     auto* right = new CompareColumn(m_compare, qobject_cast<QSplitter*>(m_compare->blockMaps()), m_findings);
-    auto* body = new QSplitter(Qt::Horizontal);
+    auto* body = m_body = new QSplitter(Qt::Horizontal);
     body->setObjectName(QStringLiteral("bodySplitter"));
     body->addWidget(m_ranks);
     body->addWidget(right);
@@ -556,6 +557,10 @@ void MainWindow::chooseDeviceMemory()
 void MainWindow::showComparison(const ComparisonPtr& comparison)
 {
     m_ranks->showComparison(comparison);
+    if (comparison && !m_ranksFitted) {
+        fitRanksColumn();
+        m_ranksFitted = true;
+    }
     m_findings->showComparison(comparison);
     m_compare->showComparison(comparison); // first: it words the job's own moment, which the banner's notes cite
     if (!comparison) {
@@ -621,8 +626,23 @@ bool MainWindow::isBusy() const
     return m_session->isBusy() || m_compare->isBusy();
 }
 
+void MainWindow::fitRanksColumn()
+{
+    // Where the window is wide enough (3840 px, not 1920), the ranks' table shows every figure without scrolling; the
+    // comparison keeps half the width at least. Only ever wider: a column the user widened stays.
+    const QList<int> sizes = m_body->sizes();
+    if (sizes.size() != 2)
+        return;
+    const int total = sizes[0] + sizes[1];
+    const int wanted = m_ranks->neededWidth();
+    if (wanted <= sizes[0] || wanted > total / 2)
+        return;
+    m_body->setSizes({ wanted, total - wanted });
+}
+
 void MainWindow::clearJob()
 {
+    m_ranksFitted = false;
     m_session->close();
     m_ranks->closeJob();
     m_findings->closeJob();
@@ -671,6 +691,10 @@ void MainWindow::updateStatus()
             text += tr(" · loading…");
         else if (m_session->isComparing())
             text += tr(" · comparing…");
+        else if (comparison() && m_findings->isFiltered())
+            text += tr(" · %1 of %n finding(s) shown by the filter (%2)", nullptr, int(comparison()->findings().size()))
+                        .arg(m_findings->shownFindings())
+                        .arg(m_compare->pointText());
         else if (comparison())
             text += tr(" · %n finding(s) (%1)", nullptr, int(comparison()->findings().size()))
                         .arg(m_compare->pointText()); // the point in words, in the user's language

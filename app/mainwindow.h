@@ -14,6 +14,7 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QSplitter;
 class QStackedWidget;
 class QTreeView;
 
@@ -198,6 +199,8 @@ private:
     void onFileFinished(const LoadedFile& file);
     void updateStatus();
     void showComparison(const ComparisonPtr& comparison);
+    /// On a wide window, the ranks' column as wide as its table needs (once per job).
+    void fitRanksColumn();
     /// Ranks A and B as the compare panel now has them, in the other panels.
     void onRanksChanged();
     void showRanks();
@@ -213,6 +216,10 @@ private:
     QWidget* m_mainPage = nullptr;
     VerdictBanner* m_banner = nullptr;
     RanksPanel* m_ranks = nullptr;
+    /// The ranks on the left, the comparison on the right.
+    QSplitter* m_body = nullptr;
+    /// The ranks' column was fitted to this job's table.
+    bool m_ranksFitted = false;
     ComparePanel* m_compare = nullptr;
     FindingsPanel* m_findings = nullptr;
     SettingsDialog* m_settings = nullptr;

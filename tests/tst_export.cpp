@@ -17,9 +17,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTreeView>
 #include <QXmlStreamReader>
 
@@ -116,6 +119,30 @@ void TestExport::views()
             continue;
         const int rows = table->viewport()->height() / table->sizeHintForRow(0);
         QCOMPARE(table->viewport()->height(), rows * table->sizeHintForRow(0));
+        // SVG and PDF do not clip a header to its table: none runs past it (over the stack's title beside it).
+        QVERIFY2(table->header()->length() <= table->viewport()->width(),
+            qPrintable(QStringLiteral("%1 px of header in %2")
+                           .arg(table->header()->length())
+                           .arg(table->viewport()->width())));
+    }
+    // The page's rank table as the window's: the rank's figures before the file, no column the comparison leaves empty.
+    if (view == QLatin1String("overview")) {
+        QTreeView* table = nullptr;
+        for (QTreeView* t : sheet.findChildren<QTreeView*>())
+            table = t->model() == &m_ranks ? t : table;
+        QVERIFY(table);
+        QCOMPARE(table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
+        QVERIFY(table->isColumnHidden(RankListModel::CoordinatesColumn)
+            && table->isColumnHidden(RankListModel::HostColumn));
+    }
+    // The stack's marks (where reading starts, others' frames dimmed) are formats of its text, not selections, which
+    // made Qt's PDF writer drop every line from the first mark on.
+    if (const auto* stack = sheet.findChild<QPlainTextEdit*>(); stack && view == QLatin1String("diff")) {
+        QVERIFY(stack->extraSelections().isEmpty());
+        bool marked = false;
+        for (QTextBlock block = stack->document()->begin(); block.isValid(); block = block.next())
+            marked = marked || block.blockFormat().hasProperty(QTextFormat::BackgroundBrush);
+        QVERIFY(marked);
     }
     if (view == QLatin1String("diff") || view == QLatin1String("blockmaps")) // the finding is marked
         QCOMPARE(sheet.blockMap(0)->visibleOutlinedRuns(), int(m_comparison->findings()[0].runs.size()));

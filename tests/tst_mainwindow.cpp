@@ -56,6 +56,7 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -113,6 +114,9 @@ private slots:
     void restoredWindowFitsTheScreen();
     void keyboardShortcutsListed();
     void recentEntriesAreJobs();
+
+private:
+    QTemporaryDir m_settings;
 };
 
 namespace {
@@ -138,8 +142,13 @@ bool settled(const MainWindow& w)
 
 void TestMainWindow::initTestCase()
 {
-    // Recent files go to a test location, never the user's settings.
+    // Recent files go to a test location, never the user's settings; and settings to this run's own folder: test mode
+    // alone gives every run of this test one file (~/.qttest), so a second run at the same time (another checkout's
+    // tests) rewrote the recent jobs under recentEntriesAreJobs.
     QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_settings.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
 }
 
@@ -182,15 +191,33 @@ void TestMainWindow::exampleShowsTheAnswer()
     QCOMPARE(summaryA.unallocatedBytes, shown->inactive);
     QCOMPARE(summaryA.largestFreeBytes, shown->largestFree);
 
-    // A filter that matches nothing says so; cleared, the findings are back and the note goes.
+    // A filter that matches nothing says so, in the empty table (the tab row stays where it was), and the status bar
+    // counts what it shows; cleared, the findings are back with the one selected before, and the note goes.
     QVERIFY(w.noMatchText().isEmpty());
+    const int chosen = w.selectedFinding();
+    QVERIFY(chosen >= 0);
+    QTabBar* tabRow = w.findingsView()->parentWidget()->parentWidget()->findChild<QTabBar*>();
+    QVERIFY(tabRow);
+    const QPoint tabsAt = tabRow->mapTo(&w, QPoint());
+    const QString findingsCount = QString::number(w.comparison()->findings().size());
     w.findingsFilter()->setText(QStringLiteral("no-such-site"));
     QTRY_COMPARE(w.findingsView()->model()->rowCount(), 0);
     QVERIFY2(
         w.noMatchText().contains(QStringLiteral("No finding matches “no-such-site”")), qPrintable(w.noMatchText()));
+    QApplication::processEvents();
+    QCOMPARE(tabRow->mapTo(&w, QPoint()), tabsAt);
+    QVERIFY2(w.statusText().contains(QStringLiteral("0 of %1 finding").arg(findingsCount))
+            && w.statusText().contains(QLatin1String("shown by the filter")),
+        qPrintable(w.statusText()));
+    QCOMPARE(w.selectedFinding(), -1);
     w.findingsFilter()->clear();
     QTRY_VERIFY(w.findingsView()->model()->rowCount() > 0);
     QVERIFY(w.noMatchText().isEmpty());
+    QCOMPARE(w.selectedFinding(), chosen);
+    QVERIFY2(w.statusText().contains(QStringLiteral(" %1 finding").arg(findingsCount))
+            && !w.statusText().contains(QLatin1String("filter")),
+        qPrintable(w.statusText()));
+    QCOMPARE(tabRow->mapTo(&w, QPoint()), tabsAt);
     w.findingsView()->setCurrentIndex(w.findingsView()->model()->index(0, 0));
 
     // The verdict, the outlier and the top finding with its stack, without another click.
@@ -364,6 +391,17 @@ void TestMainWindow::goodAndCorruptFile()
     for (QLabel* label : w.findChildren<QLabel*>())
         legend = legend || (label->isVisible() && label->text().startsWith(QStringLiteral("⚠ Trace incomplete")));
     QVERIFY(legend);
+    // The reason in full under the table too, in sight however narrow the window (the file's column is last).
+    w.resize(1280, 720);
+    QApplication::processEvents();
+    QLabel* failedNote = nullptr;
+    for (QLabel* label : w.findChildren<QLabel*>()) {
+        if (label->isVisible() && label->text().startsWith(QStringLiteral("✗ Rank 2 (rank2.pickle): ")))
+            failedNote = label;
+    }
+    QVERIFY(failedNote);
+    QVERIFY2(failedNote->text().endsWith(error), qPrintable(failedNote->text()));
+    QVERIFY(QRect(QPoint(), w.size()).contains(QRect(failedNote->mapTo(&w, QPoint()), failedNote->size())));
     // The banner says what the answer rests on: one file is missing from it.
     QVERIFY2(w.banner()->text().contains(QLatin1String("Note: 1 file"))
             && w.banner()->text().contains(QLatin1String("could not be read")),
@@ -1469,6 +1507,11 @@ void TestMainWindow::layoutAtScreenSizes()
             ranks = ranks->parentWidget();
         QVERIFY(ranks);
         QVERIFY2(ranks->width() >= w.width() / 4, qPrintable(QString::number(ranks->width())));
+        // Every column of the rank table in sight, none cut: no horizontal scrolling.
+        QVERIFY2(!ranksTable->horizontalScrollBar()->isVisible() || ranksTable->horizontalScrollBar()->maximum() == 0,
+            qPrintable(QStringLiteral("%1 px of columns in %2")
+                           .arg(ranksTable->header()->length())
+                           .arg(ranksTable->viewport()->width())));
         QVERIFY2(w.stackPane()->width() >= w.width() / 4, qPrintable(QString::number(w.stackPane()->width())));
         auto* stack = w.stackPane()->findChild<QPlainTextEdit*>();
         QVERIFY(stack);

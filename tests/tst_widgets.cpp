@@ -8,6 +8,9 @@
 #include "comparecolumn.h"
 #include "comparison.h"
 #include "diffreport.h"
+#include "findingsfiltermodel.h"
+#include "findingsmodel.h"
+#include "findingstableutil.h"
 #include "flamegraph.h"
 #include "formatting.h"
 #include "imageexport.h"
@@ -36,6 +39,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -91,6 +95,7 @@ private slots:
     void zoomBackAndForward();
     void tooltipsStayInTheWindow();
     void stepLabelsReadOverAnyBand();
+    void filterKeepsTheFrameFoundInSight();
 };
 
 namespace {
@@ -148,6 +153,16 @@ QList<LoadedFile> examples()
 {
     return LoadedFile::loadAll(
         RankFiles::expand({ QStringLiteral(RANKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/examples") }));
+}
+
+// A scenario of the fixtures (tests/tools/make_scenarios.py) compared with the default options.
+ComparisonPtr compareScenario(const QString& name)
+{
+    std::vector<RankInput> ranks;
+    for (const LoadedFile& f :
+        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + name })))
+        ranks.push_back({ f.rank, f.path, f.snapshot });
+    return Comparison::compute(ranks, {});
 }
 
 // Share of 2×2 device-pixel cells whose four pixels differ. A picture drawn at 1× and scaled up to 2× has none (each
@@ -275,6 +290,36 @@ void TestWidgets::rankChartMarksTheOutlier()
     }
     QVERIFY(!outline->visible());
     QCOMPARE(peaks->data()->size(), 3);
+    QCOMPARE(chart.failedMarks(), 0);
+
+    // A file that did not load keeps its rank's place, marked and named on the axis, its tooltip saying why; it is
+    // no rank to pick.
+    QTemporaryDir dir;
+    const QString broken = dir.filePath(QStringLiteral("rank7.pickle"));
+    {
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a snapshot");
+    }
+    const QList<LoadedFile> failed = LoadedFile::loadAll({ broken });
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(!failed.front().ok() && !failed.front().error.isEmpty());
+    model.addLoading(3, broken, failed.front().rank);
+    model.setLoaded(3, failed.front());
+    QCOMPARE(peaks->data()->size(), 4);
+    QCOMPARE(chart.failedMarks(), 1);
+    QVERIFY2(chart.barText(3).contains(failed.front().error), qPrintable(chart.barText(3)));
+    QVERIFY(!chart.barText(0).contains(failed.front().error));
+    chart.resize(600, 300);
+    chart.plot()->replot();
+    auto* ticker = static_cast<QCPAxisTickerText*>(chart.plot()->xAxis->ticker().data());
+    QVERIFY(ticker->ticks().values().contains(QString::number(failed.front().rank)));
+    const QPoint failedBar(int(chart.plot()->xAxis->coordToPixel(3)), chart.plot()->axisRect()->center().y());
+    QCOMPARE(chart.rankAt(failedBar), -1);
+    QVERIFY(chart.rankAt(QPoint(int(chart.plot()->xAxis->coordToPixel(0)), failedBar.y())) >= 0);
+    // Reloaded without it: the mark goes.
+    model.clear();
+    QCOMPARE(chart.failedMarks(), 0);
 }
 
 // The categories read in one order in every legend, the rank chart's after ranks came and went and the figures
@@ -453,11 +498,7 @@ void TestWidgets::detailOnlyForWhatChanged()
 void TestWidgets::flameGraphOfTheExcess()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/burden_2") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("burden_2"));
     FlameGraph graph;
     graph.resize(800, 300);
     graph.setTree(ExcessTree::build(*c, 1, ExcessTree::TopDown), QStringLiteral("Rank 1"));
@@ -482,11 +523,7 @@ void TestWidgets::flameGraphOfTheExcess()
 void TestWidgets::whatIfShowsTheMargin()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_stranded_4") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("capacity_stranded_4"));
     const Verdict& v = c->verdict();
     QCOMPARE(v.kind, Verdict::OverCapacity);
     QCOMPARE(v.margin.outcome, Verdict::Margin::NotInOnePiece);
@@ -521,11 +558,7 @@ void TestWidgets::whatIfShowsTheMargin()
 void TestWidgets::outOfMemoryMarkerAndWhatIf()
 {
     RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
-    std::vector<RankInput> ranks;
-    for (const LoadedFile& f :
-        LoadedFile::loadAll(RankFiles::expand({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_4") })))
-        ranks.push_back({ f.rank, f.path, f.snapshot });
-    const ComparisonPtr c = Comparison::compute(ranks, {});
+    const ComparisonPtr c = compareScenario(QStringLiteral("capacity_loss_4"));
     QCOMPARE(c->verdict().kind, Verdict::OverCapacity);
 
     TimelineView view;
@@ -585,10 +618,21 @@ void TestWidgets::outOfMemoryMarkerAndWhatIf()
     QTRY_COMPARE(ready.count(), 1);
     const RankHoldings verdict = c->verdictHoldings();
     QCOMPARE(whatIf.model()->rowCount(), int(verdict.whatIf.size()));
+    int64_t mostSaved = 0;
     for (int row = 0; row < whatIf.model()->rowCount(); ++row) {
         QCOMPARE(whatIf.model()->index(row, WhatIfModel::PeakColumn).data(WhatIfModel::SortRole).toLongLong(),
             qint64(verdict.whatIf[size_t(row)].peakBytes));
+        // Saved is an amount, never written as a negative one.
+        QCOMPARE(whatIf.model()->index(row, WhatIfModel::SavedColumn).data().toString(),
+            Formatting::bytes(verdict.whatIf[size_t(row)].savedBytes));
+        mostSaved = std::max(mostSaved, verdict.whatIf[size_t(row)].savedBytes);
     }
+    // The table opens on what saves most: the rows that answer what would have fit come first, not after every site.
+    const QAbstractItemModel* shown = whatIf.view()->model();
+    QCOMPARE(shown->index(0, WhatIfModel::SavedColumn).data(WhatIfModel::SortRole).toLongLong(), qint64(mostSaved));
+    for (int row = 1; row < shown->rowCount(); ++row)
+        QVERIFY(shown->index(row, WhatIfModel::SavedColumn).data(WhatIfModel::SortRole).toLongLong()
+            <= shown->index(row - 1, WhatIfModel::SavedColumn).data(WhatIfModel::SortRole).toLongLong());
     // Another rank: computed on the view's own job, at that rank's point.
     whatIf.showRank(c, 2);
     QTRY_COMPARE(ready.count(), 2);
@@ -1118,6 +1162,35 @@ void TestWidgets::tooltipsStayInTheWindow()
 
 // Step, OOM and peak labels sit on a box of the plot's background: their text keeps a contrast of 4.5 over the
 // darkest and the lightest band, in either theme.
+// A finding the filter found by a deep frame says which frame in its site cell: however narrow the column, the frame's
+// name stays whole and the site gives way (elided in the middle, the frame lost its beginning).
+void TestWidgets::filterKeepsTheFrameFoundInSight()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    FindingsModel model;
+    FindingsFilterModel filter;
+    filter.setSourceModel(&model);
+    model.setComparison(compareScenario(QStringLiteral("native_frames_burden_4")));
+    QVERIFY(model.rowCount() > 0);
+    filter.setFilterText(QStringLiteral("slot_tp_call"));
+    const QModelIndex site = filter.index(0, FindingsModel::SiteColumn);
+    const QString found = FindingsTableUtil::foundIn(site);
+    QVERIFY2(found.contains(QStringLiteral("found in slot_tp_call (typeobject.c:7494)")), qPrintable(found));
+    const QString text = site.data().toString();
+    QVERIFY(text.endsWith(found));
+    const QFontMetrics metrics(QApplication::font());
+    const int width = metrics.horizontalAdvance(found) + metrics.horizontalAdvance(QStringLiteral("model.py:1…")) + 10;
+    QVERIFY(metrics.horizontalAdvance(text) > width);
+    const QString shown = FindingsTableUtil::elidedSite(text, found, metrics, width);
+    QVERIFY2(shown.endsWith(found) && shown.contains(QChar(0x2026)) && metrics.horizontalAdvance(shown) <= width,
+        qPrintable(shown));
+    // Without a frame named, or where it fits, the text is the cell's.
+    QCOMPARE(FindingsTableUtil::elidedSite(text, QString(), metrics, width), text);
+    QCOMPARE(FindingsTableUtil::elidedSite(text, found, metrics, metrics.horizontalAdvance(text) + 1), text);
+    filter.setFilterText(QString());
+    QVERIFY(FindingsTableUtil::foundIn(filter.index(0, FindingsModel::SiteColumn)).isEmpty());
+}
+
 void TestWidgets::stepLabelsReadOverAnyBand()
 {
     const std::pair<const char*, QPalette> themes[] = { { "light", QApplication::style()->standardPalette() },
@@ -1201,6 +1274,22 @@ void TestWidgets::timelinesShareScaleAndZoom()
     QVERIFY(view.pixelBytes(0) > zoomedPixel * 2);
     QCOMPARE(x(0).size(), full);
     QCOMPARE(y(0).upper, double(a->peakBytes()) * 1.12);
+    // A box over what A holds above B's peak leaves B's plot empty (one scale): it says so, and how to see B again.
+    QVERIFY(view.emptyHint(0).isEmpty() && view.emptyHint(1).isEmpty());
+    const QCPAxis* memory0 = rects[0]->axis(QCPAxis::atLeft);
+    const int aboveB = int(memory0->coordToPixel(double(b->peakBytes() + (a->peakBytes() - b->peakBytes()) / 2)));
+    const int overA = int(memory0->coordToPixel(double(a->peakBytes()) * 1.05));
+    QVERIFY2(aboveB - overA >= 8, qPrintable(QStringLiteral("%1 to %2").arg(overA).arg(aboveB)));
+    view.zoomToBox(0, QRect(QPoint(plot0.left() + 1, overA), QPoint(plot0.right() - 1, aboveB)));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    view.plot()->replot();
+    QVERIFY(y(1).lower > double(b->peakBytes()));
+    QVERIFY(view.emptyHint(0).isEmpty());
+    QVERIFY2(view.emptyHint(1).startsWith(QStringLiteral("Rank 1 holds at most")), qPrintable(view.emptyHint(1)));
+    view.resetZoom();
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    view.plot()->replot();
+    QVERIFY(view.emptyHint(1).isEmpty());
     // Y fits the memory axis to what is in view: a stretch before the peaks holds less than they do.
     view.zoomToKeys(x(0).lower, x(0).lower + full / 20);
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);

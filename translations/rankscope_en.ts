@@ -60,6 +60,23 @@ This job has %n snapshot files.</numerusform>
             <numerusform> · %n findings (%1)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> · %1 of %n finding(s) shown by the filter (%2)</source>
+        <translation>
+            <numerusform> · %1 of %n finding shown by the filter (%2)</numerusform>
+            <numerusform> · %1 of %n findings shown by the filter (%2)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::RanksPanel</name>
+    <message numerus="yes">
+        <source>✗ and %n more file(s) that did not load: see their rows</source>
+        <translation>
+            <numerusform>✗ and %n more file that did not load: see its row</numerusform>
+            <numerusform>✗ and %n more files that did not load: see their rows</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::RecentFiles</name>

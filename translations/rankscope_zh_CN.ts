@@ -68,6 +68,10 @@
         <source>the snapshot is empty: no segments and no trace events (taken before anything was allocated, or without _record_memory_history)</source>
         <translation>快照为空：没有内存段，也没有跟踪事件（在分配任何内存之前拍摄，或未启用 _record_memory_history）</translation>
     </message>
+    <message>
+        <source>Rank %1 holds at most %2 here, below the memory range shown (%3 to %4). Press Y or Home to see it.</source>
+        <translation>Rank %1 在此处最多占用 %2，低于所示的内存范围（%3 至 %4）。按 Y 或 Home 键即可看到。</translation>
+    </message>
 </context>
 <context>
     <name>RankName</name>
@@ -1560,6 +1564,12 @@ This job has %n snapshot file(s).</source>
         <source>Folder Not Opened</source>
         <translation>未打开文件夹</translation>
     </message>
+    <message numerus="yes">
+        <source> · %1 of %n finding(s) shown by the filter (%2)</source>
+        <translation>
+            <numerusform> · %n 个差异项中 %1 个经筛选显示（%2）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ProgressDelegate</name>
@@ -1599,6 +1609,10 @@ This job has %n snapshot file(s).</source>
 Click: show it as A. Shift+click: as B.</source>
         <translation>Rank %1：峰值 %2，比较点处 %3（%4）。
 点击：显示为 A。Shift+点击：显示为 B。</translation>
+    </message>
+    <message>
+        <source>Rank %1: its file did not load, so it has no bar: %2</source>
+        <translation>Rank %1：其文件未能加载，因此没有柱形：%2</translation>
     </message>
 </context>
 <context>
@@ -1892,6 +1906,16 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Copy Path</source>
         <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>✗ Rank %1 (%2): %3</source>
+        <translation>✗ Rank %1（%2）：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>✗ and %n more file(s) that did not load: see their rows</source>
+        <translation>
+            <numerusform>✗ 另有 %n 个文件未能加载：见其所在行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3520,6 +3544,10 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>the largest excess over a baseline is %1% of the threshold</source>
         <translation>超出基线最多的也只是阈值的 %1%</translation>
+    </message>
+    <message>
+        <source>&lt;no stack recorded&gt;</source>
+        <translation>&lt;未记录调用栈&gt;</translation>
     </message>
 </context>
 <context>

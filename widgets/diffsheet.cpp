@@ -157,7 +157,9 @@ void DiffSheet::setComparison(
     if (finding >= 0 && size_t(finding) < c.findings().size() && m_view != Overview)
         header += tr(" · finding %1: %2")
                       .arg(finding + 1)
-                      .arg(QString::fromStdString(c.sites().label(c.findings()[size_t(finding)].site)).toHtmlEscaped());
+                      .arg(VerdictText::siteLabel(
+                          c.sites().label(c.findings()[size_t(finding)].site), VerdictText::Translated)
+                               .toHtmlEscaped());
     m_header->setText(header);
 
     if (m_pair) {
@@ -200,6 +202,7 @@ void DiffSheet::setComparison(
     if (m_chart && ranks) {
         m_chart->setModel(ranks);
         m_rankTable->setModel(ranks);
+        RankTableUtil::showColumnsOf(m_rankTable, c);
         RankTableUtil::fitColumns(m_rankTable);
     }
 }
@@ -282,6 +285,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
         m_stack->fitWholeLines();
     if (m_rankTable)
         RankTableUtil::fitWidth(m_rankTable);
+    if (m_findingsView && m_findingsView->isVisible())
+        FindingsTableUtil::fitWidth(m_findingsView);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QCoreApplication::sendPostedEvents();
     return !isBusy();

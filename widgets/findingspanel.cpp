@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QResizeEvent>
+#include <QScopedValueRollback>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -51,10 +52,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(200);
     connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-    connect(m_filterTimer, &QTimer::timeout, this, [this] {
-        m_proxy->setFilterText(m_filter->text());
-        updateNoMatch();
-    });
+    connect(m_filterTimer, &QTimer::timeout, this, &FindingsPanel::applyFilter);
     FieldShortcuts::install(m_filter);
     bar->addWidget(m_filter, 1);
     // Beside the trees and the flame graph (shown with them): rank A's excess, or everything it holds.
@@ -115,16 +113,17 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     FieldShortcuts::install(m_threshold);
     FieldShortcuts::install(m_depth);
 
-    // An empty table after filtering says why, so it is not taken for "no finding at all".
-    m_noMatch = new QLabel(this);
-    m_noMatch->setWordWrap(true);
-    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
-    m_noMatch->hide();
-    layout->addWidget(m_noMatch);
-
     m_proxy->setSourceModel(m_findings);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
+    // An empty table after filtering says why, so it is not taken for "no finding at all": in the empty table itself,
+    // where it moves nothing (above the tabs, the tab row went down a line and back as the filter was typed).
+    m_noMatch = new QLabel(m_view->viewport());
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setMargin(6);
+    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
+    m_noMatch->hide();
+    m_view->viewport()->installEventFilter(this);
     FindingsTableUtil::setUp(m_view);
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
@@ -133,8 +132,12 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     // current row that is not selected beside one that is, nothing was chosen yet: the finding counts once it is both.
     const auto changed = [this] {
         const QItemSelectionModel* selection = m_view->selectionModel();
-        if (!selection->hasSelection() || selection->isSelected(m_view->currentIndex()))
+        if (!selection->hasSelection() || selection->isSelected(m_view->currentIndex())) {
+            // A finding the filter hides stays the user's choice, to select again once the filter shows it.
+            if (!m_filtering)
+                m_chosenFinding = selectedFinding();
             emit currentFindingChanged(selectedFinding());
+        }
     };
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, changed);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, changed] {
@@ -297,6 +300,47 @@ QString FindingsPanel::noMatchText() const
     return m_noMatch->isVisibleTo(m_noMatch->parentWidget()) ? m_noMatch->text() : QString();
 }
 
+int FindingsPanel::shownFindings() const
+{
+    return m_proxy->rowCount();
+}
+
+bool FindingsPanel::isFiltered() const
+{
+    return !m_proxy->filterRegularExpression().pattern().isEmpty();
+}
+
+bool FindingsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        placeNoMatch();
+    return QWidget::eventFilter(watched, event);
+}
+
+void FindingsPanel::placeNoMatch()
+{
+    const int width = m_view->viewport()->width();
+    m_noMatch->setGeometry(0, 0, width, m_noMatch->heightForWidth(width));
+}
+
+void FindingsPanel::applyFilter()
+{
+    {
+        const QScopedValueRollback filtering(m_filtering, true);
+        m_proxy->setFilterText(m_filter->text());
+    }
+    // The finding chosen before the filter hid it comes back with it (cleared, the filter took the selection with it).
+    if (m_chosenFinding >= 0 && selectedFinding() < 0) {
+        const QModelIndex row = m_proxy->mapFromSource(m_findings->index(m_chosenFinding, 0));
+        if (row.isValid()) {
+            m_view->setCurrentIndex(row);
+            m_view->scrollTo(row);
+        }
+    }
+    updateNoMatch();
+    emit filterApplied();
+}
+
 void FindingsPanel::updateNoMatch()
 {
     // An empty table always says why: nothing matches the filter, or no rank holds more than its baseline.
@@ -310,11 +354,13 @@ void FindingsPanel::updateNoMatch()
     else if (none)
         m_noMatch->setText(tr("No finding: no rank holds more than its baseline at any site. What fills rank A's GPU "
                               "is under What if, and by frame under Top down and Flame."));
+    placeNoMatch();
 }
 
 void FindingsPanel::showComparison(const ComparisonPtr& comparison)
 {
     m_comparison = comparison;
+    m_chosenFinding = -1; // the window selects one of the new comparison's findings
     m_findings->setComparison(m_comparison);
     updateNoMatch();
     if (m_comparison)
@@ -380,7 +426,9 @@ void FindingsPanel::closeJob()
 {
     m_filter->clear(); // with its signals: the field's clear button goes with the text
     m_filterTimer->stop();
+    m_chosenFinding = -1;
     m_proxy->setFilterText(QString());
+    emit filterApplied();
     m_scopeChosen = false;
     // The next job opens on its own tab: the findings, or What if once its verdict is about an OOM (setAboutOom).
     m_tabs->setCurrentIndex(0);

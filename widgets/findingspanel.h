@@ -52,6 +52,9 @@ public:
     }
     /// What the table says when the filter leaves nothing; empty while it shows findings.
     QString noMatchText() const;
+    /// The findings the filter leaves in the table (all of them without a filter).
+    int shownFindings() const;
+    bool isFiltered() const;
 
     /// The findings of `comparison` (nullptr: none), the filter kept.
     void showComparison(const ComparisonPtr& comparison);
@@ -87,9 +90,12 @@ signals:
     void findingReselected();
     /// The user changed an option.
     void optionsChanged();
+    /// The filter changed which findings the table shows.
+    void filterApplied();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     /// The options beside the tabs where the row holds them and every tab's label whole, else behind their button.
@@ -97,8 +103,12 @@ private:
     void showFoldedOptions();
     /// Rank A's excess (or everything it holds) by frame in the Top Down, Bottom Up and Flame Graph tabs, and What if.
     void showExcess();
+    /// The filter's text applied to the table; the finding the user chose selected again where it shows.
+    void applyFilter();
     /// Says so when the filter leaves no finding of a comparison that has some.
     void updateNoMatch();
+    /// The note of an empty table over its top, as wide as the table.
+    void placeNoMatch();
 
     ComparisonPtr m_comparison;
     int m_rankA = -1;
@@ -109,6 +119,11 @@ private:
     QLineEdit* m_filter = nullptr;
     QTimer* m_filterTimer = nullptr;
     QLabel* m_noMatch = nullptr;
+    /// The finding the user selected last (index into the comparison's findings), -1: none; kept while the filter
+    /// hides it.
+    int m_chosenFinding = -1;
+    /// True while the filter changes the table's rows: a selection lost then is not the user's.
+    bool m_filtering = false;
     QTreeView* m_excessViews[2] = {};
     FlameGraph* m_flameGraph = nullptr;
     WhatIfView* m_whatIf = nullptr;

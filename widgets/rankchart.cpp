@@ -105,8 +105,9 @@ bool RankChart::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         const double key = std::round(m_plot->xAxis->pixelToCoord(help->pos().x()));
-        const int rank = rankAt(help->pos());
-        ToolTipUtil::show(help->globalPos(), rank >= 0 ? barText(int(key)) : m_overview, m_plot);
+        const bool onKey = m_plot->axisRect()->rect().contains(help->pos()) && key >= 0 && key < double(m_ranks.size())
+            && std::abs(m_plot->xAxis->pixelToCoord(help->pos().x()) - key) <= m_peak->width() / 2;
+        ToolTipUtil::show(help->globalPos(), onKey ? barText(int(key)) : m_overview, m_plot);
         return true;
     }
     return QWidget::eventFilter(watched, event);
@@ -118,7 +119,8 @@ int RankChart::rankAt(const QPoint& pos) const
         return -1;
     const double key = m_plot->xAxis->pixelToCoord(pos.x());
     const double nearest = std::round(key);
-    if (std::abs(key - nearest) > m_peak->width() / 2 || nearest < 0 || nearest >= double(m_ranks.size()))
+    if (std::abs(key - nearest) > m_peak->width() / 2 || nearest < 0 || nearest >= double(m_ranks.size())
+        || !m_errors[size_t(nearest)].isEmpty())
         return -1;
     return m_ranks[size_t(nearest)];
 }
@@ -135,6 +137,11 @@ QPoint RankChart::barCenter(int rank) const
 
 QString RankChart::barText(int key) const
 {
+    if (key < 0 || size_t(key) >= m_ranks.size())
+        return {};
+    if (!m_errors[size_t(key)].isEmpty())
+        return tr("Rank %1: its file did not load, so it has no bar: %2")
+            .arg(QString::number(m_ranks[size_t(key)]), m_errors[size_t(key)]);
     const auto peak = int64_t(m_peak->data()->at(key)->value);
     int64_t allocated = 0;
     QStringList parts;
@@ -169,15 +176,46 @@ void RankChart::rebuild()
     std::vector<QVector<double>> byCategory(static_cast<size_t>(CategoryCount));
     QStringList labels;
     m_ranks.clear();
+    m_errors.clear();
+    for (QCPItemText* mark : m_failedMarks)
+        m_plot->removeItem(mark);
+    m_failedMarks.clear();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const int rows = m_model ? m_model->rowCount() : 0;
     double maxPeak = -1;
     double outlierKey = 0;
     for (int row = 0; row < rows; ++row) {
         const QModelIndex peakIndex = m_model->index(row, RankListModel::PeakColumn);
-        if (!peakIndex.data(Qt::DisplayRole).isValid())
-            continue; // still loading or failed: no figures
+        const QString error = peakIndex.data(RankListModel::ErrorRole).toString();
+        if (!peakIndex.data(Qt::DisplayRole).isValid() && error.isEmpty())
+            continue; // still loading, or cancelled: no figures, and nothing went wrong
         const double key = keys.size();
+        if (!error.isEmpty()) {
+            // Failed: its place kept, empty, with a mark over the axis; the tooltip says why.
+            keys.append(key);
+            peak.append(0);
+            for (int c = 0; c < CategoryCount; ++c)
+                byCategory[size_t(c)].append(0);
+            labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
+            m_ranks.push_back(m_model->index(row, RankListModel::RankColumn).data().toInt());
+            m_errors.push_back(error);
+            auto* mark = new QCPItemText(m_plot);
+            mark->setClipToAxisRect(true);
+            mark->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            mark->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            mark->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+            mark->position->setAxisRect(m_plot->axisRect());
+            mark->position->setCoords(key, 1.0);
+            mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            mark->setColor(ChartStyle::alertColor());
+            QFont bold = mark->font();
+            bold.setBold(true);
+            bold.setPointSizeF(bold.pointSizeF() * 1.4);
+            mark->setFont(bold);
+            mark->setText(QStringLiteral("\u2717")); // ✗
+            m_failedMarks.push_back(mark);
+            continue;
+        }
         keys.append(key);
         peak.append(peakIndex.data(RankListModel::SortRole).toDouble());
         // What the rank holds at the comparison point by category: the table's category columns, whose sum is its
@@ -189,6 +227,7 @@ void RankChart::rebuild()
         }
         labels.append(m_model->index(row, RankListModel::RankColumn).data().toString());
         m_ranks.push_back(m_model->index(row, RankListModel::RankColumn).data().toInt());
+        m_errors.emplace_back();
         if (peak.back() > maxPeak) {
             maxPeak = peak.back();
             outlierKey = key;
@@ -196,7 +235,8 @@ void RankChart::rebuild()
     }
     m_peak->setData(keys, peak, true);
     // Mark the rank only when it alone holds the most: among equals there is no outlier to point at.
-    const bool differs = std::count(peak.begin(), peak.end(), maxPeak) == 1 && peak.size() > 1;
+    const bool differs = std::count(peak.begin(), peak.end(), maxPeak) == 1
+        && std::count(m_errors.begin(), m_errors.end(), QString()) > 1;
     if (differs && !keys.isEmpty())
         m_outlier->setData({ outlierKey }, { maxPeak }, true);
     else
@@ -218,7 +258,8 @@ void RankChart::rebuild()
     const int every = std::max<int>(1, int(std::ceil(double(keys.size()) / 16.0)));
     for (int i = 0; i < keys.size(); ++i) {
         const bool crowdsOutlier = differs && keys[i] != outlierKey && std::abs(keys[i] - outlierKey) * 2 < every;
-        if ((i % every == 0 && !crowdsOutlier) || (differs && keys[i] == outlierKey))
+        // A failed rank is always named, under its mark.
+        if ((i % every == 0 && !crowdsOutlier) || (differs && keys[i] == outlierKey) || !m_errors[size_t(i)].isEmpty())
             ticker->addTick(keys[i], labels[i]);
     }
     m_plot->xAxis->setTicker(ticker);

@@ -7,6 +7,7 @@
 
 class QCustomPlot;
 class QCPBars;
+class QCPItemText;
 class QAbstractItemModel;
 
 namespace RankScope {
@@ -29,6 +30,13 @@ public:
     int rankAt(const QPoint& pos) const;
     /// Where the bar of `rank` is, in plot coordinates (for tests and tooltips); a null point when it has none.
     QPoint barCenter(int rank) const;
+    /// What a bar's tooltip says; for a rank whose file failed, why.
+    QString barText(int key) const;
+    /// The failed ranks' marks drawn (one per rank whose file did not load), for tests.
+    int failedMarks() const
+    {
+        return int(m_failedMarks.size());
+    }
 
 signals:
     /// A bar was clicked: the rank, and the keyboard modifiers (Shift picks rank B in the window).
@@ -41,7 +49,6 @@ protected:
 
 private:
     void rebuild();
-    QString barText(int key) const;
 
     QAbstractItemModel* m_model = nullptr;
     QCustomPlot* m_plot = nullptr;
@@ -50,6 +57,10 @@ private:
     std::vector<QCPBars*> m_categories;
     QCPBars* m_outlier = nullptr;
     std::vector<int> m_ranks; ///< the rank of each bar, by key
+    /// Why the file of each key's rank did not load; empty for a rank with figures. A failed rank keeps its place
+    /// among the bars, marked, so a gap in the ranks is never silent.
+    std::vector<QString> m_errors;
+    std::vector<QCPItemText*> m_failedMarks;
     QString m_overview; ///< the tooltip away from the bars
 };
 

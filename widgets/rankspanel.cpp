@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -21,6 +22,11 @@
 #include <QVBoxLayout>
 
 namespace RankScope {
+
+namespace {
+// Failed files named under the table; a job where more failed says how many more.
+constexpr int MaxFailedShown = 3;
+} // namespace
 
 RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     : QWidget(parent)
@@ -64,8 +70,9 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setMinimumSectionSize(36);
-    // The figures right after the rank, the file's name last: the rank says which file it is, and at 1280×720 the
-    // peak, the point's figures and the excess must be in sight without scrolling; the name takes what room is left.
+    // The figures right after the rank, the file's name last (showColumnsOf): the rank says which file it is, and at
+    // 1280×720 the peak, the point's figures and the excess must be in sight without scrolling; the name takes what
+    // room is left.
     m_table->header()->moveSection(
         m_table->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
     m_table->header()->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -85,6 +92,12 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     m_incompleteLegend->setContentsMargins(4, 2, 4, 2);
     m_incompleteLegend->hide();
     ranksLayout->addWidget(m_incompleteLegend);
+    m_failedNote = new QLabel(ranks);
+    m_failedNote->setWordWrap(true);
+    m_failedNote->setContentsMargins(4, 2, 4, 2);
+    m_failedNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failedNote->hide();
+    ranksLayout->addWidget(m_failedNote);
     connect(m_model, &QAbstractItemModel::modelReset, this, &RanksPanel::updateLegend);
     connect(m_model, &QAbstractItemModel::layoutChanged, this, &RanksPanel::updateLegend);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &RanksPanel::updateLegend);
@@ -110,6 +123,7 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
                                        "its ring buffer wrapped, so the peak can be higher than shown."));
         m_table->setAccessibleName(tr("Ranks"));
         m_table->setToolTip(tr("Select a rank to show it as A"));
+        updateLegend();
     });
 }
 
@@ -118,10 +132,7 @@ void RanksPanel::showComparison(const ComparisonPtr& comparison)
     m_comparison = comparison;
     if (!m_comparison)
         return;
-    m_table->setColumnHidden(RankListModel::CoordinatesColumn, !m_comparison->layout());
-    m_table->setColumnHidden(RankListModel::HostColumn,
-        std::none_of(m_comparison->ranks().begin(), m_comparison->ranks().end(),
-            [](const RankSummary& r) { return r.host.recorded; }));
+    RankTableUtil::showColumnsOf(m_table, *m_comparison);
     fitColumns();
 }
 
@@ -135,13 +146,35 @@ void RanksPanel::fitColumns()
     RankTableUtil::fitColumns(m_table);
 }
 
+int RanksPanel::neededWidth() const
+{
+    return RankTableUtil::neededWidth(m_table) + width() - m_table->width();
+}
+
 void RanksPanel::updateLegend()
 {
     bool incomplete = false;
-    for (int row = 0; row < m_model->rowCount(); ++row)
+    QStringList failed;
+    int more = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
         incomplete =
             incomplete || m_model->index(row, RankListModel::TraceColumn).data(RankListModel::SortRole).toBool();
+        const QModelIndex file = m_model->index(row, RankListModel::FileColumn);
+        if (const QString error = file.data(RankListModel::ErrorRole).toString(); !error.isEmpty()) {
+            // A few in full; the rest have their rows (and tooltips).
+            if (failed.size() < MaxFailedShown)
+                failed << tr("✗ Rank %1 (%2): %3")
+                              .arg(m_model->index(row, RankListModel::RankColumn).data().toString(),
+                                  QFileInfo(file.data(RankListModel::PathRole).toString()).fileName(), error);
+            else
+                ++more;
+        }
+    }
+    if (more > 0)
+        failed << tr("✗ and %n more file(s) that did not load: see their rows", nullptr, more);
     m_incompleteLegend->setVisible(incomplete);
+    m_failedNote->setText(failed.join(QLatin1Char('\n')));
+    m_failedNote->setVisible(!failed.isEmpty());
 }
 
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)

@@ -45,6 +45,8 @@ public:
     void showRanks(const ComparisonPtr& comparison, int rankA, int rankB);
     /// Fits the columns to the rows as they are now (a file has loaded or failed).
     void fitColumns();
+    /// The width this column needs for every column of its table in sight (RankTableUtil::neededWidth).
+    int neededWidth() const;
 
     /// A finding's stack; `otherRank` is the shown rank it is compared with.
     void showFinding(const Comparison& comparison, size_t finding, int otherRank);
@@ -67,7 +69,7 @@ private:
     void reshowAs(std::function<void()> show);
     void showContextMenu(const QPoint& pos);
     void showColumnMenu(const QPoint& pos);
-    /// The legend of the ⚠ on incomplete traces, while a row shows one.
+    /// The legend of the ⚠ on incomplete traces, while a row shows one, and the files that did not load with why.
     void updateLegend();
 
     RankListModel* m_model;
@@ -76,6 +78,9 @@ private:
     StepPeaksChart* m_stepPeaks = nullptr;
     QTreeView* m_table = nullptr;
     QLabel* m_incompleteLegend = nullptr;
+    /// Which files did not load and why, under the table: a failed row's reason is under its name, in the last column,
+    /// out of sight on a narrow window.
+    QLabel* m_failedNote = nullptr;
     StackPane* m_stackPane = nullptr;
     /// How the stack pane's content was made, while it is an OOM's, an allocation's or a block's.
     std::function<void()> m_reshow;

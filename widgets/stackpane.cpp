@@ -203,6 +203,7 @@ bool StackPane::eventFilter(QObject* watched, QEvent* event)
 
 void StackPane::setForPicture()
 {
+    m_forPicture = true;
     m_native->setVisible(false);
     m_full->setVisible(false);
     m_copy->setVisible(false);
@@ -274,6 +275,8 @@ void StackPane::refresh()
     text += frames.isEmpty() ? tr("(no stack was recorded for this allocation)") : frames.join(QLatin1Char('\n'));
     if (!m_footer.isEmpty())
         text += QLatin1String("\n\n") + m_footer;
+    // The text as given: a picture's marks are formats in the text (below), which the cursor would carry into it.
+    m_text->setCurrentCharFormat(QTextCharFormat());
     m_text->setPlainText(text);
 
     // Reading starts at the user's frame: marked and scrolled to; others' frames dimmed around it, never moved.
@@ -299,7 +302,26 @@ void StackPane::refresh()
         m_text->setTextCursor(mark.cursor);
         m_text->ensureCursorVisible();
     }
-    m_text->setExtraSelections(marks);
+    if (!m_forPicture) {
+        m_text->setExtraSelections(marks);
+        return;
+    }
+    // A picture carries the marks in its text: drawn through selections, they made Qt's PDF writer draw none of the
+    // text from the first mark on (an exported PDF lost the stack under its first lines).
+    for (const QTextEdit::ExtraSelection& mark : std::as_const(marks)) {
+        QTextCursor line = mark.cursor;
+        line.movePosition(QTextCursor::StartOfBlock);
+        line.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        QTextCharFormat text = mark.format;
+        text.clearBackground();
+        text.clearProperty(QTextFormat::FullWidthSelection);
+        line.mergeCharFormat(text);
+        if (mark.format.hasProperty(QTextFormat::FullWidthSelection)) {
+            QTextBlockFormat block;
+            block.setBackground(mark.format.background());
+            line.mergeBlockFormat(block);
+        }
+    }
 }
 
 int StackPane::readingStartLine() const

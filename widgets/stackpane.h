@@ -81,6 +81,8 @@ private:
     QStringList m_context;
     QList<int> m_foldedLines; ///< the text's lines that fold native runs, while they are folded
     int m_startLine = -1;
+    /// Drawn for an exported picture (setForPicture).
+    bool m_forPicture = false;
 };
 
 } // namespace RankScope

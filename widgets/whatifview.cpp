@@ -34,7 +34,9 @@ WhatIfView::WhatIfView(QWidget* parent)
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(WhatIfModel::WithoutColumn, Qt::AscendingOrder);
+    // What saves most first: the rows that answer "what would have fit" (a category, often) in sight at 1280×720,
+    // however many sites come before them in the order computed.
+    m_view->sortByColumn(WhatIfModel::SavedColumn, Qt::DescendingOrder);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(WhatIfModel::WithoutColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle);

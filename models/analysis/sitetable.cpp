@@ -45,10 +45,57 @@ std::string_view baseName(std::string_view path)
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+// A C++ function as a label names it: its qualified name, with "<…>" for template arguments and without its
+// parameters ("at::native::empty_like", not "at::native::empty_like(at::Tensor const&, std::optional<…>, …)", which
+// ran past every column). Left whole where it does not parse as one (an operator<, unbalanced brackets).
+std::string shortCppName(std::string_view name)
+{
+    if (name.find('(') == std::string_view::npos && name.find('<') == std::string_view::npos)
+        return std::string(name);
+    if (name.find("operator<") != std::string_view::npos || name.find("operator>") != std::string_view::npos
+        || name.find("operator-") != std::string_view::npos)
+        return std::string(name);
+    std::string out;
+    int angles = 0;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<') {
+            if (angles++ == 0)
+                out += "<\xe2\x80\xa6>"; // <…>
+            continue;
+        }
+        if (c == '>') {
+            if (--angles < 0)
+                return std::string(name);
+            continue;
+        }
+        if (angles > 0)
+            continue;
+        if (c == '(') {
+            // "operator()" and "(anonymous namespace)" are part of the name; any other bracket opens the parameters.
+            if (std::string_view(out).ends_with("operator") && name.substr(i).starts_with("()")) {
+                out += "()";
+                ++i;
+                continue;
+            }
+            if (name.substr(i).starts_with("(anonymous namespace)")) {
+                out += "(anonymous namespace)";
+                i += std::string_view("(anonymous namespace)").size() - 1;
+                continue;
+            }
+            return out;
+        }
+        out += c;
+    }
+    return angles == 0 ? out : std::string(name);
+}
+
 // A frame as labels show it: "model.py:39 forward", or with the path its site key knows it by
-// ("vendored/cs336_basics/model.py:39 forward") where the file's name alone does not tell two sites apart.
+// ("vendored/cs336_basics/model.py:39 forward") where the file's name alone does not tell two sites apart; a C++
+// function by its short name, or whole where the short name alone does not tell two apart.
 std::string frameLabel(const SiteTable::SiteFrame& f, bool withPath)
 {
+    const std::string name = f.kind == FrameKind::Native && !withPath ? shortCppName(*f.name) : *f.name;
     std::string_view file = withPath ? std::string_view(*f.fileKey) : baseName(*f.filename);
     for (std::string_view prefix : { "code:", "package:", "stdlib:" }) {
         if (withPath && file.starts_with(prefix))
@@ -56,8 +103,8 @@ std::string frameLabel(const SiteTable::SiteFrame& f, bool withPath)
     }
     // A native frame without a source file is its function alone, not "??:0 at::empty_like(…)".
     if (f.line == 0 && (file.empty() || file == "??"))
-        return *f.name;
-    std::string text = std::string(file) + ":" + std::to_string(f.line) + " " + *f.name;
+        return name;
+    std::string text = std::string(file) + ":" + std::to_string(f.line) + " " + name;
     // A hashed Inductor file name says nothing about which model code it was compiled from.
     if (SiteTable::isCompiledCode(*f.filename))
         text += " (compiled code)";
@@ -547,7 +594,7 @@ std::string SiteTable::labelGroup(const std::vector<SiteId>& candidates, int cou
 std::string SiteTable::label(SiteId site, int count) const
 {
     if (m_sites[site].empty())
-        return "<no stack recorded>";
+        return std::string(NoStackLabel);
     count = std::max(count, 1);
     {
         std::lock_guard lock(m_labels->mutex);

@@ -90,6 +90,8 @@ public:
     /// their stacks part (" ← … ← file:line name" for a caller, " via file:line name" for a frame inside), and a file's
     /// path where its name alone is the same.
     std::string label(SiteId site, int count = 2) const;
+    /// The label of a site without a stack (site 0).
+    static constexpr std::string_view NoStackLabel = "<no stack recorded>";
     /// The sites whose labels are told apart (by SiteId; all of them until this is called): what a comparison speaks
     /// of. Another site's label is told apart from theirs alone.
     void nameSites(std::vector<bool> named);

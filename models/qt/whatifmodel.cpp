@@ -51,7 +51,7 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case WithoutColumn: {
             const QString without = site
-                ? QString::fromStdString(m_comparison->sites().label(row.without.site))
+                ? VerdictText::siteLabel(m_comparison->sites().label(row.without.site), VerdictText::Translated)
                 : tr("every allocation of %1")
                       .arg(VerdictText::category(row.without.category, VerdictText::Translated));
             return row.withRequest ? tr("%1, and the failed request").arg(without) : without;
@@ -63,7 +63,8 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
             return m_holdings.fits(row.peakBytes) ? QStringLiteral("\u2713 ") + Formatting::bytes(row.peakBytes)
                                                   : Formatting::bytes(row.peakBytes);
         case SavedColumn:
-            return Formatting::saved(row.savedBytes);
+            // The column says it is saved: a plain amount (a minus sign read as the peak growing).
+            return Formatting::bytes(row.savedBytes);
         }
         return {};
     case SortRole:
@@ -80,7 +81,7 @@ QVariant WhatIfModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == WithoutColumn && site)
-            return QString::fromStdString(m_comparison->sites().label(row.without.site, 12))
+            return VerdictText::siteLabel(m_comparison->sites().label(row.without.site, 12), VerdictText::Translated)
                 .replace(QStringLiteral(" \u2190 "), QStringLiteral("\n\u2190 "));
         if (index.column() == PeakColumn && m_holdings.fitLimitBytes > 0)
             return tr("The highest total over the trace had these allocations not been made (%1 with them); ✓: "

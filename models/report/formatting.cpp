@@ -39,11 +39,6 @@ QString bytesExact(int64_t value)
     return QCoreApplication::translate("Formatting", "%1 (%2 bytes)").arg(bytes(value)).arg(value);
 }
 
-QString saved(int64_t bytes)
-{
-    return bytes > 0 ? QStringLiteral("\u2212") + Formatting::bytes(bytes) : Formatting::bytes(0);
-}
-
 QString unallocated(int64_t unallocated, int64_t reserved, int64_t largestFree)
 {
     const double share = reserved > 0 ? 100.0 * double(unallocated) / double(reserved) : 0.0;

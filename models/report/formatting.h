@@ -17,8 +17,6 @@ namespace Formatting {
 QString bytes(int64_t bytes);
 /// With the exact count, for tooltips: "1.5 GiB (1610612736 bytes)".
 QString bytesExact(int64_t bytes);
-/// Memory a change would save, as a reduction: "−1.5 GiB", and "0 B" (never "−0 B") where it saves nothing.
-QString saved(int64_t bytes);
 /// Free memory in PyTorch's reserve as its OOM message words it: "1.2 GiB reserved but unallocated (9%), largest free
 /// block 300 MiB" (in the user's language where a translator is installed).
 QString unallocated(int64_t unallocated, int64_t reserved, int64_t largestFree);

@@ -113,6 +113,17 @@ QString categoryList(const CategoryBytes& bytes, int64_t whole, VerdictText::Lan
     return parts.join(QLatin1String(", "));
 }
 
+} // namespace
+
+QString VerdictText::siteLabel(std::string_view label, Language language)
+{
+    return label == SiteTable::NoStackLabel
+        ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "<no stack recorded>"), language)
+        : QString::fromUtf8(label.data(), qsizetype(label.size()));
+}
+
+namespace {
+
 // Where a failed request was asked for, when its stack was recorded.
 QString requestSite(const Verdict& v, VerdictText::Language language)
 {
@@ -169,7 +180,7 @@ QString siteList(const Verdict& v, VerdictText::Language language, bool excess)
 {
     QStringList sites;
     for (const Verdict::TopSite& site : v.topSites) {
-        const QString label = QString::fromStdString(site.label);
+        const QString label = VerdictText::siteLabel(site.label, language);
         if (excess) {
             sites << label + QLatin1String(" (+") + Formatting::bytes(site.excessBytes) + QLatin1String(", ")
                     + VerdictText::findingKind(Finding::Kind(site.kind), language) + QLatin1Char(')');

@@ -30,6 +30,8 @@ public:
     static QString findingKind(Finding::Kind kind, Language language);
     /// A category in words (its JSON name in English).
     static QString category(Category category, Language language);
+    /// A site's label (SiteTable::label): a stack that was not recorded said in `language`, any other as it is.
+    static QString siteLabel(std::string_view label, Language language);
     /// Where the ranks were compared, for headers: "aligned moments (rank 3's peak)", "… (rank 3's OOM)", the point
     /// where each rank is at its own: as --at names it in English ("peak", "event:5588"), in words in a translation.
     /// `replicaGroups`: a layout split the ranks into several groups.

@@ -319,6 +319,28 @@ void TimelineBands::draw(QCPPainter* painter)
     std::vector<QRectF> labels;
     drawRanges(painter, labels);
     drawMarkers(painter, labels);
+    drawEmptyHint(painter, columns > 0 ? *std::max_element(lod.maxTotal.begin(), lod.maxTotal.end()) : 0);
+}
+
+void TimelineBands::drawEmptyHint(QCPPainter* painter, int64_t highest)
+{
+    // A box drawn over one rank's memory sets both ranks' memory axes (one scale): the other rank, holding less, is
+    // then an empty plot that looks like no data at all.
+    m_emptyHint.clear();
+    const QCPRange memory = mValueAxis->range();
+    if (memory.lower <= 0 || double(highest) >= memory.lower)
+        return;
+    m_emptyHint = QObject::tr("Rank %1 holds at most %2 here, below the memory range shown (%3 to %4). Press Y or "
+                              "Home to see it.")
+                      .arg(m_data->rank)
+                      .arg(Formatting::bytes(highest), Formatting::bytes(int64_t(memory.lower)),
+                          Formatting::bytes(int64_t(memory.upper)));
+    const QRect area = mKeyAxis->axisRect()->rect();
+    const QPalette& palette = m_view->palette();
+    painter->save();
+    painter->setPen(palette.color(QPalette::PlaceholderText));
+    painter->drawText(area.adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, m_emptyHint);
+    painter->restore();
 }
 
 void TimelineBands::drawRanges(QCPPainter* painter, std::vector<QRectF>& labels) const

@@ -43,6 +43,12 @@ public:
     /// Every box the last paint kept clear for a word: the rank's title, the ranges' names, the step, peak and OOM
     /// labels (for tests: none covers another).
     const std::vector<QRectF>& labels() const;
+    /// What the last paint said over a plot left empty by the memory range (a box zoom on the other rank's memory):
+    /// that the rank holds less here and how to see it; empty when the plot shows its curve.
+    const QString& emptyHint() const
+    {
+        return m_emptyHint;
+    }
 
     static QPen pointPen(const QPalette& palette);
     static QPen stepPen(const QPalette& palette);
@@ -61,6 +67,8 @@ protected:
 
 private:
     void drawMarkers(QCPPainter* painter, std::vector<QRectF>& labels);
+    /// Says so where the memory range shown is above all the rank holds in view.
+    void drawEmptyHint(QCPPainter* painter, int64_t highest);
     /// Draws the annotated ranges, adding the boxes of their names to `labels`.
     void drawRanges(QCPPainter* painter, std::vector<QRectF>& labels) const;
     static void drawLabel(QCPPainter* painter, const QPointF& baseline, const QString& text, const QColor& color,
@@ -76,6 +84,7 @@ private:
     int m_rugColumns = 0;
     std::vector<std::pair<size_t, QRectF>> m_oomLabels;
     std::vector<QRectF> m_labels;
+    QString m_emptyHint;
 };
 
 } // namespace RankScope

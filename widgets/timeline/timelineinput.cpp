@@ -180,7 +180,9 @@ QString TimelineInput::tooltipAt(int track, const QPointF& pos) const
     }
     const TimelineDetail::Band& b = d.bands[size_t(band)];
     const Allocation& a = t.history->allocations()[b.allocation];
-    text += QStringLiteral("<br><br><b>%1</b> %2").arg(Formatting::bytes(a.size), b.label.toHtmlEscaped());
+    text += QStringLiteral("<br><br><b>%1</b> %2")
+                .arg(Formatting::bytes(a.size),
+                    VerdictText::siteLabel(b.label.toStdString(), VerdictText::Translated).toHtmlEscaped());
     if (t.categories)
         text += tr("<br>Category: %1").arg(VerdictText::category(b.category, VerdictText::Translated));
     const QString allocated =

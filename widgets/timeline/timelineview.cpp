@@ -877,6 +877,11 @@ const std::vector<QRectF>& TimelineView::paintedLabels(int track) const
     return m_views[size_t(track)]->bands->labels();
 }
 
+QString TimelineView::emptyHint(int track) const
+{
+    return track >= 0 && size_t(track) < m_views.size() ? m_views[size_t(track)]->bands->emptyHint() : QString();
+}
+
 int TimelineView::litRugColumns(int track) const
 {
     return track >= 0 && size_t(track) < m_views.size() ? m_views[size_t(track)]->bands->rugColumns() : 0;

@@ -235,6 +235,8 @@ public:
     const std::vector<std::pair<size_t, QRectF>>& oomLabels(int track) const;
     /// The boxes of a track's title and labels as last painted (TimelineBands::labels).
     const std::vector<QRectF>& paintedLabels(int track) const;
+    /// What a track's plot said as last painted when the memory range left it empty (TimelineBands::emptyHint).
+    QString emptyHint(int track) const;
     /// The most a history's failed requests reach: what was held at each OOM plus what it asked for.
     static int64_t oomTop(const DeviceHistory& history);
     /// Columns of a track's rug along the time axis where the highlighted site is live, as last painted.
