@@ -673,7 +673,7 @@ void TestCommands::mcpRefusesWhatIsNotOneJob()
     const QString log = writeFile(dir.path(), QStringLiteral("train.log"), "rank=0 step=1 cur=10MB peak=12MB\n");
     const QString project = dir.filePath(QStringLiteral("project"));
     const QString jobs = dir.filePath(QStringLiteral("jobs"));
-    for (const QString& folder : { project, jobs + QStringLiteral("/a"), jobs + QStringLiteral("/b") }) {
+    for (const QString& folder : QStringList { project, jobs + QStringLiteral("/a"), jobs + QStringLiteral("/b") }) {
         QDir().mkpath(folder);
         for (const char* rank : { "rank0", "rank1" })
             QFile::copy(examples + QStringLiteral("/%1_memory_snapshot.pickle").arg(QLatin1String(rank)),
@@ -697,7 +697,7 @@ void TestCommands::mcpRefusesWhatIsNotOneJob()
             call(15, "top", { { "job", "job3" }, { "point", "oom" } }) });
     auto text = [&](int id) { return answers[std::to_string(id)]["result"]["content"][0]["text"].get<std::string>(); };
     auto refused = [&](int id) { return answers[std::to_string(id)]["result"]["isError"].get<bool>(); };
-    auto structured = [&](int id) { return answers[std::to_string(id)]["result"]["structuredContent"]; };
+    auto structured = [&](int id) -> const Json& { return answers[std::to_string(id)]["result"]["structuredContent"]; };
     for (int id : { 1, 2, 3, 6, 7, 9, 10, 11, 14, 15 })
         QVERIFY2(refused(id), std::to_string(id).c_str());
     QVERIFY2(text(1).find("calls1.json: not a PyTorch memory snapshot: item 1 of the top-level list is not a segment "
@@ -706,7 +706,8 @@ void TestCommands::mcpRefusesWhatIsNotOneJob()
         text(1).c_str());
     QVERIFY2(text(1).find("calls2.json: not a PyTorch memory snapshot") != std::string::npos, text(1).c_str());
     for (int id : { 2, 3 })
-        QVERIFY2(text(id).find("train.log: not a memory snapshot: the file starts with bytes") != std::string::npos, text(id).c_str());
+        QVERIFY2(text(id).find("train.log: not a memory snapshot: the file starts with bytes") != std::string::npos,
+            text(id).c_str());
     // node_modules is left out, and said so.
     const std::string packages = "/node_modules: not searched (installed packages and caches)";
     for (int id : { 4, 5 }) {
@@ -755,7 +756,7 @@ void TestCommands::mcpNotesPointsAndMyCode()
             call(8, "diff", { { "job", "job2" }, { "my_code", { "torchtitan", "einops" } } }),
             call(9, "diff", { { "job", "job2" }, { "my_code", "torch titan" } }),
             call(10, "diff", { { "job", "job2" }, { "my_code", { 1, 2 } } }) });
-    auto result = [&](int id) { return answers[std::to_string(id)]["result"]; };
+    auto result = [&](int id) -> const Json& { return answers[std::to_string(id)]["result"]; };
     auto text = [&](int id) { return result(id)["content"][0]["text"].get<std::string>(); };
     const std::string lacking = "point oom: ranks 0, 1, 3 do not have it; compared at their snapshots";
     for (int id : { 2, 3, 4 }) {

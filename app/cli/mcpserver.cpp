@@ -1106,11 +1106,10 @@ McpServer::Result McpServer::info(const Json& args)
             r.structured["files"][size_t(i)]["notes"] = notes.toStdString();
     }
     r.structured["notes"] = scanNotes;
-    r.structured["file_notes"] = fileNotes(loaded);
     r.structured["file_count"] = files.size();
     r.structured["offset"] = offset;
     r.structured["next"] = nextPage(offset, limit, files.size());
-    r.text = notesText(scanNotes) + fileNotesText(r.structured["file_notes"]) + InfoFormat::text(entries)
+    r.text = notesText(scanNotes) + fileNotesText(fileNotes(loaded)) + InfoFormat::text(entries)
         + (r.structured["next"].is_null() ? std::string()
                                           : std::to_string(files.size() - offset - int64_t(entries.size()))
                     + " more files: offset " + std::to_string(offset + limit) + ".\n");
