@@ -119,6 +119,8 @@ private slots:
     void mcpPicture();
     void mcpAnswersFitManyRanks();
     void mcpRefusesWhatItDoesNotTake();
+    void mcpRefusesWhatIsNotOneJob();
+    void mcpNotesPointsAndMyCode();
     void pictureOutlinesAFindingItShows();
 };
 
@@ -659,6 +661,132 @@ void TestCommands::mcpRefusesWhatItDoesNotTake()
     QCOMPARE(all["frames_shown"].get<std::string>(), std::string("all"));
     QVERIFY(!all["frames"][0].contains("inner_frames"));
     QVERIFY(answers["8"]["result"]["structuredContent"]["next"].is_null());
+}
+
+// What is not one job's snapshots is refused with the reason, never compared: other records, a log, a folder of
+// several jobs, a job whose files are all empty, an OOM no rank has; the folders a search left out are noted.
+void TestCommands::mcpRefusesWhatIsNotOneJob()
+{
+    QTemporaryDir dir;
+    const QString records = dir.filePath(QStringLiteral("records"));
+    writeFile(records, QStringLiteral("calls1.json"), R"([{"tool": "diff", "args": {}}])");
+    writeFile(records, QStringLiteral("calls2.json"), R"({"tool": "info", "args": {}})");
+    const QString log = writeFile(dir.path(), QStringLiteral("train.log"), "rank=0 step=1 cur=10MB peak=12MB\n");
+    const QString project = dir.filePath(QStringLiteral("project"));
+    const QString jobs = dir.filePath(QStringLiteral("jobs"));
+    for (const QString& folder : QStringList { project, jobs + QStringLiteral("/a"), jobs + QStringLiteral("/b") }) {
+        QDir().mkpath(folder);
+        for (const char* rank : { "rank0", "rank1" })
+            QFile::copy(examples + QStringLiteral("/%1_memory_snapshot.pickle").arg(QLatin1String(rank)),
+                folder + QLatin1Char('/') + QLatin1String(rank) + QStringLiteral(".pickle"));
+    }
+    QFile::copy(examples + QStringLiteral("/rank2_memory_snapshot.pickle"),
+        project + QStringLiteral("/node_modules/pkg/rank2.pickle"));
+    writeFile(project, QStringLiteral("node_modules/pkg/package.json"), R"({"name": "pkg"})");
+    const QString empty = dir.filePath(QStringLiteral("empty"));
+    writeFile(empty, QStringLiteral("rank0.json"), R"({"segments": [], "device_traces": [[]]})");
+    writeFile(empty, QStringLiteral("rank1.json"), "[]");
+    const auto path = [](const QString& p) { return Json::array({ p.toStdString() }); };
+    auto answers =
+        serve({ call(1, "open_job", { { "paths", path(records) } }), call(2, "open_job", { { "paths", path(log) } }),
+            call(3, "info", { { "paths", path(log) } }), call(4, "open_job", { { "paths", path(project) } }),
+            call(5, "info", { { "paths", path(project) } }), call(6, "open_job", { { "paths", path(jobs) } }),
+            call(7, "info", { { "paths", path(jobs) } }), call(8, "open_job", { { "paths", path(empty) } }),
+            call(9, "diff", { { "job", "job2" } }), call(10, "top", { { "job", "job2" } }),
+            call(11, "findings", { { "job", "job2" } }), call(12, "info", { { "paths", path(empty) } }),
+            openExamples(13), call(14, "diff", { { "job", "job3" }, { "point", "oom" } }),
+            call(15, "top", { { "job", "job3" }, { "point", "oom" } }) });
+    auto text = [&](int id) { return answers[std::to_string(id)]["result"]["content"][0]["text"].get<std::string>(); };
+    auto refused = [&](int id) { return answers[std::to_string(id)]["result"]["isError"].get<bool>(); };
+    auto structured = [&](int id) -> const Json& { return answers[std::to_string(id)]["result"]["structuredContent"]; };
+    for (int id : { 1, 2, 3, 6, 7, 9, 10, 11, 14, 15 })
+        QVERIFY2(refused(id), std::to_string(id).c_str());
+    QVERIFY2(text(1).find("calls1.json: not a PyTorch memory snapshot: item 1 of the top-level list is not a segment "
+                          "record (its keys are 'tool', 'args'")
+            != std::string::npos,
+        text(1).c_str());
+    QVERIFY2(text(1).find("calls2.json: not a PyTorch memory snapshot") != std::string::npos, text(1).c_str());
+    for (int id : { 2, 3 })
+        QVERIFY2(text(id).find("train.log: not a memory snapshot: the file starts with bytes") != std::string::npos,
+            text(id).c_str());
+    // node_modules is left out, and said so.
+    const std::string packages = "/node_modules: not searched (installed packages and caches)";
+    for (int id : { 4, 5 }) {
+        QVERIFY2(!refused(id), text(id).c_str());
+        QVERIFY2(text(id).find("note: " + project.toStdString() + packages) != std::string::npos, text(id).c_str());
+        QCOMPARE(structured(id)["notes"], Json::array({ project.toStdString() + packages }));
+        QCOMPARE(structured(id)["file_count"].get<int>(), 2);
+    }
+    // Several jobs: the jobs named, nothing opened.
+    for (int id : { 6, 7 })
+        QVERIFY2(text(id).rfind(jobs.toStdString()
+                         + " holds the snapshots of 2 jobs (the same rank in more than one folder): a (2 files), b "
+                           "(2 files); open one of them",
+                     0)
+                == 0,
+            text(id).c_str());
+    // Empty snapshots: each said empty, the job opened, every comparing tool refuses with nothing to compare.
+    const std::string nothing =
+        "nothing to compare: each of the 2 files is an empty snapshot (no segments, no trace events)";
+    QCOMPARE(structured(8)["nothing_to_compare"].get<std::string>(), nothing);
+    QCOMPARE(structured(8)["file_notes"][0]["file_count"].get<int>(), 2);
+    QVERIFY(text(8).find("note: 2 files (") != std::string::npos);
+    QVERIFY(text(8).find("Next: diff") == std::string::npos);
+    for (int id : { 9, 10, 11 })
+        QCOMPARE(text(id), nothing);
+    QVERIFY2(!refused(12), text(12).c_str());
+    QVERIFY(structured(12)["files"][1]["notes"].get<std::string>().rfind("the snapshot is empty: no segments", 0) == 0);
+    // An OOM no rank has is no point to compare at.
+    for (int id : { 14, 15 })
+        QCOMPARE(text(id), std::string("point oom: no rank ran out of memory (no file has an OOM event)"));
+}
+
+// The notes a comparison carries come with every answer about it, in the tools' words: ranks without the point asked
+// for (and a per-rank answer about one says where it is instead), the framework my_code counts as the user's code;
+// my_code takes packages as a string or a list.
+void TestCommands::mcpNotesPointsAndMyCode()
+{
+    const std::string outside = RANKSCOPE_SCENARIOS_DIR "/outside_one_of_4";
+    const std::string framework = RANKSCOPE_SCENARIOS_DIR "/framework_burden_4";
+    auto answers = serve(
+        { call(1, "open_job", { { "paths", { outside } } }), call(2, "diff", { { "job", "job1" }, { "point", "oom" } }),
+            call(3, "top", { { "job", "job1" }, { "rank", 0 } }), call(4, "findings", { { "job", "job1" } }),
+            call(5, "open_job", { { "paths", { framework } } }),
+            call(6, "diff", { { "job", "job2" }, { "my_code", true } }),
+            call(7, "diff", { { "job", "job2" }, { "my_code", "torchtitan,einops" } }),
+            call(8, "diff", { { "job", "job2" }, { "my_code", { "torchtitan", "einops" } } }),
+            call(9, "diff", { { "job", "job2" }, { "my_code", "torch titan" } }),
+            call(10, "diff", { { "job", "job2" }, { "my_code", { 1, 2 } } }) });
+    auto result = [&](int id) -> const Json& { return answers[std::to_string(id)]["result"]; };
+    auto text = [&](int id) { return result(id)["content"][0]["text"].get<std::string>(); };
+    const std::string lacking = "point oom: ranks 0, 1, 3 do not have it; compared at their snapshots";
+    for (int id : { 2, 3, 4 }) {
+        QVERIFY2(!result(id)["isError"].get<bool>(), text(id).c_str());
+        QCOMPARE(result(id)["structuredContent"]["comparison"]["notes"], Json::array({ lacking }));
+        QVERIFY2(text(id).find("note: " + lacking + "\n") != std::string::npos, text(id).c_str());
+    }
+    QVERIFY(text(2).rfind("note: " + lacking, 0) == 0);
+    // Rank 0 has no OOM: its figures are its snapshot's, and the answer says so.
+    QCOMPARE(result(3)["structuredContent"]["comparison"]["rank_point"].get<std::string>(), std::string("snapshot"));
+    QVERIFY2(text(3).find("Rank 0 lacks point oom: it is at its snapshot.") != std::string::npos, text(3).c_str());
+    QVERIFY(!result(4)["structuredContent"]["comparison"].contains("rank_point"));
+    const Json& guessed = result(6)["structuredContent"]["comparison"];
+    QCOMPARE(guessed["notes"].size(), size_t(1));
+    QVERIFY2(
+        guessed["notes"][0].get<std::string>().rfind("my_code counts the frames of torchtitan as your code", 0) == 0,
+        guessed.dump().c_str());
+    QCOMPARE(result(6)["structuredContent"]["verdict"]["kind"].get<std::string>(), std::string("burden_imbalance"));
+    for (int id : { 7, 8 }) {
+        const Json& named = result(id)["structuredContent"]["comparison"];
+        QVERIFY2(!result(id)["isError"].get<bool>(), text(id).c_str());
+        QVERIFY(!named.contains("notes"));
+        QCOMPARE(named["my_code_packages"], Json::array({ "torchtitan", "einops" }));
+        QVERIFY(text(id).find("gather_predictions") != std::string::npos);
+    }
+    for (int id : { 9, 10 }) {
+        QVERIFY(result(id)["isError"].get<bool>());
+        QVERIFY2(text(id).rfind("my_code needs the top-level names of installed packages", 0) == 0, text(id).c_str());
+    }
 }
 
 // A cancelled request stops its load and gets no answer; the next request is answered.

@@ -133,10 +133,88 @@ void inToolWords(Json& j)
     }
 }
 
-// A job's error in the command line's words, the option named as the tool's argument.
+// A job's error or note in the command line's words, the option named as the tool's argument: "point oom: …",
+// "my_code counts …".
+std::string toolText(const JobError& e)
+{
+    return toolWords(e.option.empty() ? e.what : spelled(e.option) + " " + e.what);
+}
+
 ToolError toolError(const JobError& e)
 {
-    return ToolError(toolWords(e.option.empty() ? e.what : spelled(e.option) + " " + e.what));
+    return ToolError(toolText(e));
+}
+
+// The job compared with `options`, or why not as the tool's error: every file an empty snapshot (nothing to compare,
+// never a verdict of ranks alike), an option that does not fit the ranks, a point no rank has.
+Job::Result compareOrRefuse(const Job& job, const ComparisonOptions& options)
+{
+    Job::Result result = job.compare(options);
+    if (result.holdsNothing)
+        throw ToolError(toolWords(Job::nothingToCompare(int(job.inputs().size())).english()));
+    if (!result.comparison)
+        throw result.error.empty() ? ToolError("no rank of the job could be read") : toolError(result.error);
+    return result;
+}
+
+// What an answer says along with it (notes on the files, the folders left out), as a list and as "note: " lines.
+Json notesJson(const std::vector<Phrase>& notes)
+{
+    Json out = Json::array();
+    for (const Phrase& note : notes)
+        out.push_back(toolWords(note.english()));
+    return out;
+}
+
+std::string notesText(const Json& notes)
+{
+    std::string out;
+    for (const Json& note : notes)
+        out += "note: " + note.get<std::string>() + "\n";
+    return out;
+}
+
+// A refusal with the notes that explain it (the folders a search left out).
+ToolError refusal(const std::string& why, const Json& notes)
+{
+    return ToolError(notes.empty() ? why : why + "\n" + notesText(notes));
+}
+
+// Files' notes (an empty snapshot, a rank another file claims too), each note once with the files it is about.
+Json fileNotes(const QList<LoadedFile>& files)
+{
+    constexpr size_t named = 4;
+    Json out = Json::array();
+    for (const LoadedFile& file : files) {
+        const std::string note = file.notes().toStdString();
+        if (note.empty())
+            continue;
+        auto same = std::find_if(out.begin(), out.end(), [&](const Json& n) { return n["note"] == note; });
+        if (same == out.end()) {
+            out.push_back({ { "note", note }, { "file_count", 0 }, { "files", Json::array() } });
+            same = out.end() - 1;
+        }
+        (*same)["file_count"] = (*same)["file_count"].get<int64_t>() + 1;
+        if ((*same)["files"].size() < named)
+            (*same)["files"].push_back(file.path.toStdString());
+    }
+    return out;
+}
+
+std::string fileNotesText(const Json& notes)
+{
+    std::string out;
+    for (const Json& n : notes) {
+        const int64_t count = n["file_count"].get<int64_t>();
+        std::string files;
+        for (const Json& path : n["files"])
+            files += (files.empty() ? "" : ", ") + path.get<std::string>();
+        if (count > int64_t(n["files"].size()))
+            files += ", … " + std::to_string(count - int64_t(n["files"].size())) + " more";
+        out += "note: " + (count == 1 ? files : std::to_string(count) + " files (" + files + ")") + ": "
+            + n["note"].get<std::string>() + "\n";
+    }
+    return out;
 }
 
 // The job's options from a tool's arguments, read by the command line's own reader: the same checks, the same words
@@ -150,6 +228,14 @@ JobRequest requestOf(const Json& args)
                 return std::nullopt;
             if (v->is_boolean())
                 return v->get<bool>() ? QStringLiteral("true") : QStringLiteral("false");
+            // A list of names (my_code's packages) as the command line writes it: "pkg,pkg".
+            if (std::strcmp(name, "my-code") == 0 && v->is_array()
+                && std::all_of(v->begin(), v->end(), [](const Json& j) { return j.is_string(); })) {
+                QStringList items;
+                for (const Json& item : *v)
+                    items.append(QString::fromStdString(item.get<std::string>()));
+                return items.join(QLatin1Char(','));
+            }
             return QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump());
         },
         [](const char* name) { return spelled(name); },
@@ -208,7 +294,12 @@ Json comparisonProperties()
                 "each other are alike and said once.",
                 { { "default", 2 }, { "minimum", 0 } }) },
         { "my_code",
-            property("boolean", "Keep only the user's own frames in the site key.", { { "default", false } }) },
+            { { "type", { "boolean", "string", "array" } }, { "items", { { "type", "string" } } },
+                { "description",
+                    "true: keep only the user's own frames in the site key; the names of installed packages "
+                    "(\"torchtitan,megatron\" or a list) count their frames as the user's too. Where no frame is "
+                    "the user's, the job's framework counts (a note says which)." },
+                { "default", false } } },
         { "depth", property("integer", "Keep the first N frames in the site key (0: all).", { { "minimum", 1 } }) },
         { "layout", property("string", "The parallel layout, slowest first: pp=2,dp=4 (also tp, cp, ep).") },
         { "step", property("integer", "In a folder of several training steps, the step to compare.") },
@@ -551,8 +642,9 @@ Job::Progress McpServer::progress() const
 
 void McpServer::load(Job& job)
 {
+    // No files, a folder of several jobs, a search stopped at its file limit: said with the folders left out.
     if (!job.error().empty())
-        throw toolError(job.error());
+        throw refusal(toolText(job.error()), notesJson(job.scanNotes()));
     if (const std::string note = job.stepNote(); !note.empty())
         m_console.err("note: " + note + "\n");
     job.load(progress());
@@ -565,31 +657,53 @@ void McpServer::load(Job& job)
 ComparisonPtr McpServer::comparison(OpenJob& open)
 {
     if (!open.comparison) {
-        const Job::Result result = open.job.compare(open.options);
-        if (!result.comparison)
-            throw result.error.empty() ? ToolError("no rank of the job could be read") : toolError(result.error);
+        const Job::Result result = compareOrRefuse(open.job, open.options);
         open.comparison = result.comparison;
+        open.notes = result.notes;
         open.diff = Json::parse(DiffReport::json(*open.comparison));
         open.allFrames = Json();
     }
     return open.comparison;
 }
 
-Json McpServer::compared(const OpenJob& open, const Comparison& c)
+Json McpServer::compared(const OpenJob& open, const Comparison& c, const std::vector<JobError>& notes, int rankIndex)
 {
     Json out = { { "job", open.id }, { "point", c.pointName() }, { "point_words", DiffReport::pointWords(c) },
         { "my_code", c.options().site.myCodeOnly }, { "threshold", c.options().thresholdPercent },
         { "baseline", c.options().baselineRank >= 0 ? Json(c.options().baselineRank) : Json("median") } };
+    if (!c.options().site.myCodePackages.empty())
+        out["my_code_packages"] = c.options().site.myCodePackages;
     if (open.job.step() >= 0)
         out["step"] = open.job.step();
+    // The answer is about one rank, which lacks the point asked for: it is at its snapshot, and says so.
+    if (rankIndex >= 0 && size_t(rankIndex) < c.ranks().size() && c.missesPoint(size_t(rankIndex))) {
+        out["rank"] = c.ranks()[size_t(rankIndex)].rank;
+        out["rank_point"] = c.pointNameOf(size_t(rankIndex));
+    }
+    if (!notes.empty()) {
+        Json words = Json::array();
+        for (const JobError& note : notes)
+            words.push_back(toolText(note));
+        out["notes"] = std::move(words);
+    }
     return out;
 }
 
 std::string McpServer::comparedText(const Json& compared)
 {
+    std::string myCode = compared["my_code"].get<bool>() ? "on" : "off";
+    if (compared.contains("my_code_packages")) {
+        for (const Json& package : compared["my_code_packages"])
+            myCode += (myCode == "on" ? " with " : ",") + package.get<std::string>();
+    }
     return "(" + compared["job"].get<std::string>() + "'s comparison at " + compared["point_words"].get<std::string>()
-        + (compared.contains("step") ? ", step " + compared["step"].dump() : std::string()) + ", my_code "
-        + (compared["my_code"].get<bool>() ? "on" : "off") + ")\n";
+        + (compared.contains("step") ? ", step " + compared["step"].dump() : std::string()) + ", my_code " + myCode
+        + ")\n"
+        + (compared.contains("rank_point")
+                ? "Rank " + compared["rank"].dump() + " lacks point " + compared["point"].get<std::string>()
+                    + ": it is at its " + compared["rank_point"].get<std::string>() + ".\n"
+                : std::string())
+        + notesText(compared.value("notes", Json::array()));
 }
 
 McpServer::Result McpServer::openJob(const Json& args)
@@ -610,11 +724,12 @@ McpServer::Result McpServer::openJob(const Json& args)
             failed.push_back({ { "path", file.path.toStdString() }, { "error", file.error.toStdString() } });
         ok += file.ok();
     }
+    const Json scanNotes = notesJson(job.scanNotes());
     if (ok == 0) {
         std::string why;
         for (const std::string& line : job.messages())
             why += (why.empty() ? "" : "; ") + line;
-        throw ToolError("no file of the job could be read: " + why);
+        throw refusal("no file of the job could be read: " + why, scanNotes);
     }
     const std::string id = "job" + std::to_string(m_nextJob++);
     // The first files' figures: info pages every file's.
@@ -631,18 +746,26 @@ McpServer::Result McpServer::openJob(const Json& args)
     for (const std::string& line : job.messages())
         messages.push_back(line);
     r.structured["messages"] = messages;
+    r.structured["notes"] = scanNotes;
+    r.structured["file_notes"] = fileNotes(job.loaded());
+    // Every file empty: said here, and diff refuses, rather than a verdict of ranks that hold nothing alike.
+    const std::string nothing =
+        job.holdsNothing() ? toolWords(Job::nothingToCompare(int(job.inputs().size())).english()) : std::string();
+    if (!nothing.empty())
+        r.structured["nothing_to_compare"] = nothing;
     r.text = id + ": " + std::to_string(ok) + " of " + std::to_string(job.loaded().size()) + " rank files read"
-        + (job.step() >= 0 ? "; " + job.stepNote() : "") + "\n" + InfoFormat::text(first)
+        + (job.step() >= 0 ? "; " + job.stepNote() : "") + "\n" + notesText(scanNotes)
+        + fileNotesText(r.structured["file_notes"]) + InfoFormat::text(first)
         + (entries.size() > shown
                 ? "… " + std::to_string(entries.size() - shown) + " more files (info pages them: offset, limit)\n"
                 : std::string())
-        + "Next: diff with job \"" + id + "\".\n";
+        + (nothing.empty() ? "Next: diff with job \"" + id + "\".\n" : nothing + "\n");
     if (m_jobOrder.size() >= size_t(MaxJobs)) {
         m_jobs.erase(m_jobOrder.front());
         m_jobOrder.erase(m_jobOrder.begin());
     }
     const int64_t step = job.step();
-    m_jobs.emplace(id, OpenJob { id, std::move(job), {}, nullptr, {}, {}, step, {} });
+    m_jobs.emplace(id, OpenJob { id, std::move(job), {}, nullptr, {}, {}, step, {}, {} });
     m_jobOrder.push_back(id);
     return r;
 }
@@ -663,11 +786,10 @@ McpServer::Result McpServer::diff(const Json& args)
         open.job = std::move(other);
         open.otherSteps.erase(step);
     }
-    const Job::Result result = open.job.compare(request.options);
-    if (!result.comparison)
-        throw result.error.empty() ? ToolError("no rank of the job could be read") : toolError(result.error);
+    const Job::Result result = compareOrRefuse(open.job, request.options);
     open.options = request.options;
     open.comparison = result.comparison;
+    open.notes = result.notes;
     open.diff = Json::parse(DiffReport::json(*open.comparison));
     open.allFrames = Json();
     const Comparison& c = *open.comparison;
@@ -716,8 +838,10 @@ McpServer::Result McpServer::diff(const Json& args)
         r.structured["findings"] = groups;
         r.text = DiffReport::text(c, 5, 8);
     }
-    r.structured["comparison"] = compared(open, c);
+    r.structured["comparison"] = compared(open, c, open.notes);
     r.structured["finding_count"] = all["findings"].size();
+    // Said first: the ranks compared at their snapshot, the packages counted as the user's code.
+    r.text = notesText(r.structured["comparison"].value("notes", Json::array())) + r.text;
     if (open.job.step() >= 0) {
         r.structured["step"] = open.job.step();
         r.text = "Step " + std::to_string(open.job.step()) + " (" + open.job.stepNote() + ")\n" + r.text;
@@ -756,7 +880,7 @@ McpServer::Result McpServer::findings(const Json& args)
     }
     checkOffset(offset, matched, "entries");
     Result r;
-    r.structured = { { "comparison", compared(open, *c) }, { "total", all["findings"].size() },
+    r.structured = { { "comparison", compared(open, *c, open.notes) }, { "total", all["findings"].size() },
         { "groups", all["finding_groups"].size() }, { "matched", matched }, { "offset", offset }, { "limit", limit },
         { "findings", page }, { "next", nextPage(offset, limit, matched) } };
     r.text = comparedText(r.structured["comparison"]) + std::to_string(all["findings"].size()) + " findings in "
@@ -803,7 +927,7 @@ McpServer::Result McpServer::ranks(const Json& args)
         }
     }
     Result r;
-    r.structured = { { "comparison", compared(open, *c) }, { "rank_count", open.diff["ranks"].size() },
+    r.structured = { { "comparison", compared(open, *c, open.notes) }, { "rank_count", open.diff["ranks"].size() },
         { "group_count", open.diff["groups"].size() }, { "alike", alike }, { "offset", offset }, { "limit", limit },
         { "entries", entries }, { "next", nextPage(offset, limit, int64_t(list.size())) } };
     r.text = comparedText(r.structured["comparison"]) + std::to_string(open.diff["ranks"].size()) + " ranks in "
@@ -893,7 +1017,8 @@ McpServer::Result McpServer::stack(const Json& args)
     Json page = Json::array();
     for (int64_t i = offset; i < count && i < offset + limit; ++i)
         page.push_back(frames[size_t(i)]);
-    r.structured["comparison"] = compared(open, *c);
+    r.structured["comparison"] = compared(
+        open, *c, open.notes, r.structured.contains("rank") ? c->rankIndex(r.structured["rank"].get<int>()) : -1);
     r.structured["frames"] = page;
     r.structured["frame_count"] = count;
     r.structured["frames_shown"] = all ? "all" : "yours";
@@ -913,14 +1038,14 @@ McpServer::Result McpServer::top(const Json& args, bool whatIfOnly)
     const int64_t offset = whatIfOnly ? 0 : integerOf(args, "offset", 0, 0);
     const int64_t limit = whatIfOnly ? int64_t(RankHoldings::DefaultSites) : integerOf(args, "limit", 20, 1, 100);
     const bool byCategory = !whatIfOnly && choiceOf(args, "by", { "site", "category" }) == "category";
+    std::vector<JobError> notes = open.notes;
     if (const std::string point = whatIfOnly ? std::string() : stringOf(args, "point"); !point.empty()) {
         Json asked = { { "point", point } };
         ComparisonOptions options = open.options;
         options.point = requestOf(asked).options.point;
-        const Job::Result result = open.job.compare(options);
-        if (!result.comparison)
-            throw toolError(result.error);
+        const Job::Result result = compareOrRefuse(open.job, options);
         c = result.comparison;
+        notes = result.notes;
     }
     const std::optional<RankHoldings> holdings =
         c->holdingsFor(int(rank), size_t(std::max<int64_t>(offset + limit, int64_t(RankHoldings::DefaultSites))));
@@ -948,7 +1073,7 @@ McpServer::Result McpServer::top(const Json& args, bool whatIfOnly)
         if (!r.structured["next"].is_null())
             r.text += "Next page of sites: offset " + std::to_string(offset + limit) + ".\n";
     }
-    r.structured["comparison"] = compared(open, *c);
+    r.structured["comparison"] = compared(open, *c, notes, int(holdings->rankIndex));
     r.text = comparedText(r.structured["comparison"]) + r.text;
     return r;
 }
@@ -960,16 +1085,22 @@ McpServer::Result McpServer::info(const Json& args)
         if (!QFileInfo::exists(path))
             throw ToolError(path.toStdString() + ": no such file or folder");
     }
-    const QStringList files = RankFiles::expand(given);
+    const RankFiles::Scan scan = RankFiles::scan(given);
+    const Json scanNotes = notesJson(Job::scanNotes(scan));
+    // A folder of several jobs, or a search stopped at the file limit: not one job's files, whose figures would mix.
+    if (const JobError refused = Job::scanError(scan); !refused.empty())
+        throw refusal(toolText(refused), scanNotes);
+    const QStringList& files = scan.files;
     if (files.isEmpty())
-        throw ToolError("no snapshot files given");
+        throw refusal("no snapshot files given", scanNotes);
     const int64_t offset = integerOf(args, "offset", 0, 0);
     const int64_t limit = integerOf(args, "limit", 8, 1, 64);
     checkOffset(offset, files.size(), "files");
     const QStringList page = files.mid(qsizetype(offset), qsizetype(limit));
     std::vector<FileInfoEntry> entries;
     std::string failed;
-    for (const LoadedFile& file : LoadedFile::loadAll(page)) {
+    const QList<LoadedFile> loaded = LoadedFile::loadAll(page);
+    for (const LoadedFile& file : loaded) {
         entries.push_back(FileInfoEntry::of(file));
         if (!file.ok())
             failed += file.path.toStdString() + ": " + file.error.toStdString() + "\n";
@@ -978,10 +1109,16 @@ McpServer::Result McpServer::info(const Json& args)
         throw ToolError(failed);
     Result r;
     r.structured = Json::parse(InfoFormat::json(entries));
+    // Each file's notes beside its figures: an empty snapshot's zeros are not a rank that holds nothing.
+    for (qsizetype i = 0; i < loaded.size(); ++i) {
+        if (const QString notes = loaded[i].notes(); !notes.isEmpty())
+            r.structured["files"][size_t(i)]["notes"] = notes.toStdString();
+    }
+    r.structured["notes"] = scanNotes;
     r.structured["file_count"] = files.size();
     r.structured["offset"] = offset;
     r.structured["next"] = nextPage(offset, limit, files.size());
-    r.text = InfoFormat::text(entries)
+    r.text = notesText(scanNotes) + fileNotesText(fileNotes(loaded)) + InfoFormat::text(entries)
         + (r.structured["next"].is_null() ? std::string()
                                           : std::to_string(files.size() - offset - int64_t(entries.size()))
                     + " more files: offset " + std::to_string(offset + limit) + ".\n");

@@ -68,6 +68,7 @@ public:
         Json allFrames; ///< its stacks with every frame, made when a stack is asked for so
         int64_t openedStep = -1;
         std::map<int64_t, Job> otherSteps; ///< steps asked for before, kept loaded
+        std::vector<JobError> notes; ///< what every answer about the comparison says with it (Job::Result::notes)
     };
 
     McpServer(Console& console, std::string version);
@@ -107,8 +108,10 @@ private:
     void load(Job& job);
     /// The paths a tool was given, relative ones resolved against the folder the server started in.
     QStringList paths(const Json& arguments, const char* name = "paths") const;
-    /// Which comparison an answer belongs to: job, point, my_code, threshold, baseline, step.
-    static Json compared(const OpenJob& open, const Comparison& comparison);
+    /// Which comparison an answer belongs to: job, point, my_code, threshold, baseline, step, the comparison's notes
+    /// in the tools' words, and, for an answer about rank `rankIndex` that lacks the point, where it is instead.
+    static Json compared(
+        const OpenJob& open, const Comparison& comparison, const std::vector<JobError>& notes, int rankIndex = -1);
     static std::string comparedText(const Json& compared);
     void write(const Json& message);
 

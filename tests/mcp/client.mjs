@@ -19,7 +19,9 @@
 //  8. export_picture (not --core): a real PNG (signature, IHDR, IDAT inflating to the right size),
 //     and nothing written to disk.
 //  9. bad input gives tool results with isError (not protocol errors), with the expected texts,
-//     and the server still answers afterwards.
+//     and the server still answers afterwards; what is not one job's snapshots (other records, an object without
+//     segments, a log, a folder of several jobs, a job of empty snapshots, an OOM no rank has) is refused with the
+//     reason and never gets a verdict; a folder's node_modules is left out with a note; my_code takes packages.
 // 10. closing the client ends the server process on its own (stdin closed, no signal needed).
 // Prints a transcript of each call; exits non-zero with a message on the first failed check.
 
@@ -27,7 +29,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -204,6 +206,57 @@ const unknown = await call("what_if", { job, point: "peak" }, true);
 check(text(unknown).startsWith("unknown argument point"), "what_if point: unexpected error text", text(unknown));
 await call("findings", { job, offset: 1000 }, true);
 await call("info", { paths: ["/nonexistent/x.pickle"] }, true);
+
+// 9d. What is not one job's snapshots: refused or noted with the reason, never a verdict.
+const inputs = mkdtempSync(join(tmpdir(), "rankscope-mcp-inputs-"));
+const put = (path, content) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, content);
+  return path;
+};
+const rankFiles = readdirSync(examples).filter((f) => /rank\d/.test(f)).sort().slice(0, 2);
+const copyRanks = (folder) => {
+  mkdirSync(folder, { recursive: true });
+  rankFiles.forEach((f, i) => copyFileSync(join(examples, f), join(folder, `rank${i}.pickle`)));
+  return folder;
+};
+const records = put(join(inputs, "records", "calls.json"), JSON.stringify([{ tool: "diff", args: {} }]));
+const noSegments = put(join(inputs, "object.json"), JSON.stringify({ tool: "info", args: {} }));
+const trainLog = put(join(inputs, "train.log"), "rank=0 step=1 cur=10MB peak=12MB\n");
+for (const path of [records, noSegments, trainLog]) {
+  for (const tool of ["open_job", "info"]) {
+    const refused = await call(tool, { paths: [path] }, true);
+    check(text(refused).includes(`${path}: not a PyTorch memory snapshot`) || text(refused).includes(`${path}: not a memory snapshot`),
+      `${tool} on ${path}: no reason given`, text(refused));
+  }
+}
+const project = copyRanks(join(inputs, "project"));
+copyRanks(join(project, "node_modules", "pkg"));
+const withPackages = (await call("open_job", { paths: [project] })).structuredContent;
+check(withPackages.file_count === 2 && withPackages.notes.some((n) => n.includes("node_modules: not searched")),
+  "open_job on a folder with node_modules: not left out with a note", withPackages);
+const jobs = join(inputs, "jobs");
+copyRanks(join(jobs, "a"));
+copyRanks(join(jobs, "b"));
+const several = await call("open_job", { paths: [jobs] }, true);
+check(text(several).includes("holds the snapshots of 2 jobs") && text(several).includes("a (2 files), b (2 files)"),
+  "open_job on a folder of several jobs: the jobs are not listed", text(several));
+put(join(inputs, "empty", "rank0.json"), JSON.stringify({ segments: [], device_traces: [[]] }));
+put(join(inputs, "empty", "rank1.json"), "[]");
+const emptyJob = (await call("open_job", { paths: [join(inputs, "empty")] })).structuredContent;
+check(emptyJob.nothing_to_compare?.startsWith("nothing to compare"), "open_job on empty snapshots: not said", emptyJob);
+for (const tool of ["diff", "top", "findings"]) {
+  const nothing = await call(tool, { job: emptyJob.job }, true);
+  check(text(nothing).startsWith("nothing to compare: each of the 2 files is an empty snapshot"),
+    `${tool} on empty snapshots: not refused as nothing to compare`, text(nothing));
+}
+const noOom = await call("diff", { job, point: "oom" }, true);
+check(text(noOom) === "point oom: no rank ran out of memory (no file has an OOM event)", "diff point oom: unexpected text", text(noOom));
+const named = (await call("diff", { job, my_code: "torchtitan,einops" })).structuredContent;
+check(isDeepStrictEqual(named.comparison.my_code_packages, ["torchtitan", "einops"]), "diff my_code packages: not taken", named.comparison);
+const badName = await call("diff", { job, my_code: "torch titan" }, true);
+check(text(badName).startsWith("my_code needs the top-level names of installed packages"), "diff my_code: unexpected text", text(badName));
+rmSync(inputs, { recursive: true, force: true });
 
 // 9c. Many ranks alike: every tool's default answer within the budget (text; structured content a few times that at
 // most), and an agent-style session that reaches the verdict, the failed request's own frames and the what-if.
