@@ -247,6 +247,17 @@ void TestCommands::jobKeepsWhatItLoaded()
     QCOMPARE(messages.size(), size_t(1));
     QVERIFY(messages[0].rfind(dir.filePath(QStringLiteral("rank2.pickle")).toStdString() + ": ", 0) == 0);
     QCOMPARE(partly.compare({}).comparison->ranks().size(), size_t(2));
+    // diff's answers carry it too, not only stderr: the JSON's `failed`, a line above the text.
+    const Ran json = runCommand({ QStringLiteral("diff"), QStringLiteral("--json"), dir.path() });
+    QCOMPARE(json.code, 1);
+    const nlohmann::json answer = nlohmann::json::parse(json.out);
+    QCOMPARE(answer["failed"].size(), size_t(1));
+    QCOMPARE(
+        answer["failed"][0]["path"].get<std::string>(), dir.filePath(QStringLiteral("rank2.pickle")).toStdString());
+    QVERIFY(!answer["failed"][0]["error"].get<std::string>().empty());
+    const Ran text = runCommand({ QStringLiteral("diff"), dir.path() });
+    QVERIFY(QString::fromStdString(text.out).startsWith(
+        QStringLiteral("Not read: ") + dir.filePath(QStringLiteral("rank2.pickle"))));
     // The paths' own mistakes, in words.
     QTemporaryDir empty;
     QCOMPARE(Job({ empty.path() }).error().text(), std::string("no snapshot files given"));

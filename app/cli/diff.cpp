@@ -3,6 +3,9 @@
 #include "commands.h"
 #include "diffreport.h"
 #include "joboptions.h"
+#include "loadedfile.h"
+
+#include <nlohmann/json.hpp>
 
 namespace RankScope::Cli {
 
@@ -109,9 +112,26 @@ int run(CommandLine& cl)
     if (!opened.comparison)
         return opened.statusWithoutComparison();
     const Comparison& comparison = *opened.comparison;
-    cl.console().out(format == Json ? DiffReport::json(comparison, frames)
-            : format == Csv         ? DiffReport::csv(comparison, frames)
-                                    : DiffReport::text(comparison));
+    if (format == Json) {
+        // A file that could not be read is part of the answer, not only of stderr: a script reading the JSON must not
+        // take the ranks that loaded for the whole job.
+        nlohmann::ordered_json out = nlohmann::ordered_json::parse(DiffReport::json(comparison, frames));
+        if (opened.failures) {
+            nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+            for (const LoadedFile& file : opened.job->loaded())
+                if (!file.ok() && !file.path.isEmpty())
+                    failed.push_back({ { "path", file.path.toStdString() }, { "error", file.error.toStdString() } });
+            out["failed"] = std::move(failed);
+        }
+        cl.console().out(out.dump(2) + "\n");
+    } else {
+        std::string unread;
+        for (const LoadedFile& file : opened.job->loaded())
+            if (!file.ok() && !file.path.isEmpty())
+                unread += "Not read: " + file.path.toStdString() + ": " + file.error.toStdString() + "\n";
+        cl.console().out(format == Csv ? DiffReport::csv(comparison, frames)
+                                       : unread + (unread.empty() ? "" : "\n") + DiffReport::text(comparison));
+    }
     if (opened.failures)
         return 1;
     if (!failOnImbalance || comparison.verdict().confidence > minConfidence)
