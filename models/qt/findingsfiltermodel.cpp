@@ -38,9 +38,16 @@ void FindingsFilterModel::setFilterText(const QString& text)
     }
     setFilterFixedString(searched);
     // Rows that stay may now match in a cell, or in another frame: their site cells change without a row moving.
-    if (rowCount() > 0)
-        emit dataChanged(index(0, FindingsModel::SiteColumn), index(rowCount() - 1, FindingsModel::SiteColumn),
-            { Qt::DisplayRole, Qt::ToolTipRole, MatchedFrameRole });
+    // A group's ranks under its row too.
+    const auto sitesChanged = [this](const QModelIndex& parent) {
+        if (rowCount(parent) > 0)
+            emit dataChanged(index(0, FindingsModel::SiteColumn, parent),
+                index(rowCount(parent) - 1, FindingsModel::SiteColumn, parent),
+                { Qt::DisplayRole, Qt::ToolTipRole, MatchedFrameRole });
+    };
+    sitesChanged({});
+    for (int row = 0; row < rowCount(); ++row)
+        sitesChanged(index(row, 0));
 }
 
 bool FindingsFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const
