@@ -43,6 +43,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -1244,10 +1245,24 @@ void TestWidgets::findingsTableGroupsAlikeRanks()
         member.siblingAtColumn(FindingsModel::RankColumn).data(FindingsModel::SortRole).toInt());
     QCOMPARE(panel.selectedFinding(), memberFinding);
     QCOMPARE(chosen.last().at(0).toInt(), memberFinding);
+    // Hidden by the filter and its group closed, the chosen rank comes back selected, its group open, once cleared.
+    QLineEdit* field = nullptr;
+    for (QLineEdit* edit : panel.findChildren<QLineEdit*>())
+        field = edit->accessibleName() == QStringLiteral("Filter findings") ? edit : field;
+    QVERIFY(field);
+    view->collapse(top);
+    field->setText(QStringLiteral("no-such-frame-anywhere"));
+    QTRY_COMPARE(panel.shownFindings(), 0);
+    field->clear();
+    QTRY_COMPARE(panel.selectedFinding(), memberFinding);
+    QVERIFY(view->currentIndex().parent().isValid());
+    QVERIFY(view->isExpanded(view->currentIndex().parent()));
+    const QModelIndex opened = view->currentIndex().parent();
+    QCOMPARE(opened, view->model()->index(0, 0));
     // Moving down walks into the open group; the default finding of a pair of ranks is found under its group.
     panel.nextFinding();
     QCOMPARE(view->currentIndex(),
-        view->model()->rowCount(top) > 1 ? view->model()->index(1, 0, top) : view->model()->index(1, 0));
+        view->model()->rowCount(opened) > 1 ? view->model()->index(1, 0, opened) : view->model()->index(1, 0));
     const Finding& f = c->findings()[size_t(memberFinding)];
     QVERIFY(panel.selectDefaultFinding(f.rank, -1));
     QVERIFY(panel.selectedFinding() >= 0);
