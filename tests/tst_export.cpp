@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Exports offscreen: every view of the bundled example to PNG, SVG and PDF, the reports, and safe writing.
+#include "alikeranks.h"
 #include "blockmapview.h"
 #include "comparison.h"
 #include "dataexport.h"
 #include "diffreport.h"
 #include "diffsheet.h"
+#include "findingsmodel.h"
 #include "imageexport.h"
 #include "loadedfile.h"
 #include "rankfiles.h"
@@ -39,6 +41,7 @@ private slots:
     void views();
     void singleViewImage();
     void tableKeepsTheLargestFindings();
+    void tableListsAGroupOnce();
     void reports();
     void safeWriting();
 
@@ -242,6 +245,45 @@ void TestExport::tableKeepsTheLargestFindings()
     QVERIFY2(table->viewport()->height() / table->sizeHintForRow(0) <= last, "every finding fits: nothing to test");
     QCOMPARE(table->indexAt(QPoint(2, 2)).row(), 0);
     QCOMPARE(table->currentIndex().row(), last);
+}
+
+// The picture's table lists ranks alike once, naming them, as the window does; a rank of a group marks the group's row.
+void TestExport::tableListsAGroupOnce()
+{
+    const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/two_groups_8");
+    RANKSCOPE_REQUIRE_FIXTURE(dir);
+    const QList<LoadedFile> files = LoadedFile::loadAll(RankFiles::expand({ dir }));
+    std::vector<RankInput> inputs;
+    RankListModel ranks;
+    for (int i = 0; i < files.size(); ++i) {
+        inputs.push_back({ files[i].rank, files[i].path, files[i].snapshot });
+        ranks.addLoading(i, files[i].path, files[i].rank);
+        ranks.setLoaded(i, files[i]);
+    }
+    const ComparisonPtr c = Comparison::compute(inputs, {});
+    ranks.setComparison(c);
+    const AlikeRanks& alike = c->alike();
+    const AlikeRanks::Group& first = alike.findingGroups.front();
+    QVERIFY(first.members.size() > 1);
+    const size_t member = first.members.back();
+    const int rank = c->findings()[member].rank;
+    DiffSheet sheet(*DiffSheet::parseView(QStringLiteral("diff")));
+    sheet.setComparison(c, rank, rank == c->defaultPair().first ? c->defaultPair().second : c->defaultPair().first,
+        int(member), &ranks);
+    QVERIFY(sheet.prepare(QSize(1200, 760)));
+    QTreeView* table = nullptr;
+    for (QTreeView* view : sheet.findChildren<QTreeView*>())
+        if (view->isVisible() && qobject_cast<FindingsModel*>(view->model()))
+            table = view;
+    QVERIFY(table);
+    QCOMPARE(table->model()->rowCount(), int(alike.findingGroups.size()));
+    QVERIFY(alike.findingGroups.size() < c->findings().size());
+    const QModelIndex top = table->model()->index(0, FindingsModel::RankColumn);
+    const QString ranksText = top.data(FindingsModel::AlikeRanksRole).toString();
+    QVERIFY2(top.data().toString().contains(ranksText) && ranksText.contains(QString::number(rank)),
+        qPrintable(top.data().toString()));
+    QCOMPARE(table->currentIndex().row(), 0);
+    QVERIFY(!table->currentIndex().parent().isValid());
 }
 
 void TestExport::reports()

@@ -2,6 +2,7 @@
 // Widgets offscreen: the verdict banner and the per-rank chart, fed by the real models.
 #include <qcustomplot.h> // first: it needs `foreach`
 
+#include "alikeranks.h"
 #include "annotationranges.h"
 #include "blockmapview.h"
 #include "chartstyle.h"
@@ -10,6 +11,7 @@
 #include "diffreport.h"
 #include "findingsfiltermodel.h"
 #include "findingsmodel.h"
+#include "findingspanel.h"
 #include "findingstableutil.h"
 #include "flamegraph.h"
 #include "formatting.h"
@@ -41,6 +43,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -96,6 +99,8 @@ private slots:
     void tooltipsStayInTheWindow();
     void stepLabelsReadOverAnyBand();
     void filterKeepsTheFrameFoundInSight();
+    void findingsTableGroupsAlikeRanks();
+    void ranksColumnAndItsFilter();
 };
 
 namespace {
@@ -1189,6 +1194,122 @@ void TestWidgets::filterKeepsTheFrameFoundInSight()
     QCOMPARE(FindingsTableUtil::elidedSite(text, found, metrics, metrics.horizontalAdvance(text) + 1), text);
     filter.setFilterText(QString());
     QVERIFY(FindingsTableUtil::foundIn(filter.index(0, FindingsModel::SiteColumn)).isEmpty());
+}
+
+// Ranks alike are one row of the window's findings, opened on their ranks in order; a row, a group's or a rank's,
+// selects its finding (the group's: its largest), and the filter brings a chosen member back.
+void TestWidgets::findingsTableGroupsAlikeRanks()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    const ComparisonPtr c = compareScenario(QStringLiteral("two_groups_8"));
+    FindingsPanel panel;
+    QTreeView* view = panel.view();
+    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.showComparison(c);
+    const std::vector<AlikeRanks::Group>& groups = c->alike().findingGroups;
+    QVERIFY(groups.size() < c->findings().size());
+    QCOMPARE(view->model()->rowCount(), int(groups.size()));
+    QCOMPARE(panel.shownFindings(), int(c->findings().size()));
+    // The largest group leads the table sorted by excess; it says its ranks and opens on the others, by rank.
+    const QModelIndex top = view->model()->index(0, 0);
+    const size_t lead =
+        size_t(panel.model()->findingAt(static_cast<QSortFilterProxyModel*>(view->model())->mapToSource(top)));
+    const AlikeRanks::Group& group = groups[c->alike().findingGroupOf[lead]];
+    QVERIFY(group.members.size() > 1);
+    QCOMPARE(lead, group.first());
+    for (size_t member : group.members)
+        QVERIFY(c->findings()[member].excessBytes <= c->findings()[lead].excessBytes);
+    const QString rankCell = top.siblingAtColumn(FindingsModel::RankColumn).data().toString();
+    QVERIFY2(rankCell.contains(top.data(FindingsModel::AlikeRanksRole).toString()), qPrintable(rankCell));
+    QCOMPARE(view->model()->rowCount(top), int(group.members.size()) - 1);
+    view->expand(top);
+    QVERIFY(view->isExpanded(top));
+    int previous = -1;
+    for (int row = 0; row < view->model()->rowCount(top); ++row) {
+        const int rank =
+            view->model()->index(row, FindingsModel::RankColumn, top).data(FindingsModel::SortRole).toInt();
+        QVERIFY2(rank > previous, qPrintable(QString::number(rank)));
+        previous = rank;
+    }
+    // Selecting the group selects its largest finding; a member row its own.
+    QSignalSpy chosen(&panel, &FindingsPanel::currentFindingChanged);
+    view->setCurrentIndex(top);
+    QCOMPARE(panel.selectedFinding(), int(lead));
+    QCOMPARE(chosen.last().at(0).toInt(), int(lead));
+    const QModelIndex member = view->model()->index(0, 0, top);
+    view->setCurrentIndex(member);
+    const int memberFinding = member.data(FindingsModel::FindingIndexRole).toInt();
+    QVERIFY(memberFinding >= 0 && memberFinding != int(lead));
+    QCOMPARE(c->findings()[size_t(memberFinding)].rank,
+        member.siblingAtColumn(FindingsModel::RankColumn).data(FindingsModel::SortRole).toInt());
+    QCOMPARE(panel.selectedFinding(), memberFinding);
+    QCOMPARE(chosen.last().at(0).toInt(), memberFinding);
+    // Hidden by the filter and its group closed, the chosen rank comes back selected, its group open, once cleared.
+    QLineEdit* field = nullptr;
+    for (QLineEdit* edit : panel.findChildren<QLineEdit*>())
+        field = edit->accessibleName() == QStringLiteral("Filter findings") ? edit : field;
+    QVERIFY(field);
+    view->collapse(top);
+    field->setText(QStringLiteral("no-such-frame-anywhere"));
+    QTRY_COMPARE(panel.shownFindings(), 0);
+    field->clear();
+    QTRY_COMPARE(panel.selectedFinding(), memberFinding);
+    QVERIFY(view->currentIndex().parent().isValid());
+    QVERIFY(view->isExpanded(view->currentIndex().parent()));
+    const QModelIndex opened = view->currentIndex().parent();
+    QCOMPARE(opened, view->model()->index(0, 0));
+    // Moving down walks into the open group; the default finding of a pair of ranks is found under its group.
+    panel.nextFinding();
+    QCOMPARE(view->currentIndex(),
+        view->model()->rowCount(opened) > 1 ? view->model()->index(1, 0, opened) : view->model()->index(1, 0));
+    const Finding& f = c->findings()[size_t(memberFinding)];
+    QVERIFY(panel.selectDefaultFinding(f.rank, -1));
+    QVERIFY(panel.selectedFinding() >= 0);
+    QCOMPARE(c->findings()[size_t(panel.selectedFinding())].rank, f.rank);
+}
+
+// "k of N" ranks hold each finding's site; "on:K[-M]" in the filter keeps those K to M ranks hold, as --present-on.
+void TestWidgets::ranksColumnAndItsFilter()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(QStringLiteral(RANKSCOPE_SCENARIOS_DIR));
+    FindingsModel model;
+    model.setGrouped(true);
+    FindingsFilterModel filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // The burdened rank's extra work is on it alone; the uneven input's site is on every rank.
+    for (const auto& [scenario, ranks] :
+        { std::pair(QStringLiteral("burden_8"), 1), std::pair(QStringLiteral("input_8"), 8) }) {
+        const ComparisonPtr c = compareScenario(scenario);
+        model.setComparison(c);
+        filter.setFilterText(QString());
+        QVERIFY(!filter.isFiltering());
+        QCOMPARE(model.rowCount(), 1);
+        const QModelIndex at = model.index(0, FindingsModel::RanksColumn);
+        const Finding& f = c->findings()[size_t(model.findingAt(at))];
+        QCOMPARE(f.ranksWithSite, ranks);
+        QCOMPARE(at.data().toString(), QStringLiteral("%1 of 8").arg(ranks));
+        QCOMPARE(at.data(FindingsModel::SortRole).toInt(), ranks);
+        // "<no stack recorded>" and the like as the user reads them, the recorded label otherwise.
+        QCOMPARE(model.index(0, FindingsModel::SiteColumn).data().toString(),
+            VerdictText::siteLabel(c->sites().label(f.site), VerdictText::Translated));
+        const auto shown = [&filter](const QString& text) {
+            filter.setFilterText(text);
+            return filter.rowCount();
+        };
+        QCOMPARE(shown(QStringLiteral("on:1")), ranks == 1 ? 1 : 0);
+        QVERIFY(filter.isFiltering());
+        QCOMPARE(shown(QStringLiteral("on:2-8")), ranks == 1 ? 0 : 1);
+        QCOMPARE(shown(QStringLiteral("ON:%1").arg(ranks)), 1);
+        // The cell's own text finds it too; with words to search both must hold.
+        QCOMPARE(shown(QStringLiteral("%1 of 8").arg(ranks)), 1);
+        QCOMPARE(shown(QStringLiteral("on:%1 no-such-frame-anywhere").arg(ranks)), 0);
+        // Not a range (M below K): searched as written, and matching nothing.
+        QCOMPARE(shown(QStringLiteral("on:3-2")), 0);
+    }
+    filter.setFilterText(QString());
+    QCOMPARE(filter.rowCount(), 1);
 }
 
 void TestWidgets::stepLabelsReadOverAnyBand()

@@ -804,6 +804,18 @@
         <source>Ranks %1 hold alike at this site (within the threshold): the figures are rank %2&apos;s, the largest; expand the row for each rank</source>
         <translation>rank %1 在此位置的占用相近（在阈值内）：数值取自其中最大的 rank %2；展开此行可查看每个 rank</translation>
     </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 数</translation>
+    </message>
+    <message>
+        <source>How many of the compared ranks allocate at this site: 1 of 8 is on one rank only, 7 of 8 on all but one. Filter with on:K or on:K-M, as --present-on takes it</source>
+        <translation>所比较的 rank 中有多少个在此位置分配：1/8 表示只在一个 rank 上，7/8 表示除一个以外都有。可用 on:K 或 on:K-M 筛选，与 --present-on 的写法相同</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1/%2</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::FindingsPanel</name>
@@ -938,6 +950,10 @@
     <message>
         <source>Group allocations by your own frames only: not torch, site-packages, the standard library or C++. Where no frame is in your own folders, the framework the job runs (torchtitan, Megatron … under site-packages) counts as yours</source>
         <translation>只按你自己代码的栈帧归并分配：不含 torch、site-packages、标准库和 C++。若没有任何栈帧位于你自己的文件夹中，则作业运行的框架（site-packages 下的 torchtitan、Megatron 等）算作你的代码</translation>
+    </message>
+    <message>
+        <source>Searches every cell and every frame of each finding&apos;s stack. on:K keeps the findings whose site K ranks hold (on:1: on one rank only), on:K-M from K to M ranks, as --present-on takes it; &quot;on:1 train.py&quot; does both</source>
+        <translation>搜索每个单元格以及每个差异项调用栈中的每个栈帧。on:K 只保留其分配位置有 K 个 rank 持有的差异项（on:1：只在一个 rank 上），on:K-M 为 K 到 M 个 rank，与 --present-on 的写法相同；“on:1 train.py” 两者兼用</translation>
     </message>
 </context>
 <context>

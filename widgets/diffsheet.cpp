@@ -79,6 +79,7 @@ DiffSheet::DiffSheet(View view, QWidget* parent)
     if (view == Diff) {
         auto* bottom = new QHBoxLayout;
         m_findings = new FindingsModel(this);
+        m_findings->setGrouped(true); // a group of ranks alike once, its ranks named, as the window lists it
         m_findingsView = new QTreeView(this);
         m_findingsView->setModel(m_findings);
         FindingsTableUtil::setUp(m_findingsView);
@@ -178,8 +179,12 @@ void DiffSheet::setComparison(
     if (m_findings) {
         m_findings->setComparison(comparison);
         FindingsTableUtil::fitColumns(m_findingsView);
-        if (finding >= 0 && finding < m_findings->rowCount())
-            m_findingsView->setCurrentIndex(m_findings->index(finding, 0));
+        // The picture's groups stay closed: a rank alike to others marks its group's row.
+        QModelIndex chosen = finding >= 0 ? m_findings->indexOf(size_t(finding)) : QModelIndex();
+        if (chosen.parent().isValid())
+            chosen = chosen.parent();
+        if (chosen.isValid())
+            m_findingsView->setCurrentIndex(chosen);
         m_findingsView->scrollToTop();
     }
     if (m_stack) {

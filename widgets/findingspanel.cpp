@@ -113,6 +113,9 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     FieldShortcuts::install(m_threshold);
     FieldShortcuts::install(m_depth);
 
+    // A row for each group of ranks alike, its other ranks under it: the table grows with what differs, not with
+    // the number of ranks.
+    m_findings->setGrouped(true);
     m_proxy->setSourceModel(m_findings);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
@@ -125,6 +128,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_noMatch->hide();
     m_view->viewport()->installEventFilter(this);
     FindingsTableUtil::setUp(m_view);
+    m_view->setRootIsDecorated(true); // a group's row opens on its ranks
     m_view->setUniformRowHeights(true);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(FindingsModel::ExcessColumn, Qt::DescendingOrder);
@@ -147,7 +151,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     });
     // Clicking the selected finding again (after an allocation's stack took the pane) shows its stack again.
     connect(m_view, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) {
-        if (index.row() == m_view->currentIndex().row())
+        if (index.siblingAtColumn(0) == m_view->currentIndex().siblingAtColumn(0))
             emit findingReselected();
     });
     // Beside the list, as hotspot and heaptrack show it: rank A's excess by frame, from the entry script down and from
@@ -186,6 +190,9 @@ FindingsPanel::FindingsPanel(QWidget* parent)
         m_filter->setPlaceholderText(tr("Filter findings: any frame, file, function, rank… (%1)")
                                          .arg(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
         m_filter->setAccessibleName(tr("Filter findings"));
+        m_filter->setToolTip(tr("Searches every cell and every frame of each finding's stack. on:K keeps the findings "
+                                "whose site K ranks hold (on:1: on one rank only), on:K-M from K to M ranks, as "
+                                "--present-on takes it; \"on:1 train.py\" does both"));
         m_view->setAccessibleName(tr("Findings"));
         m_tabs->setTabText(0, tr("Findings"));
         m_tabs->setTabText(1, tr("Top down"));
@@ -302,12 +309,16 @@ QString FindingsPanel::noMatchText() const
 
 int FindingsPanel::shownFindings() const
 {
-    return m_proxy->rowCount();
+    // Each group's row and the ranks under it that the filter leaves: the status bar counts findings, not rows.
+    int shown = m_proxy->rowCount();
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        shown += m_proxy->rowCount(m_proxy->index(row, 0));
+    return shown;
 }
 
 bool FindingsPanel::isFiltered() const
 {
-    return !m_proxy->filterRegularExpression().pattern().isEmpty();
+    return m_proxy->isFiltering();
 }
 
 bool FindingsPanel::eventFilter(QObject* watched, QEvent* event)
@@ -331,7 +342,7 @@ void FindingsPanel::applyFilter()
     }
     // The finding chosen before the filter hid it comes back with it (cleared, the filter took the selection with it).
     if (m_chosenFinding >= 0 && selectedFinding() < 0) {
-        const QModelIndex row = m_proxy->mapFromSource(m_findings->index(m_chosenFinding, 0));
+        const QModelIndex row = m_proxy->mapFromSource(m_findings->indexOf(size_t(m_chosenFinding)));
         if (row.isValid()) {
             m_view->setCurrentIndex(row);
             m_view->scrollTo(row);
@@ -412,7 +423,7 @@ bool FindingsPanel::selectDefaultFinding(int rankA, int rankB)
 {
     if (!m_comparison)
         return false;
-    const auto row = [this](size_t finding) { return m_proxy->mapFromSource(m_findings->index(int(finding), 0)); };
+    const auto row = [this](size_t finding) { return m_proxy->mapFromSource(m_findings->indexOf(finding)); };
     // Of the findings the table shows: the filter may hide the one it would show.
     const int finding = m_comparison->findingToShow(rankA, rankB, -1, [&row](size_t f) { return row(f).isValid(); });
     if (finding < 0)
@@ -451,24 +462,24 @@ int FindingsPanel::selectedFinding() const
     const QModelIndex current = m_view->currentIndex();
     if (!current.isValid() || !m_comparison || !m_view->selectionModel()->isSelected(current))
         return -1;
-    return m_proxy->mapToSource(current).row();
+    return m_findings->findingAt(m_proxy->mapToSource(current));
 }
 
 void FindingsPanel::nextFinding()
 {
-    const int rows = m_proxy->rowCount();
-    if (rows == 0)
-        return;
-    const int row = m_view->currentIndex().isValid() ? m_view->currentIndex().row() + 1 : 0;
-    m_view->setCurrentIndex(m_proxy->index(std::min(row, rows - 1), 0));
+    // The rows as shown: into a group that is open, past one that is closed.
+    const QModelIndex current = m_view->currentIndex();
+    const QModelIndex next = current.isValid() ? m_view->indexBelow(current) : m_proxy->index(0, 0);
+    if (next.isValid())
+        m_view->setCurrentIndex(next);
 }
 
 void FindingsPanel::previousFinding()
 {
-    if (m_proxy->rowCount() == 0)
-        return;
-    const int row = m_view->currentIndex().isValid() ? m_view->currentIndex().row() - 1 : 0;
-    m_view->setCurrentIndex(m_proxy->index(std::max(row, 0), 0));
+    const QModelIndex current = m_view->currentIndex();
+    const QModelIndex previous = current.isValid() ? m_view->indexAbove(current) : m_proxy->index(0, 0);
+    if (previous.isValid())
+        m_view->setCurrentIndex(previous);
 }
 
 void FindingsPanel::focusFilter()

@@ -52,7 +52,7 @@ public:
     }
     /// What the table says when the filter leaves nothing; empty while it shows findings.
     QString noMatchText() const;
-    /// The findings the filter leaves in the table (all of them without a filter).
+    /// The findings the filter leaves in the table, a group's ranks each counted (all of them without a filter).
     int shownFindings() const;
     bool isFiltered() const;
 

@@ -9,6 +9,8 @@ FindingsFilterModel::FindingsFilterModel(QObject* parent)
     setSortRole(FindingsModel::SortRole);
     setFilterKeyColumn(-1);
     setFilterCaseSensitivity(Qt::CaseInsensitive);
+    // A group's row stays where any of its ranks matches: typing a rank finds the group it is in.
+    setRecursiveFilteringEnabled(true);
 }
 
 void FindingsFilterModel::setSourceModel(QAbstractItemModel* source)
@@ -20,15 +22,57 @@ void FindingsFilterModel::setSourceModel(QAbstractItemModel* source)
 
 void FindingsFilterModel::setFilterText(const QString& text)
 {
-    setFilterFixedString(text);
+    // "on:K" or "on:K-M" anywhere in the text, as `--present-on K[-M]` takes it; the rest is searched as written.
+    static const QRegularExpression onWord(
+        QStringLiteral("(?:^|\\s)on:(\\S*)"), QRegularExpression::CaseInsensitiveOption);
+    QString searched = text;
+    std::optional<std::pair<int, int>> presentOn;
+    if (const QRegularExpressionMatch on = onWord.match(text); on.hasMatch()) {
+        presentOn = ComparisonOptions::parsePresentOn(on.captured(1).toStdString());
+        if (presentOn)
+            searched = QString(text.left(on.capturedStart()) + text.mid(on.capturedEnd())).trimmed();
+    }
+    if (presentOn != m_presentOn) {
+        m_presentOn = presentOn;
+        invalidateRowsFilter();
+    }
+    setFilterFixedString(searched);
     // Rows that stay may now match in a cell, or in another frame: their site cells change without a row moving.
-    if (rowCount() > 0)
-        emit dataChanged(index(0, FindingsModel::SiteColumn), index(rowCount() - 1, FindingsModel::SiteColumn),
-            { Qt::DisplayRole, Qt::ToolTipRole, MatchedFrameRole });
+    // A group's ranks under its row too.
+    const auto sitesChanged = [this](const QModelIndex& parent) {
+        if (rowCount(parent) > 0)
+            emit dataChanged(index(0, FindingsModel::SiteColumn, parent),
+                index(rowCount(parent) - 1, FindingsModel::SiteColumn, parent),
+                { Qt::DisplayRole, Qt::ToolTipRole, MatchedFrameRole });
+    };
+    sitesChanged({});
+    for (int row = 0; row < rowCount(); ++row)
+        sitesChanged(index(row, 0));
+}
+
+bool FindingsFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    if (!left.parent().isValid())
+        return QSortFilterProxyModel::lessThan(left, right);
+    // Sorted descending, the proxy asks whether right < left: either way the ranks read upwards.
+    const int a = left.siblingAtColumn(FindingsModel::RankColumn).data(FindingsModel::SortRole).toInt();
+    const int b = right.siblingAtColumn(FindingsModel::RankColumn).data(FindingsModel::SortRole).toInt();
+    return sortOrder() == Qt::AscendingOrder ? a < b : a > b;
+}
+
+bool FindingsFilterModel::isFiltering() const
+{
+    return m_presentOn || !filterRegularExpression().pattern().isEmpty();
 }
 
 bool FindingsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
+    if (m_presentOn && m_findings) {
+        const int finding = m_findings->findingAt(m_findings->index(sourceRow, 0, sourceParent));
+        const int ranks = m_findings->comparison()->findings()[size_t(finding)].ranksWithSite;
+        if (ranks < m_presentOn->first || ranks > m_presentOn->second)
+            return false;
+    }
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent)
         || frameMatch(sourceRow, sourceParent).depth >= 0;
 }

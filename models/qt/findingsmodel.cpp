@@ -39,6 +39,13 @@ bool FindingsModel::hasChildren(const QModelIndex& parent) const
     return rowCount(parent) > 0;
 }
 
+Qt::ItemFlags FindingsModel::flags(const QModelIndex& index) const
+{
+    // A table's rows never have children; a group's row has its other ranks (a view would not open it).
+    const Qt::ItemFlags flags = TranslatedTableModel::flags(index);
+    return m_grouped && index.isValid() && index.internalId() == 0 ? flags & ~Qt::ItemNeverHasChildren : flags;
+}
+
 int FindingsModel::rowCount(const QModelIndex& parent) const
 {
     if (!m_comparison)
@@ -97,6 +104,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         switch (section) {
         case RankColumn:
             return tr("Rank");
+        case RanksColumn:
+            return tr("Ranks");
         case KindColumn:
             return tr("Kind");
         case CategoryColumn:
@@ -118,6 +127,9 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         }
     } else if (role == Qt::ToolTipRole) {
         switch (section) {
+        case RanksColumn:
+            return tr("How many of the compared ranks allocate at this site: 1 of 8 is on one rank only, 7 of 8 on "
+                      "all but one. Filter with on:K or on:K-M, as --present-on takes it");
         case KindColumn:
             return tr(
                 "Only on this rank: no other rank allocates at this site (extra work). More or larger: every rank "
@@ -172,6 +184,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         switch (column) {
         case RankColumn:
             return f.rank;
+        case RanksColumn:
+            return f.ranksWithSite;
         case KindColumn:
             return int(f.kind);
         case CategoryColumn:
@@ -204,6 +218,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             if (m_comparison->namesDevices())
                 return tr("%1 · cuda:%2").arg(f.rank).arg(f.device);
             return f.rank;
+        case RanksColumn:
+            return tr("%1 of %2").arg(f.ranksWithSite).arg(qsizetype(m_comparison->ranks().size()));
+        case SiteColumn:
+            // "<no stack recorded>" and the like in the user's language; the sort keeps the label as recorded.
+            return VerdictText::siteLabel(m_comparison->sites().label(f.site), VerdictText::Translated);
         case KindColumn:
             return VerdictText::findingKind(f.kind, VerdictText::Translated);
         case CategoryColumn:

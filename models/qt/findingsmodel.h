@@ -22,6 +22,8 @@ public:
     {
         SiteColumn, ///< first: which line of code is what a user looks for
         RankColumn,
+        /// "k of N": how many of the compared ranks allocate at the finding's site (Finding::ranksWithSite).
+        RanksColumn,
         KindColumn,
         /// What the memory is for (parameters, activations …).
         CategoryColumn,
@@ -50,6 +52,7 @@ public:
     QModelIndex parent(const QModelIndex& child) const override;
     QModelIndex sibling(int row, int column, const QModelIndex& index) const override;
     bool hasChildren(const QModelIndex& parent = {}) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
