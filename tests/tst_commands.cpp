@@ -549,7 +549,7 @@ void TestCommands::mcpProtocol()
     // Schemas a client can check: enums, defaults, bounds.
     for (const Json& tool : answers["2"]["result"]["tools"]) {
         if (tool["name"] == "diff")
-            QCOMPARE(tool["inputSchema"]["properties"]["detail"]["enum"], Json({ "summary", "full" }));
+            QVERIFY(tool["inputSchema"]["properties"]["detail"]["enum"] == Json({ "summary", "full" }));
         if (tool["name"] == "findings")
             QCOMPARE(tool["inputSchema"]["properties"]["limit"]["maximum"].get<int>(), 100);
     }
@@ -644,7 +644,7 @@ void TestCommands::mcpAnswersFitManyRanks()
     // The group of 63 and its exception, by number.
     QVERIFY2(text("10").find("rank 41  asked for ") != std::string::npos, text("10").c_str());
     QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"].size(), size_t(2));
-    QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"][1]["ranks"], Json({ 41 }));
+    QVERIFY(answers["11"]["result"]["structuredContent"]["entries"][1]["ranks"] == Json({ 41 }));
 }
 
 // An argument a tool does not take, an offset past the end, a missing file: each an error the agent reads.
