@@ -214,15 +214,11 @@ void TestExport::singleViewImage()
     QVERIFY(greyDeviation(blocks) > 10);
 }
 
-// A picture outlines the finding the user chose, but its table still lists the largest findings: scrolling to a low
-// finding left midstep_input_4's +3.79 GiB rows out of an exported report.
-void TestExport::tableKeepsTheLargestFindings()
+// A scenario's files loaded and compared, with the rank table the window would show beside them.
+static ComparisonPtr compareScenario(const QString& dir, RankListModel& ranks)
 {
-    const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/midstep_input_4");
-    RANKSCOPE_REQUIRE_FIXTURE(dir);
     const QList<LoadedFile> files = LoadedFile::loadAll(RankFiles::expand({ dir }));
     std::vector<RankInput> inputs;
-    RankListModel ranks;
     for (int i = 0; i < files.size(); ++i) {
         inputs.push_back({ files[i].rank, files[i].path, files[i].snapshot });
         ranks.addLoading(i, files[i].path, files[i].rank);
@@ -230,6 +226,17 @@ void TestExport::tableKeepsTheLargestFindings()
     }
     const ComparisonPtr c = Comparison::compute(inputs, {});
     ranks.setComparison(c);
+    return c;
+}
+
+// A picture outlines the finding the user chose, but its table still lists the largest findings: scrolling to a low
+// finding left midstep_input_4's +3.79 GiB rows out of an exported report.
+void TestExport::tableKeepsTheLargestFindings()
+{
+    const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/midstep_input_4");
+    RANKSCOPE_REQUIRE_FIXTURE(dir);
+    RankListModel ranks;
+    const ComparisonPtr c = compareScenario(dir, ranks);
     const int last = int(c->findings().size()) - 1;
     QVERIFY(last >= 12);
     const int rank = c->findings()[size_t(last)].rank;
@@ -252,16 +259,8 @@ void TestExport::tableListsAGroupOnce()
 {
     const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/two_groups_8");
     RANKSCOPE_REQUIRE_FIXTURE(dir);
-    const QList<LoadedFile> files = LoadedFile::loadAll(RankFiles::expand({ dir }));
-    std::vector<RankInput> inputs;
     RankListModel ranks;
-    for (int i = 0; i < files.size(); ++i) {
-        inputs.push_back({ files[i].rank, files[i].path, files[i].snapshot });
-        ranks.addLoading(i, files[i].path, files[i].rank);
-        ranks.setLoaded(i, files[i]);
-    }
-    const ComparisonPtr c = Comparison::compute(inputs, {});
-    ranks.setComparison(c);
+    const ComparisonPtr c = compareScenario(dir, ranks);
     const AlikeRanks& alike = c->alike();
     const AlikeRanks::Group& first = alike.findingGroups.front();
     QVERIFY(first.members.size() > 1);
