@@ -143,8 +143,8 @@ void TestCli::diff()
         QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/balanced_8") });
     QCOMPARE(p->exitCode(), 0);
     QCOMPARE(p->readAllStandardOutput(),
-        QByteArray(
-            "rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site,ranks,stack\n"));
+        QByteArray("rank,kind,excess_bytes,rank_bytes,baseline_bytes,rank_count,baseline_count,runs,category,site,"
+                   "ranks,stack\n"));
 
     QCOMPARE(run({ QStringLiteral("diff"), QStringLiteral("--at"), QStringLiteral("later"), examples })->exitCode(), 2);
     // A moment a rank's trace does not have is refused, naming the rank and what its trace holds, never compared

@@ -559,7 +559,8 @@ void TestStacks::reportsFollowTheOrder()
     const std::string markdown = DiffReport::markdown(*c, QStringLiteral("job.png"));
     QVERIFY(markdown.find("+2 native frames") < markdown.find("gather_predictions  metrics.py:88"));
 
-    // The JSON reads as the text: from the user's frame outward, the frames inside it counted; with every frame, as recorded: the viewer's filter, innermost first, CPython's frame first.
+    // The JSON reads as the text: from the user's frame outward, the frames inside it counted; with every frame, as
+    // recorded: the viewer's filter, innermost first, CPython's frame first.
     const nlohmann::json yours = nlohmann::json::parse(DiffReport::json(*c));
     const nlohmann::json& read = yours["stacks"][yours["findings"][0]["stack"].get<size_t>()]["frames"];
     // Inside it: CPython's two C frames and Inductor's generated frame.
