@@ -33,7 +33,11 @@ def shift_addresses(s, delta):
 def shifted(snapshot, rank):
     # A pickle round trip copies the plain data a snapshot is, shared objects shared alike, in a tenth of
     # copy.deepcopy's time (the fixtures' build spent most of its time copying).
-    s = pickle.loads(pickle.dumps(snapshot, pickle.HIGHEST_PROTOCOL))
+    return shift(pickle.loads(pickle.dumps(snapshot, pickle.HIGHEST_PROTOCOL)), rank)
+
+
+def shift(s, rank):
+    """Gives a snapshot of one's own (a fresh copy) rank's addresses and clock, in place."""
     shift_addresses(s, rank << 36)
     for trace in s['device_traces']:
         for e in trace:

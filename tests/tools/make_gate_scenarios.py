@@ -48,7 +48,7 @@ NEW_RUN = 16
 def step(magma, rank, run=0, scale=None, burst=None, buffer=None):
     """Rank `rank` of run `run`: magma27's step ending in AdamW's first step. `scale`: its forward tensors that much
     larger; `burst`: (start, end, size) evaluation outputs gathered and freed; `buffer`: (at, size) kept to the end."""
-    s = ms.make_examples.shifted(pickle.loads(magma), rank + run)
+    s = ms.make_examples.shift(pickle.loads(magma), rank + run)
     if scale:
         ms.scale_allocations(s, ms.in_forward, scale)
     if burst:

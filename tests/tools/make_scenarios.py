@@ -164,7 +164,7 @@ MiB = 1 << 20
 
 def copies(base_bytes, ranks):
     """Fresh deep copies, addresses and clocks shifted per rank (pickle.loads is the cheapest deep copy)."""
-    return [make_examples.shifted(pickle.loads(base_bytes), r) for r in range(ranks)]
+    return [make_examples.shift(pickle.loads(base_bytes), r) for r in range(ranks)]
 
 
 def peak_live(trace):
@@ -665,7 +665,7 @@ def profiler_derived(snapshot, extra_host):
 
 def device_scenarios(outdir, magma):
     def gpus(rank, burden=False):
-        parts = [make_examples.shifted(pickle.loads(magma), rank) for _ in range(3)]
+        parts = [make_examples.shift(pickle.loads(magma), rank) for _ in range(3)]
         if burden:
             make_examples.add_evaluation_burden(parts[2])
         return on_devices(parts)
@@ -677,7 +677,7 @@ def device_scenarios(outdir, magma):
 
     def shared(rank, load=0, oom=False):
         """Rank r on cuda:r; `load` bytes of a checkpoint on cuda:0, `oom`: it runs out of memory there."""
-        own = make_examples.shifted(pickle.loads(magma), rank)
+        own = make_examples.shift(pickle.loads(magma), rank)
         if oom:
             add_oom(own)
         parts = [None] * rank + [own]
