@@ -80,6 +80,13 @@ void TestReader::variants_data()
     QCOMPARE(files.size(), 91); // 10 files × 9 forms, and one augmented with a second reference to a trace entry
     for (const QString& f : files) {
         const QString stem = f.section(QLatin1Char('.'), 0, 0);
+        // Under AddressSanitizer the JSON forms of the three largest files (28 to 138 MB of JSON, frames written out
+        // where pickle's memo shares them) are left out: they took three quarters of the reader's test time in CI's
+        // sanitizer stage and run no path of the JSON reader that the other seven files' JSON forms do not. The gcc
+        // stage reads them all.
+        if (TestUtils::sanitized && f.contains(QLatin1String(".json"))
+            && QFileInfo(dir + QLatin1Char('/') + stem + QStringLiteral(".json")).size() > (int64_t(16) << 20))
+            continue;
         QTest::newRow(qPrintable(f)) << dir + QLatin1Char('/') + f << stem + QStringLiteral(".pickle");
     }
 }
