@@ -15,6 +15,7 @@
 #include "rankfiles.h"
 #include "snapshotreader.h"
 #include "stacktext.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "verdictrules.h"
 #include "verdicttext.h"
@@ -1425,5 +1426,5 @@ void TestComparison::computeOnAPoolThread()
     QCOMPARE(watcher.result()->verdict().kind, Verdict::BurdenImbalance);
 }
 
-QTEST_GUILESS_MAIN(TestComparison)
+RANKSCOPE_TEST_CLASS(TestComparison)
 #include "tst_comparison.moc"

@@ -10,6 +10,7 @@
 #include "rankfiles.h"
 #include "rankname.h"
 #include "snapshotreader.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -309,5 +310,5 @@ void TestDigest::rankFromTheHeaderWhenTheNameHasNone()
     QCOMPARE(files[1].rank, 2); // the name's, as for any snapshot
 }
 
-QTEST_GUILESS_MAIN(TestDigest)
+RANKSCOPE_TEST_CLASS(TestDigest)
 #include "tst_digest.moc"

@@ -8,6 +8,7 @@
 #include "gatereport.h"
 #include "job.h"
 #include "mcpserver.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QDirIterator>
@@ -426,5 +427,5 @@ void TestGate::mcpTools()
     QVERIFY(call(8, "findings", { { "job", burdenJob }, { "present_on", "0" } }).value("isError", false));
 }
 
-QTEST_GUILESS_MAIN(TestGate)
+RANKSCOPE_TEST_CLASS(TestGate)
 #include "tst_gate.moc"

@@ -2,6 +2,7 @@
 // The history engine on real files: replay consistency, peaks and live sets, statistics, markers, points, LOD.
 #include "addressmap.h"
 #include "devicehistory.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -366,7 +367,7 @@ void TestHistory::exampleBurdenSitsOnThePeak()
     QCOMPARE(evaluation, int64_t(1) << 30);
 }
 
-QTEST_GUILESS_MAIN(TestHistory)
+RANKSCOPE_TEST_CLASS(TestHistory)
 // The walks' live allocations by address: against std::map through a million random sets and takes, over few
 // enough addresses that the table is full of collisions and removals shift entries back across its end.
 void TestHistory::addressMap()

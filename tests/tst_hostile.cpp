@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hostile and broken input: every case must end in a clear ReadError — no crash, hang, unbounded allocation, and
 // never anything executed.
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QDateTime>
@@ -282,5 +283,5 @@ void TestHostile::userFileIsNotModified()
     QCOMPARE(QFileInfo(source).lastModified(), modified);
 }
 
-QTEST_GUILESS_MAIN(TestHostile)
+RANKSCOPE_TEST_CLASS(TestHostile)
 #include "tst_hostile.moc"

@@ -4,6 +4,7 @@
 #include "jobtracker.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QAbstractItemModelTester>
@@ -109,7 +110,7 @@ void TestLoader::loadAllMatchesFileOrder()
     QCOMPARE(files[1].rank, 1);
 }
 
-QTEST_GUILESS_MAIN(TestLoader)
+RANKSCOPE_TEST_CLASS(TestLoader)
 namespace {
 // Counts its copies: a job's result (a timeline's detail is tens of MB) must reach the GUI thread without one.
 struct Counted

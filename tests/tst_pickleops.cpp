@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hand-built pickles for what the real files do not show: the other opcodes of the union (DICT, LIST, TUPLE,
 // SETITEM, BINPUT, LONG4, BINUNICODE8, bytes …), PyTorch's C++ pickler style, legacy and partial schemas.
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -436,5 +437,5 @@ void TestPickleOps::traceEntryShapes()
     QCOMPARE(odd, QStringLiteral("SETITEMS with an odd number of items at byte %1").arg(oddAt));
 }
 
-QTEST_GUILESS_MAIN(TestPickleOps)
+RANKSCOPE_TEST_CLASS(TestPickleOps)
 #include "tst_pickleops.moc"

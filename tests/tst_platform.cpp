@@ -8,6 +8,7 @@
 #include "pageahead.h"
 #include "platform.h"
 #include "readerror.h"
+#include "testprogram.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -156,5 +157,5 @@ void TestPlatform::fileSizesIn64Bits()
     }
 }
 
-QTEST_GUILESS_MAIN(TestPlatform)
+RANKSCOPE_TEST_CLASS(TestPlatform)
 #include "tst_platform.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rankfiles.h"
 #include "rankname.h"
+#include "testprogram.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,5 +90,5 @@ void TestRankName::folderScan()
     QCOMPARE(RankFiles::expand({ dir.filePath(QStringLiteral("notes.txt")) }).size(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestRankName)
+RANKSCOPE_TEST_CLASS(TestRankName)
 #include "tst_rankname.moc"

@@ -2,6 +2,7 @@
 // The reader against CPython's pickle module: every real file, and the same files re-written at other protocols,
 // gzip-compressed and as JSON, must give the figures in expected_info.json.
 #include "gziputil.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QBuffer>
@@ -258,7 +259,7 @@ void TestReader::jsonLoneSurrogates()
     QVERIFY(texts.count({ "C:\\udcff\\x.py", "g", 4 }));
 }
 
-QTEST_GUILESS_MAIN(TestReader)
+RANKSCOPE_TEST_CLASS(TestReader)
 // A file of several chunks is read (and inflated) ahead on a thread of its own: it must give what the same bytes give
 // read on the calling thread, a string longer than a chunk included, and fail and cancel the same way.
 void TestReader::readAhead()

@@ -10,6 +10,7 @@
 #include "rankfiles.h"
 #include "snapshotreader.h"
 #include "stacktext.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QAbstractItemModelTester>
@@ -629,5 +630,5 @@ void TestStacks::myCodeKeepsItsMeaning()
             site.label.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestStacks)
+RANKSCOPE_TEST_CLASS(TestStacks)
 #include "tst_stacks.moc"

@@ -2,6 +2,7 @@
 // Step report logs in the shapes launchers and loggers write them: the parser finds every report line, and the
 // analysis names the rank, step and phase where one rank departs, and whether its input was larger there.
 #include "stepsreport.h"
+#include "testprogram.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -188,5 +189,5 @@ void TestStepLog::unreadableFileIsNamed()
     QCOMPARE(StepAnalysis::analyse(log).ranks.size(), size_t(4)); // the readable one still counts
 }
 
-QTEST_GUILESS_MAIN(TestStepLog)
+RANKSCOPE_TEST_CLASS(TestStepLog)
 #include "tst_steplog.moc"
