@@ -188,6 +188,13 @@ inline QByteArray traceSnapshot(const std::vector<TraceEvent>& events, const std
     return w.bytes();
 }
 
+/// A file's bytes, or none where it cannot be read.
+inline QByteArray fileContents(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 /// Writes bytes to a file in `dir` and returns its path.
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {

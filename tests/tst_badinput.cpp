@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "ranklistmodel.h"
 #include "snapshotloader.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -47,17 +48,11 @@ QString source(const char* name)
     return QStringLiteral(RANKSCOPE_SOURCE_DIR) + QLatin1Char('/') + QLatin1String(name);
 }
 
-QByteArray contents(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QByteArray digest(const QStringList& paths)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     for (const QString& path : paths)
-        hash.addData(contents(path));
+        hash.addData(fileContents(path));
     return hash.result();
 }
 
@@ -78,7 +73,7 @@ void TestBadInput::table_data()
     QTest::addColumn<QString>("marker");
     QTest::addColumn<QString>("folder"); // holds the good rank0.pickle
 
-    const QByteArray good = contents(source("resources/examples/rank1_memory_snapshot.pickle"));
+    const QByteArray good = fileContents(source("resources/examples/rank1_memory_snapshot.pickle"));
     int row = 0;
     auto folder = [&]() {
         const QString dir = m_dir.filePath(QString::number(row++));
@@ -209,14 +204,14 @@ void TestBadInput::table_data()
     // Real files from PyTorch 2.1 (no timestamps) and 2.2 next to a current one: they load and compare.
     dir = folder();
     QTest::newRow("ranks from different PyTorch versions") << QStringList {
-        file(dir, QStringLiteral("rank1.pickle"), contents(source("tests/data/cranberrii_memory_snapshot.pickle"))),
-        file(dir, QStringLiteral("rank2.pickle"), contents(source("tests/data/jasper_snapshot.pickle")))
+        file(dir, QStringLiteral("rank1.pickle"), fileContents(source("tests/data/cranberrii_memory_snapshot.pickle"))),
+        file(dir, QStringLiteral("rank2.pickle"), fileContents(source("tests/data/jasper_snapshot.pickle")))
     } << QString() << 3 << QString() << dir;
 
     // A rank whose memory sits on devices 0 to 3 of its node, next to one on device 0.
     dir = folder();
     QTest::newRow("files from different devices") << QStringList {
-        file(dir, QStringLiteral("rank1.pickle"), contents(source("tests/data/sunny_dump_snapshot.pickle")))
+        file(dir, QStringLiteral("rank1.pickle"), fileContents(source("tests/data/sunny_dump_snapshot.pickle")))
     } << QString() << 2 << QString() << dir;
 }
 
@@ -282,7 +277,7 @@ void TestBadInput::table()
 // every file is an empty snapshot (no verdict: nothing to compare). Nothing of theirs is changed.
 void TestBadInput::folders()
 {
-    const QByteArray good = contents(source("resources/examples/rank1_memory_snapshot.pickle"));
+    const QByteArray good = fileContents(source("resources/examples/rank1_memory_snapshot.pickle"));
     auto file = [&](const QString& path, const QByteArray& bytes) {
         QDir().mkpath(QFileInfo(path).path());
         QFile f(path);
@@ -359,5 +354,5 @@ void TestBadInput::fileChangesWhileLoading()
     QVERIFY2(file.error.contains(QLatin1String("the file changed while it was read")), qPrintable(file.error));
 }
 
-QTEST_MAIN(TestBadInput)
+RANKSCOPE_TEST_CLASS(TestBadInput)
 #include "tst_badinput.moc"

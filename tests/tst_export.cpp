@@ -12,6 +12,7 @@
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankpair.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdicttext.h"
@@ -68,12 +69,6 @@ double greyDeviation(const QImage& image)
     }
     const double mean = sum / n;
     return std::sqrt(std::max(0.0, squares / n - mean * mean));
-}
-
-QByteArray contents(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -156,7 +151,7 @@ void TestExport::views()
     if (view == QLatin1String("diff") || view == QLatin1String("timelines"))
         QVERIFY(sheet.timelines()->litRugColumns(0) > 0);
 
-    const QByteArray bytes = contents(path);
+    const QByteArray bytes = TestUtils::fileContents(path);
     QVERIFY(bytes.size() > 1000);
     if (suffix == QLatin1String("png")) {
         const QImage image = QImage::fromData(bytes, "PNG");
@@ -317,7 +312,7 @@ void TestExport::safeWriting()
     QCOMPARE(DataExport::write(path, "old"), QString());
     QWidget unknown;
     QVERIFY(ImageExport::save(&unknown, path).contains(QLatin1String(".png"))); // not a picture format: refused
-    QCOMPARE(contents(path), QByteArray("old"));
+    QCOMPARE(TestUtils::fileContents(path), QByteArray("old"));
     // An unwritable target (here a folder where the file should go) fails and replaces nothing.
     const QString folder = dir.filePath(QStringLiteral("keep.json"));
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("keep.json")));
@@ -325,9 +320,9 @@ void TestExport::safeWriting()
     QVERIFY(QFileInfo(folder).isDir());
     QVERIFY(QDir(dir.path()).rmdir(QStringLiteral("keep.json")));
     QCOMPARE(DataExport::write(path, "new"), QString());
-    QCOMPARE(contents(path), QByteArray("new"));
+    QCOMPARE(TestUtils::fileContents(path), QByteArray("new"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("keep.csv") }); // no leftovers
 }
 
-QTEST_MAIN(TestExport)
+RANKSCOPE_TEST_CLASS(TestExport)
 #include "tst_export.moc"

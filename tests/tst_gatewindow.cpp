@@ -4,6 +4,7 @@
 #include "gatereport.h"
 #include "gatewindow.h"
 #include "job.h"
+#include "testprogram.h"
 #include "testutils.h"
 
 #include <QSignalSpy>
@@ -56,5 +57,5 @@ void TestGateWindow::showsTheGate()
     }
 }
 
-QTEST_MAIN(TestGateWindow)
+RANKSCOPE_TEST_CLASS(TestGateWindow)
 #include "tst_gatewindow.moc"

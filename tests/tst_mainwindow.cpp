@@ -24,6 +24,7 @@
 #include "steppeakschart.h"
 #include "stepsview.h"
 #include "stepswindow.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "timelineview.h"
 #include "verdictbanner.h"
@@ -1807,5 +1808,5 @@ void TestMainWindow::recentEntriesAreJobs()
     QVERIFY(recent.jobs().isEmpty());
 }
 
-QTEST_MAIN(TestMainWindow)
+RANKSCOPE_TEST_CLASS(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -5,6 +5,7 @@
 #include "findingsmodel.h"
 #include "job.h"
 #include "ranklistmodel.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "verdicttext.h"
 
@@ -269,5 +270,5 @@ void TestTranslations::jobErrorsAndRankNotesInChinese()
     QCoreApplication::removeTranslator(&zh);
 }
 
-QTEST_GUILESS_MAIN(TestTranslations)
+RANKSCOPE_TEST_CLASS(TestTranslations)
 #include "tst_translations.moc"

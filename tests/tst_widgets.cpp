@@ -27,6 +27,7 @@
 #include "snapshotreader.h"
 #include "stackpane.h"
 #include "stacktext.h"
+#include "testprogram.h"
 #include "testutils.h"
 #include "timelinebands.h"
 #include "timelineoverview.h"
@@ -1331,7 +1332,7 @@ void TestWidgets::stepLabelsReadOverAnyBand()
     }
 }
 
-QTEST_MAIN(TestWidgets)
+RANKSCOPE_TEST_CLASS(TestWidgets)
 #include "tst_widgets.moc"
 
 // A and B on one memory scale with equal plot heights; zoom linked across ranks (and unlinkable), box zoom, the
