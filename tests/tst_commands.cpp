@@ -641,8 +641,16 @@ void TestCommands::mcpAnswersFitManyRanks()
     QVERIFY(text("3").find("* ") != std::string::npos);
     QVERIFY(!answers["4"]["result"]["structuredContent"]["what_if"].empty());
     QCOMPARE(answers["6"]["result"]["structuredContent"]["entries"].size(), size_t(1));
-    // The group of 63 and its exception, by number.
+    // The group of 63 and its exception, by number: the verdict gives the outlier's figures, the group's once.
     QVERIFY2(text("10").find("rank 41  asked for ") != std::string::npos, text("10").c_str());
+    const Json& outlierVerdict = answers["10"]["result"]["structuredContent"]["verdict"];
+    QCOMPARE(outlierVerdict["figures_rank"].get<int>(), 41);
+    QCOMPARE(outlierVerdict["oom"]["rank"].get<int>(), 41);
+    QVERIFY(outlierVerdict["oom_groups"][0]["ranks"] == Json({ 41 }));
+    QCOMPARE(outlierVerdict["oom_groups"][1]["ranks"].size(), size_t(63));
+    QVERIFY2(text("10").find("rank 41 asked for 2.44 GiB; ranks 0\u201340, 42\u201363 alike asked for 1.22 GiB")
+            != std::string::npos,
+        text("10").c_str());
     QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"].size(), size_t(2));
     QVERIFY(answers["11"]["result"]["structuredContent"]["entries"][1]["ranks"] == Json({ 41 }));
 }

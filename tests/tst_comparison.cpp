@@ -128,6 +128,15 @@ static void checkOutOfMemory(const nlohmann::json& expected, const Comparison& c
     }
     if (expected.contains("oom_ranks"))
         QCOMPARE(v.oomRanks, expected["oom_ranks"].get<std::vector<int>>());
+    // Ranks whose failed requests differ: the group that stands out gives the figures, each group once.
+    std::vector<std::vector<int>> oomGroups;
+    for (const Verdict::OomGroup& g : v.oomGroups)
+        oomGroups.push_back(g.ranks);
+    QCOMPARE(oomGroups, expected.value("oom_groups", std::vector<std::vector<int>>()));
+    if (!oomGroups.empty()) {
+        QCOMPARE(v.figuresRank, oomGroups.front().front());
+        QCOMPARE(v.margin.rank, v.figuresRank);
+    }
     if (expected.contains("evidence"))
         QCOMPARE(std::string(v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit"),
             expected["evidence"].get<std::string>());
@@ -348,6 +357,16 @@ static void checkAlike(const nlohmann::json& expected, const Comparison& c)
         QVERIFY2(text.find(name) != std::string::npos, name.c_str());
     }
     QVERIFY2(text.size() < 8000, std::to_string(text.size()).c_str());
+    // The verdict names the group that stands out with its own request, and every other group once.
+    const Verdict& v = c.verdict();
+    for (const Verdict::OomGroup& g : v.oomGroups) {
+        const std::string said = (g.ranks.size() > 1 ? "ranks " + Formatting::ranks(g.ranks).toStdString() + " alike"
+                                                     : "rank " + std::to_string(g.figuresRank))
+            + " asked for " + Formatting::bytes(g.requestedBytes).toStdString();
+        QVERIFY2(text.find(said) != std::string::npos && text.find(said) == text.rfind(said), said.c_str());
+    }
+    if (!v.oomGroups.empty())
+        QVERIFY(text.find("; rank " + std::to_string(v.figuresRank) + " needed ") != std::string::npos);
     // The reports: a section per group, the rank table a row per group.
     const std::string markdown = DiffReport::markdown(c, QString());
     size_t sections = 0;
@@ -362,6 +381,8 @@ static void checkAlike(const nlohmann::json& expected, const Comparison& c)
     QCOMPARE(j["groups"].size(), groups.size());
     QCOMPARE(j["stacks"].size(), size_t(1));
     QCOMPARE(j["verdict"]["oom"]["stack"].get<size_t>(), size_t(0));
+    QCOMPARE(j["verdict"]["oom"]["rank"].get<int>(), v.figuresRank);
+    QCOMPARE(j["verdict"].contains("oom_groups"), !v.oomGroups.empty());
     for (const nlohmann::json& rank : j["ranks"]) {
         QVERIFY(!rank["oom"].contains("frames"));
         QCOMPARE(rank["oom"]["stack"].get<size_t>(), size_t(0));

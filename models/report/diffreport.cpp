@@ -484,7 +484,8 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
         out += " (ranks " + Formatting::ranks(v.groupRanks).toStdString() + ", +" + bytes(v.excessBytes) + " each)";
     } else if (v.kind == Verdict::OverCapacity) {
         out += std::string(v.oomRanks.size() > 1 ? " (ranks " : " (rank ") + Formatting::ranks(v.oomRanks).toStdString()
-            + ", needed " + bytes(v.neededBytes) + ")";
+            + (v.oomGroups.empty() ? std::string(", needed ") : "; rank " + std::to_string(v.figuresRank) + " needed ")
+            + bytes(v.neededBytes) + ")";
     } else if (v.rank < 0 && !v.oomRanks.empty()) {
         out += " (ranks " + Formatting::ranks(v.oomRanks).toStdString() + ")";
     } else if (v.rank >= 0 && !v.oomRanks.empty()) {
@@ -806,6 +807,15 @@ std::string json(const Comparison& c, FrameDetail frames)
     if (!v.oomRanks.empty()) {
         out["verdict"]["ranks"] = v.oomRanks;
         out["verdict"]["figures_rank"] = v.figuresRank;
+    }
+    if (!v.oomGroups.empty()) {
+        // Failed requests that differ: each group once, the one that stands out (whose figures these are) first.
+        nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+        for (const Verdict::OomGroup& g : v.oomGroups)
+            groups.push_back({ { "ranks", g.ranks }, { "ranks_text", Formatting::ranks(g.ranks).toStdString() },
+                { "figures_rank", g.figuresRank }, { "requested_bytes", g.requestedBytes },
+                { "device_free_bytes", g.deviceFreeBytes } });
+        out["verdict"]["oom_groups"] = std::move(groups);
     }
     if (v.kind == Verdict::OutsideAllocator) {
         out["verdict"]["evidence"] = v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit";
