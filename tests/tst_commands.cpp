@@ -4,6 +4,7 @@
 // protocol (the official SDK's client drives it in tests/mcp).
 #include "command.h"
 #include "commands.h"
+#include "diffreport.h"
 #include "job.h"
 #include "joboptions.h"
 #include "mcpserver.h"
@@ -452,7 +453,8 @@ void TestCommands::pointsRanksLack()
             != std::string::npos,
         ran.err.c_str());
     const Json out = Json::parse(ran.out);
-    for (const Json& rank : out["ranks"]) {
+    for (size_t i = 0; i < out["ranks"].size(); ++i) {
+        const Json rank = DiffReport::rankRecord(out, i);
         if (rank["oom_events"].get<int>() == 0)
             QCOMPARE(rank["at"].get<std::string>(), std::string("snapshot"));
         else

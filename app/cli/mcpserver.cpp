@@ -917,7 +917,7 @@ McpServer::Result McpServer::ranks(const Json& args)
                 text += "    rank " + d["rank"].dump() + " differs: " + figures.dump() + "\n";
             }
         } else {
-            Json rank = list[size_t(i)];
+            Json rank = DiffReport::rankRecord(open.diff, size_t(i));
             entries.push_back(rank);
             text += "rank " + rank["rank"].dump() + " cuda:" + rank["device"].dump() + ": "
                 + bytesText(rank["bytes_at_point"].get<int64_t>()) + " at the point, peak "
@@ -963,9 +963,9 @@ McpServer::Result McpServer::stack(const Json& args)
         Json failed;
         if (argument(args, "rank")) {
             const int64_t number = integerOf(args, "rank", 0, 0);
-            for (const Json& record : open.diff["ranks"]) {
-                if (record["rank"].get<int64_t>() == number)
-                    failed = record.value("oom", Json());
+            for (size_t i = 0; i < open.diff["ranks"].size(); ++i) {
+                if (open.diff["ranks"][i]["rank"].get<int64_t>() == number)
+                    failed = DiffReport::rankRecord(open.diff, i).value("oom", Json());
             }
             if (c->rankIndex(int(number)) < 0)
                 throw ToolError("rank " + std::to_string(number) + ": no such rank among the files");

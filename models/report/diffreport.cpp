@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -133,9 +134,27 @@ private:
 
 nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f, StackList& stacks)
 {
+    // Up to 64 runs each; more as one range per segment (from its lowest run to the end of its highest, `count` runs
+    // of `bytes` in all), so a finding of thousands of blocks stays a few lines.
+    constexpr size_t maxRuns = 64;
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-    for (const FindingRun& run : f.runs)
-        runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    if (f.runs.size() <= maxRuns) {
+        for (const FindingRun& run : f.runs)
+            runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    } else {
+        std::map<uint64_t, std::array<uint64_t, 4>> ranges; // segment: lowest, end, count, bytes
+        for (const FindingRun& run : f.runs) {
+            auto [it, fresh] = ranges.try_emplace(run.segment, std::array<uint64_t, 4> { run.address, 0, 0, 0 });
+            std::array<uint64_t, 4>& r = it->second;
+            r[0] = std::min(r[0], run.address);
+            r[1] = std::max(r[1], run.address + uint64_t(run.size));
+            r[2] += 1;
+            r[3] += uint64_t(run.size);
+        }
+        for (const auto& [segment, r] : ranges)
+            runs.push_back({ { "address", r[0] }, { "size", r[1] - r[0] }, { "segment", segment }, { "count", r[2] },
+                { "bytes", r[3] } });
+    }
     nlohmann::ordered_json out = {
         { "rank", f.rank },
         { "device", f.device },
@@ -403,7 +422,41 @@ nlohmann::ordered_json differences(const RankSummary& first, const RankSummary& 
     return out;
 }
 
+// What `r` holds that `first` does not, as a JSON merge patch (RFC 7396) of `first`: objects key by key, anything
+// else whole, and null for a key `first` has and `r` lacks.
+nlohmann::ordered_json mergePatch(const nlohmann::ordered_json& first, const nlohmann::ordered_json& r)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : r.items()) {
+        const auto it = first.find(key);
+        if (it != first.end() && it->is_object() && value.is_object()) {
+            if (nlohmann::ordered_json d = mergePatch(*it, value); !d.empty())
+                out[key] = std::move(d);
+        } else if (it == first.end() || *it != value) {
+            out[key] = value;
+        }
+    }
+    for (const auto& [key, value] : first.items()) {
+        if (!r.contains(key))
+            out[key] = nullptr;
+    }
+    return out;
+}
+
 } // namespace
+
+nlohmann::ordered_json rankRecord(const nlohmann::ordered_json& diff, size_t index)
+{
+    const nlohmann::ordered_json& record = diff["ranks"][index];
+    if (!record.contains("alike_with"))
+        return record;
+    nlohmann::ordered_json whole = diff["ranks"][record["alike_index"].get<size_t>()];
+    nlohmann::ordered_json patch = record;
+    patch.erase("alike_with");
+    patch.erase("alike_index");
+    whole.merge_patch(patch);
+    return whole;
+}
 
 nlohmann::ordered_json stackJson(
     const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail)
@@ -685,6 +738,19 @@ std::string json(const Comparison& c, FrameDetail frames)
         if (r.host.recorded)
             rank["host_memory"] = InfoFormat::hostMemoryJson(r.host);
         out["ranks"].push_back(std::move(rank));
+    }
+    // A rank alike with an earlier one says only what differs from that rank's record (rankRecord makes it whole):
+    // the answer grows with what differs, not with the ranks.
+    for (size_t i = c.ranks().size(); i-- > 0;) {
+        const size_t first = alike.groups[alike.groupOf[i]].first();
+        if (first == i)
+            continue;
+        nlohmann::ordered_json small = { { "rank", c.ranks()[i].rank }, { "alike_with", c.ranks()[first].rank },
+            { "alike_index", first } };
+        nlohmann::ordered_json differs = mergePatch(out["ranks"][first], out["ranks"][i]);
+        differs.erase("rank");
+        small.update(differs);
+        out["ranks"][i] = std::move(small);
     }
     // Ranks alike, said once: the figures of the first member, and what each other member differs in.
     out["groups"] = nlohmann::ordered_json::array();
