@@ -746,6 +746,14 @@ void TestCommands::mcpRefusesWhatIsNotOneJob()
                      0)
                 == 0,
             text(id).c_str());
+    // The command line refuses it the same way in info as in diff, nothing read.
+    const Ran infoJobs = runCommand({ QStringLiteral("info"), jobs });
+    const Ran diffJobs = runCommand({ QStringLiteral("diff"), jobs });
+    QCOMPARE(infoJobs.code, diffJobs.code);
+    QVERIFY(infoJobs.out.empty());
+    QVERIFY2(infoJobs.err.find(text(7)) != std::string::npos, infoJobs.err.c_str());
+    QCOMPARE(QString::fromStdString(infoJobs.err).replace(QStringLiteral(" info"), QStringLiteral(" diff")),
+        QString::fromStdString(diffJobs.err));
     // Empty snapshots: each said empty, the job opened, every comparing tool refuses with nothing to compare.
     const std::string nothing =
         "nothing to compare: each of the 2 files is an empty snapshot (no segments, no trace events)";
