@@ -357,6 +357,15 @@ static void checkAlike(const nlohmann::json& expected, const Comparison& c)
         QVERIFY2(text.find(name) != std::string::npos, name.c_str());
     }
     QVERIFY2(text.size() < 8000, std::to_string(text.size()).c_str());
+    // The rank table lines up whatever its labels' length ("0–40, 42–63"): every row's file where the header's is.
+    const QStringList lines = QString::fromStdString(text).split(QLatin1Char('\n'));
+    const qsizetype header = lines.indexOf(QRegularExpression(QStringLiteral("^  rank .* file$")));
+    QVERIFY(header >= 0);
+    const qsizetype fileColumn = lines[header].indexOf(QLatin1String("file"));
+    for (qsizetype i = header + 1;
+         i < lines.size() && lines[i].startsWith(QLatin1String("  ")) && !lines[i].startsWith(QLatin1String("  ("));
+         ++i)
+        QVERIFY2(lines[i].indexOf(QLatin1String("  ") + scenarioDir()) + 2 == fileColumn, qPrintable(lines[i]));
     // The verdict names the group that stands out with its own request, and every other group once.
     const Verdict& v = c.verdict();
     for (const Verdict::OomGroup& g : v.oomGroups) {

@@ -34,12 +34,19 @@ std::string saved(int64_t b)
     return b > 0 ? "-" + bytes(b) : bytes(0);
 }
 
-std::string pad(std::string s, size_t width, bool right = false)
+// The columns a UTF-8 string takes: its characters, not its bytes ("–" and "←" are one column, three bytes).
+size_t columns(const std::string& s)
 {
-    // Pads by characters, not bytes, so "←" and other UTF-8 text line up.
     size_t chars = 0;
     for (unsigned char ch : s)
         chars += (ch & 0xc0) != 0x80;
+    return chars;
+}
+
+std::string pad(std::string s, size_t width, bool right = false)
+{
+    // Pads by characters, not bytes, so "←" and other UTF-8 text line up.
+    const size_t chars = columns(s);
     if (chars >= width)
         return s;
     return right ? std::string(width - chars, ' ') + s : s + std::string(width - chars, ' ');
@@ -570,11 +577,23 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
                 : c.groups().size() > 1 ? ", every replica at the same moment of its trace"
                                         : ", every other rank at the same moment of its trace")
         + ":\n";
-    out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
-        + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
-        + pad("unallocated", 17, true) + pad("largest free", 13, true) + pad("OOMs", 6, true) + "  file\n";
-    // Ranks alike in one line: the figures of the first, every member named.
+    // The rank and device columns as wide as their longest label ("0–40, 42–63"), so every row lines up.
     const AlikeRanks& alike = c.alike();
+    const size_t shownRows =
+        maxRankRows >= 0 ? std::min(alike.groups.size(), size_t(maxRankRows)) : alike.groups.size();
+    size_t rankWidth = 6;
+    size_t deviceWidth = 8;
+    for (size_t row = 0; row < shownRows; ++row) {
+        const std::vector<size_t>& members = alike.groups[row].members;
+        rankWidth = std::max(rankWidth, columns(Formatting::ranks(groupRanks(c, members)).toStdString()) + 2);
+        if (devices)
+            deviceWidth = std::max(deviceWidth, columns(groupDevice(c, members)) + 2);
+    }
+    out += "  " + pad("rank", rankWidth) + (devices ? pad("device", deviceWidth) : std::string())
+        + pad("event", 10, true) + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true)
+        + pad("reserved", 12, true) + pad("unallocated", 17, true) + pad("largest free", 13, true)
+        + pad("OOMs", 6, true) + "  file\n";
+    // Ranks alike in one line: the figures of the first, every member named.
     for (size_t row = 0; row < alike.groups.size(); ++row) {
         const AlikeRanks::Group& g = alike.groups[row];
         if (maxRankRows >= 0 && row >= size_t(maxRankRows)) {
@@ -589,8 +608,9 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
         const bool several = g.members.size() > 1;
         const std::string device = groupDevice(c, g.members);
         out += "  "
-            + pad(several ? Formatting::ranks(groupRanks(c, g.members)).toStdString() : std::to_string(r.rank), 6)
-            + (devices ? pad(device, 8) : std::string()) + pad(std::to_string(r.sourceEvent), 10, true)
+            + pad(
+                several ? Formatting::ranks(groupRanks(c, g.members)).toStdString() : std::to_string(r.rank), rankWidth)
+            + (devices ? pad(device, deviceWidth) : std::string()) + pad(std::to_string(r.sourceEvent), 10, true)
             + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
             + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true)
