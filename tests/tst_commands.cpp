@@ -475,6 +475,18 @@ void TestCommands::myCodeOfAnInstalledFramework()
         guessed.err.c_str());
     QVERIFY(guessed.out.find("gather_predictions") != std::string::npos);
     QVERIFY(guessed.out.find("Verdict: burden_imbalance (rank 2") != std::string::npos);
+    // The frames it counts are the user's in the data too: marked own_code, where reading starts.
+    const Ran json =
+        runCommand({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--my-code"), framework });
+    const Json stacks = Json::parse(json.out)["stacks"];
+    QVERIFY(!stacks.empty());
+    for (const Json& stack : stacks) {
+        const Json& frames = stack["frames"];
+        const Json& first = frames[0].contains("inner_frames") ? frames[1] : frames[0];
+        QVERIFY2(first.value("own_code", false)
+                && first["filename"].get<std::string>().find("torchtitan") != std::string::npos,
+            stack.dump().c_str());
+    }
     const Ran named = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code=torchtitan,einops"), framework });
     QCOMPARE(named.code, 0);
     QVERIFY(named.err.find("--my-code counts") == std::string::npos);

@@ -99,7 +99,8 @@ public:
         const auto [it, added] = m_ooms.try_emplace({ &c, r.oomSite, known ? -1 : int(index) }, m_list.size());
         if (added) {
             const Snapshot& snapshot = c.history(index).snapshot();
-            add(known ? c.sites().label(r.oomSite) : std::string(), StackText::stackFrames(snapshot, r.oomStack, true),
+            add(known ? c.sites().label(r.oomSite) : std::string(),
+                StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot)),
                 StackText::stackFrames(snapshot, r.oomStack, false).frames);
         }
         return it->second;
@@ -468,14 +469,23 @@ nlohmann::ordered_json rankRecord(const nlohmann::ordered_json& diff, size_t ind
 nlohmann::ordered_json stackJson(
     const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail)
 {
-    const auto frame = [](const StackText::Frame& f) {
+    // The user's own frames as the shown frames mark them (the packages --my-code counts as theirs included); a
+    // recorded frame the viewer hides is nobody's own.
+    const auto own = [&](const StackText::Frame& f) {
+        for (size_t i = 0; i < shown.frames.size() && i < shown.own.size(); ++i) {
+            if (shown.frames[i] == f)
+                return bool(shown.own[i]);
+        }
+        return false;
+    };
+    const auto frame = [](const StackText::Frame& f, bool ownCode) {
         return nlohmann::ordered_json { { "filename", std::string(f.file) }, { "line", f.line },
-            { "name", std::string(f.name) }, { "own_code", !SiteTable::isLibraryFrame(f.name, f.file, f.line) } };
+            { "name", std::string(f.name) }, { "own_code", ownCode } };
     };
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     if (detail == FrameDetail::All) {
         for (const StackText::Frame& f : recorded)
-            out.push_back(frame(f));
+            out.push_back(frame(f, own(f)));
         return out;
     }
     const size_t count = shown.frames.size() - shown.folded;
@@ -491,7 +501,7 @@ nlohmann::ordered_json stackJson(
         for (; fold < shown.folds.size() && shown.folds[fold].at == i; ++fold)
             out.push_back({ { "native_frames", shown.folds[fold].count } });
         if (i < count)
-            out.push_back(frame(shown.frames[i]));
+            out.push_back(frame(shown.frames[i], i < shown.own.size() && shown.own[i]));
     }
     return out;
 }
@@ -647,7 +657,9 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
             + bytes(r.oomDeviceFreeBytes) + " free on the device (event "
             + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
             + (g.members.size() > 1 ? " of rank " + std::to_string(r.rank) : "") + ")\n";
-        const StackText::Frames frames = StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true);
+        const Snapshot& snapshot = c.history(g.first()).snapshot();
+        const StackText::Frames frames =
+            StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot));
         if (frames.frames.empty())
             ooms += "      <no stack recorded>\n";
         for (const QString& line : StackText::lines(frames, 8).lines)
@@ -1176,8 +1188,10 @@ std::vector<OomSection> oomSections(const Comparison& c)
             + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
             + (several ? " of rank " + std::to_string(r.rank) : "")
             + (r.oomEvents > 1 ? ", the last of " + std::to_string(r.oomEvents) : "") + ").";
-        for (const QString& line :
-            StackText::lines(StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true), 12).lines)
+        for (const QString& line : StackText::lines(StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack,
+                                                        true, c.sites().ownPackagesOf(c.history(g.first()).snapshot())),
+                 12)
+                                       .lines)
             section.stack.push_back(line.toStdString());
         sections.push_back(std::move(section));
     }
