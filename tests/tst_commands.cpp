@@ -678,7 +678,10 @@ void TestCommands::mcpRefusesWhatItDoesNotTake()
         call(5, "info", { { "paths", { "no-such-folder/rank0.pickle" } } }),
         call(6, "diff", { { "job", "job1" }, { "detail", "everything" } }),
         call(7, "stack", { { "job", "job1" }, { "finding", 1 }, { "frames", "all" } }),
-        call(8, "findings", { { "job", "job1" }, { "limit", 1 } }) });
+        call(8, "findings", { { "job", "job1" }, { "limit", 1 } }),
+        call(9, "steps", { { "paths", { RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log" } }, { "limit", 1 } }),
+        call(10, "steps",
+            { { "paths", { RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log" } }, { "offset", 99 } }) });
     auto text = [&](const char* id) { return answers[id]["result"]["content"][0]["text"].get<std::string>(); };
     for (const char* id : { "2", "3", "4", "5", "6" })
         QVERIFY2(answers[id]["result"]["isError"].get<bool>(), id);
@@ -694,6 +697,13 @@ void TestCommands::mcpRefusesWhatItDoesNotTake()
     QCOMPARE(all["frames_shown"].get<std::string>(), std::string("all"));
     QVERIFY(!all["frames"][0].contains("inner_frames"));
     QVERIFY(answers["8"]["result"]["structuredContent"]["next"].is_null());
+    // steps pages its ranks' rows as the other tools page theirs.
+    const Json& steps = answers["9"]["result"]["structuredContent"];
+    QCOMPARE(steps["ranks"].size(), size_t(1));
+    QVERIFY(steps["rank_count"].get<size_t>() > 1);
+    QVERIFY(steps["next"] == Json({ { "offset", 1 }, { "limit", 1 } }));
+    QVERIFY2(text("9").find("Next page: offset 1.") != std::string::npos, text("9").c_str());
+    QVERIFY2(text("10").rfind("offset 99: there are only ", 0) == 0, text("10").c_str());
 }
 
 // What is not one job's snapshots is refused with the reason, never compared: other records, a log, a folder of

@@ -294,6 +294,20 @@ static void checkNewerFields(const nlohmann::json& expected, const Comparison& c
             QCOMPARE(host.peakAllocatedBytes, expected["host_peak"][size_t(c.ranks()[i].rank)].get<int64_t>());
         }
     }
+    // Pinned host memory alike said once: a line for each set of figures, not for each rank.
+    if (expected.contains("host_allocated")) {
+        std::set<std::pair<int64_t, int64_t>> figures;
+        for (size_t r = 0; r < expected["host_allocated"].size(); ++r)
+            figures.insert({ expected["host_allocated"][r].get<int64_t>(), expected["host_peak"][r].get<int64_t>() });
+        const std::string text = DiffReport::text(c);
+        const size_t section = text.find("\nPinned host memory");
+        QVERIFY(section != std::string::npos);
+        size_t lines = 0;
+        for (size_t at = text.find("\n  rank", section); at != std::string::npos && at < text.find("\n\n", section + 1);
+             at = text.find("\n  rank", at + 1))
+            ++lines;
+        QCOMPARE(lines, figures.size());
+    }
     // A finding names the private pools its blocks are in, and only then.
     for (const Finding& f : c.findings()) {
         std::vector<std::vector<int64_t>> pools;

@@ -66,6 +66,17 @@ bool AlikeRanks::alike(const Finding& a, const Finding& b, double percent)
         && near(a.excessBytes, b.excessBytes, std::max(a.rankBytes, b.rankBytes), percent);
 }
 
+bool AlikeRanks::alikeHost(const RankSummary& a, const RankSummary& b, double percent)
+{
+    const HostMemory& x = a.host;
+    const HostMemory& y = b.host;
+    return x.recorded && y.recorded
+        && near(x.reservedBytes, y.reservedBytes, std::max(x.reservedBytes, y.reservedBytes), percent)
+        && near(x.allocatedBytes, y.allocatedBytes, std::max(x.allocatedBytes, y.allocatedBytes), percent)
+        && near(
+            x.peakAllocatedBytes, y.peakAllocatedBytes, std::max(x.peakAllocatedBytes, y.peakAllocatedBytes), percent);
+}
+
 size_t AlikeRanks::several(const std::vector<Group>& groups)
 {
     return size_t(std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.members.size() > 1; }));

@@ -44,6 +44,9 @@ struct AlikeRanks
     /// Whether two ranks' failed requests are alike: the same site, alike sizes, alike free memory (or neither ran
     /// out of memory). Part of alike(); the verdict of an out-of-memory tells its ranks apart by it.
     static bool alikeRequests(const RankSummary& a, const RankSummary& b, double thresholdPercent);
+    /// Whether two ranks' pinned host memory is alike: both recorded, reserved, allocated and peak within the
+    /// threshold of the larger (host memory is never part of alike(): it is not a GPU's).
+    static bool alikeHost(const RankSummary& a, const RankSummary& b, double thresholdPercent);
     /// `items` (indices) grouped by `alike(first, item)`, as the groups above are: each joins the first group whose
     /// first member it is alike with.
     template <typename Alike> static std::vector<Group> grouped(const std::vector<size_t>& items, const Alike& alike)

@@ -638,11 +638,27 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
                "its ring buffer wrapped, so allocations from before it are missing from its start)\n";
     if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.host.recorded; })) {
         out += "\nPinned host memory (each rank's process; host memory, never compared with the GPUs):\n";
-        for (const RankSummary& r : c.ranks()) {
-            if (!r.host.recorded)
-                continue;
-            out += "  rank " + pad(std::to_string(r.rank), 4) + "  reserved " + bytes(r.host.reservedBytes)
-                + ", allocated " + bytes(r.host.allocatedBytes) + ", peak " + bytes(r.host.peakAllocatedBytes) + "\n";
+        // Ranks alike said once, with the first's figures.
+        std::vector<size_t> recorded;
+        for (size_t i = 0; i < c.ranks().size(); ++i) {
+            if (c.ranks()[i].host.recorded)
+                recorded.push_back(i);
+        }
+        const double percent = c.options().thresholdPercent;
+        const std::vector<AlikeRanks::Group> groups = AlikeRanks::grouped(recorded,
+            [&](size_t first, size_t i) { return AlikeRanks::alikeHost(c.ranks()[first], c.ranks()[i], percent); });
+        std::vector<std::string> labels;
+        size_t width = 0;
+        for (const AlikeRanks::Group& g : groups) {
+            labels.push_back(ranksWords(groupRanks(c, g.members)) + (g.members.size() > 1 ? ", alike:" : ""));
+            width = std::max(width, columns(labels.back()));
+        }
+        for (size_t n = 0; n < groups.size(); ++n) {
+            const RankSummary& r = c.ranks()[groups[n].first()];
+            out += "  " + pad(labels[n], width) + "  reserved " + bytes(r.host.reservedBytes) + ", allocated "
+                + bytes(r.host.allocatedBytes) + ", peak " + bytes(r.host.peakAllocatedBytes)
+                + (groups[n].members.size() > 1 ? " (rank " + std::to_string(r.rank) + "'s figures)" : std::string())
+                + "\n";
         }
     }
 
