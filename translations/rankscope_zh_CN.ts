@@ -3579,7 +3579,7 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
     <message>
         <source>Their failed requests differ (%1). At its OOM rank %2 holds %3</source>
-        <translation>它们失败的请求各不相同（%1）。在 OOM 时 rank %2 持有 %3</translation>
+        <translation>它们失败的请求各不相同（%1）。在显存耗尽时，rank %2 占用 %3</translation>
     </message>
 </context>
 <context>
