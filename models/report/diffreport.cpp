@@ -587,7 +587,8 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
                 : c.groups().size() > 1 ? ", every replica at the same moment of its trace"
                                         : ", every other rank at the same moment of its trace")
         + ":\n";
-    // The rank and device columns as wide as their longest label ("0–40, 42–63"), so every row lines up.
+    // The rank and device columns as wide as their longest label ("0–40, 42–63"), so every row lines up (the event
+    // column, right-aligned, keeps them apart).
     const AlikeRanks& alike = c.alike();
     const size_t shownRows =
         maxRankRows >= 0 ? std::min(alike.groups.size(), size_t(maxRankRows)) : alike.groups.size();
@@ -595,9 +596,9 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
     size_t deviceWidth = 8;
     for (size_t row = 0; row < shownRows; ++row) {
         const std::vector<size_t>& members = alike.groups[row].members;
-        rankWidth = std::max(rankWidth, columns(Formatting::ranks(groupRanks(c, members)).toStdString()) + 2);
+        rankWidth = std::max(rankWidth, columns(Formatting::ranks(groupRanks(c, members)).toStdString()));
         if (devices)
-            deviceWidth = std::max(deviceWidth, columns(groupDevice(c, members)) + 2);
+            deviceWidth = std::max(deviceWidth, columns(groupDevice(c, members)));
     }
     out += "  " + pad("rank", rankWidth) + (devices ? pad("device", deviceWidth) : std::string())
         + pad("event", 10, true) + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true)
