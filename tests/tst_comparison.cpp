@@ -444,6 +444,30 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         for (const Finding& f : c->findings())
             QVERIFY(std::find(allowed.begin(), allowed.end(), f.rank) != allowed.end());
     }
+    // A finding's runs in the JSON: each run while there are few; past the limit one range per segment, that holds
+    // every run (here every finding's runs together, with a limit of 4).
+    std::vector<FindingRun> runs;
+    for (const Finding& f : c->findings())
+        runs.insert(runs.end(), f.runs.begin(), f.runs.end());
+    if (runs.size() > 4) {
+        QCOMPARE(DiffReport::runsJson(runs, runs.size()).size(), runs.size());
+        const nlohmann::ordered_json ranges = DiffReport::runsJson(runs, 4);
+        std::set<uint64_t> segments;
+        uint64_t count = 0;
+        uint64_t bytes = 0;
+        for (const FindingRun& r : runs) {
+            segments.insert(r.segment);
+            bytes += uint64_t(r.size);
+        }
+        for (const nlohmann::ordered_json& r : ranges)
+            count += r["count"].get<uint64_t>();
+        QCOMPARE(ranges.size(), segments.size());
+        QCOMPARE(count, uint64_t(runs.size()));
+        uint64_t rangeBytes = 0;
+        for (const nlohmann::ordered_json& r : ranges)
+            rangeBytes += r["bytes"].get<uint64_t>();
+        QCOMPARE(rangeBytes, bytes);
+    }
     // The finding a view selects first is of the ranks it shows: A's largest where A has any, else B's.
     const auto [a, b] = c->defaultPair();
     const int selected = c->defaultFinding();

@@ -21,6 +21,30 @@
 
 namespace RankScope::DiffReport {
 
+nlohmann::ordered_json runsJson(const std::vector<FindingRun>& runs, size_t maxRuns)
+{
+    // Past `maxRuns`, one range per segment: a finding of thousands of blocks stays a few lines.
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (runs.size() <= maxRuns) {
+        for (const FindingRun& run : runs)
+            out.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    } else {
+        std::map<uint64_t, std::array<uint64_t, 4>> ranges; // segment: lowest, end, count, bytes
+        for (const FindingRun& run : runs) {
+            std::array<uint64_t, 4>& r =
+                ranges.try_emplace(run.segment, std::array<uint64_t, 4> { run.address, 0, 0, 0 }).first->second;
+            r[0] = std::min(r[0], run.address);
+            r[1] = std::max(r[1], run.address + uint64_t(run.size));
+            r[2] += 1;
+            r[3] += uint64_t(run.size);
+        }
+        for (const auto& [segment, r] : ranges)
+            out.push_back({ { "address", r[0] }, { "size", r[1] - r[0] }, { "segment", segment }, { "count", r[2] },
+                { "bytes", r[3] } });
+    }
+    return out;
+}
+
 namespace {
 
 std::string bytes(int64_t b)
@@ -142,27 +166,7 @@ private:
 
 nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f, StackList& stacks)
 {
-    // Up to 64 runs each; more as one range per segment (from its lowest run to the end of its highest, `count` runs
-    // of `bytes` in all), so a finding of thousands of blocks stays a few lines.
-    constexpr size_t maxRuns = 64;
-    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-    if (f.runs.size() <= maxRuns) {
-        for (const FindingRun& run : f.runs)
-            runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
-    } else {
-        std::map<uint64_t, std::array<uint64_t, 4>> ranges; // segment: lowest, end, count, bytes
-        for (const FindingRun& run : f.runs) {
-            auto [it, fresh] = ranges.try_emplace(run.segment, std::array<uint64_t, 4> { run.address, 0, 0, 0 });
-            std::array<uint64_t, 4>& r = it->second;
-            r[0] = std::min(r[0], run.address);
-            r[1] = std::max(r[1], run.address + uint64_t(run.size));
-            r[2] += 1;
-            r[3] += uint64_t(run.size);
-        }
-        for (const auto& [segment, r] : ranges)
-            runs.push_back({ { "address", r[0] }, { "size", r[1] - r[0] }, { "segment", segment }, { "count", r[2] },
-                { "bytes", r[3] } });
-    }
+    nlohmann::ordered_json runs = runsJson(f.runs);
     nlohmann::ordered_json out = {
         { "rank", f.rank },
         { "device", f.device },
