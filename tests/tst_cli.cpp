@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The `rankscope info` command as a user runs it: a separate process, no display, every real test file; its JSON
 // must equal the figures CPython's pickle module gives (expected_info.json).
+#include "diffreport.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -177,7 +178,9 @@ void TestCli::layoutAndCategories()
     QCOMPARE(j["layout"]["text"].get<std::string>(), std::string("pp=2,dp=4"));
     QCOMPARE(j["layout"]["suggested"].get<bool>(), false);
     QCOMPARE(j["layout"]["groups"].size(), size_t(2));
-    for (const auto& rank : j["ranks"]) {
+    const nlohmann::ordered_json stagesJson = nlohmann::ordered_json::parse(j.dump());
+    for (size_t i = 0; i < j["ranks"].size(); ++i) {
+        const nlohmann::ordered_json rank = RankScope::DiffReport::rankRecord(stagesJson, i);
         const int r = rank["rank"];
         QCOMPARE(rank["coords"]["pp"].get<int>(), r / 4);
         QCOMPARE(rank["coords"]["dp"].get<int>(), r % 4);
@@ -272,8 +275,16 @@ void TestCli::outOfMemory()
     QCOMPARE(j["groups"].size(), size_t(1));
     QCOMPARE(j["groups"][0]["ranks"].get<std::vector<int>>(), std::vector<int>({ 0, 1, 2, 3 }));
     QCOMPARE(j["stacks"].size(), size_t(1));
-    for (const auto& rank : j["ranks"]) {
-        const nlohmann::json& oom = rank["oom"];
+    // Ranks 1-3 say only what differs from rank 0 (their files); made whole, each has its failed request.
+    const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(j.dump());
+    for (size_t i = 1; i < j["ranks"].size(); ++i) {
+        QCOMPARE(j["ranks"][i]["alike_with"].get<int>(), 0);
+        QVERIFY(!j["ranks"][i].contains("oom") && !j["ranks"][i].contains("categories"));
+    }
+    for (size_t i = 0; i < j["ranks"].size(); ++i) {
+        const nlohmann::ordered_json rank = RankScope::DiffReport::rankRecord(ordered, i);
+        QVERIFY(!rank.contains("alike_with"));
+        const nlohmann::ordered_json& oom = rank["oom"];
         QCOMPARE(oom["requested_bytes"].get<int64_t>(), int64_t(4) * 327680000);
         QVERIFY(oom["device_free_bytes"].get<int64_t>() > int64_t(20) << 20); // what the allocator had released too
         QVERIFY(oom["site"].get<std::string>().find("log_softmax") != std::string::npos);

@@ -4,6 +4,7 @@
 // protocol (the official SDK's client drives it in tests/mcp).
 #include "command.h"
 #include "commands.h"
+#include "diffreport.h"
 #include "job.h"
 #include "joboptions.h"
 #include "mcpserver.h"
@@ -452,7 +453,8 @@ void TestCommands::pointsRanksLack()
             != std::string::npos,
         ran.err.c_str());
     const Json out = Json::parse(ran.out);
-    for (const Json& rank : out["ranks"]) {
+    for (size_t i = 0; i < out["ranks"].size(); ++i) {
+        const Json rank = DiffReport::rankRecord(out, i);
         if (rank["oom_events"].get<int>() == 0)
             QCOMPARE(rank["at"].get<std::string>(), std::string("snapshot"));
         else
@@ -473,6 +475,18 @@ void TestCommands::myCodeOfAnInstalledFramework()
         guessed.err.c_str());
     QVERIFY(guessed.out.find("gather_predictions") != std::string::npos);
     QVERIFY(guessed.out.find("Verdict: burden_imbalance (rank 2") != std::string::npos);
+    // The frames it counts are the user's in the data too: marked own_code, where reading starts.
+    const Ran json =
+        runCommand({ QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--my-code"), framework });
+    const Json stacks = Json::parse(json.out)["stacks"];
+    QVERIFY(!stacks.empty());
+    for (const Json& stack : stacks) {
+        const Json& frames = stack["frames"];
+        const Json& first = frames[0].contains("inner_frames") ? frames[1] : frames[0];
+        QVERIFY2(first.value("own_code", false)
+                && first["filename"].get<std::string>().find("torchtitan") != std::string::npos,
+            stack.dump().c_str());
+    }
     const Ran named = runCommand({ QStringLiteral("diff"), QStringLiteral("--my-code=torchtitan,einops"), framework });
     QCOMPARE(named.code, 0);
     QVERIFY(named.err.find("--my-code counts") == std::string::npos);
@@ -641,8 +655,16 @@ void TestCommands::mcpAnswersFitManyRanks()
     QVERIFY(text("3").find("* ") != std::string::npos);
     QVERIFY(!answers["4"]["result"]["structuredContent"]["what_if"].empty());
     QCOMPARE(answers["6"]["result"]["structuredContent"]["entries"].size(), size_t(1));
-    // The group of 63 and its exception, by number.
+    // The group of 63 and its exception, by number: the verdict gives the outlier's figures, the group's once.
     QVERIFY2(text("10").find("rank 41  asked for ") != std::string::npos, text("10").c_str());
+    const Json& outlierVerdict = answers["10"]["result"]["structuredContent"]["verdict"];
+    QCOMPARE(outlierVerdict["figures_rank"].get<int>(), 41);
+    QCOMPARE(outlierVerdict["oom"]["rank"].get<int>(), 41);
+    QVERIFY(outlierVerdict["oom_groups"][0]["ranks"] == Json({ 41 }));
+    QCOMPARE(outlierVerdict["oom_groups"][1]["ranks"].size(), size_t(63));
+    QVERIFY2(text("10").find("rank 41 asked for 2.44 GiB; ranks 0\u201340, 42\u201363 alike asked for 1.22 GiB")
+            != std::string::npos,
+        text("10").c_str());
     QCOMPARE(answers["11"]["result"]["structuredContent"]["entries"].size(), size_t(2));
     QVERIFY(answers["11"]["result"]["structuredContent"]["entries"][1]["ranks"] == Json({ 41 }));
 }
@@ -656,7 +678,10 @@ void TestCommands::mcpRefusesWhatItDoesNotTake()
         call(5, "info", { { "paths", { "no-such-folder/rank0.pickle" } } }),
         call(6, "diff", { { "job", "job1" }, { "detail", "everything" } }),
         call(7, "stack", { { "job", "job1" }, { "finding", 1 }, { "frames", "all" } }),
-        call(8, "findings", { { "job", "job1" }, { "limit", 1 } }) });
+        call(8, "findings", { { "job", "job1" }, { "limit", 1 } }),
+        call(9, "steps", { { "paths", { RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log" } }, { "limit", 1 } }),
+        call(10, "steps",
+            { { "paths", { RANKSCOPE_TEST_DATA_DIR "/logs/torchrun_interleaved.log" } }, { "offset", 99 } }) });
     auto text = [&](const char* id) { return answers[id]["result"]["content"][0]["text"].get<std::string>(); };
     for (const char* id : { "2", "3", "4", "5", "6" })
         QVERIFY2(answers[id]["result"]["isError"].get<bool>(), id);
@@ -672,6 +697,13 @@ void TestCommands::mcpRefusesWhatItDoesNotTake()
     QCOMPARE(all["frames_shown"].get<std::string>(), std::string("all"));
     QVERIFY(!all["frames"][0].contains("inner_frames"));
     QVERIFY(answers["8"]["result"]["structuredContent"]["next"].is_null());
+    // steps pages its ranks' rows as the other tools page theirs.
+    const Json& steps = answers["9"]["result"]["structuredContent"];
+    QCOMPARE(steps["ranks"].size(), size_t(1));
+    QVERIFY(steps["rank_count"].get<size_t>() > 1);
+    QVERIFY(steps["next"] == Json({ { "offset", 1 }, { "limit", 1 } }));
+    QVERIFY2(text("9").find("Next page: offset 1.") != std::string::npos, text("9").c_str());
+    QVERIFY2(text("10").rfind("offset 99: there are only ", 0) == 0, text("10").c_str());
 }
 
 // What is not one job's snapshots is refused with the reason, never compared: other records, a log, a folder of
@@ -736,6 +768,14 @@ void TestCommands::mcpRefusesWhatIsNotOneJob()
                      0)
                 == 0,
             text(id).c_str());
+    // The command line refuses it the same way in info as in diff, nothing read.
+    const Ran infoJobs = runCommand({ QStringLiteral("info"), jobs });
+    const Ran diffJobs = runCommand({ QStringLiteral("diff"), jobs });
+    QCOMPARE(infoJobs.code, diffJobs.code);
+    QVERIFY(infoJobs.out.empty());
+    QVERIFY2(infoJobs.err.find(text(7)) != std::string::npos, infoJobs.err.c_str());
+    QCOMPARE(QString::fromStdString(infoJobs.err).replace(QStringLiteral(" info"), QStringLiteral(" diff")),
+        QString::fromStdString(diffJobs.err));
     // Empty snapshots: each said empty, the job opened, every comparing tool refuses with nothing to compare.
     const std::string nothing =
         "nothing to compare: each of the 2 files is an empty snapshot (no segments, no trace events)";

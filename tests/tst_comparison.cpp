@@ -129,6 +129,15 @@ static void checkOutOfMemory(const nlohmann::json& expected, const Comparison& c
     }
     if (expected.contains("oom_ranks"))
         QCOMPARE(v.oomRanks, expected["oom_ranks"].get<std::vector<int>>());
+    // Ranks whose failed requests differ: the group that stands out gives the figures, each group once.
+    std::vector<std::vector<int>> oomGroups;
+    for (const Verdict::OomGroup& g : v.oomGroups)
+        oomGroups.push_back(g.ranks);
+    QCOMPARE(oomGroups, expected.value("oom_groups", std::vector<std::vector<int>>()));
+    if (!oomGroups.empty()) {
+        QCOMPARE(v.figuresRank, oomGroups.front().front());
+        QCOMPARE(v.margin.rank, v.figuresRank);
+    }
     if (expected.contains("evidence"))
         QCOMPARE(std::string(v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit"),
             expected["evidence"].get<std::string>());
@@ -286,6 +295,20 @@ static void checkNewerFields(const nlohmann::json& expected, const Comparison& c
             QCOMPARE(host.peakAllocatedBytes, expected["host_peak"][size_t(c.ranks()[i].rank)].get<int64_t>());
         }
     }
+    // Pinned host memory alike said once: a line for each set of figures, not for each rank.
+    if (expected.contains("host_allocated")) {
+        std::set<std::pair<int64_t, int64_t>> figures;
+        for (size_t r = 0; r < expected["host_allocated"].size(); ++r)
+            figures.insert({ expected["host_allocated"][r].get<int64_t>(), expected["host_peak"][r].get<int64_t>() });
+        const std::string text = DiffReport::text(c);
+        const size_t section = text.find("\nPinned host memory");
+        QVERIFY(section != std::string::npos);
+        size_t lines = 0;
+        for (size_t at = text.find("\n  rank", section); at != std::string::npos && at < text.find("\n\n", section + 1);
+             at = text.find("\n  rank", at + 1))
+            ++lines;
+        QCOMPARE(lines, figures.size());
+    }
     // A finding names the private pools its blocks are in, and only then.
     for (const Finding& f : c.findings()) {
         std::vector<std::vector<int64_t>> pools;
@@ -349,6 +372,25 @@ static void checkAlike(const nlohmann::json& expected, const Comparison& c)
         QVERIFY2(text.find(name) != std::string::npos, name.c_str());
     }
     QVERIFY2(text.size() < 8000, std::to_string(text.size()).c_str());
+    // The rank table lines up whatever its labels' length ("0–40, 42–63"): every row's file where the header's is.
+    const QStringList lines = QString::fromStdString(text).split(QLatin1Char('\n'));
+    const qsizetype header = lines.indexOf(QRegularExpression(QStringLiteral("^  rank .* file$")));
+    QVERIFY(header >= 0);
+    const qsizetype fileColumn = lines[header].indexOf(QLatin1String("file"));
+    for (qsizetype i = header + 1;
+         i < lines.size() && lines[i].startsWith(QLatin1String("  ")) && !lines[i].startsWith(QLatin1String("  ("));
+         ++i)
+        QVERIFY2(lines[i].indexOf(QLatin1String("  ") + scenarioDir()) + 2 == fileColumn, qPrintable(lines[i]));
+    // The verdict names the group that stands out with its own request, and every other group once.
+    const Verdict& v = c.verdict();
+    for (const Verdict::OomGroup& g : v.oomGroups) {
+        const std::string said = (g.ranks.size() > 1 ? "ranks " + Formatting::ranks(g.ranks).toStdString() + " alike"
+                                                     : "rank " + std::to_string(g.figuresRank))
+            + " asked for " + Formatting::bytes(g.requestedBytes).toStdString();
+        QVERIFY2(text.find(said) != std::string::npos && text.find(said) == text.rfind(said), said.c_str());
+    }
+    if (!v.oomGroups.empty())
+        QVERIFY(text.find("; rank " + std::to_string(v.figuresRank) + " needed ") != std::string::npos);
     // The reports: a section per group, the rank table a row per group.
     const std::string markdown = DiffReport::markdown(c, QString());
     size_t sections = 0;
@@ -363,14 +405,25 @@ static void checkAlike(const nlohmann::json& expected, const Comparison& c)
     QCOMPARE(j["groups"].size(), groups.size());
     QCOMPARE(j["stacks"].size(), size_t(1));
     QCOMPARE(j["verdict"]["oom"]["stack"].get<size_t>(), size_t(0));
-    for (const nlohmann::json& rank : j["ranks"]) {
-        QVERIFY(!rank["oom"].contains("frames"));
-        QCOMPARE(rank["oom"]["stack"].get<size_t>(), size_t(0));
-    }
+    QCOMPARE(j["verdict"]["oom"]["rank"].get<int>(), v.figuresRank);
+    QCOMPARE(j["verdict"].contains("oom_groups"), !v.oomGroups.empty());
     const nlohmann::json& frames = j["stacks"][0]["frames"];
     QVERIFY(frames[0].contains("inner_frames"));
     QVERIFY(frames[1]["own_code"].get<bool>());
-    QVERIFY(DiffReport::json(c).size() < 1200 * c.ranks().size() + 40000);
+    // A rank alike with its group's first says only what differs (its file); made whole, it is that rank's record.
+    const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(DiffReport::json(c));
+    for (size_t i = 0; i < c.ranks().size(); ++i) {
+        const size_t first = alike.groups[alike.groupOf[i]].first();
+        QCOMPARE(j["ranks"][i].contains("alike_with"), first != i);
+        if (first != i)
+            QVERIFY2(!j["ranks"][i].contains("categories") && j["ranks"][i].size() <= 5, j["ranks"][i].dump().c_str());
+        const nlohmann::ordered_json whole = DiffReport::rankRecord(ordered, i);
+        QCOMPARE(whole["rank"].get<int>(), c.ranks()[i].rank);
+        QCOMPARE(whole["bytes_at_point"].get<int64_t>(), c.ranks()[i].bytesAtPoint);
+        QVERIFY(!whole["oom"].contains("frames"));
+        QCOMPARE(whole["oom"]["stack"].get<size_t>(), size_t(0));
+    }
+    QVERIFY2(DiffReport::json(c).size() < 200 * c.ranks().size() + 20000, std::to_string(j.dump().size()).c_str());
 }
 
 // The verdict and findings a scenario expects, of one comparison of its ranks.
@@ -391,6 +444,30 @@ static void checkScenario(const nlohmann::json& expected, const ComparisonPtr& c
         const std::vector<int> allowed = expected["findings_ranks"];
         for (const Finding& f : c->findings())
             QVERIFY(std::find(allowed.begin(), allowed.end(), f.rank) != allowed.end());
+    }
+    // A finding's runs in the JSON: each run while there are few; past the limit one range per segment, that holds
+    // every run (here every finding's runs together, with a limit of 4).
+    std::vector<FindingRun> runs;
+    for (const Finding& f : c->findings())
+        runs.insert(runs.end(), f.runs.begin(), f.runs.end());
+    if (runs.size() > 4) {
+        QCOMPARE(DiffReport::runsJson(runs, runs.size()).size(), runs.size());
+        const nlohmann::ordered_json ranges = DiffReport::runsJson(runs, 4);
+        std::set<uint64_t> segments;
+        uint64_t count = 0;
+        uint64_t bytes = 0;
+        for (const FindingRun& r : runs) {
+            segments.insert(r.segment);
+            bytes += uint64_t(r.size);
+        }
+        for (const nlohmann::ordered_json& r : ranges)
+            count += r["count"].get<uint64_t>();
+        QCOMPARE(ranges.size(), segments.size());
+        QCOMPARE(count, uint64_t(runs.size()));
+        uint64_t rangeBytes = 0;
+        for (const nlohmann::ordered_json& r : ranges)
+            rangeBytes += r["bytes"].get<uint64_t>();
+        QCOMPARE(rangeBytes, bytes);
     }
     // The finding a view selects first is of the ranks it shows: A's largest where A has any, else B's.
     const auto [a, b] = c->defaultPair();

@@ -3565,6 +3565,22 @@ Click: show it as A. Shift+click: as B.</source>
         <source>&lt;no stack recorded&gt;</source>
         <translation>&lt;未记录调用栈&gt;</translation>
     </message>
+    <message>
+        <source>ranks %1 alike asked for %2</source>
+        <translation>rank %1 同样请求了 %2</translation>
+    </message>
+    <message>
+        <source>rank %1 asked for %2</source>
+        <translation>rank %1 请求了 %2</translation>
+    </message>
+    <message>
+        <source>Over capacity: ranks %1 ran out of memory, not alike: %2</source>
+        <translation>超出容量：rank %1 耗尽显存，但各不相同：%2</translation>
+    </message>
+    <message>
+        <source>Their failed requests differ (%1). At its OOM rank %2 holds %3</source>
+        <translation>它们失败的请求各不相同（%1）。在显存耗尽时，rank %2 占用 %3</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::ViewWindow</name>

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "infoformat.h"
 #include "job.h"
+#include "joboptions.h"
 #include "loadedfile.h"
 #include "rankfiles.h"
 
@@ -20,6 +21,9 @@ int run(CommandLine& cl)
     const RankFiles::Scan scan = RankFiles::scan(cl.positional());
     for (const Phrase& note : Job::scanNotes(scan))
         cl.console().err("note: " + note.english() + "\n");
+    // A folder of several jobs, or a search stopped at its file limit: refused as diff and gate refuse it.
+    if (const JobError refused = Job::scanError(scan); !refused.empty())
+        return cl.fail(optionError(refused));
     const QStringList& paths = scan.files;
     if (paths.isEmpty())
         return cl.fail("no snapshot files given");

@@ -599,14 +599,18 @@ void McpServer::addCoreTools()
         [this](const Json& a) { return info(a); } });
     addTool({ "steps", "Step reports from logs",
         "Reads per-rank step report lines from training logs (rank=3 step=120 cur=…MB peak=…MB) and says which rank "
-        "departs first, at which step and phase, the same as `rankscope steps --json`.",
-        schema({ { "paths",
-                     { { "type", "array" }, { "items", { { "type", "string" } } }, { "minItems", 1 },
-                         { "description", "Training logs; relative paths as open_job's." } } },
-                   { "threshold",
-                       property("number", "How far above the others a peak must be, in percent.",
-                           { { "default", 10 }, { "minimum", 0 } }) } },
-            { "paths" }),
+        "departs first, at which step and phase, the same as `rankscope steps --json`, with the ranks' rows in pages "
+        "(rank_count in all; `next` holds the next page's offset and limit).",
+        [] {
+            Json p = { { "paths",
+                           { { "type", "array" }, { "items", { { "type", "string" } } }, { "minItems", 1 },
+                               { "description", "Training logs; relative paths as open_job's." } } },
+                { "threshold",
+                    property("number", "How far above the others a peak must be, in percent.",
+                        { { "default", 10 }, { "minimum", 0 } }) } };
+            p.update(pagingProperties(20, 200, "Ranks' rows"));
+            return schema(p, { "paths" });
+        }(),
         anyObject, [this](const Json& a) { return steps(a); } });
 }
 
@@ -917,7 +921,7 @@ McpServer::Result McpServer::ranks(const Json& args)
                 text += "    rank " + d["rank"].dump() + " differs: " + figures.dump() + "\n";
             }
         } else {
-            Json rank = list[size_t(i)];
+            Json rank = DiffReport::rankRecord(open.diff, size_t(i));
             entries.push_back(rank);
             text += "rank " + rank["rank"].dump() + " cuda:" + rank["device"].dump() + ": "
                 + bytesText(rank["bytes_at_point"].get<int64_t>()) + " at the point, peak "
@@ -963,9 +967,9 @@ McpServer::Result McpServer::stack(const Json& args)
         Json failed;
         if (argument(args, "rank")) {
             const int64_t number = integerOf(args, "rank", 0, 0);
-            for (const Json& record : open.diff["ranks"]) {
-                if (record["rank"].get<int64_t>() == number)
-                    failed = record.value("oom", Json());
+            for (size_t i = 0; i < open.diff["ranks"].size(); ++i) {
+                if (open.diff["ranks"][i]["rank"].get<int64_t>() == number)
+                    failed = DiffReport::rankRecord(open.diff, i).value("oom", Json());
             }
             if (c->rankIndex(int(number)) < 0)
                 throw ToolError("rank " + std::to_string(number) + ": no such rank among the files");
@@ -1142,9 +1146,27 @@ McpServer::Result McpServer::steps(const Json& args)
         throw ToolError(
             errors.empty() ? "no step report lines found (rank=, step= and cur= or peak= on one line)" : errors);
     const StepAnalysis analysis = StepAnalysis::analyse(log, threshold);
+    // The ranks' rows in pages, as every tool's lists: the divergence and the spread on every page.
+    const int64_t offset = integerOf(args, "offset", 0, 0);
+    const int64_t limit = integerOf(args, "limit", 20, 1, 200);
+    const int64_t total = int64_t(analysis.ranks.size());
+    checkOffset(offset, total, "ranks");
     Result r;
     r.structured = Json::parse(StepsReport::json(analysis));
-    r.text = errors + StepsReport::text(analysis);
+    Json page(r.structured["ranks"].begin() + offset, r.structured["ranks"].begin() + std::min(total, offset + limit));
+    r.structured["ranks"] = std::move(page);
+    r.structured["rank_count"] = total;
+    r.structured["offset"] = offset;
+    r.structured["limit"] = limit;
+    r.structured["next"] = nextPage(offset, limit, total);
+    // The text: its header, the page's rows (one a rank, in the same order), then what follows them.
+    const QStringList lines = QString::fromStdString(StepsReport::text(analysis)).split(QLatin1Char('\n'));
+    QStringList shown { lines.front() };
+    shown += lines.mid(qsizetype(1 + offset), qsizetype(std::min(limit, total - offset)));
+    shown += lines.mid(qsizetype(1 + total));
+    r.text = errors + shown.join(QLatin1Char('\n')).toStdString()
+        + (r.structured["next"].is_null() ? std::string()
+                                          : "Next page: offset " + std::to_string(offset + limit) + ".\n");
     return r;
 }
 

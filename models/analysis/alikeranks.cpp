@@ -19,20 +19,16 @@ bool near(int64_t a, int64_t b, int64_t scale, double percent)
 // Each item joins the first group whose first member it is alike with: a group's figures are its first member's,
 // so every member is alike with what the group says, never only with a neighbour.
 template <typename Alike>
-std::vector<AlikeRanks::Group> grouped(size_t count, std::vector<size_t>& groupOf, const Alike& alike)
+std::vector<AlikeRanks::Group> groupedAll(size_t count, std::vector<size_t>& groupOf, const Alike& alike)
 {
-    std::vector<AlikeRanks::Group> groups;
+    std::vector<size_t> items(count);
+    for (size_t i = 0; i < count; ++i)
+        items[i] = i;
+    std::vector<AlikeRanks::Group> groups = AlikeRanks::grouped(items, alike);
     groupOf.assign(count, 0);
-    for (size_t i = 0; i < count; ++i) {
-        const auto it =
-            std::find_if(groups.begin(), groups.end(), [&](const AlikeRanks::Group& g) { return alike(g.first(), i); });
-        if (it == groups.end()) {
-            groupOf[i] = groups.size();
-            groups.push_back({ { i } });
-        } else {
-            groupOf[i] = size_t(it - groups.begin());
-            it->members.push_back(i);
-        }
+    for (size_t g = 0; g < groups.size(); ++g) {
+        for (size_t i : groups[g].members)
+            groupOf[i] = g;
     }
     return groups;
 }
@@ -49,8 +45,16 @@ bool AlikeRanks::alike(const RankSummary& a, const RankSummary& b, double percen
         || !near(a.reservedAtPoint, b.reservedAtPoint, std::max(a.reservedAtPoint, b.reservedAtPoint), percent)
         || !near(a.excessBytes, b.excessBytes, held, percent))
         return false;
+    return alikeRequests(a, b, percent);
+}
+
+bool AlikeRanks::alikeRequests(const RankSummary& a, const RankSummary& b, double percent)
+{
+    if ((a.oomEvents > 0) != (b.oomEvents > 0))
+        return false;
     if (a.oomEvents == 0)
         return true;
+    const int64_t held = std::max({ a.bytesAtPoint, b.bytesAtPoint, a.peakAllocatedBytes, b.peakAllocatedBytes });
     const int64_t asked = std::max(a.oomRequestedBytes, b.oomRequestedBytes);
     return a.oomSite == b.oomSite && near(a.oomRequestedBytes, b.oomRequestedBytes, asked, percent)
         && near(a.oomDeviceFreeBytes, b.oomDeviceFreeBytes, std::max(asked, held), percent);
@@ -60,6 +64,17 @@ bool AlikeRanks::alike(const Finding& a, const Finding& b, double percent)
 {
     return a.device == b.device && a.site == b.site && a.kind == b.kind && a.category == b.category
         && near(a.excessBytes, b.excessBytes, std::max(a.rankBytes, b.rankBytes), percent);
+}
+
+bool AlikeRanks::alikeHost(const RankSummary& a, const RankSummary& b, double percent)
+{
+    const HostMemory& x = a.host;
+    const HostMemory& y = b.host;
+    return x.recorded && y.recorded
+        && near(x.reservedBytes, y.reservedBytes, std::max(x.reservedBytes, y.reservedBytes), percent)
+        && near(x.allocatedBytes, y.allocatedBytes, std::max(x.allocatedBytes, y.allocatedBytes), percent)
+        && near(
+            x.peakAllocatedBytes, y.peakAllocatedBytes, std::max(x.peakAllocatedBytes, y.peakAllocatedBytes), percent);
 }
 
 size_t AlikeRanks::several(const std::vector<Group>& groups)
@@ -72,10 +87,10 @@ AlikeRanks AlikeRanks::of(const Comparison& c)
     const double percent = c.options().thresholdPercent;
     AlikeRanks out;
     const std::vector<RankSummary>& ranks = c.ranks();
-    out.groups = grouped(
+    out.groups = groupedAll(
         ranks.size(), out.groupOf, [&](size_t first, size_t i) { return alike(ranks[first], ranks[i], percent); });
     const std::vector<Finding>& findings = c.findings();
-    out.findingGroups = grouped(findings.size(), out.findingGroupOf,
+    out.findingGroups = groupedAll(findings.size(), out.findingGroupOf,
         [&](size_t first, size_t i) { return alike(findings[first], findings[i], percent); });
     return out;
 }

@@ -41,6 +41,28 @@ struct AlikeRanks
     /// same site asked for alike sizes with alike free memory.
     static bool alike(const RankSummary& a, const RankSummary& b, double thresholdPercent);
     static bool alike(const Finding& a, const Finding& b, double thresholdPercent);
+    /// Whether two ranks' failed requests are alike: the same site, alike sizes, alike free memory (or neither ran
+    /// out of memory). Part of alike(); the verdict of an out-of-memory tells its ranks apart by it.
+    static bool alikeRequests(const RankSummary& a, const RankSummary& b, double thresholdPercent);
+    /// Whether two ranks' pinned host memory is alike: both recorded, reserved, allocated and peak within the
+    /// threshold of the larger (host memory is never part of alike(): it is not a GPU's).
+    static bool alikeHost(const RankSummary& a, const RankSummary& b, double thresholdPercent);
+    /// `items` (indices) grouped by `alike(first, item)`, as the groups above are: each joins the first group whose
+    /// first member it is alike with.
+    template <typename Alike> static std::vector<Group> grouped(const std::vector<size_t>& items, const Alike& alike)
+    {
+        std::vector<Group> groups;
+        for (size_t i : items) {
+            auto it = groups.begin();
+            while (it != groups.end() && !alike(it->first(), i))
+                ++it;
+            if (it == groups.end())
+                groups.push_back({ { i } });
+            else
+                it->members.push_back(i);
+        }
+        return groups;
+    }
     /// The groups of several ranks (or findings).
     static size_t several(const std::vector<Group>& groups);
 };

@@ -242,6 +242,17 @@ struct Verdict
     /// then: none of them stands out from the others).
     std::vector<int> oomRanks;
     int figuresRank = -1;
+    /// Where those ranks' failed requests differ (AlikeRanks::alikeRequests): the ranks grouped by them, each group
+    /// with its figures (of its rank `figuresRank`); the first is the group that stands out (the fewest ranks, then
+    /// the largest request), whose figures the verdict gives. Empty where they asked alike.
+    struct OomGroup
+    {
+        std::vector<int> ranks;
+        int figuresRank = -1;
+        int64_t requestedBytes = 0;
+        int64_t deviceFreeBytes = 0;
+    };
+    std::vector<OomGroup> oomGroups;
     /// For an imbalance of a group of ranks alike (within the threshold) against the rest of their replica group:
     /// the rest (the group is `groupRanks`), and the layout their pattern fits (contiguous groups pp=K,dp=N/K,
     /// alternating dp=N/K,tp=K), "" when none does.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonphases.h"
 
+#include "alikeranks.h"
+
 #include <algorithm>
 
 namespace RankScope {
@@ -64,9 +66,23 @@ OomEvidence OutOfMemoryFacts::oomEvidence()
     }
     if (e.rankIndices.empty())
         return e;
-    e.examined = e.rankIndices.front();
-    for (size_t r : e.rankIndices) {
-        if (m_c.m_ranks[r].oomEvents > m_c.m_ranks[e.examined].oomEvents)
+    // Ranks whose failed requests differ are not said alike: the group that stands out (the fewest ranks, then the
+    // largest request) is the one examined, the others named with their own requests.
+    const std::vector<RankSummary>& ranks = m_c.m_ranks;
+    const double percent = m_c.m_options.thresholdPercent;
+    std::vector<AlikeRanks::Group> groups = AlikeRanks::grouped(e.rankIndices,
+        [&](size_t first, size_t r) { return AlikeRanks::alikeRequests(ranks[first], ranks[r], percent); });
+    std::stable_sort(groups.begin(), groups.end(), [&](const AlikeRanks::Group& a, const AlikeRanks::Group& b) {
+        if (a.members.size() != b.members.size())
+            return a.members.size() < b.members.size();
+        return ranks[a.first()].oomRequestedBytes > ranks[b.first()].oomRequestedBytes;
+    });
+    for (const AlikeRanks::Group& g : groups)
+        e.requestGroups.push_back(g.members);
+    const std::vector<size_t>& examined = e.requestGroups.front();
+    e.examined = examined.front();
+    for (size_t r : examined) {
+        if (ranks[r].oomEvents > ranks[e.examined].oomEvents)
             e.examined = r;
     }
     const DeviceHistory& h = *m_c.m_histories[e.examined];
@@ -117,6 +133,19 @@ void OutOfMemoryFacts::applyOutOfMemory(Verdict::Kind kind, const OomEvidence& e
         v.oomRanks.push_back(m_c.m_ranks[r].rank);
     std::sort(v.oomRanks.begin(), v.oomRanks.end());
     v.figuresRank = s.rank;
+    if (e.requestGroups.size() > 1) {
+        for (const std::vector<size_t>& g : e.requestGroups) {
+            Verdict::OomGroup group;
+            for (size_t r : g)
+                group.ranks.push_back(m_c.m_ranks[r].rank);
+            std::sort(group.ranks.begin(), group.ranks.end());
+            const RankSummary& first = m_c.m_ranks[&g == &e.requestGroups.front() ? e.examined : g.front()];
+            group.figuresRank = first.rank;
+            group.requestedBytes = first.oomRequestedBytes;
+            group.deviceFreeBytes = first.oomDeviceFreeBytes;
+            v.oomGroups.push_back(std::move(group));
+        }
+    }
     // Several alike: none of them is the one to blame.
     v.rank = e.rankIndices.size() == 1 ? s.rank : -1;
     v.excessBytes = s.excessBytes;

@@ -315,6 +315,13 @@ std::vector<std::string> SiteTable::ownPackages(const Snapshot& snapshot, const 
     return { own.begin(), own.end() };
 }
 
+const std::vector<std::string>& SiteTable::ownPackagesOf(const Snapshot& snapshot) const
+{
+    static const std::vector<std::string> none;
+    const auto it = m_perSnapshot.find(&snapshot);
+    return it == m_perSnapshot.end() ? none : it->second.ownPackages;
+}
+
 SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 {
     auto [known, isNew] = m_perSnapshot.try_emplace(&snapshot);
@@ -341,17 +348,11 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
     // With --my-code, the frames of the user's own code and of the packages counted as theirs (ownPackages) are kept;
     // a stack with none of them keeps every frame (mine false), so its memory never goes to the empty site.
     bool mine = m_options.myCodeOnly;
-    const auto ownPackage = [&](std::string_view file) {
-        const std::string_view package = StackOrder::packageOf(file);
-        return !package.empty()
-            && std::find(per.ownPackages.begin(), per.ownPackages.end(), package) != per.ownPackages.end();
-    };
     const auto keep = [&](std::string_view file, int64_t line, std::string_view name) {
         if (isViewerNoise(name, file))
             return true;
         const bool library = isLibraryFrame(name, file, line);
-        const bool counted = library && !per.ownPackages.empty() && ownPackage(file)
-            && StackOrder::kindOf(file, line) == FrameKind::Package;
+        const bool counted = library && StackOrder::countsAsOwn(StackOrder::kindOf(file, line), file, per.ownPackages);
         if (mine && library && !counted)
             return true;
         const std::string* filename = intern(file);

@@ -122,6 +122,9 @@ public:
     /// module-level frames: `python -m torchtitan.train`), else every installed package it runs but torch and its kin
     /// (StackOrder's Package frames); else none.
     static std::vector<std::string> ownPackages(const Snapshot& snapshot, const SiteOptions& options);
+    /// ownPackages of a snapshot this table mapped stacks of (empty for one it did not): with the sites' frame kinds,
+    /// the one notion of the user's own frame every output marks (StackText::stackFrames).
+    const std::vector<std::string>& ownPackagesOf(const Snapshot& snapshot) const;
     /// The packages counted as the user's code for want of any frame of theirs (ownPackages without
     /// `myCodePackages`), over every rank mapped so far: what an answer says it counted.
     const std::vector<std::string>& frameworksCounted() const

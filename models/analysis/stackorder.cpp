@@ -71,6 +71,23 @@ bool StackOrder::isUnsymbolised(std::string_view file, int64_t line)
     return line == 0 && (file.empty() || file == "??");
 }
 
+bool StackOrder::countsAsOwn(FrameKind kind, std::string_view file, std::span<const std::string> packages)
+{
+    if (kind != FrameKind::Package && kind != FrameKind::Entry)
+        return false;
+    const std::string_view package = packageOf(file);
+    return !package.empty() && std::find(packages.begin(), packages.end(), package) != packages.end();
+}
+
+void StackOrder::markOwn(
+    std::span<FrameKind> kinds, std::span<const std::string_view> files, std::span<const std::string> packages)
+{
+    for (size_t i = 0; i < kinds.size() && i < files.size(); ++i) {
+        if (countsAsOwn(kinds[i], files[i], packages))
+            kinds[i] = FrameKind::Yours;
+    }
+}
+
 bool StackOrder::isOthers(FrameKind kind)
 {
     return kind != FrameKind::Yours && kind != FrameKind::Entry;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,12 @@ std::string_view packageOf(std::string_view file);
 /// its outermost `<module>` frame, as Entry.
 void markEntry(
     std::span<FrameKind> kinds, std::span<const std::string_view> files, std::span<const std::string_view> names);
+/// Whether a frame of an installed package (Package or Entry) counts as the user's own code: its package is one of
+/// `packages` (SiteTable::ownPackages: what `--my-code` counts as theirs).
+bool countsAsOwn(FrameKind kind, std::string_view file, std::span<const std::string> packages);
+/// Marks the frames of a stack that count as the user's own (countsAsOwn) Yours, as site keys mark them.
+void markOwn(
+    std::span<FrameKind> kinds, std::span<const std::string_view> files, std::span<const std::string> packages);
 /// Whether views dim a frame of this kind: not the user's code nor the framework it runs as (Entry).
 bool isOthers(FrameKind kind);
 /// Where reading a stack (innermost first) starts: its innermost frame of the best kind it has (the user's, else the

@@ -439,8 +439,12 @@ void VerdictRules::judgeConfidence(Verdict& v, const RuleFacts& facts, int incom
                     ratioOf(std::max<int64_t>(0, i.excessBytes), i.baselineBytes, i.thresholdPercent) * 100) });
         break;
     }
-    if (v.oomRanks.size() > 1)
-        factors.push_back({ Factor::AlikeAgree, int64_t(v.oomRanks.size()) });
+    // Ranks whose failed requests differ agree only within their groups: the largest one counts.
+    size_t alike = v.oomGroups.empty() ? v.oomRanks.size() : 0;
+    for (const Verdict::OomGroup& g : v.oomGroups)
+        alike = std::max(alike, g.ranks.size());
+    if (alike > 1)
+        factors.push_back({ Factor::AlikeAgree, int64_t(alike) });
     if (v.rankCount == 1) {
         factors.push_back({ Factor::OneRankOnly, 0 });
         level = std::max(level, Verdict::Medium);

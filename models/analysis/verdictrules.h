@@ -44,6 +44,8 @@ struct GroupsEvidence
 struct OomEvidence
 {
     std::vector<size_t> rankIndices; ///< the ranks that ran out of memory; empty: none did
+    /// Those ranks grouped by their failed requests (AlikeRanks::alikeRequests); `examined` is of the first group.
+    std::vector<std::vector<size_t>> requestGroups;
     size_t examined = 0;
     OomMarker oom;
     FreeSpace free;

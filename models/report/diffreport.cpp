@@ -13,12 +13,37 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
 
 namespace RankScope::DiffReport {
+
+nlohmann::ordered_json runsJson(const std::vector<FindingRun>& runs, size_t maxRuns)
+{
+    // Past `maxRuns`, one range per segment: a finding of thousands of blocks stays a few lines.
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (runs.size() <= maxRuns) {
+        for (const FindingRun& run : runs)
+            out.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    } else {
+        std::map<uint64_t, std::array<uint64_t, 4>> ranges; // segment: lowest, end, count, bytes
+        for (const FindingRun& run : runs) {
+            std::array<uint64_t, 4>& r =
+                ranges.try_emplace(run.segment, std::array<uint64_t, 4> { run.address, 0, 0, 0 }).first->second;
+            r[0] = std::min(r[0], run.address);
+            r[1] = std::max(r[1], run.address + uint64_t(run.size));
+            r[2] += 1;
+            r[3] += uint64_t(run.size);
+        }
+        for (const auto& [segment, r] : ranges)
+            out.push_back({ { "address", r[0] }, { "size", r[1] - r[0] }, { "segment", segment }, { "count", r[2] },
+                { "bytes", r[3] } });
+    }
+    return out;
+}
 
 namespace {
 
@@ -33,12 +58,19 @@ std::string saved(int64_t b)
     return b > 0 ? "-" + bytes(b) : bytes(0);
 }
 
-std::string pad(std::string s, size_t width, bool right = false)
+// The columns a UTF-8 string takes: its characters, not its bytes ("–" and "←" are one column, three bytes).
+size_t columns(const std::string& s)
 {
-    // Pads by characters, not bytes, so "←" and other UTF-8 text line up.
     size_t chars = 0;
     for (unsigned char ch : s)
         chars += (ch & 0xc0) != 0x80;
+    return chars;
+}
+
+std::string pad(std::string s, size_t width, bool right = false)
+{
+    // Pads by characters, not bytes, so "←" and other UTF-8 text line up.
+    const size_t chars = columns(s);
     if (chars >= width)
         return s;
     return right ? std::string(width - chars, ' ') + s : s + std::string(width - chars, ' ');
@@ -91,7 +123,8 @@ public:
         const auto [it, added] = m_ooms.try_emplace({ &c, r.oomSite, known ? -1 : int(index) }, m_list.size());
         if (added) {
             const Snapshot& snapshot = c.history(index).snapshot();
-            add(known ? c.sites().label(r.oomSite) : std::string(), StackText::stackFrames(snapshot, r.oomStack, true),
+            add(known ? c.sites().label(r.oomSite) : std::string(),
+                StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot)),
                 StackText::stackFrames(snapshot, r.oomStack, false).frames);
         }
         return it->second;
@@ -133,9 +166,7 @@ private:
 
 nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f, StackList& stacks)
 {
-    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-    for (const FindingRun& run : f.runs)
-        runs.push_back({ { "address", run.address }, { "size", run.size }, { "segment", run.segment } });
+    nlohmann::ordered_json runs = runsJson(f.runs);
     nlohmann::ordered_json out = {
         { "rank", f.rank },
         { "device", f.device },
@@ -403,19 +434,62 @@ nlohmann::ordered_json differences(const RankSummary& first, const RankSummary& 
     return out;
 }
 
+// What `r` holds that `first` does not, as a JSON merge patch (RFC 7396) of `first`: objects key by key, anything
+// else whole, and null for a key `first` has and `r` lacks.
+nlohmann::ordered_json mergePatch(const nlohmann::ordered_json& first, const nlohmann::ordered_json& r)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : r.items()) {
+        const auto it = first.find(key);
+        if (it != first.end() && it->is_object() && value.is_object()) {
+            if (nlohmann::ordered_json d = mergePatch(*it, value); !d.empty())
+                out[key] = std::move(d);
+        } else if (it == first.end() || *it != value) {
+            out[key] = value;
+        }
+    }
+    for (const auto& [key, value] : first.items()) {
+        if (!r.contains(key))
+            out[key] = nullptr;
+    }
+    return out;
+}
+
 } // namespace
+
+nlohmann::ordered_json rankRecord(const nlohmann::ordered_json& diff, size_t index)
+{
+    const nlohmann::ordered_json& record = diff["ranks"][index];
+    if (!record.contains("alike_with"))
+        return record;
+    nlohmann::ordered_json whole = diff["ranks"][record["alike_index"].get<size_t>()];
+    nlohmann::ordered_json patch = record;
+    patch.erase("alike_with");
+    patch.erase("alike_index");
+    whole.merge_patch(patch);
+    return whole;
+}
 
 nlohmann::ordered_json stackJson(
     const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail)
 {
-    const auto frame = [](const StackText::Frame& f) {
+    // The user's own frames as the shown frames mark them (the packages --my-code counts as theirs included); a
+    // recorded frame the viewer hides is nobody's own.
+    const auto own = [&](const StackText::Frame& f) {
+        for (size_t i = 0; i < shown.frames.size() && i < shown.own.size(); ++i) {
+            if (shown.frames[i] == f)
+                return bool(shown.own[i]);
+        }
+        return false;
+    };
+    const auto frame = [](const StackText::Frame& f, bool ownCode) {
         return nlohmann::ordered_json { { "filename", std::string(f.file) }, { "line", f.line },
-            { "name", std::string(f.name) }, { "own_code", !SiteTable::isLibraryFrame(f.name, f.file, f.line) } };
+            { "name", std::string(f.name) }, { "own_code", ownCode } };
     };
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     if (detail == FrameDetail::All) {
         for (const StackText::Frame& f : recorded)
-            out.push_back(frame(f));
+            out.push_back(frame(f, own(f)));
         return out;
     }
     const size_t count = shown.frames.size() - shown.folded;
@@ -431,7 +505,7 @@ nlohmann::ordered_json stackJson(
         for (; fold < shown.folds.size() && shown.folds[fold].at == i; ++fold)
             out.push_back({ { "native_frames", shown.folds[fold].count } });
         if (i < count)
-            out.push_back(frame(shown.frames[i]));
+            out.push_back(frame(shown.frames[i], i < shown.own.size() && shown.own[i]));
     }
     return out;
 }
@@ -484,7 +558,8 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
         out += " (ranks " + Formatting::ranks(v.groupRanks).toStdString() + ", +" + bytes(v.excessBytes) + " each)";
     } else if (v.kind == Verdict::OverCapacity) {
         out += std::string(v.oomRanks.size() > 1 ? " (ranks " : " (rank ") + Formatting::ranks(v.oomRanks).toStdString()
-            + ", needed " + bytes(v.neededBytes) + ")";
+            + (v.oomGroups.empty() ? std::string(", needed ") : "; rank " + std::to_string(v.figuresRank) + " needed ")
+            + bytes(v.neededBytes) + ")";
     } else if (v.rank < 0 && !v.oomRanks.empty()) {
         out += " (ranks " + Formatting::ranks(v.oomRanks).toStdString() + ")";
     } else if (v.rank >= 0 && !v.oomRanks.empty()) {
@@ -516,11 +591,24 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
                 : c.groups().size() > 1 ? ", every replica at the same moment of its trace"
                                         : ", every other rank at the same moment of its trace")
         + ":\n";
-    out += "  " + pad("rank", 6) + (devices ? pad("device", 8) : std::string()) + pad("event", 10, true)
-        + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true) + pad("reserved", 12, true)
-        + pad("unallocated", 17, true) + pad("largest free", 13, true) + pad("OOMs", 6, true) + "  file\n";
-    // Ranks alike in one line: the figures of the first, every member named.
+    // The rank and device columns as wide as their longest label ("0–40, 42–63"), so every row lines up (the event
+    // column, right-aligned, keeps them apart).
     const AlikeRanks& alike = c.alike();
+    const size_t shownRows =
+        maxRankRows >= 0 ? std::min(alike.groups.size(), size_t(maxRankRows)) : alike.groups.size();
+    size_t rankWidth = 6;
+    size_t deviceWidth = 8;
+    for (size_t row = 0; row < shownRows; ++row) {
+        const std::vector<size_t>& members = alike.groups[row].members;
+        rankWidth = std::max(rankWidth, columns(Formatting::ranks(groupRanks(c, members)).toStdString()));
+        if (devices)
+            deviceWidth = std::max(deviceWidth, columns(groupDevice(c, members)));
+    }
+    out += "  " + pad("rank", rankWidth) + (devices ? pad("device", deviceWidth) : std::string())
+        + pad("event", 10, true) + pad("at point", 12, true) + pad("excess", 12, true) + pad("peak", 12, true)
+        + pad("reserved", 12, true) + pad("unallocated", 17, true) + pad("largest free", 13, true)
+        + pad("OOMs", 6, true) + "  file\n";
+    // Ranks alike in one line: the figures of the first, every member named.
     for (size_t row = 0; row < alike.groups.size(); ++row) {
         const AlikeRanks::Group& g = alike.groups[row];
         if (maxRankRows >= 0 && row >= size_t(maxRankRows)) {
@@ -535,8 +623,9 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
         const bool several = g.members.size() > 1;
         const std::string device = groupDevice(c, g.members);
         out += "  "
-            + pad(several ? Formatting::ranks(groupRanks(c, g.members)).toStdString() : std::to_string(r.rank), 6)
-            + (devices ? pad(device, 8) : std::string()) + pad(std::to_string(r.sourceEvent), 10, true)
+            + pad(
+                several ? Formatting::ranks(groupRanks(c, g.members)).toStdString() : std::to_string(r.rank), rankWidth)
+            + (devices ? pad(device, deviceWidth) : std::string()) + pad(std::to_string(r.sourceEvent), 10, true)
             + pad(bytes(r.bytesAtPoint), 12, true)
             + pad((r.excessBytes > 0 ? "+" : "") + bytes(r.excessBytes), 12, true)
             + pad(bytes(r.peakAllocatedBytes), 12, true) + pad(bytes(r.reservedAtPoint), 12, true)
@@ -554,11 +643,27 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
                "its ring buffer wrapped, so allocations from before it are missing from its start)\n";
     if (std::any_of(c.ranks().begin(), c.ranks().end(), [](const RankSummary& r) { return r.host.recorded; })) {
         out += "\nPinned host memory (each rank's process; host memory, never compared with the GPUs):\n";
-        for (const RankSummary& r : c.ranks()) {
-            if (!r.host.recorded)
-                continue;
-            out += "  rank " + pad(std::to_string(r.rank), 4) + "  reserved " + bytes(r.host.reservedBytes)
-                + ", allocated " + bytes(r.host.allocatedBytes) + ", peak " + bytes(r.host.peakAllocatedBytes) + "\n";
+        // Ranks alike said once, with the first's figures.
+        std::vector<size_t> recorded;
+        for (size_t i = 0; i < c.ranks().size(); ++i) {
+            if (c.ranks()[i].host.recorded)
+                recorded.push_back(i);
+        }
+        const double percent = c.options().thresholdPercent;
+        const std::vector<AlikeRanks::Group> groups = AlikeRanks::grouped(recorded,
+            [&](size_t first, size_t i) { return AlikeRanks::alikeHost(c.ranks()[first], c.ranks()[i], percent); });
+        std::vector<std::string> labels;
+        size_t width = 0;
+        for (const AlikeRanks::Group& g : groups) {
+            labels.push_back(ranksWords(groupRanks(c, g.members)) + (g.members.size() > 1 ? ", alike:" : ""));
+            width = std::max(width, columns(labels.back()));
+        }
+        for (size_t n = 0; n < groups.size(); ++n) {
+            const RankSummary& r = c.ranks()[groups[n].first()];
+            out += "  " + pad(labels[n], width) + "  reserved " + bytes(r.host.reservedBytes) + ", allocated "
+                + bytes(r.host.allocatedBytes) + ", peak " + bytes(r.host.peakAllocatedBytes)
+                + (groups[n].members.size() > 1 ? " (rank " + std::to_string(r.rank) + "'s figures)" : std::string())
+                + "\n";
         }
     }
 
@@ -573,7 +678,9 @@ std::string text(const Comparison& c, int maxFindings, int maxRankRows)
             + bytes(r.oomDeviceFreeBytes) + " free on the device (event "
             + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
             + (g.members.size() > 1 ? " of rank " + std::to_string(r.rank) : "") + ")\n";
-        const StackText::Frames frames = StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true);
+        const Snapshot& snapshot = c.history(g.first()).snapshot();
+        const StackText::Frames frames =
+            StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot));
         if (frames.frames.empty())
             ooms += "      <no stack recorded>\n";
         for (const QString& line : StackText::lines(frames, 8).lines)
@@ -684,6 +791,19 @@ std::string json(const Comparison& c, FrameDetail frames)
         if (r.host.recorded)
             rank["host_memory"] = InfoFormat::hostMemoryJson(r.host);
         out["ranks"].push_back(std::move(rank));
+    }
+    // A rank alike with an earlier one says only what differs from that rank's record (rankRecord makes it whole):
+    // the answer grows with what differs, not with the ranks.
+    for (size_t i = c.ranks().size(); i-- > 0;) {
+        const size_t first = alike.groups[alike.groupOf[i]].first();
+        if (first == i)
+            continue;
+        nlohmann::ordered_json small = { { "rank", c.ranks()[i].rank }, { "alike_with", c.ranks()[first].rank },
+            { "alike_index", first } };
+        nlohmann::ordered_json differs = mergePatch(out["ranks"][first], out["ranks"][i]);
+        differs.erase("rank");
+        small.update(differs);
+        out["ranks"][i] = std::move(small);
     }
     // Ranks alike, said once: the figures of the first member, and what each other member differs in.
     out["groups"] = nlohmann::ordered_json::array();
@@ -806,6 +926,15 @@ std::string json(const Comparison& c, FrameDetail frames)
     if (!v.oomRanks.empty()) {
         out["verdict"]["ranks"] = v.oomRanks;
         out["verdict"]["figures_rank"] = v.figuresRank;
+    }
+    if (!v.oomGroups.empty()) {
+        // Failed requests that differ: each group once, the one that stands out (whose figures these are) first.
+        nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+        for (const Verdict::OomGroup& g : v.oomGroups)
+            groups.push_back({ { "ranks", g.ranks }, { "ranks_text", Formatting::ranks(g.ranks).toStdString() },
+                { "figures_rank", g.figuresRank }, { "requested_bytes", g.requestedBytes },
+                { "device_free_bytes", g.deviceFreeBytes } });
+        out["verdict"]["oom_groups"] = std::move(groups);
     }
     if (v.kind == Verdict::OutsideAllocator) {
         out["verdict"]["evidence"] = v.evidence == Verdict::DeviceTotal ? "device_total" : "replicas_fit";
@@ -1080,8 +1209,10 @@ std::vector<OomSection> oomSections(const Comparison& c)
             + std::to_string(sourceEvent(c, g.first(), r.oomEvent))
             + (several ? " of rank " + std::to_string(r.rank) : "")
             + (r.oomEvents > 1 ? ", the last of " + std::to_string(r.oomEvents) : "") + ").";
-        for (const QString& line :
-            StackText::lines(StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack, true), 12).lines)
+        for (const QString& line : StackText::lines(StackText::stackFrames(c.history(g.first()).snapshot(), r.oomStack,
+                                                        true, c.sites().ownPackagesOf(c.history(g.first()).snapshot())),
+                 12)
+                                       .lines)
             section.stack.push_back(line.toStdString());
         sections.push_back(std::move(section));
     }

@@ -41,6 +41,12 @@ std::string stackLine(
     const StackText::Frames& shown, const std::vector<StackText::Frame>& recorded, FrameDetail detail);
 std::string json(const Comparison& comparison, FrameDetail frames = FrameDetail::Yours);
 std::string csv(const Comparison& comparison, FrameDetail frames = FrameDetail::Yours);
+/// The whole record of `ranks[index]` of json()'s answer: a rank alike with an earlier one (`alike_with`, the rank at
+/// `alike_index`) holds only what differs from that one's record, as a JSON merge patch (RFC 7396) of it.
+nlohmann::ordered_json rankRecord(const nlohmann::ordered_json& diff, size_t index);
+/// A finding's runs as JSON: each `{"address","size","segment"}`; more than `maxRuns` as one range per segment instead,
+/// from its lowest run to the end of its highest, with the runs' `count` and `bytes`.
+nlohmann::ordered_json runsJson(const std::vector<FindingRun>& runs, size_t maxRuns = 64);
 /// The members of an alike group as rank numbers.
 std::vector<int> groupRanks(const Comparison& comparison, const std::vector<size_t>& members);
 /// The findings of an alike group as rank numbers.

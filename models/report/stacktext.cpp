@@ -27,12 +27,14 @@ Frames inCallOrder(const std::vector<Frame>& recorded, std::span<const FrameKind
     const bool own = std::any_of(kinds.begin(), kinds.end(), [](FrameKind k) { return !StackOrder::isOthers(k); });
     Frames out;
     std::vector<Frame> folded;
+    std::vector<bool> foldedOwn;
     size_t run = 0;
     for (size_t i = 0; i < recorded.size(); ++i) {
         if (run < runs.size() && i >= runs[run].first && i < size_t(runs[run].first) + runs[run].count) {
             if (i == runs[run].first)
                 out.folds.push_back({ out.frames.size(), runs[run].count });
             folded.push_back(recorded[i]);
+            foldedOwn.push_back(kinds[i] == FrameKind::Yours);
             if (i + 1 == size_t(runs[run].first) + runs[run].count)
                 ++run;
             continue;
@@ -42,10 +44,12 @@ Frames inCallOrder(const std::vector<Frame>& recorded, std::span<const FrameKind
         if (i <= start || out.frames.empty())
             out.start = out.frames.size();
         out.others.push_back(own && StackOrder::isOthers(kinds[i]));
+        out.own.push_back(kinds[i] == FrameKind::Yours);
         out.frames.push_back(recorded[i]);
     }
     out.folded = folded.size();
     out.frames.insert(out.frames.end(), folded.begin(), folded.end());
+    out.own.insert(out.own.end(), foldedOwn.begin(), foldedOwn.end());
     return out;
 }
 
@@ -132,7 +136,7 @@ Frames siteFrames(const SiteTable& sites, SiteId site)
     return inCallOrder(recorded, kinds);
 }
 
-Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown)
+Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown, std::span<const std::string> ownPackages)
 {
     std::vector<Frame> frames;
     std::vector<FrameKind> kinds;
@@ -152,6 +156,7 @@ Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown)
     if (!shown)
         return { std::move(frames), 0, {}, 0, {} };
     StackOrder::markEntry(kinds, files, names);
+    StackOrder::markOwn(kinds, files, ownPackages);
     return inCallOrder(frames, kinds);
 }
 

@@ -46,13 +46,16 @@ struct Frames
     size_t start = 0;
     /// By shown frame: whether it is someone else's code, which views dim (empty: none).
     std::vector<bool> others {};
+    /// By frame (shown, then folded): whether it is the user's own code (FrameKind::Yours, the packages `--my-code`
+    /// counts as theirs included), which data outputs mark `own_code`.
+    std::vector<bool> own {};
 };
 
 /// The kept frames of a site as views show them.
 Frames siteFrames(const SiteTable& sites, SiteId site);
 /// A stack of `snapshot`: with `shown`, the frames the official viewer shows, as views show them; else every frame as
-/// recorded.
-Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown);
+/// recorded. Frames of `ownPackages` (SiteTable::ownPackagesOf) are the user's own, as in site keys.
+Frames stackFrames(const Snapshot& snapshot, StackId stack, bool shown, std::span<const std::string> ownPackages = {});
 
 /// The lines of a stack; each folded run ("+38 native frames") keeps its frames' lines, for a pane to unfold (none
 /// when the lines were cut short). Reads as the QStringList it shows.

@@ -132,6 +132,20 @@ QString requestSite(const Verdict& v, VerdictText::Language language)
         : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "at %1"), language).arg(QString::fromStdString(v.oomSite));
 }
 
+// Ranks out of memory whose failed requests differ: each group once with its request, the one that stands out first.
+QString oomGroups(const Verdict& v, VerdictText::Language language)
+{
+    QStringList groups;
+    for (const Verdict::OomGroup& g : v.oomGroups) {
+        groups << (g.ranks.size() > 1
+                ? say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "ranks %1 alike asked for %2"), language)
+                      .arg(Formatting::ranks(g.ranks), Formatting::bytes(g.requestedBytes))
+                : say(QT_TRANSLATE_NOOP("RankScope::VerdictText", "rank %1 asked for %2"), language)
+                      .arg(QString::number(g.figuresRank), Formatting::bytes(g.requestedBytes)));
+    }
+    return groups.join(QLatin1String("; "));
+}
+
 // What the snapshot cannot tell about the device's memory, and what the total given shows.
 QString deviceTotal(const Verdict& v, VerdictText::Language language)
 {
@@ -217,6 +231,9 @@ QString VerdictText::title(const Verdict& v, Language language)
                 .arg(Formatting::ranks(v.oomRanks));
         return say(QT_TR_NOOP("Rank %1 runs out of memory held outside PyTorch's allocator"), language).arg(v.rank);
     case Verdict::OverCapacity:
+        if (!v.oomGroups.empty())
+            return say(QT_TR_NOOP("Over capacity: ranks %1 ran out of memory, not alike: %2"), language)
+                .arg(Formatting::ranks(v.oomRanks), oomGroups(v, language));
         if (v.oomRanks.size() > 1)
             return say(QT_TR_NOOP("Over capacity: ranks %1 ran out of memory alike, no rank stands out"), language)
                 .arg(Formatting::ranks(v.oomRanks));
@@ -430,10 +447,12 @@ QString VerdictText::explain(const Verdict& v, Language language)
             alike += say(QT_TR_NOOP(", and every rank doing the same work ran out of memory:"), language);
         else
             alike += QLatin1Char(':');
-        const QString figures = v.oomRanks.size() > 1
-            ? say(QT_TR_NOOP("At its OOM rank %1 (the others alike) holds %2"), language)
-                  .arg(QString::number(v.figuresRank), bytes(v.heldBytes))
-            : say(QT_TR_NOOP("At its OOM it holds %1"), language).arg(bytes(v.heldBytes));
+        const QString figures = !v.oomGroups.empty()
+            ? say(QT_TR_NOOP("Their failed requests differ (%1). At its OOM rank %2 holds %3"), language)
+                  .arg(oomGroups(v, language), QString::number(v.figuresRank), bytes(v.heldBytes))
+            : v.oomRanks.size() > 1 ? say(QT_TR_NOOP("At its OOM rank %1 (the others alike) holds %2"), language)
+                                          .arg(QString::number(v.figuresRank), bytes(v.heldBytes))
+                                    : say(QT_TR_NOOP("At its OOM it holds %1"), language).arg(bytes(v.heldBytes));
         // As the margin tells it: not at all, not as the allocator laid it out, or not within the process's limit.
         const char* fit = v.margin.outcome == Verdict::Margin::NotInOnePiece
             ? QT_TR_NOOP("%1 nothing in the files shows memory held elsewhere, so the job does not fit as the "

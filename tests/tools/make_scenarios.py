@@ -833,11 +833,12 @@ def capacity_scenarios(outdir, magma):
     every_64 = list(range(64))
     write(outdir, 'capacity_loss_outlier_64', job(loss, every_64, n=64, prepare=asking(2, lambda r: r == 41)),
           dict(capacity, oom_ranks=every_64, request_site='log_softmax',
-               alike_groups=[[r for r in every_64 if r != 41], [41]]))
+               alike_groups=[[r for r in every_64 if r != 41], [41]],
+               oom_groups=[[41], [r for r in every_64 if r != 41]]))
     every_16 = list(range(16))
     write(outdir, 'capacity_loss_two_groups_16', job(loss, every_16, n=16, prepare=asking(1.5, lambda r: r >= 8)),
           dict(capacity, oom_ranks=every_16, request_site='log_softmax',
-               alike_groups=[list(range(8)), list(range(8, 16))]))
+               alike_groups=[list(range(8)), list(range(8, 16))], oom_groups=[list(range(8, 16)), list(range(8))]))
 
     # Pipeline stages: stage 0 (ranks 0-3) runs out of memory alike mid-forward (its layers keep more micro-batches in
     # flight), and every rank is dumped then, stage 1 still fitting. Stage 1 runs other code, so it tells nothing
