@@ -379,8 +379,10 @@ bool MainWindow::event(QEvent* event)
     // After the panels have made their items from data anew (QWidget passes a language change on to its children
     // after its own changeEvent): the status line quotes the point box.
     if (event->type() == QEvent::LanguageChange) {
-        if (comparison())
+        if (comparison()) {
             showFinding();
+            fitRanksColumn(); // the panels refitted their columns to the new headers
+        }
         updateStatus();
     }
     return handled;
@@ -628,13 +630,16 @@ bool MainWindow::isBusy() const
 
 void MainWindow::fitRanksColumn()
 {
-    // Where the window is wide enough (3840 px, not 1920), the ranks' table shows every figure without scrolling; the
-    // comparison keeps half the width at least. Only ever wider: a column the user widened stays.
+    // The ranks' table shows every figure without scrolling where that takes no more than two fifths of the window,
+    // else as many as three tenths of it show (a 4K screen), and its key columns, the rank to the excess, at least
+    // (1280×720); the comparison keeps the rest. Only ever wider: a column the user widened stays.
     const QList<int> sizes = m_body->sizes();
     if (sizes.size() != 2)
         return;
     const int total = sizes[0] + sizes[1];
-    const int wanted = m_ranks->neededWidth();
+    const int key = m_ranks->keyWidth();
+    const int all = m_ranks->neededWidth();
+    const int wanted = all <= total * 2 / 5 ? all : std::max(key, std::min(all, total * 3 / 10));
     if (wanted <= sizes[0] || wanted > total / 2)
         return;
     m_body->setSizes({ wanted, total - wanted });

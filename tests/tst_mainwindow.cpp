@@ -61,6 +61,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,6 +112,7 @@ private slots:
     void nothingToOpen();
     void layoutAtScreenSizes_data();
     void layoutAtScreenSizes();
+    void rankTableFitsAShortScreen();
     void restoredWindowFitsTheScreen();
     void keyboardShortcutsListed();
     void recentEntriesAreJobs();
@@ -136,6 +138,44 @@ template <typename T> T* named(QWidget& window, const QString& name)
 bool settled(const MainWindow& w)
 {
     return w.comparison() && !w.isBusy();
+}
+
+// What of the rank table's key columns (the rank, its peak, its figures at the point and its excess) is not whole in
+// sight without scrolling: a column past the viewport's edge, a header narrower than its title and sort mark, a cell
+// narrower than its text as the table's fonts draw it. Empty when all is in sight.
+QString keyColumnsCut(const QTreeView* table)
+{
+    QString cut;
+    const QHeaderView* header = table->header();
+    const QAbstractItemModel* model = table->model();
+    for (int column : { RankListModel::RankColumn, RankListModel::PeakColumn, RankListModel::AtPointColumn,
+             RankListModel::ExcessColumn }) {
+        const QString title = model->headerData(column, Qt::Horizontal).toString();
+        const int left = header->sectionViewportPosition(column);
+        const int width = header->sectionSize(column);
+        // The title and, on the sorted column, the sort mark beside it.
+        const int titleWidth = header->fontMetrics().horizontalAdvance(title)
+            + (header->sortIndicatorSection() == column ? header->style()->pixelMetric(QStyle::PM_HeaderMarkSize) : 0);
+        if (table->isColumnHidden(column) || left < 0 || left + width > table->viewport()->width()
+            || width < header->sectionSizeHint(column) || width < titleWidth)
+            cut += QStringLiteral("column “%1” at %2, %3 px (its title %4 px, wants %5) in %6; ")
+                       .arg(title)
+                       .arg(left)
+                       .arg(width)
+                       .arg(titleWidth)
+                       .arg(header->sectionSizeHint(column))
+                       .arg(table->viewport()->width());
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, column);
+            QFont font = table->font();
+            if (const QVariant bold = index.data(Qt::FontRole); bold.isValid())
+                font = bold.value<QFont>();
+            const QString text = index.data().toString();
+            if (QFontMetrics(font).horizontalAdvance(text) >= width)
+                cut += QStringLiteral("“%1” in %2 px; ").arg(text).arg(width);
+        }
+    }
+    return cut;
 }
 
 } // namespace
@@ -1402,24 +1442,15 @@ void TestMainWindow::layoutAtScreenSizes()
 
     // The rank table shows each rank's peak, its figure at the point and its excess without scrolling, whole.
     QTreeView* ranksTable = w.rankTable();
-    for (int column : { RankListModel::RankColumn, RankListModel::PeakColumn, RankListModel::AtPointColumn,
-             RankListModel::ExcessColumn }) {
-        const int left = ranksTable->header()->sectionViewportPosition(column);
-        const int width = ranksTable->header()->sectionSize(column);
-        QVERIFY2(!ranksTable->isColumnHidden(column) && left >= 0 && left + width <= ranksTable->viewport()->width()
-                && width >= ranksTable->header()->sectionSizeHint(column),
-            qPrintable(QStringLiteral("column %1 at %2, %3 px (wants %4) in %5")
-                           .arg(column)
-                           .arg(left)
-                           .arg(width)
-                           .arg(ranksTable->header()->sectionSizeHint(column))
-                           .arg(ranksTable->viewport()->width())));
-        for (int row = 0; row < ranksTable->model()->rowCount(); ++row) {
-            const QString text = ranksTable->model()->index(row, column).data().toString();
-            QVERIFY2(ranksTable->fontMetrics().horizontalAdvance(text) < width, qPrintable(text));
-        }
-    }
+    const QString cut = keyColumnsCut(ranksTable);
+    QVERIFY2(cut.isEmpty(), qPrintable(cut));
     QCOMPARE(ranksTable->header()->visualIndex(RankListModel::FileColumn), RankListModel::NUM_COLUMNS - 1);
+    // On a 4K screen the column grows to show every figure the table shows, without scrolling.
+    if (size.width() >= 3840)
+        QVERIFY2(ranksTable->horizontalScrollBar()->maximum() == 0,
+            qPrintable(QStringLiteral("%1 px of %2 in sight")
+                           .arg(ranksTable->viewport()->width())
+                           .arg(ranksTable->viewport()->width() + ranksTable->horizontalScrollBar()->maximum())));
 
     // Six findings in sight, not three.
     QTreeView* findings = w.findingsView();
@@ -1432,6 +1463,26 @@ void TestMainWindow::layoutAtScreenSizes()
                        .arg(findings->viewport()->height() / rowHeight)
                        .arg(rowHeight)
                        .arg(findings->viewport()->height())));
+    // The site takes what the figures leave, up to its longest text, so that on a wide screen the figures stay beside
+    // the site they measure; the figures whole, inside the view.
+    {
+        QHeaderView* header = findings->header();
+        const int site = header->sectionSize(FindingsModel::SiteColumn);
+        const QAbstractItemView* view = findings; // QTreeView's sizeHintForColumn is protected
+        const int text = std::max(
+            view->sizeHintForColumn(FindingsModel::SiteColumn), header->sectionSizeHint(FindingsModel::SiteColumn));
+        QVERIFY2(site <= text, qPrintable(QStringLiteral("site %1 px for %2 px of text").arg(site).arg(text)));
+        int right = 0;
+        for (int column = 0; column < FindingsModel::NUM_COLUMNS; ++column) {
+            if (findings->isColumnHidden(column) || column == FindingsModel::SiteColumn)
+                continue;
+            QVERIFY(header->sectionSize(column) >= view->sizeHintForColumn(column));
+            right = std::max(right, header->sectionViewportPosition(column) + header->sectionSize(column));
+        }
+        if (site == text)
+            QVERIFY2(right <= findings->viewport()->width(),
+                qPrintable(QStringLiteral("figures end at %1 of %2 px").arg(right).arg(findings->viewport()->width())));
+    }
     // Every tab's label whole: no tab narrower than its text, none past the end of its bar.
     for (QTabBar* tabs : w.findChildren<QTabBar*>()) {
         if (!tabs->isVisible())
@@ -1529,6 +1580,39 @@ void TestMainWindow::layoutAtScreenSizes()
 
 // A window remembered larger than the screen, or partly off it (another screen, since unplugged), opens inside it:
 // the status bar in sight.
+// At 1280×720 the 64-rank job's table shows its key columns whole beside the rows' scroll bar, and six ranks or more,
+// in English and in Chinese, whose titles are wider ("Rank 编号"), also after switching the language in the open
+// window.
+void TestMainWindow::rankTableFitsAShortScreen()
+{
+    const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+    for (const QString& language : { QString(), QStringLiteral("zh_CN") }) {
+        Appearance::setLanguage(language);
+        MainWindow w;
+        QAbstractItemModelTester tester(w.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.resize(1280, 720);
+        w.show();
+        w.openPaths({ QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/capacity_loss_outlier_64") });
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 120000);
+        QApplication::processEvents();
+        QTreeView* table = w.rankTable();
+        QCOMPARE(table->model()->rowCount(), 64);
+        QVERIFY(table->verticalScrollBar()->isVisible());
+        QString cut = keyColumnsCut(table);
+        QVERIFY2(cut.isEmpty(), qPrintable(language + QLatin1Char(' ') + cut));
+        const int rowHeight = table->visualRect(table->model()->index(0, 0)).height();
+        QVERIFY2(rowHeight > 0 && table->viewport()->height() / rowHeight >= 6,
+            qPrintable(QStringLiteral("%1 px rows in %2 px").arg(rowHeight).arg(table->viewport()->height())));
+        // The other language in the same window: the titles change width, the columns follow.
+        Appearance::setLanguage(language.isEmpty() ? QStringLiteral("zh_CN") : QString());
+        QApplication::processEvents();
+        QCOMPARE(table->model()->headerData(RankListModel::RankColumn, Qt::Horizontal).toString(),
+            language.isEmpty() ? QStringLiteral("Rank 编号") : QStringLiteral("Rank"));
+        cut = keyColumnsCut(table);
+        QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("switched from “%1”: ").arg(language) + cut));
+    }
+}
+
 void TestMainWindow::restoredWindowFitsTheScreen()
 {
     const QRect available = QApplication::primaryScreen()->availableGeometry();

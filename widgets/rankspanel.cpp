@@ -113,8 +113,9 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 3);
     splitter->setStretchFactor(3, 2);
-    // The bars get the room their legend and eight ranks need; a few ranks' rows take little.
-    splitter->setSizes({ 380, 170, 200, 300 });
+    // The bars get the room their legend and eight ranks need; the table as much, so that a short screen (720 px)
+    // still shows six ranks' rows of a large job under the legend of an incomplete trace.
+    splitter->setSizes({ 300, 170, 280, 260 });
 
     (new Retranslator(this))->add([this] {
         if (m_reshow)
@@ -124,6 +125,8 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
         m_table->setAccessibleName(tr("Ranks"));
         m_table->setToolTip(tr("Select a rank to show it as A"));
         updateLegend();
+        // Headers change width with the language ("Rank" is "Rank 编号" in Chinese).
+        fitColumns();
     });
 }
 
@@ -149,6 +152,11 @@ void RanksPanel::fitColumns()
 int RanksPanel::neededWidth() const
 {
     return RankTableUtil::neededWidth(m_table) + width() - m_table->width();
+}
+
+int RanksPanel::keyWidth() const
+{
+    return RankTableUtil::keyWidth(m_table) + width() - m_table->width();
 }
 
 void RanksPanel::updateLegend()

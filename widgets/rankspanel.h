@@ -47,6 +47,8 @@ public:
     void fitColumns();
     /// The width this column needs for every column of its table in sight (RankTableUtil::neededWidth).
     int neededWidth() const;
+    /// The width this column needs for its table's key columns, the rank to the excess (RankTableUtil::keyWidth).
+    int keyWidth() const;
 
     /// A finding's stack; `otherRank` is the shown rank it is compared with.
     void showFinding(const Comparison& comparison, size_t finding, int otherRank);
