@@ -216,6 +216,27 @@ void TestWidgets::verdictBanner()
     const QImage image = banner.grab().toImage();
     QVERIFY(!image.isNull());
     QCOMPARE(image.pixelColor(2, 60).name(), QStringLiteral("#e15759")); // the burden colour strip
+    // In the light palette a light tint; in the dark one (the window's theme switched while it shows) a dark tint,
+    // not a glaring pink, under light text that reads on it. The strip keeps the verdict's colour.
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* inWindow = new VerdictBanner(&window);
+    layout->addWidget(inWindow);
+    inWindow->setVerdict(c->verdict());
+    window.resize(900, 160);
+    window.show();
+    QApplication::processEvents();
+    const auto background = [inWindow] {
+        return inWindow->grab().toImage().pixelColor(inWindow->width() - 4, inWindow->height() - 4);
+    };
+    QVERIFY2(background().lightness() > 180, qPrintable(background().name()));
+    window.setPalette(ChartStyle::darkPalette());
+    QApplication::processEvents();
+    const QColor dark = background();
+    QVERIFY2(dark.lightness() < 100, qPrintable(dark.name()));
+    const QColor ink = inWindow->palette().color(QPalette::WindowText);
+    QVERIFY2(ChartStyle::contrast(ink, dark) >= 7, qPrintable(ink.name() + QLatin1Char('/') + dark.name()));
+    QCOMPARE(inWindow->grab().toImage().pixelColor(2, 60).name(), QStringLiteral("#e15759"));
 }
 
 // The window's right column: the block maps under the timelines while it is tall enough for the three, beside them
