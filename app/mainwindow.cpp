@@ -578,16 +578,11 @@ void MainWindow::showComparison(const ComparisonPtr& comparison)
     m_banner->setVerdict(comparison->verdict(), m_session->caveats(m_compare->jobPointText()));
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
-    const int a = comparison->rankIndex(rankA());
     const bool selected = m_findings->selectDefaultFinding(rankA(), rankB());
-    const bool aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
-    if (aboutOom && a >= 0 && comparison->ranks()[size_t(a)].oomEvents > 0) {
-        const DeviceHistoryPtr& h = comparison->historyPtr(size_t(a));
-        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
-    } else if (!selected) {
-        m_ranks->clearStack();
-    }
-    m_findings->setAboutOom(aboutOom);
+    m_aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
+    if (!selected)
+        showStackOfRanks(false);
+    m_findings->setAboutOom(m_aboutOom);
     updateStatus();
     emit comparisonShown();
 }
@@ -598,6 +593,25 @@ void MainWindow::onRanksChanged()
         m_session->scheduleComparison(); // the baseline is rank B, which just changed
     showRanks();
     showFinding();
+    // Every pane follows the ranks shown: an out-of-memory, allocation or block of a rank no longer A or B goes.
+    if (comparison() && selectedFinding() < 0)
+        showStackOfRanks(true);
+}
+
+void MainWindow::showStackOfRanks(bool keep)
+{
+    const int shown = m_ranks->stackRank();
+    const bool ranksShown =
+        m_ranks->stackShowsOom() && m_aboutOom ? shown == rankA() : shown == rankA() || shown == rankB();
+    if (keep && shown >= 0 && ranksShown)
+        return;
+    const int a = comparison()->rankIndex(rankA());
+    if (m_aboutOom && a >= 0 && comparison()->ranks()[size_t(a)].oomEvents > 0) {
+        const DeviceHistoryPtr& h = comparison()->historyPtr(size_t(a));
+        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
+    } else {
+        m_ranks->clearStack();
+    }
 }
 
 void MainWindow::showRanks()

@@ -1174,6 +1174,16 @@ void TestMainWindow::overCapacityShowsWhatFillsTheGpu()
         QVERIFY(w.stackPane()->text().contains(QLatin1String("log_softmax")));
     }
     QTRY_VERIFY(w.stackPane()->text().contains(QLatin1String("ran out of memory")));
+    // Another rank as A: the stack pane follows it to that rank's failed request, as the What if tab does.
+    const int firstA = w.rankA();
+    QVERIFY2(w.stackPane()->text().startsWith(QStringLiteral("Rank %1 ran out of memory").arg(firstA)),
+        qPrintable(w.stackPane()->text()));
+    const int otherA = firstA == 2 ? 3 : 2;
+    w.setRanks(otherA, w.rankB());
+    QTRY_VERIFY2(w.stackPane()->text().startsWith(QStringLiteral("Rank %1 ran out of memory").arg(otherA)),
+        qPrintable(w.stackPane()->text()));
+    w.setRanks(firstA, w.rankB() == firstA ? otherA : w.rankB());
+    QTRY_VERIFY(w.stackPane()->text().startsWith(QStringLiteral("Rank %1 ran out of memory").arg(firstA)));
     auto* tabs = w.findChild<QTabWidget*>();
     auto* whatIf = w.findChild<WhatIfView*>();
     QVERIFY(tabs && whatIf);

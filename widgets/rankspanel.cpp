@@ -188,16 +188,22 @@ void RanksPanel::updateLegend()
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)
 {
     m_reshow = {}; // the window shows the finding again in a new language (it owns the comparison)
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->showFinding(comparison, finding, otherRank);
 }
 
 void RanksPanel::showOom(const DeviceHistoryPtr& history, int rank, size_t oom)
 {
+    m_stackRank = rank;
+    m_stackOom = true;
     reshowAs([this, history, rank, oom] { m_stackPane->showOom(*history, rank, history->ooms()[oom]); });
 }
 
 void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation)
 {
+    m_stackRank = rank;
+    m_stackOom = false;
     reshowAs([this, history, rank, allocation] {
         const DeviceHistory& h = *history;
         const Allocation& a = h.allocations()[allocation];
@@ -216,6 +222,8 @@ void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint3
 
 void RanksPanel::showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack)
 {
+    m_stackRank = rank;
+    m_stackOom = false;
     reshowAs([this, history, rank, address, stack] {
         m_stackPane->showStack(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16), history->snapshot(), stack);
     });
@@ -231,12 +239,16 @@ void RanksPanel::reshowAs(std::function<void()> show)
 void RanksPanel::clearStack()
 {
     m_reshow = {};
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->clear();
 }
 
 void RanksPanel::closeJob()
 {
     m_reshow = {};
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->clear();
     // The stack's mode is the job's: the next one opens on the frames views show, folded.
     m_stackPane->setShowAllFrames(false);

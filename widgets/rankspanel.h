@@ -57,6 +57,16 @@ public:
     void showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation);
     void showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack);
     void clearStack();
+    /// The rank whose out-of-memory, allocation or block the stack pane shows; -1 for a finding or nothing.
+    int stackRank() const
+    {
+        return m_stackRank;
+    }
+    /// Whether that is an out-of-memory's failed request.
+    bool stackShowsOom() const
+    {
+        return m_stackOom;
+    }
     /// Ends the job's stack: the pane emptied, its modes (All frames, Native frames) back to the shown frames folded.
     void closeJob();
 
@@ -86,6 +96,8 @@ private:
     StackPane* m_stackPane = nullptr;
     /// How the stack pane's content was made, while it is an OOM's, an allocation's or a block's.
     std::function<void()> m_reshow;
+    int m_stackRank = -1;
+    bool m_stackOom = false;
     /// The comparison shown, for the ranks it compares.
     ComparisonPtr m_comparison;
 };
