@@ -99,7 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &JobSession::fileFinished, this, &MainWindow::onFileFinished);
     connect(m_session, &JobSession::earlierStepFailed, this, [this](const LoadedFile& file) {
         statusBar()->showMessage(
-            tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+            tr("%1 (an earlier step) could not be read: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     });
     connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
     connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { loader()->cancel(row); });
@@ -685,7 +685,8 @@ void MainWindow::onFileFinished(const LoadedFile& file)
     if (comparison() && !file.ok() && !file.cancelled)
         m_banner->setVerdict(comparison()->verdict(), m_session->caveats(m_compare->jobPointText()));
     if (!file.ok() && !file.cancelled)
-        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+        statusBar()->showMessage(
+            tr("%1 could not be read: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     m_ranks->fitColumns();
     updateStatus();
 }

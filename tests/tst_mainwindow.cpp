@@ -423,7 +423,7 @@ void TestMainWindow::goodAndCorruptFile()
     }
     QVERIFY(failedRow >= 0);
     const QString file = table->model()->index(failedRow, RankListModel::FileColumn).data().toString();
-    QVERIFY2(file.startsWith(QLatin1String("rank2.pickle\nFailed: ")), qPrintable(file));
+    QVERIFY2(file.startsWith(QLatin1String("rank2.pickle\nCould not be read: ")), qPrintable(file));
     QVERIFY(table->visualRect(table->model()->index(failedRow, RankListModel::FileColumn)).height()
         > table->visualRect(table->model()->index(1 - failedRow, RankListModel::FileColumn)).height());
     // The ⚠ on the rows' peaks is explained under the table.
@@ -436,7 +436,8 @@ void TestMainWindow::goodAndCorruptFile()
     QApplication::processEvents();
     QLabel* failedNote = nullptr;
     for (QLabel* label : w.findChildren<QLabel*>()) {
-        if (label->isVisible() && label->text().startsWith(QStringLiteral("✗ Rank 2 (rank2.pickle): ")))
+        if (label->isVisible()
+            && label->text().startsWith(QStringLiteral("✗ Rank 2 (rank2.pickle) could not be read: ")))
             failedNote = label;
     }
     QVERIFY(failedNote);
@@ -451,6 +452,21 @@ void TestMainWindow::goodAndCorruptFile()
     QCOMPARE(w.timelines()->tracks().size(), size_t(1));
     QVERIFY(w.timelines()->bandCount(0) > 0);
     QVERIFY(w.blockMap(0)->segmentCount() > 0);
+    // In Chinese the sentences around the reader's (English, technical) reason are Chinese, the reason kept whole.
+    {
+        const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+        Appearance::setLanguage(QStringLiteral("zh_CN"));
+        QApplication::processEvents();
+        const QString note = failedNote->text();
+        QVERIFY2(note.startsWith(QStringLiteral("✗ Rank 2（rank2.pickle）无法读取")) && note.contains(error),
+            qPrintable(note));
+        const QString cell = table->model()->index(failedRow, RankListModel::FileColumn).data().toString();
+        QVERIFY2(cell.startsWith(QStringLiteral("rank2.pickle\n无法读取")) && cell.contains(error), qPrintable(cell));
+        const QString tip =
+            table->model()->index(failedRow, RankListModel::StatusColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(
+            tip.contains(QStringLiteral("无法读取")) && tip.endsWith(error + QStringLiteral("）")), qPrintable(tip));
+    }
 }
 
 // Options and layout survive a restart (QSettings in QtTest's own location).

@@ -171,7 +171,7 @@ void RanksPanel::updateLegend()
         if (const QString error = file.data(RankListModel::ErrorRole).toString(); !error.isEmpty()) {
             // A few in full; the rest have their rows (and tooltips).
             if (failed.size() < MaxFailedShown)
-                failed << tr("✗ Rank %1 (%2): %3")
+                failed << tr("✗ Rank %1 (%2) could not be read: %3")
                               .arg(m_model->index(row, RankListModel::RankColumn).data().toString(),
                                   QFileInfo(file.data(RankListModel::PathRole).toString()).fileName(), error);
             else
