@@ -10,6 +10,7 @@
 #include "exportdialog.h"
 #include "findingsmodel.h"
 #include "job.h"
+#include "legend.h"
 #include "mainwindow.h"
 #include "parallel.h"
 #include "rankchart.h"
@@ -1629,6 +1630,15 @@ void TestMainWindow::rankTableFitsAShortScreen()
         const int rowHeight = table->visualRect(table->model()->index(0, 0)).height();
         QVERIFY2(rowHeight > 0 && table->viewport()->height() / rowHeight >= 6,
             qPrintable(QStringLiteral("%1 px rows in %2 px").arg(rowHeight).arg(table->viewport()->height())));
+        // The timelines' legend whole, however many rows it takes at this width.
+        for (LegendStrip* legend : w.findChildren<LegendStrip*>()) {
+            if (legend->isVisible())
+                QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()),
+                    qPrintable(QStringLiteral("legend %1 px high, needs %2: %3")
+                                   .arg(legend->height())
+                                   .arg(legend->heightForWidth(legend->width()))
+                                   .arg(legend->texts().join(QLatin1String(", ")))));
+        }
         // The other language in the same window: the titles change width, the columns follow.
         Appearance::setLanguage(language.isEmpty() ? QStringLiteral("zh_CN") : QString());
         QApplication::processEvents();

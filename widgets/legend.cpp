@@ -100,7 +100,10 @@ QStringList texts(const std::vector<LegendEntry>& entries)
 LegendStrip::LegendStrip(QWidget* parent)
     : QWidget(parent)
 {
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    // Its height is its rows' at its width: a layout asks heightForWidth (QWidget's own override alone it ignores).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
 }
 
 void LegendStrip::setEntries(std::vector<LegendEntry> entries)
@@ -128,6 +131,14 @@ QSize LegendStrip::sizeHint() const
 QSize LegendStrip::minimumSizeHint() const
 {
     return QSize(100, heightForWidth(std::max(width(), 100)));
+}
+
+void LegendStrip::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Narrower, the entries take another row ("比较点" went under the plot's edge, cut): ask the layout for it.
+    if (heightForWidth(width()) != height())
+        updateGeometry();
 }
 
 void LegendStrip::paintEvent(QPaintEvent*)
