@@ -100,10 +100,9 @@ QStringList texts(const std::vector<LegendEntry>& entries)
 LegendStrip::LegendStrip(QWidget* parent)
     : QWidget(parent)
 {
-    // Its height is its rows' at its width: a layout asks heightForWidth (QWidget's own override alone it ignores).
-    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    policy.setHeightForWidth(true);
-    setSizePolicy(policy);
+    // Its height is its size hint's, its rows at its width (resizeEvent asks again when the width changes). Not a
+    // height-for-width policy: with one, the exported page's layout grew the picture past the size asked for.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
 void LegendStrip::setEntries(std::vector<LegendEntry> entries)

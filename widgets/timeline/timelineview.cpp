@@ -18,7 +18,6 @@
 #include <QActionGroup>
 #include <QGuiApplication>
 #include <QMenu>
-#include <QResizeEvent>
 #include <QSettings>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -366,11 +365,10 @@ void TimelineView::rebuildLayout()
     // The timelines come first in the window: each track's plot at least MinimumTrackHeight high, and the axis
     // under the last one.
     const int line = fontMetrics().height();
-    // The overview on top of that, and the legend's rows at the view's width (fitLegendRoom).
-    m_minimumWithoutLegend = m_tracks.empty()
-        ? 0
-        : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3 + m_overview->minimumSizeHint().height();
-    fitLegendRoom();
+    // The overview and the legend come on top of that.
+    const int below = m_overview->minimumSizeHint().height() + m_legend->heightForWidth(std::max(width(), 800));
+    setMinimumHeight(
+        m_tracks.empty() ? 180 : int(m_tracks.size()) * (MinimumTrackHeight + line * 2) + line * 3 + below);
     if (m_tracks.empty()) {
         auto* empty = new QCPTextElement(m_plot, tr("Timelines appear here once two ranks are compared"));
         m_plot->plotLayout()->addElement(0, 0, empty);
@@ -593,7 +591,6 @@ void TimelineView::updateLegend()
         entries.push_back(
             { LegendEntry::Swatch, Qt::NoBrush, TimelineBands::selectedPen(pal), tr("selected allocation"), {} });
     m_legend->setEntries(std::move(entries));
-    fitLegendRoom();
 }
 
 void TimelineView::onRangeChanged(const QCPRange& requested, QCPAxisRect* source)
@@ -842,17 +839,7 @@ void TimelineView::equalizeTrackHeights()
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    if (event->size().width() != event->oldSize().width())
-        fitLegendRoom();
     m_detailTimer->start();
-}
-
-void TimelineView::fitLegendRoom()
-{
-    // The legend takes more rows on a narrow view (1280×720, Chinese): its room comes on top of the plots' own.
-    setMinimumHeight(m_minimumWithoutLegend == 0
-            ? 180
-            : m_minimumWithoutLegend + m_legend->heightForWidth(width() > 100 ? width() : 800));
 }
 
 void TimelineView::setHighlightedSite(std::optional<uint64_t> fingerprint)

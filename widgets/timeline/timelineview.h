@@ -292,8 +292,6 @@ private:
     /// What the view keeps per track (timelinetrack.h).
     struct Track;
     void rebuildLayout();
-    /// The minimum height: the plots' and the overview's, and the legend's rows at this width.
-    void fitLegendRoom();
     void onRangeChanged(const QCPRange& range, QCPAxisRect* source);
     void requestDetail();
     bool anyAnnotationRanges() const;
@@ -334,8 +332,6 @@ private:
     bool m_zoomLinked = true;
     bool m_rangesShown = true;
     int m_overviewWidth = 0;
-    /// The plots' and the overview's minimum height; 0 without tracks.
-    int m_minimumWithoutLegend = 0;
     XAxis m_xAxis = EventAxis;
     XAxis m_preferredAxis = EventAxis;
     std::optional<uint64_t> m_highlight;
