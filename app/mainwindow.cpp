@@ -644,16 +644,18 @@ bool MainWindow::isBusy() const
 
 void MainWindow::fitRanksColumn()
 {
+    constexpr int ComparisonWidth = 1400;
     // The ranks' table shows every figure without scrolling where that takes no more than two fifths of the window,
-    // else as many as three tenths of it show (a 4K screen), and its key columns, the rank to the excess, at least
-    // (1280×720); the comparison keeps the rest. Only ever wider: a column the user widened stays.
+    // else as many as leave the comparison 1400 px (its timelines, maps and the findings' options side by side; on a
+    // 4K screen, all of them), and its key columns, the rank to the excess, at least (1280×720). Only ever wider: a
+    // column the user widened stays.
     const QList<int> sizes = m_body->sizes();
     if (sizes.size() != 2)
         return;
     const int total = sizes[0] + sizes[1];
     const int key = m_ranks->keyWidth();
     const int all = m_ranks->neededWidth();
-    const int wanted = all <= total * 2 / 5 ? all : std::max(key, std::min(all, total * 3 / 10));
+    const int wanted = all <= total * 2 / 5 ? all : std::max(key, std::min(all, total - ComparisonWidth));
     if (wanted <= sizes[0] || wanted > total / 2)
         return;
     m_body->setSizes({ wanted, total - wanted });
