@@ -655,8 +655,10 @@ void MainWindow::fitRanksColumn()
     const int total = sizes[0] + sizes[1];
     const int key = m_ranks->keyWidth();
     const int all = m_ranks->neededWidth();
-    const int wanted = all <= total * 2 / 5 ? all : std::max(key, std::min(all, total - ComparisonWidth));
-    if (wanted <= sizes[0] || wanted > total / 2)
+    // The comparison keeps half the width at least.
+    const int wanted =
+        std::min(all <= total * 2 / 5 ? all : std::max(key, std::min(all, total - ComparisonWidth)), total / 2);
+    if (wanted <= sizes[0])
         return;
     m_body->setSizes({ wanted, total - wanted });
 }
