@@ -99,7 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_session, &JobSession::fileFinished, this, &MainWindow::onFileFinished);
     connect(m_session, &JobSession::earlierStepFailed, this, [this](const LoadedFile& file) {
         statusBar()->showMessage(
-            tr("%1 (an earlier step): %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+            tr("%1 (an earlier step) could not be read: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     });
     connect(m_ranks, &RanksPanel::rankPicked, m_compare, &ComparePanel::pickRank);
     connect(m_ranks, &RanksPanel::cancelRequested, this, [this](int row) { loader()->cancel(row); });
@@ -379,8 +379,10 @@ bool MainWindow::event(QEvent* event)
     // After the panels have made their items from data anew (QWidget passes a language change on to its children
     // after its own changeEvent): the status line quotes the point box.
     if (event->type() == QEvent::LanguageChange) {
-        if (comparison())
+        if (comparison()) {
             showFinding();
+            fitRanksColumn(); // the panels refitted their columns to the new headers
+        }
         updateStatus();
     }
     return handled;
@@ -576,16 +578,11 @@ void MainWindow::showComparison(const ComparisonPtr& comparison)
     m_banner->setVerdict(comparison->verdict(), m_session->caveats(m_compare->jobPointText()));
     showRanks();
     // Ranks that ran out of memory alike have no finding: then what fills the GPU and what failed are the answer.
-    const int a = comparison->rankIndex(rankA());
     const bool selected = m_findings->selectDefaultFinding(rankA(), rankB());
-    const bool aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
-    if (aboutOom && a >= 0 && comparison->ranks()[size_t(a)].oomEvents > 0) {
-        const DeviceHistoryPtr& h = comparison->historyPtr(size_t(a));
-        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
-    } else if (!selected) {
-        m_ranks->clearStack();
-    }
-    m_findings->setAboutOom(aboutOom);
+    m_aboutOom = !comparison->verdict().oomRanks.empty() && !selected;
+    if (!selected)
+        showStackOfRanks(false);
+    m_findings->setAboutOom(m_aboutOom);
     updateStatus();
     emit comparisonShown();
 }
@@ -596,6 +593,25 @@ void MainWindow::onRanksChanged()
         m_session->scheduleComparison(); // the baseline is rank B, which just changed
     showRanks();
     showFinding();
+    // Every pane follows the ranks shown: an out-of-memory, allocation or block of a rank no longer A or B goes.
+    if (comparison() && selectedFinding() < 0)
+        showStackOfRanks(true);
+}
+
+void MainWindow::showStackOfRanks(bool keep)
+{
+    const int shown = m_ranks->stackRank();
+    const bool ranksShown =
+        m_ranks->stackShowsOom() && m_aboutOom ? shown == rankA() : shown == rankA() || shown == rankB();
+    if (keep && shown >= 0 && ranksShown)
+        return;
+    const int a = comparison()->rankIndex(rankA());
+    if (m_aboutOom && a >= 0 && comparison()->ranks()[size_t(a)].oomEvents > 0) {
+        const DeviceHistoryPtr& h = comparison()->historyPtr(size_t(a));
+        m_ranks->showOom(h, rankA(), h->ooms().size() - 1);
+    } else {
+        m_ranks->clearStack();
+    }
 }
 
 void MainWindow::showRanks()
@@ -628,14 +644,21 @@ bool MainWindow::isBusy() const
 
 void MainWindow::fitRanksColumn()
 {
-    // Where the window is wide enough (3840 px, not 1920), the ranks' table shows every figure without scrolling; the
-    // comparison keeps half the width at least. Only ever wider: a column the user widened stays.
+    constexpr int ComparisonWidth = 1400;
+    // The ranks' table shows every figure without scrolling where that takes no more than two fifths of the window,
+    // else as many as leave the comparison 1400 px (its timelines, maps and the findings' options side by side; on a
+    // 4K screen, all of them), and its key columns, the rank to the excess, at least (1280×720). Only ever wider: a
+    // column the user widened stays.
     const QList<int> sizes = m_body->sizes();
     if (sizes.size() != 2)
         return;
     const int total = sizes[0] + sizes[1];
-    const int wanted = m_ranks->neededWidth();
-    if (wanted <= sizes[0] || wanted > total / 2)
+    const int key = m_ranks->keyWidth();
+    const int all = m_ranks->neededWidth();
+    // The comparison keeps half the width at least.
+    const int wanted =
+        std::min(all <= total * 2 / 5 ? all : std::max(key, std::min(all, total - ComparisonWidth)), total / 2);
+    if (wanted <= sizes[0])
         return;
     m_body->setSizes({ wanted, total - wanted });
 }
@@ -666,7 +689,8 @@ void MainWindow::onFileFinished(const LoadedFile& file)
     if (comparison() && !file.ok() && !file.cancelled)
         m_banner->setVerdict(comparison()->verdict(), m_session->caveats(m_compare->jobPointText()));
     if (!file.ok() && !file.cancelled)
-        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
+        statusBar()->showMessage(
+            tr("%1 could not be read: %2").arg(QFileInfo(file.path).fileName(), file.error), 10000);
     m_ranks->fitColumns();
     updateStatus();
 }

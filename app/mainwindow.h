@@ -203,6 +203,10 @@ private:
     void fitRanksColumn();
     /// Ranks A and B as the compare panel now has them, in the other panels.
     void onRanksChanged();
+    /// With no finding selected, what the stack pane shows of its own accord: rank A's out-of-memory where the
+    /// verdict is about one, else nothing; `keep` leaves a rank's allocation or block the user clicked if that rank is
+    /// still A or B.
+    void showStackOfRanks(bool keep);
     void showRanks();
     void showFinding();
     /// The status line says `path` was written (when it is not empty).
@@ -220,6 +224,8 @@ private:
     QSplitter* m_body = nullptr;
     /// The ranks' column was fitted to this job's table.
     bool m_ranksFitted = false;
+    /// The comparison shown answers an out-of-memory with no finding: rank A's failed request is the stack to show.
+    bool m_aboutOom = false;
     ComparePanel* m_compare = nullptr;
     FindingsPanel* m_findings = nullptr;
     SettingsDialog* m_settings = nullptr;

@@ -70,6 +70,7 @@ class TestWidgets : public QObject
 private slots:
     void initTestCase();
     void verdictBanner();
+    void legendTakesTheRowsItNeeds();
     void compareColumnPlacesMapsByHeight();
     void rankChartMarksTheOutlier();
     void oneCategoryOrder();
@@ -217,6 +218,59 @@ void TestWidgets::verdictBanner()
     const QImage image = banner.grab().toImage();
     QVERIFY(!image.isNull());
     QCOMPARE(image.pixelColor(2, 60).name(), QStringLiteral("#e15759")); // the burden colour strip
+    // In the light palette a light tint; in the dark one (the window's theme switched while it shows) a dark tint,
+    // not a glaring pink, under light text that reads on it. The strip keeps the verdict's colour.
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* inWindow = new VerdictBanner(&window);
+    layout->addWidget(inWindow);
+    inWindow->setVerdict(c->verdict());
+    window.resize(900, 160);
+    window.show();
+    QApplication::processEvents();
+    const auto background = [inWindow] {
+        return inWindow->grab().toImage().pixelColor(inWindow->width() - 4, inWindow->height() - 4);
+    };
+    QVERIFY2(background().lightness() > 180, qPrintable(background().name()));
+    window.setPalette(ChartStyle::darkPalette());
+    QApplication::processEvents();
+    const QColor dark = background();
+    QVERIFY2(dark.lightness() < 100, qPrintable(dark.name()));
+    const QColor ink = inWindow->palette().color(QPalette::WindowText);
+    QVERIFY2(ChartStyle::contrast(ink, dark) >= 7, qPrintable(ink.name() + QLatin1Char('/') + dark.name()));
+    QCOMPARE(inWindow->grab().toImage().pixelColor(2, 60).name(), QStringLiteral("#e15759"));
+}
+
+// A legend in a layout is as tall as its rows at its width, also after the window narrows under it: the timelines'
+// Chinese legend put "比较点" on a second row the layout gave no room to.
+void TestWidgets::legendTakesTheRowsItNeeds()
+{
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* above = new QWidget;
+    above->setMinimumHeight(50);
+    layout->addWidget(above, 1);
+    auto* legend = new LegendStrip;
+    std::vector<LegendEntry> entries;
+    for (const char* text : { "一次分配（各有其色）", "小于 8 MiB 的分配，合计", "该发现的分配（着色）",
+             "其他分配（淡化）", "比较点", "峰值" })
+        entries.push_back({ LegendEntry::Swatch, QBrush(Qt::gray), QPen(Qt::black), QString::fromUtf8(text), {} });
+    legend->setEntries(entries);
+    layout->addWidget(legend);
+    const auto whole = [legend] {
+        return legend->height() >= Legend::height(legend->entries(), legend->width() - 8, legend->font()) + 6;
+    };
+    window.resize(1400, 300);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(whole());
+    const int oneRow = legend->height();
+    for (int width : { 700, 420, 260, 1400 }) {
+        window.resize(width, 300);
+        QTRY_VERIFY2(whole(), qPrintable(QStringLiteral("%1 px wide: %2 px high").arg(width).arg(legend->height())));
+    }
+    window.resize(260, 300);
+    QTRY_VERIFY(whole() && legend->height() > 2 * oneRow);
 }
 
 // The window's right column: the block maps under the timelines while it is tall enough for the three, beside them

@@ -1425,10 +1425,6 @@ This job has %n snapshot file(s).</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
         <source>No snapshots open</source>
         <translation>未打开快照</translation>
     </message>
@@ -1549,10 +1545,6 @@ This job has %n snapshot file(s).</source>
         <translation>作业的流水线、张量和数据并行规模：各 rank 与其副本比较，不同流水线阶段或分片按设计可以不同</translation>
     </message>
     <message>
-        <source>%1 (an earlier step): %2</source>
-        <translation>%1（较早的一步）：%2</translation>
-    </message>
-    <message>
         <source>&amp;Colour Bands By</source>
         <translation>色带配色依据(&amp;C)</translation>
     </message>
@@ -1585,6 +1577,14 @@ This job has %n snapshot file(s).</source>
         <translation>
             <numerusform> · %n 个差异项中 %1 个经筛选显示（%2）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (an earlier step) could not be read: %2</source>
+        <translation>%1（较早的一步）无法读取（读取器的说明：%2）</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>%1 无法读取（读取器的说明：%2）</translation>
     </message>
 </context>
 <context>
@@ -1628,7 +1628,7 @@ Click: show it as A. Shift+click: as B.</source>
     </message>
     <message>
         <source>Rank %1: its file did not load, so it has no bar: %2</source>
-        <translation>Rank %1：其文件未能加载，因此没有柱形：%2</translation>
+        <translation>Rank %1：其文件未能加载，因此没有柱形（读取器的说明：%2）</translation>
     </message>
 </context>
 <context>
@@ -1720,10 +1720,6 @@ Click: show it as A. Shift+click: as B.</source>
     <message>
         <source>Cancelled</source>
         <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>失败：%1</translation>
     </message>
     <message>
         <source>JSON, gzip</source>
@@ -1833,6 +1829,14 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Rank %1 ran out of memory asking for %2 with %3 free on the device, at %4</source>
         <translation>rank %1 在 %4 申请 %2 时耗尽显存，当时设备上空闲 %3</translation>
     </message>
+    <message>
+        <source>Could not be read: %1</source>
+        <translation>无法读取（读取器的说明：%1）</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>%1 无法读取（读取器的说明：%2）</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::RankSummary</name>
@@ -1923,15 +1927,15 @@ Click: show it as A. Shift+click: as B.</source>
         <source>Copy Path</source>
         <translation>复制路径</translation>
     </message>
-    <message>
-        <source>✗ Rank %1 (%2): %3</source>
-        <translation>✗ Rank %1（%2）：%3</translation>
-    </message>
     <message numerus="yes">
         <source>✗ and %n more file(s) that did not load: see their rows</source>
         <translation>
             <numerusform>✗ 另有 %n 个文件未能加载：见其所在行</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>✗ Rank %1 (%2) could not be read: %3</source>
+        <translation>✗ Rank %1（%2）无法读取（读取器的说明：%3）</translation>
     </message>
 </context>
 <context>

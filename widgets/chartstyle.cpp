@@ -192,6 +192,11 @@ QColor annotationRangeColor(const QPalette& palette)
     return isDark(palette) ? QColor(0x9d, 0xb8, 0xe0) : QColor(0x2f, 0x4b, 0x7c);
 }
 
+QColor bannerColor(const QColor& kind, const QPalette& palette)
+{
+    return isDark(palette) ? mixed(kind, palette.color(QPalette::Window), 0.35) : kind.lighter(175);
+}
+
 double contrast(const QColor& a, const QColor& b)
 {
     const double la = luminance(a);

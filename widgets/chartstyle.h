@@ -86,6 +86,9 @@ QColor annotationColor(const QPalette& palette);
 /// plot: a slate blue, dark on a light base and light on a dark one, so that their outlines and the lines of ranges
 /// too short to see read on either.
 QColor annotationRangeColor(const QPalette& palette);
+/// The verdict banner's background for a verdict of colour `kind`: a light tint on a light palette, a dark one on a
+/// dark palette, so the palette's own text reads on it (a light pink banner glared in the dark theme).
+QColor bannerColor(const QColor& kind, const QPalette& palette);
 /// A mix of two colours, `share` of the first.
 QColor mixed(const QColor& a, const QColor& b, double share);
 /// WCAG contrast ratio of two colours (1 to 21).

@@ -166,8 +166,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
         auto* view = new QTreeView(this);
         view->setModel(model);
         view->setUniformRowHeights(true);
-        view->header()->setStretchLastSection(false);
-        view->header()->setSectionResizeMode(ExcessTreeModel::FrameColumn, QHeaderView::Stretch);
+        FindingsTableUtil::fitTextColumn(view, ExcessTreeModel::FrameColumn);
         m_excessViews[direction] = view;
         m_tabs->addTab(view, QString());
     }
@@ -404,6 +403,7 @@ void FindingsPanel::showExcess()
         view->expandToDepth(direction == ExcessTree::TopDown ? 2 : 0);
         for (int column = ExcessTreeModel::InclusiveColumn; column < ExcessTreeModel::NUM_COLUMNS; ++column)
             view->resizeColumnToContents(column);
+        FindingsTableUtil::refitTextColumn(view, ExcessTreeModel::FrameColumn);
         // The frames stay in the order called (the process's entry on top); reading starts at the user's first frame,
         // opened and scrolled to.
         if (const QModelIndex start = model->readingStart(); start.isValid()) {

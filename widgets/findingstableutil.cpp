@@ -20,38 +20,58 @@ namespace {
 // scroll, the line of code does not disappear.
 constexpr double minimumSiteShare = 0.45;
 
-void fitSite(QTreeView* view)
+// The text column takes what the figures leave, never less than minimumSiteShare of the view, and no more than its
+// longest text: on a wide screen (4K) the figures stay beside the words they measure and the row's end is left blank,
+// rather than a site stretched over two thousand pixels with its figures at the far edge.
+void fitText(QTreeView* view, int textColumn)
 {
+    const QAbstractItemModel* model = view->model();
+    if (!model)
+        return;
+    QHeaderView* header = view->header();
     int figures = 0;
-    for (int column = 0; column < FindingsModel::NUM_COLUMNS; ++column) {
-        if (column != FindingsModel::SiteColumn && !view->isColumnHidden(column))
-            figures += view->header()->sectionSize(column);
+    for (int column = 0; column < model->columnCount(); ++column) {
+        if (column != textColumn && !view->isColumnHidden(column))
+            figures += header->sectionSize(column);
     }
     const int width = view->viewport()->width();
-    view->header()->resizeSection(FindingsModel::SiteColumn, std::max(width - figures, int(width * minimumSiteShare)));
+    // QTreeView's override (indentation included) is protected; QAbstractItemView's is public.
+    const int text = std::max(static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(textColumn),
+        header->sectionSizeHint(textColumn));
+    header->resizeSection(textColumn, std::min(text, std::max(width - figures, int(width * minimumSiteShare))));
 }
 
-// Refits the site whenever the view changes width.
-class SiteFitter : public QObject
+void fitSite(QTreeView* view)
+{
+    fitText(view, FindingsModel::SiteColumn);
+}
+
+// Refits the text column whenever the view changes width, and whenever its rows change (a tree's branch opened).
+class TextFitter : public QObject
 {
 public:
-    explicit SiteFitter(QTreeView* view)
+    TextFitter(QTreeView* view, int column)
         : QObject(view)
         , m_view(view)
+        , m_column(column)
     {
         view->viewport()->installEventFilter(this);
+        const auto refit = [this] { fitText(m_view, m_column); };
+        connect(view, &QTreeView::expanded, this, refit);
+        connect(view, &QTreeView::collapsed, this, refit);
     }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         if (event->type() == QEvent::Resize && watched == m_view->viewport())
-            fitSite(m_view);
+            fitText(m_view, m_column);
         return false;
     }
 
 private:
     QTreeView* m_view;
+    int m_column;
 };
 
 // A site the filter found by a frame of its stack ends with that frame's name: elided, the site gives way and the
@@ -119,9 +139,23 @@ void setUp(QTreeView* view)
     view->setRootIsDecorated(false);
     view->setAlternatingRowColors(true);
     view->setTextElideMode(Qt::ElideMiddle);
-    view->header()->setStretchLastSection(true);
+    // The site sets the table's width (fitText): a last column stretched over the rest would carry its figure to
+    // the far edge of a wide screen.
+    view->header()->setStretchLastSection(false);
     view->setItemDelegateForColumn(FindingsModel::SiteColumn, new SiteDelegate(view));
-    new SiteFitter(view);
+    new TextFitter(view, FindingsModel::SiteColumn);
+}
+
+void fitTextColumn(QTreeView* view, int column)
+{
+    view->header()->setStretchLastSection(false);
+    new TextFitter(view, column);
+    fitText(view, column);
+}
+
+void refitTextColumn(QTreeView* view, int column)
+{
+    fitText(view, column);
 }
 
 void fitColumns(QTreeView* view)

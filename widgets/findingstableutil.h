@@ -13,6 +13,11 @@ namespace RankScope {
 /// whole stack is its tooltip), the figures after it at the width of their contents.
 namespace FindingsTableUtil {
 void setUp(QTreeView* view);
+/// A table of figures beside one text column (a site, a frame): the text takes what the figures leave, up to its
+/// longest line, and follows the view's width and the rows shown (a tree's branch opened). Call refitTextColumn when
+/// the rows or the figures' widths change otherwise.
+void fitTextColumn(QTreeView* view, int column);
+void refitTextColumn(QTreeView* view, int column);
 /// Fits the figure columns to their contents once the findings are in.
 void fitColumns(QTreeView* view);
 /// For a picture, which cannot scroll and whose vector formats do not clip a header to its view: hides the figures it

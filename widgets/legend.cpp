@@ -100,6 +100,8 @@ QStringList texts(const std::vector<LegendEntry>& entries)
 LegendStrip::LegendStrip(QWidget* parent)
     : QWidget(parent)
 {
+    // Its height is its size hint's, its rows at its width (resizeEvent asks again when the width changes). Not a
+    // height-for-width policy: with one, the exported page's layout grew the picture past the size asked for.
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
@@ -128,6 +130,14 @@ QSize LegendStrip::sizeHint() const
 QSize LegendStrip::minimumSizeHint() const
 {
     return QSize(100, heightForWidth(std::max(width(), 100)));
+}
+
+void LegendStrip::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Narrower, the entries take another row ("比较点" went under the plot's edge, cut): ask the layout for it.
+    if (heightForWidth(width()) != height())
+        updateGeometry();
 }
 
 void LegendStrip::paintEvent(QPaintEvent*)

@@ -113,8 +113,9 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 3);
     splitter->setStretchFactor(3, 2);
-    // The bars get the room their legend and eight ranks need; a few ranks' rows take little.
-    splitter->setSizes({ 380, 170, 200, 300 });
+    // The bars get the room their legend and eight ranks need; the table as much, so that a short screen (720 px)
+    // still shows six ranks' rows of a large job under the legend of an incomplete trace.
+    splitter->setSizes({ 300, 170, 280, 260 });
 
     (new Retranslator(this))->add([this] {
         if (m_reshow)
@@ -124,6 +125,8 @@ RanksPanel::RanksPanel(RankListModel* model, QWidget* parent)
         m_table->setAccessibleName(tr("Ranks"));
         m_table->setToolTip(tr("Select a rank to show it as A"));
         updateLegend();
+        // Headers change width with the language ("Rank" is "Rank 编号" in Chinese).
+        fitColumns();
     });
 }
 
@@ -151,6 +154,11 @@ int RanksPanel::neededWidth() const
     return RankTableUtil::neededWidth(m_table) + width() - m_table->width();
 }
 
+int RanksPanel::keyWidth() const
+{
+    return RankTableUtil::keyWidth(m_table) + width() - m_table->width();
+}
+
 void RanksPanel::updateLegend()
 {
     bool incomplete = false;
@@ -163,7 +171,7 @@ void RanksPanel::updateLegend()
         if (const QString error = file.data(RankListModel::ErrorRole).toString(); !error.isEmpty()) {
             // A few in full; the rest have their rows (and tooltips).
             if (failed.size() < MaxFailedShown)
-                failed << tr("✗ Rank %1 (%2): %3")
+                failed << tr("✗ Rank %1 (%2) could not be read: %3")
                               .arg(m_model->index(row, RankListModel::RankColumn).data().toString(),
                                   QFileInfo(file.data(RankListModel::PathRole).toString()).fileName(), error);
             else
@@ -180,16 +188,22 @@ void RanksPanel::updateLegend()
 void RanksPanel::showFinding(const Comparison& comparison, size_t finding, int otherRank)
 {
     m_reshow = {}; // the window shows the finding again in a new language (it owns the comparison)
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->showFinding(comparison, finding, otherRank);
 }
 
 void RanksPanel::showOom(const DeviceHistoryPtr& history, int rank, size_t oom)
 {
+    m_stackRank = rank;
+    m_stackOom = true;
     reshowAs([this, history, rank, oom] { m_stackPane->showOom(*history, rank, history->ooms()[oom]); });
 }
 
 void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation)
 {
+    m_stackRank = rank;
+    m_stackOom = false;
     reshowAs([this, history, rank, allocation] {
         const DeviceHistory& h = *history;
         const Allocation& a = h.allocations()[allocation];
@@ -208,6 +222,8 @@ void RanksPanel::showAllocation(const DeviceHistoryPtr& history, int rank, uint3
 
 void RanksPanel::showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack)
 {
+    m_stackRank = rank;
+    m_stackOom = false;
     reshowAs([this, history, rank, address, stack] {
         m_stackPane->showStack(tr("Rank %1 · block at 0x%2").arg(rank).arg(address, 0, 16), history->snapshot(), stack);
     });
@@ -223,12 +239,16 @@ void RanksPanel::reshowAs(std::function<void()> show)
 void RanksPanel::clearStack()
 {
     m_reshow = {};
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->clear();
 }
 
 void RanksPanel::closeJob()
 {
     m_reshow = {};
+    m_stackRank = -1;
+    m_stackOom = false;
     m_stackPane->clear();
     // The stack's mode is the job's: the next one opens on the frames views show, folded.
     m_stackPane->setShowAllFrames(false);

@@ -47,6 +47,8 @@ public:
     void fitColumns();
     /// The width this column needs for every column of its table in sight (RankTableUtil::neededWidth).
     int neededWidth() const;
+    /// The width this column needs for its table's key columns, the rank to the excess (RankTableUtil::keyWidth).
+    int keyWidth() const;
 
     /// A finding's stack; `otherRank` is the shown rank it is compared with.
     void showFinding(const Comparison& comparison, size_t finding, int otherRank);
@@ -55,6 +57,16 @@ public:
     void showAllocation(const DeviceHistoryPtr& history, int rank, uint32_t allocation);
     void showBlock(const DeviceHistoryPtr& history, int rank, uint64_t address, StackId stack);
     void clearStack();
+    /// The rank whose out-of-memory, allocation or block the stack pane shows; -1 for a finding or nothing.
+    int stackRank() const
+    {
+        return m_stackRank;
+    }
+    /// Whether that is an out-of-memory's failed request.
+    bool stackShowsOom() const
+    {
+        return m_stackOom;
+    }
     /// Ends the job's stack: the pane emptied, its modes (All frames, Native frames) back to the shown frames folded.
     void closeJob();
 
@@ -84,6 +96,8 @@ private:
     StackPane* m_stackPane = nullptr;
     /// How the stack pane's content was made, while it is an OOM's, an allocation's or a block's.
     std::function<void()> m_reshow;
+    int m_stackRank = -1;
+    bool m_stackOom = false;
     /// The comparison shown, for the ranks it compares.
     ComparisonPtr m_comparison;
 };

@@ -64,6 +64,21 @@ int RankTableUtil::neededWidth(const QTreeView* view)
     return width;
 }
 
+int RankTableUtil::keyWidth(const QTreeView* view)
+{
+    const QAbstractItemModel* model = view->model();
+    if (!model)
+        return 0;
+    const QHeaderView* header = view->header();
+    const int last = header->visualIndex(RankListModel::ExcessColumn);
+    int width = 2 * view->frameWidth() + view->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < model->columnCount(); ++column) {
+        if (!view->isColumnHidden(column) && header->visualIndex(column) <= last)
+            width += std::max(header->sectionSize(column), header->sectionSizeHint(column));
+    }
+    return width;
+}
+
 void RankTableUtil::fitWidth(QTreeView* view)
 {
     using M = RankListModel;

@@ -18,6 +18,9 @@ void showColumnsOf(QTreeView* view, const Comparison& comparison);
 /// The width the view needs to show every column it shows as fitColumns sized them, the file's name whole: no
 /// horizontal scrolling.
 int neededWidth(const QTreeView* view);
+/// The width the view needs to show its key columns whole, every column from the rank to the excess (the peak, the
+/// point's figures), beside a vertical scroll bar: what a narrow window must keep in sight.
+int keyWidth(const QTreeView* view);
 /// For a picture, which cannot scroll: hides the columns it can best do without (the snapshot's own figures, then
 /// the smaller categories …) until the rest fit the view's width. The rank, file, at-point and excess columns stay.
 void fitWidth(QTreeView* view);

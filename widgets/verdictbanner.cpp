@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "verdictbanner.h"
 
+#include "chartstyle.h"
 #include "retranslator.h"
 #include "verdicttext.h"
 
+#include <QApplication>
 #include <QEvent>
 
 #include <QHBoxLayout>
@@ -61,10 +63,8 @@ VerdictBanner::VerdictBanner(QWidget* parent)
 void VerdictBanner::setPending(const QString& message)
 {
     m_verdict.reset();
-    QPalette p = palette();
-    p.setColor(QPalette::Window, p.color(QPalette::AlternateBase));
-    setPalette(p);
-    m_strip->setPalette(p);
+    m_colour = QColor();
+    applyColours();
     m_title->setText(message);
     m_body->clear();
     showBody();
@@ -83,6 +83,31 @@ void VerdictBanner::changeEvent(QEvent* event)
     QFrame::changeEvent(event);
     if (event->type() == QEvent::LanguageChange && m_verdict)
         showVerdict();
+    // A theme chosen while the banner shows: its tint and text follow the new palette.
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        && !m_applyingColours)
+        applyColours();
+}
+
+void VerdictBanner::applyColours()
+{
+    m_applyingColours = true;
+    const QPalette window = parentWidget() ? parentWidget()->palette() : QApplication::palette();
+    QPalette p = window;
+    p.setColor(QPalette::Window,
+        m_colour.isValid() ? ChartStyle::bannerColor(m_colour, window) : window.color(QPalette::AlternateBase));
+    setPalette(p);
+    QPalette strip = p;
+    if (m_colour.isValid())
+        strip.setColor(QPalette::Window, m_colour);
+    m_strip->setPalette(strip);
+    if (m_details) {
+        // The banner's tint and text, so the details read as its continuation.
+        m_details->setPalette(p);
+        m_details->viewport()->setPalette(p);
+        m_detailsText->setPalette(p);
+    }
+    m_applyingColours = false;
 }
 
 void VerdictBanner::showVerdict()
@@ -120,15 +145,9 @@ void VerdictBanner::showVerdict()
     }
     if (v.rankCount < 2 && v.kind != Verdict::Growth && v.oomRanks.empty())
         colour = QColor(0x9d, 0xa3, 0xab); // no comparison, so neither good nor bad news
-    // Light tint behind dark text reads in light and dark palettes alike; the strip carries the full colour.
-    QPalette p = palette();
-    p.setColor(QPalette::Window, colour.lighter(175));
-    p.setColor(QPalette::WindowText, Qt::black);
-    p.setColor(QPalette::ButtonText, Qt::black); // the Details button, on the same light tint
-    setPalette(p);
-    QPalette strip = m_strip->palette();
-    strip.setColor(QPalette::Window, colour);
-    m_strip->setPalette(strip);
+    // A tint of it behind the palette's own text (ChartStyle::bannerColor); the strip carries the full colour.
+    m_colour = colour;
+    applyColours();
     const QString sure = VerdictText::confidence(v, VerdictText::Translated);
     m_title->setText(tr("%1 (confidence: %2)")
                          .arg(VerdictText::title(v, VerdictText::Translated),
@@ -195,7 +214,7 @@ void VerdictBanner::showBody()
         page->installEventFilter(this);
     }
     m_details->setAccessibleName(tr("Verdict details"));
-    // The banner's tint and dark text, so the details read as its continuation.
+    // The banner's tint and text, so the details read as its continuation.
     m_details->setPalette(palette());
     m_details->viewport()->setPalette(palette());
     m_details->viewport()->setBackgroundRole(QPalette::Window);

@@ -66,6 +66,8 @@ protected:
 
 private:
     void showVerdict();
+    /// The verdict's colour (none while pending) over the palette of the window, again when that palette changes.
+    void applyColours();
     /// The body in the banner, or in the details over the page when compact and open.
     void showBody();
     void placeDetails();
@@ -79,6 +81,8 @@ private:
     QScrollArea* m_details = nullptr;
     QLabel* m_detailsText = nullptr;
     bool m_compact = false;
+    QColor m_colour; ///< the verdict kind's; invalid while pending
+    bool m_applyingColours = false;
 };
 
 } // namespace RankScope

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "whatifview.h"
 
+#include "findingstableutil.h"
+
 #include "formatting.h"
 #include "retranslator.h"
 #include "whatifmodel.h"
@@ -37,9 +39,8 @@ WhatIfView::WhatIfView(QWidget* parent)
     // What saves most first: the rows that answer "what would have fit" (a category, often) in sight at 1280×720,
     // however many sites come before them in the order computed.
     m_view->sortByColumn(WhatIfModel::SavedColumn, Qt::DescendingOrder);
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(WhatIfModel::WithoutColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle);
+    FindingsTableUtil::fitTextColumn(m_view, WhatIfModel::WithoutColumn);
     layout->addWidget(m_view, 1);
     m_jobs.setOnIdle([this] { emit ready(); });
     (new Retranslator(this))->add([this] {
@@ -73,6 +74,7 @@ void WhatIfView::showRank(ComparisonPtr comparison, int rank)
             m_model->setHoldings(c, std::move(holdings));
             for (int column = WhatIfModel::HeldColumn; column < WhatIfModel::NUM_COLUMNS; ++column)
                 m_view->resizeColumnToContents(column);
+            FindingsTableUtil::refitTextColumn(m_view, WhatIfModel::WithoutColumn);
             showHeader();
         });
 }

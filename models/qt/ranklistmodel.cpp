@@ -137,7 +137,7 @@ QVariant RankListModel::displayData(const Row& row, int column) const
         // What went wrong, or what to know, right under the name: never off screen in a far column.
         const QString name = QFileInfo(f.path).fileName();
         if (!row.loading && !f.ok() && !f.cancelled)
-            return QString(name + QLatin1Char('\n') + tr("Failed: %1").arg(f.error));
+            return QString(name + QLatin1Char('\n') + tr("Could not be read: %1").arg(f.error));
         if (!row.loading && !f.notes().isEmpty())
             return QString(name + QLatin1Char('\n') + QStringLiteral("⚠ ") + f.notes());
         return name;
@@ -266,7 +266,8 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
         return row.outlier ? QVariant(QColor(225, 87, 89, 60)) : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == FileColumn && !row.loading && (!row.file.ok() || !row.file.notes().isEmpty()))
-            return tr("%1: %2").arg(row.file.path, row.file.ok() ? row.file.notes() : row.file.error);
+            return row.file.ok() ? tr("%1: %2").arg(row.file.path, row.file.notes())
+                                 : tr("%1 could not be read: %2").arg(row.file.path, row.file.error);
         if (index.column() == FileColumn)
             return row.file.path;
         if ((index.column() == PeakColumn || index.column() == TraceColumn) && row.file.ok()
@@ -275,7 +276,7 @@ QVariant RankListModel::data(const QModelIndex& index, int role) const
                       "wrapped, so allocations from before it are missing and the peak can be higher (%1)")
                 .arg(Formatting::bytesExact(row.total.peakAllocatedBytes));
         if (index.column() == StatusColumn && !row.loading && !row.file.ok())
-            return tr("%1: %2").arg(row.file.path, row.file.error);
+            return tr("%1 could not be read: %2").arg(row.file.path, row.file.error);
         if (index.column() == StatusColumn && !row.loading && !row.file.notes().isEmpty())
             return tr("%1: %2").arg(row.file.path, row.file.notes());
         if (row.summary && index.column() == AtPointColumn && !row.summary->note.empty())
