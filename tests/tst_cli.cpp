@@ -274,12 +274,15 @@ void TestCli::outOfMemory()
     // Ranks alike, said once: one group, one stack for its failed request.
     QCOMPARE(j["groups"].size(), size_t(1));
     QCOMPARE(j["groups"][0]["ranks"].get<std::vector<int>>(), std::vector<int>({ 0, 1, 2, 3 }));
-    QCOMPARE(j["stacks"].size(), size_t(1));
-    // Ranks 1-3 say only what differs from rank 0 (their files); made whole, each has its failed request.
+    // One stack per checkout: ranks 2-3 ran from a container, and their failed request names their own files.
+    QCOMPARE(j["stacks"].size(), size_t(2));
+    // Ranks 1-3 say only what differs from rank 0 (their files and, from the container, their stack); made whole,
+    // each has its failed request.
     const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(j.dump());
     for (size_t i = 1; i < j["ranks"].size(); ++i) {
         QCOMPARE(j["ranks"][i]["alike_with"].get<int>(), 0);
-        QVERIFY(!j["ranks"][i].contains("oom") && !j["ranks"][i].contains("categories"));
+        QVERIFY(!j["ranks"][i].contains("categories"));
+        QCOMPARE(j["ranks"][i].contains("oom"), i >= 2);
     }
     for (size_t i = 0; i < j["ranks"].size(); ++i) {
         const nlohmann::ordered_json rank = RankScope::DiffReport::rankRecord(ordered, i);
@@ -292,6 +295,7 @@ void TestCli::outOfMemory()
         const nlohmann::json& frames = j["stacks"][oom["stack"].get<size_t>()]["frames"];
         QVERIFY(frames[0]["inner_frames"].get<int>() > 0);
         QCOMPARE(frames[1]["own_code"].get<bool>(), true);
+        QCOMPARE(frames[1]["filename"].get<std::string>().starts_with("/workspace/"), i >= 2);
     }
     p = run({ QStringLiteral("diff"), capacity });
     const QString text = QString::fromUtf8(p->readAllStandardOutput());

@@ -115,17 +115,23 @@ public:
         }
         return it->second;
     }
-    // A rank's failed request: its stack as recorded, one for every rank that failed at the same site.
+    // A rank's failed request: its stack as recorded, one for every rank that failed there with the same frames. A
+    // rank run from another path (a container, another checkout) fails at the same site with frames of its own
+    // files, and its answer must name them, not the first rank's.
     size_t oom(const Comparison& c, const RankSummary& r)
     {
         const size_t index = size_t(c.rankIndex(r.rank));
         const bool known = r.oomSite != NoSite && !c.sites().frames(r.oomSite).empty();
-        const auto [it, added] = m_ooms.try_emplace({ &c, r.oomSite, known ? -1 : int(index) }, m_list.size());
+        const Snapshot& snapshot = c.history(index).snapshot();
+        const std::vector<StackText::Frame> recorded = StackText::stackFrames(snapshot, r.oomStack, false).frames;
+        std::string frames;
+        for (const StackText::Frame& f : recorded)
+            frames.append(f.file).append(1, '\0').append(f.name).append(1, '\0').append(std::to_string(f.line) + '\n');
+        const auto [it, added] =
+            m_ooms.try_emplace({ &c, r.oomSite, known ? -1 : int(index), std::move(frames) }, m_list.size());
         if (added) {
-            const Snapshot& snapshot = c.history(index).snapshot();
             add(known ? c.sites().label(r.oomSite) : std::string(),
-                StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot)),
-                StackText::stackFrames(snapshot, r.oomStack, false).frames);
+                StackText::stackFrames(snapshot, r.oomStack, true, c.sites().ownPackagesOf(snapshot)), recorded);
         }
         return it->second;
     }
@@ -161,7 +167,7 @@ private:
     FrameDetail m_detail;
     nlohmann::ordered_json m_list = nlohmann::ordered_json::array();
     std::map<std::pair<const Comparison*, SiteId>, size_t> m_sites;
-    std::map<std::tuple<const Comparison*, SiteId, int>, size_t> m_ooms;
+    std::map<std::tuple<const Comparison*, SiteId, int, std::string>, size_t> m_ooms;
 };
 
 nlohmann::ordered_json findingJson(const Comparison& c, const Finding& f, StackList& stacks)
