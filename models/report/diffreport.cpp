@@ -536,6 +536,7 @@ std::string stackLine(const StackText::Frames& shown, const std::vector<StackTex
 std::vector<int> groupRanks(const Comparison& c, const std::vector<size_t>& members)
 {
     std::vector<int> out;
+    out.reserve(members.size());
     for (size_t i : members)
         out.push_back(c.ranks()[i].rank);
     return out;
@@ -544,6 +545,7 @@ std::vector<int> groupRanks(const Comparison& c, const std::vector<size_t>& memb
 std::vector<int> findingRanks(const Comparison& c, const std::vector<size_t>& members)
 {
     std::vector<int> out;
+    out.reserve(members.size());
     for (size_t i : members)
         out.push_back(c.findings()[i].rank);
     return out;
