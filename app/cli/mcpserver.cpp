@@ -80,7 +80,7 @@ bool flagOf(const Json& args, const char* name)
 // One of the values a schema's enum lists, or the first (the default) when not given.
 std::string choiceOf(const Json& args, const char* name, const std::vector<std::string>& choices)
 {
-    const std::string v = stringOf(args, name);
+    std::string v = stringOf(args, name); // not const: returned, it moves
     if (v.empty())
         return choices.front();
     if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
@@ -1162,8 +1162,8 @@ McpServer::Result McpServer::steps(const Json& args)
     // The text: its header, the page's rows (one a rank, in the same order), then what follows them.
     const QStringList lines = QString::fromStdString(StepsReport::text(analysis)).split(QLatin1Char('\n'));
     QStringList shown { lines.front() };
-    shown += lines.mid(qsizetype(1 + offset), qsizetype(std::min(limit, total - offset)));
-    shown += lines.mid(qsizetype(1 + total));
+    shown += lines.mid(qsizetype(offset) + 1, qsizetype(std::min(limit, total - offset)));
+    shown += lines.mid(qsizetype(total) + 1);
     r.text = errors + shown.join(QLatin1Char('\n')).toStdString()
         + (r.structured["next"].is_null() ? std::string()
                                           : "Next page: offset " + std::to_string(offset + limit) + ".\n");
@@ -1213,7 +1213,9 @@ Json McpServer::callTool(const Json& params)
                 std::string takes;
                 for (const auto& [taken, described] : known.items())
                     takes += (takes.empty() ? "" : ", ") + taken;
-                throw ToolError("unknown argument " + key + ": " + name + " takes " + takes);
+                std::string message = "unknown argument ";
+                message.append(key).append(": ").append(name).append(" takes ").append(takes);
+                throw ToolError(message);
             }
             return toolResult(tool.call(arguments));
         } catch (const ToolError& e) {

@@ -95,7 +95,7 @@ std::string shortCppName(std::string_view name)
 // function by its short name, or whole where the short name alone does not tell two apart.
 std::string frameLabel(const SiteTable::SiteFrame& f, bool withPath)
 {
-    const std::string name = f.kind == FrameKind::Native && !withPath ? shortCppName(*f.name) : *f.name;
+    std::string name = f.kind == FrameKind::Native && !withPath ? shortCppName(*f.name) : *f.name;
     std::string_view file = withPath ? std::string_view(*f.fileKey) : baseName(*f.filename);
     for (std::string_view prefix : { "code:", "package:", "stdlib:" }) {
         if (withPath && file.starts_with(prefix))
@@ -196,7 +196,7 @@ struct SiteTable::LabelCache
 };
 
 SiteTable::SiteTable(SiteOptions options)
-    : m_options(options)
+    : m_options(std::move(options))
     , m_labels(std::make_unique<LabelCache>())
 {
     m_sites.emplace_back(); // site 0: no frames
