@@ -1003,6 +1003,23 @@ void TestWidgets::stackPaneFoldsAndToggles()
     };
     QVERIFY(marked(4));
     QVERIFY(!marked(3));
+    // Switched to the dark theme while it shows: the dimmed lines take the new palette's colour.
+    const auto dimColour = [text](int block) {
+        for (const QTextEdit::ExtraSelection& mark : text->extraSelections()) {
+            if (mark.cursor.blockNumber() == block && mark.format.foreground().style() != Qt::NoBrush)
+                return mark.format.foreground().color();
+        }
+        return QColor();
+    };
+    QCOMPARE(dimColour(2), pane.palette().color(QPalette::PlaceholderText));
+    const QPalette before = QApplication::palette();
+    const QPalette dark = ChartStyle::darkPalette();
+    QVERIFY(dark.color(QPalette::PlaceholderText) != before.color(QPalette::PlaceholderText));
+    QApplication::setPalette(dark); // as the View menu's theme does
+    QTRY_COMPARE(dimColour(2), dark.color(QPalette::PlaceholderText));
+    QCOMPARE(text->textCursor().blockNumber(), 4);
+    QApplication::setPalette(before);
+    QTRY_COMPARE(dimColour(2), before.color(QPalette::PlaceholderText));
     const QTextBlock foldedLine = text->document()->findBlockByNumber(2);
     QCOMPARE(foldedLine.text(), QStringLiteral("+2 native frames"));
     QTextCursor cursor(foldedLine);

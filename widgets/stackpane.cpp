@@ -324,6 +324,15 @@ void StackPane::refresh()
     }
 }
 
+void StackPane::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // The marks' colours are the palette's at the time they were made: a theme switched while the app runs would
+    // leave the dimmed lines in the old theme's colour (near-black on a dark background).
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
 int StackPane::readingStartLine() const
 {
     return m_startLine;
