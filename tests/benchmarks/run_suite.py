@@ -235,8 +235,9 @@ def main():
               for _ in range(runs)]
     shown = statistics.median(w['verdict and views after'] for w in window)
     print(f'  {"bench_gui, the window opening it":<46} {shown:8.2f} s to verdict and views ({runs} runs)')
-    row('1 GB file to its timeline drawn (window)', f'{shown:.2f} s', f'load {ours.wall:.2f} s',
-        f'{shown / ours.wall:.2f}x the load', '<= 1.5x the load', shown / ours.wall <= 1.5)
+    # The window within 1.4x its load; the export keeps 1.5x, as it also encodes a 3200 x 2000 PNG.
+    row('1 GB file to verdict and views (window)', f'{shown:.2f} s', f'load {ours.wall:.2f} s',
+        f'{shown / ours.wall:.2f}x the load', '<= 1.4x the load', shown / ours.wall <= 1.4)
     row('memory per trace event (info)', f'{ours.rss * 2**20 / big_events:.0f} B', f'{peer.rss * 2**20 / big_events:.0f} B',
         f'{ours.rss / peer.rss:.2f}x', 'report', True)
 
