@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "chartstyle.h"
+
+#include "pairedbars.h"
+
+#include "imageexport.h"
+
+#include <QLabel>
+
+#include <algorithm>
+
+namespace RankScope::PairedBars {
+
+void setUpHeadline(QLabel* headline)
+{
+    QFont bold = headline->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.2);
+    headline->setFont(bold);
+    headline->setAutoFillBackground(true);
+    headline->setMargin(8);
+    headline->setWordWrap(true);
+    headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
+void setAnswer(QLabel* headline, std::optional<bool> good)
+{
+    const QWidget* parent = headline->parentWidget();
+    QPalette palette = parent ? parent->palette() : headline->palette();
+    if (good) {
+        const QColor kind = *good ? QColor(0x59, 0xa1, 0x4f) : ChartStyle::alertColor();
+        palette.setColor(QPalette::Window, ChartStyle::bannerColor(kind, palette));
+    }
+    headline->setPalette(palette);
+}
+
+void setUpPlot(QCustomPlot* plot, QWidget* menuOwner)
+{
+    plot->setMinimumHeight(240);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+    plot->legend->setVisible(true);
+    plot->legend->setBorderPen(Qt::NoPen);
+    ImageExport::addImageMenu(plot, menuOwner);
+}
+
+Bars draw(
+    QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName, double top)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    Bars bars { new QCPBars(plot->xAxis, plot->yAxis), new QCPBars(plot->xAxis, plot->yAxis) };
+    bars.before->setName(beforeName);
+    bars.after->setName(afterName);
+    bars.before->setBrush(QColor(0xe1, 0x57, 0x59, 150));
+    bars.after->setBrush(QColor(0x4e, 0x79, 0xa7));
+    for (QCPBars* b : { bars.before, bars.after }) {
+        b->setPen(Qt::NoPen);
+        b->setWidth(Width);
+    }
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    top = std::max(top, 1.0);
+    const size_t every = std::max<size_t>(1, pairs.size() / 16);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const Pair& pair = pairs[i];
+        if (pair.before >= 0)
+            bars.before->addData(double(i) - Offset, double(pair.before));
+        if (pair.after >= 0)
+            bars.after->addData(double(i) + Offset, double(pair.after));
+        top = std::max({ top, double(pair.before), double(pair.after) });
+        if (i % every == 0)
+            ticks->addTick(double(i), pair.label);
+    }
+    plot->xAxis->setTicker(ticks);
+    plot->xAxis->setRange(-0.6, std::max<double>(double(pairs.size()), 1) - 0.4);
+    plot->yAxis->setRange(0, top * 1.15);
+    ChartStyle::applyPalette(plot, plot->palette());
+    return bars;
+}
+
+} // namespace RankScope::PairedBars

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// qcustomplot.h must come first: it uses `foreach`, which later Qt headers may have disabled.
+#include <qcustomplot.h>
+
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QLabel;
+class QWidget;
+
+namespace RankScope {
+
+/// What the views of two runs of one job share (before and after a fix, a job against its baseline): a headline
+/// tinted by its answer, and each rank's memory in the two runs as a pair of bars, the first run light on the left,
+/// the second dark on the right.
+namespace PairedBars {
+/// Offsets of the two bars of a pair from the rank's place on the axis, and their width.
+constexpr double Offset = 0.2;
+constexpr double Width = 0.38;
+
+/// A bold headline on a band that setAnswer tints.
+void setUpHeadline(QLabel* headline);
+/// The band green for a good answer, red for a bad one, plain for none yet; the palette's own text reads on it in a
+/// light and a dark theme.
+void setAnswer(QLabel* headline, std::optional<bool> good);
+/// Memory on the value axis, a legend without a frame, the plot's picture menu.
+void setUpPlot(QCustomPlot* plot, QWidget* menuOwner);
+
+struct Pair
+{
+    QString label; ///< on the rank axis
+    int64_t before = -1; ///< negative: no bar
+    int64_t after = -1;
+};
+struct Bars
+{
+    QCPBars* before = nullptr;
+    QCPBars* after = nullptr;
+};
+/// Clears the plot and draws a pair for each of `pairs` in order, the rank axis labelled with about 16 of them at
+/// most, the value axis from 0 to above `top` (the highest bar where less); then the palette. The caller labels the
+/// axes and replots.
+Bars draw(QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName,
+    double top = 0);
+} // namespace PairedBars
+
+} // namespace RankScope
