@@ -322,13 +322,15 @@ void GateView::rebuildTree()
             : r.eventAfter < 0                   ? tr("before the trace")
                                                  : tr("%1% into the step").arg(std::lround(r.stepFraction * 100));
         row->setText(WhenColumn, when);
-        QString figures = tr("Largest growth across the aligned step: %1 (%2 of the baseline's peak), %3 → %4 at "
-                             "event %5 (the baseline's event %6); %7 allowed.")
-                              .arg(signedBytes(r.largestBytes), percentOf(r.largestBytes, r.peakBefore),
-                                  Formatting::bytes(r.totalBefore), Formatting::bytes(r.totalAfter))
-                              .arg(r.eventAfter)
-                              .arg(r.eventBefore)
-                              .arg(Formatting::bytes(r.allowedBytes));
+        QString figures = r.largestBytes > 0
+            ? tr("Largest growth across the aligned step: %1 (%2 of the baseline's peak), %3 → %4 at event %5 (the "
+                 "baseline's event %6); %7 allowed.")
+                  .arg(signedBytes(r.largestBytes), percentOf(r.largestBytes, r.peakBefore),
+                      Formatting::bytes(r.totalBefore), Formatting::bytes(r.totalAfter))
+                  .arg(r.eventAfter)
+                  .arg(r.eventBefore)
+                  .arg(Formatting::bytes(r.allowedBytes))
+            : tr("No growth across the aligned step; %1 allowed.").arg(Formatting::bytes(r.allowedBytes));
         figures += QLatin1Char('\n')
             + tr("Peak: %1 → %2 (%3)%4.")
                   .arg(Formatting::bytes(r.peakBefore), Formatting::bytes(r.peakAfter),
