@@ -6,6 +6,7 @@
 
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QStatusBar>
 
 namespace RankScope {
@@ -16,7 +17,8 @@ ViewWindow::ViewWindow(QWidget* view, QWidget* parent)
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setCentralWidget(view);
-    resize(1200, 800);
+    // Within the screen: on a 1280×720 one a taller window hid its status line (the gate's pass or fail).
+    resize(QSize(1200, 800).boundedTo(screen()->availableGeometry().size()));
     m_file = menuBar()->addMenu(QString());
     // Made again in a new language, with the rest of the window.
     (new Retranslator(this))->add([this] { refreshFileActions(); });

@@ -1086,10 +1086,6 @@
         <translation>Rank 编号</translation>
     </message>
     <message>
-        <source>Memory at each rank&apos;s largest aligned growth (outlines: peaks)</source>
-        <translation>每个 rank 最大对齐增长时刻的内存（轮廓：峰值）</translation>
-    </message>
-    <message>
         <source>Your code: reading starts here</source>
         <translation>你的代码：从这里开始阅读</translation>
     </message>
@@ -1192,6 +1188,10 @@
     <message>
         <source>No growth across the aligned step; %1 allowed.</source>
         <translation>在对齐的步骤中没有增长；允许 %1。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
     </message>
 </context>
 <context>

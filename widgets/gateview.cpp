@@ -176,25 +176,27 @@ void GateView::rebuildPlot()
     const std::vector<GateResult::Rank> none;
     const std::vector<GateResult::Rank>& ranks = g ? g->ranks : none;
     const bool devices = g && GateReport::namesDevices(*g);
-    // The moment each rank is judged at: its largest aligned growth, in the baseline and in this job.
+    // Each rank's peak in the baseline and in this job, as the before/after view pairs them; inside each, what the
+    // rank held at the moment of its largest aligned growth, where the gate weighs the whole step: a growth mid-step
+    // shows there under peaks that stayed alike.
     std::vector<PairedBars::Pair> pairs;
-    double top = 0;
     for (const GateResult::Rank& r : ranks) {
         const QString label = devices ? tr("%1 cuda:%2").arg(r.rank).arg(r.device) : QString::number(r.rank);
-        pairs.push_back({ label, r.totalBefore, r.totalAfter });
-        top = std::max({ top, double(r.peakBefore), double(r.peakAfter) });
+        pairs.push_back({ label, r.peakBefore, r.peakAfter });
     }
-    const PairedBars::Bars bars = PairedBars::draw(
-        m_plot, pairs, tr("Baseline, at the largest growth"), tr("This job, at the largest growth"), top);
-    // The peaks as outlines around the bars, so a growth mid-step shows under peaks that stayed alike.
+    const PairedBars::Bars bars = PairedBars::draw(m_plot, pairs, tr("Baseline's peak"), tr("This job's peak"));
     const double axisTop = m_plot->yAxis->range().upper;
-    auto* peakBefore = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    auto* peakAfter = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    peakBefore->setName(tr("Baseline's peak"));
-    peakAfter->setName(tr("This job's peak"));
+    auto* momentBefore = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto* momentAfter = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    momentBefore->setName(tr("Baseline, at the largest growth"));
+    momentAfter->setName(tr("This job, at the largest growth"));
     const QColor text = palette().color(QPalette::WindowText);
-    peakBefore->setPen(QPen(ChartStyle::mixed(bars.before->brush().color(), text, 0.7), 1.5, Qt::DashLine));
-    peakAfter->setPen(QPen(ChartStyle::mixed(bars.after->brush().color(), text, 0.7), 1.5));
+    momentBefore->setBrush(ChartStyle::mixed(bars.before->brush().color(), text, 0.55));
+    momentAfter->setBrush(ChartStyle::mixed(bars.after->brush().color(), text, 0.55));
+    for (QCPBars* b : { momentBefore, momentAfter }) {
+        b->setPen(QPen(palette().color(QPalette::Base), 1));
+        b->setWidth(PairedBars::Width / 2);
+    }
     // Ranks beyond the tolerance: a band behind the pair and a mark above it, in the alert colour outlined in the
     // text's, which read on a light and a dark background.
     m_marks = m_plot->addGraph();
@@ -206,12 +208,8 @@ void GateView::rebuildPlot()
     band.setAlpha(40);
     for (size_t i = 0; i < ranks.size(); ++i) {
         const GateResult::Rank& r = ranks[i];
-        for (QCPBars* b : { peakBefore, peakAfter }) {
-            b->setBrush(Qt::NoBrush);
-            b->setWidth(PairedBars::Width);
-        }
-        peakBefore->addData(double(i) - PairedBars::Offset, double(r.peakBefore));
-        peakAfter->addData(double(i) + PairedBars::Offset, double(r.peakAfter));
+        momentBefore->addData(double(i) - PairedBars::Offset, double(r.totalBefore));
+        momentAfter->addData(double(i) + PairedBars::Offset, double(r.totalAfter));
         if (!r.regressed())
             continue;
         const double high = std::max({ r.peakBefore, r.peakAfter, r.totalBefore, r.totalAfter });
@@ -226,7 +224,7 @@ void GateView::rebuildPlot()
     if (!g || g->regressedRanks().empty())
         m_marks->removeFromLegend();
     m_plot->xAxis->setLabel(tr("Rank"));
-    m_plot->yAxis->setLabel(tr("Memory at each rank's largest aligned growth (outlines: peaks)"));
+    m_plot->yAxis->setLabel(tr("Memory"));
     ChartStyle::applyPalette(m_plot, palette());
     m_plot->replot();
 }

@@ -40,11 +40,17 @@ void setUpPlot(QCustomPlot* plot, QWidget* menuOwner)
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
     plot->legend->setVisible(true);
     plot->legend->setBorderPen(Qt::NoPen);
+    // The legend in a row of its own above the bars: inside the axis rect it hid the last ranks' bars.
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setMargins(QMargins(4, 2, 4, 0));
     ImageExport::addImageMenu(plot, menuOwner);
 }
 
-Bars draw(
-    QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName, double top)
+Bars draw(QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName)
 {
     plot->clearPlottables();
     plot->clearItems();
@@ -58,7 +64,7 @@ Bars draw(
         b->setWidth(Width);
     }
     QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
-    top = std::max(top, 1.0);
+    double top = 1;
     const size_t every = std::max<size_t>(1, pairs.size() / 16);
     for (size_t i = 0; i < pairs.size(); ++i) {
         const Pair& pair = pairs[i];

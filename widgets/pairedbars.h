@@ -28,7 +28,7 @@ void setUpHeadline(QLabel* headline);
 /// The band green for a good answer, red for a bad one, plain for none yet; the palette's own text reads on it in a
 /// light and a dark theme.
 void setAnswer(QLabel* headline, std::optional<bool> good);
-/// Memory on the value axis, a legend without a frame, the plot's picture menu.
+/// Memory on the value axis, a legend in a row above the bars, the plot's picture menu.
 void setUpPlot(QCustomPlot* plot, QWidget* menuOwner);
 
 struct Pair
@@ -43,10 +43,8 @@ struct Bars
     QCPBars* after = nullptr;
 };
 /// Clears the plot and draws a pair for each of `pairs` in order, the rank axis labelled with about 16 of them at
-/// most, the value axis from 0 to above `top` (the highest bar where less); then the palette. The caller labels the
-/// axes and replots.
-Bars draw(QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName,
-    double top = 0);
+/// most, the value axis from 0 to above the highest bar; then the palette. The caller labels the axes and replots.
+Bars draw(QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName);
 } // namespace PairedBars
 
 } // namespace RankScope
