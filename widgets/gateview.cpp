@@ -208,8 +208,11 @@ void GateView::rebuildPlot()
     band.setAlpha(40);
     for (size_t i = 0; i < ranks.size(); ++i) {
         const GateResult::Rank& r = ranks[i];
-        momentBefore->addData(double(i) - PairedBars::Offset, double(r.totalBefore));
-        momentAfter->addData(double(i) + PairedBars::Offset, double(r.totalAfter));
+        // Without growth there is no moment to show: the gate's first stretch, where nothing differs.
+        if (r.largestBytes > 0) {
+            momentBefore->addData(double(i) - PairedBars::Offset, double(r.totalBefore));
+            momentAfter->addData(double(i) + PairedBars::Offset, double(r.totalAfter));
+        }
         if (!r.regressed())
             continue;
         const double high = std::max({ r.peakBefore, r.peakAfter, r.totalBefore, r.totalAfter });
@@ -223,6 +226,10 @@ void GateView::rebuildPlot()
     }
     if (!g || g->regressedRanks().empty())
         m_marks->removeFromLegend();
+    if (momentBefore->dataCount() == 0) {
+        momentBefore->removeFromLegend();
+        momentAfter->removeFromLegend();
+    }
     m_plot->xAxis->setLabel(tr("Rank"));
     m_plot->yAxis->setLabel(tr("Memory"));
     ChartStyle::applyPalette(m_plot, palette());
@@ -313,8 +320,9 @@ void GateView::rebuildTree()
         row->setText(GrowthColumn,
             r.largestBytes > 0 ? tr("%1 (%2)").arg(signedBytes(r.largestBytes), percentOf(r.largestBytes, r.peakBefore))
                                : tr("none"));
-        row->setText(
-            FiguresColumn, tr("%1 → %2").arg(Formatting::bytes(r.totalBefore), Formatting::bytes(r.totalAfter)));
+        row->setText(FiguresColumn,
+            r.largestBytes > 0 ? tr("%1 → %2").arg(Formatting::bytes(r.totalBefore), Formatting::bytes(r.totalAfter))
+                               : QStringLiteral("–"));
         row->setText(RanksColumn, tr("%1 of %2").arg(group.ranks.size()).arg(total));
         const QString when = r.largestBytes <= 0 ? QStringLiteral("–")
             : r.eventAfter < 0                   ? tr("before the trace")
