@@ -4,7 +4,6 @@
 // in the plot, what grew where in the tree with its stack, how ranks were paired; a baseline of digests shows what
 // its snapshots show.
 #include "appearance.h"
-#include "digest.h"
 #include "formatting.h"
 #include "gatereport.h"
 #include "gateview.h"
@@ -40,21 +39,6 @@ GateResult commandGate(const QString& name)
     base.load();
     now.load();
     return Gate::run(Gate::sideOf(base).inputs, Gate::sideOf(now).inputs, GateOptions {});
-}
-
-// Digests of every file of `folder`, written into `into` as `rankscope digest` names them.
-void digest(const QString& folder, const QString& into)
-{
-    Job job({ folder });
-    job.load();
-    for (const LoadedFile& f : job.loaded()) {
-        QVERIFY2(f.ok(), qPrintable(f.path));
-        Digest::Source source;
-        source.rank = f.rank;
-        source.fileName = QFileInfo(f.path).fileName().toStdString();
-        source.fileBytes = f.fileSize;
-        Digest::write(*f.snapshot, source, QDir(into).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(f.rank)));
-    }
 }
 
 // Every row of the tree as its texts, depth first: what two views show alike.
@@ -263,7 +247,7 @@ void TestGateWindow::digestsShowWhatSnapshotsShow()
 {
     for (const QString& name : { QStringLiteral("gate_one_rank_4"), QStringLiteral("gate_fewer_base_grow_2_4") }) {
         QTemporaryDir digests;
-        digest(scenario(name, "base"), digests.path());
+        TestUtils::writeDigests(scenario(name, "base"), digests.path());
         GateWindow fromFiles;
         gate(fromFiles, name);
         GateWindow fromDigests;
@@ -296,10 +280,7 @@ void TestGateWindow::headlineInChinese()
 void TestGateWindow::problemsNameTheFile()
 {
     QTemporaryDir broken;
-    QFile bad(broken.filePath(QStringLiteral("rank0_memory_snapshot.pickle")));
-    QVERIFY(bad.open(QIODevice::WriteOnly));
-    bad.write("not a pickle");
-    bad.close();
+    TestUtils::writeFile(broken, QStringLiteral("rank0_memory_snapshot.pickle"), "not a pickle");
     GateWindow window;
     gate(window, QStringLiteral("gate_same_4"), broken.path());
     QVERIFY(!window.passed().has_value());
@@ -315,7 +296,7 @@ void TestGateWindow::problemsNameTheFile()
 void TestGateWindow::digestsAsTheJobRefused()
 {
     QTemporaryDir digests;
-    digest(scenario(QStringLiteral("gate_same_4"), "new"), digests.path());
+    TestUtils::writeDigests(scenario(QStringLiteral("gate_same_4"), "new"), digests.path());
     GateWindow window;
     QSignalSpy shown(&window, &GateWindow::shown);
     window.gate({ scenario(QStringLiteral("gate_same_4"), "base") }, { digests.path() });

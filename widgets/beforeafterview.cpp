@@ -9,10 +9,8 @@
 #include "retranslator.h"
 #include "verdicttext.h"
 
-#include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
-#include <QVBoxLayout>
 
 namespace RankScope {
 
@@ -23,19 +21,9 @@ BeforeAfterView::BeforeAfterView(QWidget* parent)
     , m_plot(new ExportablePlot(this))
     , m_items(new QTreeWidget(this))
 {
-    auto* layout = new QVBoxLayout(this);
-    PairedBars::setUpHeadline(m_headline);
-    m_details->setWordWrap(true);
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_headline);
-    layout->addWidget(m_details);
-    layout->addWidget(m_plot, 3);
-    layout->addWidget(m_items, 1);
-    PairedBars::setUpPlot(m_plot, this);
+    PairedBars::layOut(this, m_headline, m_details, m_plot, m_items, 3, 1);
     m_items->setRootIsDecorated(false);
     m_items->setColumnCount(4);
-    m_items->header()->setStretchLastSection(false);
-    m_items->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     (new Retranslator(this))->add([this] {
         m_items->setHeaderLabels({ tr("Stood out before"), tr("Before"), tr("After"), tr("Now") });
         m_items->setAccessibleName(tr("What stood out before the change"));

@@ -11,10 +11,8 @@
 #include "stacktext.h"
 #include "verdicttext.h"
 
-#include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -65,20 +63,10 @@ GateView::GateView(QWidget* parent)
     , m_plot(new ExportablePlot(this))
     , m_items(new QTreeWidget(this))
 {
-    auto* layout = new QVBoxLayout(this);
-    PairedBars::setUpHeadline(m_headline);
-    m_details->setWordWrap(true);
-    m_details->setTextFormat(Qt::PlainText);
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_headline);
-    layout->addWidget(m_details);
-    layout->addWidget(m_plot, 2);
-    layout->addWidget(m_items, 3);
-    PairedBars::setUpPlot(m_plot, this);
+    PairedBars::layOut(this, m_headline, m_details, m_plot, m_items, 2, 3);
+    m_details->setTextFormat(Qt::PlainText); // file names, never markup
     m_items->setColumnCount(ColumnCount);
     m_items->setUniformRowHeights(true);
-    m_items->header()->setStretchLastSection(false);
-    m_items->header()->setSectionResizeMode(WhatColumn, QHeaderView::Stretch);
     (new Retranslator(this))->add([this] {
         m_items->setHeaderLabels({ tr("Ranks, and what changed where"), tr("Change"), tr("Growth"),
             tr("Baseline → this job"), tr("Ranks"), tr("When in the step") });

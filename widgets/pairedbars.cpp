@@ -5,11 +5,16 @@
 
 #include "imageexport.h"
 
+#include <QHeaderView>
 #include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace RankScope::PairedBars {
+
+namespace {
 
 void setUpHeadline(QLabel* headline)
 {
@@ -21,17 +26,6 @@ void setUpHeadline(QLabel* headline)
     headline->setMargin(8);
     headline->setWordWrap(true);
     headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
-}
-
-void setAnswer(QLabel* headline, std::optional<bool> good)
-{
-    const QWidget* parent = headline->parentWidget();
-    QPalette palette = parent ? parent->palette() : headline->palette();
-    if (good) {
-        const QColor kind = *good ? QColor(0x59, 0xa1, 0x4f) : ChartStyle::alertColor();
-        palette.setColor(QPalette::Window, ChartStyle::bannerColor(kind, palette));
-    }
-    headline->setPalette(palette);
 }
 
 void setUpPlot(QCustomPlot* plot, QWidget* menuOwner)
@@ -48,6 +42,35 @@ void setUpPlot(QCustomPlot* plot, QWidget* menuOwner)
     plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot->legend->setMargins(QMargins(4, 2, 4, 0));
     ImageExport::addImageMenu(plot, menuOwner);
+}
+
+} // namespace
+
+void layOut(QWidget* owner, QLabel* headline, QLabel* details, QCustomPlot* plot, QTreeWidget* items, int plotStretch,
+    int itemsStretch)
+{
+    auto* layout = new QVBoxLayout(owner);
+    setUpHeadline(headline);
+    details->setWordWrap(true);
+    details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(headline);
+    layout->addWidget(details);
+    layout->addWidget(plot, plotStretch);
+    layout->addWidget(items, itemsStretch);
+    setUpPlot(plot, owner);
+    items->header()->setStretchLastSection(false);
+    items->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+}
+
+void setAnswer(QLabel* headline, std::optional<bool> good)
+{
+    const QWidget* parent = headline->parentWidget();
+    QPalette palette = parent ? parent->palette() : headline->palette();
+    if (good) {
+        const QColor kind = *good ? QColor(0x59, 0xa1, 0x4f) : ChartStyle::alertColor();
+        palette.setColor(QPalette::Window, ChartStyle::bannerColor(kind, palette));
+    }
+    headline->setPalette(palette);
 }
 
 Bars draw(QCustomPlot* plot, const std::vector<Pair>& pairs, const QString& beforeName, const QString& afterName)

@@ -11,6 +11,7 @@
 #include <vector>
 
 class QLabel;
+class QTreeWidget;
 class QWidget;
 
 namespace RankScope {
@@ -23,13 +24,14 @@ namespace PairedBars {
 constexpr double Offset = 0.2;
 constexpr double Width = 0.38;
 
-/// A bold headline on a band that setAnswer tints.
-void setUpHeadline(QLabel* headline);
+/// The views' parts in a column under `owner`: a bold headline on a band that setAnswer tints, the details under it
+/// (selectable), the plot (memory on its value axis, a legend in a row above the bars, its picture menu)
+/// and the tree, whose first column takes the width left; the plot and the tree share the height as their stretches.
+void layOut(QWidget* owner, QLabel* headline, QLabel* details, QCustomPlot* plot, QTreeWidget* items, int plotStretch,
+    int itemsStretch);
 /// The band green for a good answer, red for a bad one, plain for none yet; the palette's own text reads on it in a
 /// light and a dark theme.
 void setAnswer(QLabel* headline, std::optional<bool> good);
-/// Memory on the value axis, a legend in a row above the bars, the plot's picture menu.
-void setUpPlot(QCustomPlot* plot, QWidget* menuOwner);
 
 struct Pair
 {
