@@ -70,19 +70,14 @@ void GateWindow::gate(const QStringList& baseline, const QStringList& paths)
     m_passed.reset();
     run(
         tr("Gating the job against its baseline…"), [=] { return gateJobs(baseline, paths); },
-        [this](Gated gated) {
-            if (!gated.result || gated.result->ranks.empty()) {
-                if (gated.problems.isEmpty())
-                    gated.problems.append(tr("Found no ranks to gate in the job or in the baseline."));
-                m_view->setResult(nullptr, gated.problems);
-                showStatus(gated.problems.join(QLatin1String("; ")));
-                refreshFileActions();
-                return;
-            }
-            m_passed = gated.result->passed();
-            m_view->setResult(gated.result, gated.problems);
-            gated.problems.prepend(m_view->headline());
-            showStatus(gated.problems.join(QLatin1String("; ")));
+        [this](Gated result) {
+            // The view says why the gate could not run, or its pass or fail, which the status line repeats.
+            const bool gated = result.result && !result.result->ranks.empty();
+            if (gated)
+                m_passed = result.result->passed();
+            m_view->setResult(gated ? result.result : nullptr, result.problems);
+            result.problems.prepend(m_view->headline());
+            showStatus(result.problems.join(QLatin1String("; ")));
             refreshFileActions();
         });
 }

@@ -1182,16 +1182,16 @@
         <translation>%1 → %2（%3 → %4 次分配）</translation>
     </message>
     <message>
-        <source>Grew on ranks %1</source>
-        <translation>在 rank %1 上增长</translation>
-    </message>
-    <message>
         <source>No growth across the aligned step; %1 allowed.</source>
         <translation>在对齐的步骤中没有增长；允许 %1。</translation>
     </message>
     <message>
         <source>Memory</source>
         <translation>显存</translation>
+    </message>
+    <message>
+        <source>Grew on the failing ranks %1</source>
+        <translation>在未通过的 rank %1 上增长</translation>
     </message>
 </context>
 <context>
@@ -1207,10 +1207,6 @@
     <message>
         <source>Gating the job against its baseline…</source>
         <translation>正在对照基线为作业把关…</translation>
-    </message>
-    <message>
-        <source>Found no ranks to gate in the job or in the baseline.</source>
-        <translation>作业或基线中没有可把关的 rank。</translation>
     </message>
     <message>
         <source>Compare With Base&amp;line…</source>

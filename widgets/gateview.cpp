@@ -365,10 +365,10 @@ void GateView::rebuildTree()
                     .arg(Formatting::bytes(c.before), Formatting::bytes(c.after))
                     .arg(c.countBefore)
                     .arg(c.countAfter));
-            // On how many ranks it grew: the gate's count across the failing ranks.
-            if (const GateResult::SiteChange* j = jobSite(c)) {
+            // On how many ranks it grew: the gate's count across the failing ranks, for theirs.
+            if (const GateResult::SiteChange* j = r.regressed() ? jobSite(c) : nullptr) {
                 site->setText(RanksColumn, tr("%1 of %2").arg(j->ranks).arg(total));
-                site->setToolTip(RanksColumn, tr("Grew on ranks %1").arg(Formatting::ranks(j->rankList)));
+                site->setToolTip(RanksColumn, tr("Grew on the failing ranks %1").arg(Formatting::ranks(j->rankList)));
             }
             site->setText(WhenColumn, when);
             if (c.delta() > 0 && r.regressed())
