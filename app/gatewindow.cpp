@@ -68,8 +68,11 @@ GateWindow::GateWindow(QWidget* parent)
 void GateWindow::gate(const QStringList& baseline, const QStringList& paths)
 {
     m_passed.reset();
+    const QString message = tr("Gating the job against its baseline…");
+    m_view->setPending(message);
+    refreshFileActions();
     run(
-        tr("Gating the job against its baseline…"), [=] { return gateJobs(baseline, paths); },
+        message, [=] { return gateJobs(baseline, paths); },
         [this](Gated result) {
             // The view says why the gate could not run, or its pass or fail, which the status line repeats.
             const bool gated = result.result && !result.result->ranks.empty();

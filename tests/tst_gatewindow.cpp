@@ -119,6 +119,7 @@ void TestGateWindow::failShowsTheRankThatGrew()
     QVERIFY2(view->headline().startsWith(QLatin1String("Fail: 1 of 4 ranks (2)")), qPrintable(view->headline()));
     QVERIFY(window.statusBar()->currentMessage().startsWith(view->headline()));
     QCOMPARE(view->markedRanks(), (std::vector<std::pair<int, int>> { { 2, 0 } }));
+    QVERIFY(!view->plot()->isHidden() && !view->items()->isHidden());
     QVERIFY(view->details().contains(QLatin1String("2% of its peak")));
     QVERIFY(view->details().contains(Formatting::bytes(GateOptions::defaultMinBytes)));
 
@@ -290,6 +291,7 @@ void TestGateWindow::problemsNameTheFile()
         qPrintable(window.view()->details()));
     QCOMPARE(window.view()->items()->topLevelItemCount(), 0);
     QVERIFY(window.view()->markedRanks().empty());
+    QVERIFY(window.view()->plot()->isHidden() && window.view()->items()->isHidden());
 }
 
 // A job of digests cannot be gated (too little of its trace is kept to align): said, not gated.
@@ -300,6 +302,9 @@ void TestGateWindow::digestsAsTheJobRefused()
     GateWindow window;
     QSignalSpy shown(&window, &GateWindow::shown);
     window.gate({ scenario(QStringLiteral("gate_same_4"), "base") }, { digests.path() });
+    // While it runs, the view says so and shows nothing of an earlier result.
+    QCOMPARE(window.view()->headline(), QStringLiteral("Gating the job against its baseline…"));
+    QVERIFY(window.view()->plot()->isHidden());
     QVERIFY(shown.wait(120000));
     QVERIFY(!window.passed().has_value());
     QVERIFY2(window.view()->details().contains(QLatin1String("digests")), qPrintable(window.view()->details()));

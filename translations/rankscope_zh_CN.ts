@@ -1022,12 +1022,8 @@
         <translation>每个 rank 在基线和本作业中的内存</translation>
     </message>
     <message>
-        <source>Choose the baseline to gate the open job against.</source>
-        <translation>选择用来为打开的作业把关的基线。</translation>
-    </message>
-    <message>
-        <source>The gate could not run: found no ranks to weigh against the baseline.</source>
-        <translation>无法把关：找不到可与基线对照的 rank。</translation>
+        <source>The gate could not run: found no ranks to weigh against the baseline</source>
+        <translation>无法把关：找不到可与基线对照的 rank</translation>
     </message>
     <message>
         <source>Pass: no rank holds more than the baseline beyond the tolerance</source>

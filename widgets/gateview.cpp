@@ -76,6 +76,15 @@ GateView::GateView(QWidget* parent)
     rebuild();
 }
 
+void GateView::setPending(const QString& message)
+{
+    m_result.reset();
+    m_problems.clear();
+    m_hasResult = false;
+    m_pending = message;
+    rebuild();
+}
+
 void GateView::setResult(std::shared_ptr<const GateResult> result, QStringList problems)
 {
     m_result = std::move(result);
@@ -119,10 +128,10 @@ void GateView::rebuild()
     const GateResult* g = m_result.get();
     QStringList details;
     if (!m_hasResult) {
-        m_headline->setText(tr("Choose the baseline to gate the open job against."));
+        m_headline->setText(m_pending);
         PairedBars::setAnswer(m_headline, std::nullopt);
     } else if (!g || g->ranks.empty()) {
-        m_headline->setText(tr("The gate could not run: found no ranks to weigh against the baseline."));
+        m_headline->setText(tr("The gate could not run: found no ranks to weigh against the baseline"));
         PairedBars::setAnswer(m_headline, false);
     } else {
         // Pass or fail as `rankscope gate` decides it, from the same result.
@@ -154,6 +163,10 @@ void GateView::rebuild()
         details.append(tr("Not gated: %1").arg(problem));
     m_details->setText(details.join(QLatin1Char('\n')));
     m_details->setVisible(!details.isEmpty());
+    // Nothing to draw nor list until the gate ran: the headline and the problems alone.
+    const bool gated = g && !g->ranks.empty();
+    m_plot->setVisible(gated);
+    m_items->setVisible(gated);
     rebuildPlot();
     rebuildTree();
 }

@@ -39,6 +39,8 @@ public:
 
     explicit GateView(QWidget* parent = nullptr);
 
+    /// While the gate runs: `message` on top, nothing else (a result shown before is gone).
+    void setPending(const QString& message);
     /// The gate's result and what could not be gated (files, as "file: what is wrong"); no result: the gate could
     /// not run, and `problems` say why.
     void setResult(std::shared_ptr<const GateResult> result, QStringList problems = {});
@@ -70,6 +72,7 @@ private:
 
     std::shared_ptr<const GateResult> m_result;
     QStringList m_problems;
+    QString m_pending;
     bool m_hasResult = false;
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr;
