@@ -57,6 +57,8 @@ void layOut(QWidget* owner, QLabel* headline, QLabel* details, QCustomPlot* plot
     layout->addWidget(details);
     layout->addWidget(plot, plotStretch);
     layout->addWidget(items, itemsStretch);
+    // Takes the height the plot and the tree leave when a view hides them (nothing to show), not the labels.
+    layout->addStretch(0);
     setUpPlot(plot, owner);
     items->header()->setStretchLastSection(false);
     items->header()->setSectionResizeMode(0, QHeaderView::Stretch);
