@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "gatewindow.h"
 
-#include "formatting.h"
 #include "gatereport.h"
 #include "gateview.h"
 #include "job.h"

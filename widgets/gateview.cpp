@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace RankScope {
 
@@ -44,14 +43,6 @@ QString percentOf(int64_t part, int64_t whole)
                            .arg(part < 0 ? QStringLiteral("−") : QStringLiteral("+"))
                            .arg(100.0 * double(std::abs(part)) / double(whole), 0, 'f', 1)
                      : QString();
-}
-
-size_t rankCount(const GateResult& g)
-{
-    std::set<int> ranks;
-    for (const GateResult::Rank& r : g.ranks)
-        ranks.insert(r.rank);
-    return ranks.size();
 }
 
 } // namespace
@@ -140,7 +131,7 @@ void GateView::rebuild()
                 ? tr("Pass: no rank holds more than the baseline beyond the tolerance")
                 : tr("Fail: %1 of %2 ranks (%3) hold more than the baseline beyond the tolerance")
                       .arg(failed.size())
-                      .arg(rankCount(*g))
+                      .arg(GateReport::rankCount(*g))
                       .arg(Formatting::ranks(failed)));
         PairedBars::setAnswer(m_headline, failed.empty());
         details.append(tr("A rank fails when it grows, at its peak or at any moment of the step aligned with the "
@@ -243,7 +234,7 @@ void GateView::rebuildTree()
     const GateResult* g = m_result.get();
     if (!g)
         return;
-    const size_t total = rankCount(*g);
+    const size_t total = GateReport::rankCount(*g);
     const bool devices = GateReport::namesDevices(*g);
     const QColor alert = ChartStyle::alertColor();
     const QColor dim = palette().color(QPalette::PlaceholderText);

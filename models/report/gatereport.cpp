@@ -100,12 +100,9 @@ std::string rowRanks(const GateResult& g, const RankGroup& row)
 std::string headline(const GateResult& g)
 {
     const std::vector<int> failed = g.regressedRanks();
-    std::set<int> all;
-    for (const GateResult::Rank& r : g.ranks)
-        all.insert(r.rank);
     if (failed.empty())
         return "PASS: no rank holds more than the baseline beyond the tolerance (" + toleranceText(g.options) + ")";
-    return "FAIL: " + std::to_string(failed.size()) + " of " + std::to_string(all.size()) + " ranks ("
+    return "FAIL: " + std::to_string(failed.size()) + " of " + std::to_string(rankCount(g)) + " ranks ("
         + Formatting::ranks(failed).toStdString() + ") hold more than the baseline beyond the tolerance ("
         + toleranceText(g.options) + ")";
 }
@@ -167,14 +164,6 @@ std::string siteLine(const GateResult& g, const GateResult::SiteChange& c, size_
         + changeFigures(c) + ")";
 }
 
-size_t rankCount(const GateResult& g)
-{
-    std::set<int> all;
-    for (const GateResult::Rank& r : g.ranks)
-        all.insert(r.rank);
-    return all.size();
-}
-
 // `text` padded to `width` characters (not bytes: sizes and ranges carry a few non-ASCII ones).
 std::string pad(const std::string& text, size_t width)
 {
@@ -190,6 +179,14 @@ std::string growthText(const GateResult::Rank& r)
 }
 
 } // namespace
+
+size_t rankCount(const GateResult& g)
+{
+    std::set<int> all;
+    for (const GateResult::Rank& r : g.ranks)
+        all.insert(r.rank);
+    return all.size();
+}
 
 bool namesDevices(const GateResult& g)
 {

@@ -31,6 +31,8 @@ struct RankGroup
     const GateResult::Rank* first = nullptr; ///< in the result: the group's figures
 };
 std::vector<RankGroup> rankGroups(const GateResult& result);
+/// How many ranks the new job has (a rank driving several GPUs counted once).
+size_t rankCount(const GateResult& result);
 /// Whether answers must name GPUs: some rank drives several, or ranks differ in theirs.
 bool namesDevices(const GateResult& result);
 /// The new job's ranks with no rank of their own in a smaller baseline, weighed against rank R modulo its count.
