@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "gatewindow.h"
 
-#include "formatting.h"
 #include "gatereport.h"
+#include "gateview.h"
 #include "job.h"
 
 #include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
-#include <QTextBrowser>
+#include <QSaveFile>
 
 namespace RankScope {
 
@@ -16,7 +16,7 @@ namespace {
 
 struct Gated
 {
-    std::optional<GateResult> result;
+    std::shared_ptr<const GateResult> result;
     QStringList problems;
 };
 
@@ -43,39 +43,66 @@ Gated gateJobs(const QStringList& baselinePaths, const QStringList& paths)
         return out;
     }
     if (!base.inputs.empty() && !now.inputs.empty())
-        out.result = Gate::run(base.inputs, now.inputs, GateOptions {});
+        out.result = std::make_shared<const GateResult>(Gate::run(base.inputs, now.inputs, GateOptions {}));
     return out;
 }
 
 } // namespace
 
 GateWindow::GateWindow(QWidget* parent)
-    : ViewWindow(new QTextBrowser, parent)
-    , m_view(static_cast<QTextBrowser*>(centralWidget()))
+    : ViewWindow(new GateView, parent)
+    , m_view(static_cast<GateView*>(centralWidget()))
 {
     setWindowTitle(tr("Compare With Baseline — RankScope"));
+    setFileActions([this](QMenu* file) {
+        QAction* markdown = file->addAction(tr("Export &Markdown Summary…"), this, [this] { exportReport(false); });
+        QAction* junit = file->addAction(tr("Export &JUnit XML…"), this, [this] { exportReport(true); });
+        markdown->setStatusTip(tr("The gate's summary for a pull request, as `rankscope gate --markdown` writes it"));
+        junit->setStatusTip(tr("The gate as CI test results, as `rankscope gate --junit` writes them"));
+        for (QAction* action : { markdown, junit })
+            action->setEnabled(m_view->result() && !m_view->result()->ranks.empty());
+    });
 }
 
 void GateWindow::gate(const QStringList& baseline, const QStringList& paths)
 {
     m_passed.reset();
+    const QString message = tr("Gating the job against its baseline…");
+    m_view->setPending(message);
+    refreshFileActions();
     run(
-        tr("Gating the job against its baseline…"), [=] { return gateJobs(baseline, paths); },
-        [this](Gated gated) {
-            if (!gated.result) {
-                gated.problems.prepend(tr("Found no ranks to gate in the job or in the baseline."));
-                m_view->setPlainText(gated.problems.join(QLatin1Char('\n')));
-                showStatus(gated.problems.front());
-                return;
-            }
-            m_passed = gated.result->passed();
-            // The words of the summary CI shows (English, as the command line's and the reports'), the same figures.
-            m_view->setMarkdown(QString::fromStdString(GateReport::markdown(*gated.result)));
-            gated.problems.prepend(*m_passed ? tr("Pass: no rank holds more than the baseline beyond the tolerance.")
-                                             : tr("Fail: ranks %1 hold more than the baseline beyond the tolerance.")
-                                                   .arg(Formatting::ranks(gated.result->regressedRanks())));
-            showStatus(gated.problems.join(QLatin1String("; ")));
+        message, [=] { return gateJobs(baseline, paths); },
+        [this](Gated result) {
+            // The view says why the gate could not run, or its pass or fail, which the status line repeats.
+            const bool gated = result.result && !result.result->ranks.empty();
+            if (gated)
+                m_passed = result.result->passed();
+            m_view->setResult(gated ? result.result : nullptr, result.problems);
+            result.problems.prepend(m_view->headline());
+            showStatus(result.problems.join(QLatin1String("; ")));
+            refreshFileActions();
         });
+}
+
+void GateWindow::exportReport(bool junit)
+{
+    const GateResult* result = m_view->result();
+    if (!result)
+        return;
+    const QString path = junit ? QFileDialog::getSaveFileName(
+                             this, tr("Export JUnit XML"), QStringLiteral("gate.xml"), tr("JUnit XML (*.xml)"))
+                               : QFileDialog::getSaveFileName(this, tr("Export Markdown Summary"),
+                                   QStringLiteral("gate.md"), tr("Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    // The command's words, English as CI shows them, from the same result the window shows.
+    const QByteArray bytes =
+        junit ? GateReport::junit(*result) : QByteArray::fromStdString(GateReport::markdown(*result));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size() || !file.commit())
+        QMessageBox::warning(this, windowTitle(), tr("Could not write %1: %2").arg(path, file.errorString()));
+    else
+        showStatus(tr("Wrote %1").arg(path));
 }
 
 void GateWindow::addMenuAction(QMenu* menu, QWidget* parent, std::function<QStringList()> paths)

@@ -4,16 +4,20 @@
 #include "viewwindow.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QMenu;
-class QTextBrowser;
 
 namespace RankScope {
 
+class GateView;
+struct GateResult;
+
 /// The open job gated against a baseline in a window of its own (File → Compare With Baseline…): the same gate as
-/// `rankscope gate` (snapshots or digests as the baseline), shown as the summary CI shows (pass or fail, each rank's
-/// peak and largest growth across the step and when, what grew where with its stack).
+/// `rankscope gate` (snapshots or digests as the baseline), shown in the before/after view's terms (GateView): pass
+/// or fail, each rank's memory in both runs, what grew where with its stack. File exports the gate's Markdown
+/// summary and JUnit XML, as the command writes them.
 class GateWindow : public ViewWindow
 {
     Q_OBJECT
@@ -26,7 +30,7 @@ public:
     {
         return m_passed;
     }
-    QTextBrowser* view() const
+    GateView* view() const
     {
         return m_view;
     }
@@ -35,7 +39,9 @@ public:
     static void addMenuAction(QMenu* menu, QWidget* parent, std::function<QStringList()> paths);
 
 private:
-    QTextBrowser* m_view;
+    void exportReport(bool junit);
+
+    GateView* m_view;
     std::optional<bool> m_passed;
 };
 

@@ -6,6 +6,7 @@
 
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QStatusBar>
 
 namespace RankScope {
@@ -16,16 +17,30 @@ ViewWindow::ViewWindow(QWidget* view, QWidget* parent)
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setCentralWidget(view);
-    resize(1200, 800);
-    QMenu* file = menuBar()->addMenu(QString());
+    // Within the screen: on a 1280×720 one a taller window hid its status line (the gate's pass or fail).
+    resize(QSize(1200, 800).boundedTo(screen()->availableGeometry().size()));
+    m_file = menuBar()->addMenu(QString());
     // Made again in a new language, with the rest of the window.
-    (new Retranslator(this))->add([this, file, view] {
-        file->clear();
-        file->setTitle(tr("&File"));
-        ImageExport::addImageActions(file, view);
-        file->addSeparator();
-        file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
-    });
+    (new Retranslator(this))->add([this] { refreshFileActions(); });
+}
+
+void ViewWindow::setFileActions(std::function<void(QMenu*)> add)
+{
+    m_fileActions = std::move(add);
+    refreshFileActions();
+}
+
+void ViewWindow::refreshFileActions()
+{
+    m_file->clear();
+    m_file->setTitle(tr("&File"));
+    ImageExport::addImageActions(m_file, m_view);
+    if (m_fileActions) {
+        m_file->addSeparator();
+        m_fileActions(m_file);
+    }
+    m_file->addSeparator();
+    m_file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
 }
 
 void ViewWindow::showStatus(const QString& message)

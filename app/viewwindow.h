@@ -5,6 +5,10 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
+class QMenu;
+
 namespace RankScope {
 
 /// A window around one view whose data is read off the GUI thread: the newest job wins, the status bar says what
@@ -37,9 +41,15 @@ protected:
         });
     }
     void showStatus(const QString& message);
+    /// The view's own actions, which `add` puts in File after the picture's: made again in a new language and on
+    /// refreshFileActions (when what they can do changed).
+    void setFileActions(std::function<void(QMenu*)> add);
+    void refreshFileActions();
 
 private:
     QWidget* m_view;
+    QMenu* m_file = nullptr;
+    std::function<void(QMenu*)> m_fileActions;
     JobTracker m_jobs { this };
 };
 

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "digest.h"
 #include "infoformat.h"
+#include "job.h"
 #include "snapshotreader.h"
 
 #include <QBuffer>
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
@@ -186,6 +189,22 @@ inline QByteArray traceSnapshot(const std::vector<TraceEvent>& events, const std
     }
     w.appends().setitems().stop();
     return w.bytes();
+}
+
+/// Digests of every file of the job in `folder`, written into `into` as `rankscope digest` names them.
+inline void writeDigests(const QString& folder, const QString& into)
+{
+    RankScope::Job job({ folder });
+    job.load();
+    for (const RankScope::LoadedFile& f : job.loaded()) {
+        QVERIFY2(f.ok(), qPrintable(f.path));
+        RankScope::Digest::Source source;
+        source.rank = f.rank;
+        source.fileName = QFileInfo(f.path).fileName().toStdString();
+        source.fileBytes = f.fileSize;
+        RankScope::Digest::write(
+            *f.snapshot, source, QDir(into).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(f.rank)));
+    }
 }
 
 /// A file's bytes, or none where it cannot be read.

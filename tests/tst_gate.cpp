@@ -3,7 +3,6 @@
 // as digests, with the same answer; the profile a digest keeps; JUnit XML read back by Qt's XML reader; the command's
 // exit statuses.
 #include "command.h"
-#include "digest.h"
 #include "gate.h"
 #include "gatereport.h"
 #include "job.h"
@@ -38,21 +37,6 @@ Gate::Side load(const QStringList& paths)
     Job job(paths);
     job.load();
     return Gate::sideOf(job);
-}
-
-// Digests of every file of `folder`, written into `into` as `rankscope digest` names them.
-void digest(const QString& folder, const QString& into)
-{
-    Job job({ folder });
-    job.load();
-    for (const LoadedFile& f : job.loaded()) {
-        QVERIFY2(f.ok(), qPrintable(f.path));
-        Digest::Source source;
-        source.rank = f.rank;
-        source.fileName = QFileInfo(f.path).fileName().toStdString();
-        source.fileBytes = f.fileSize;
-        Digest::write(*f.snapshot, source, QDir(into).filePath(QStringLiteral("rank%1.digest.pickle.gz").arg(f.rank)));
-    }
 }
 
 GateResult gate(const QString& name, const QString& baseline)
@@ -115,7 +99,7 @@ void TestGate::scenarios()
 
     const GateResult full = gate(name, scenario(name, "base"));
     QTemporaryDir digests;
-    digest(scenario(name, "base"), digests.path());
+    TestUtils::writeDigests(scenario(name, "base"), digests.path());
     const GateResult small = gate(name, digests.path());
     // The baseline's digests give the answer its snapshots give, every figure and site of it.
     QCOMPARE(GateReport::json(small), GateReport::json(full));
@@ -184,7 +168,7 @@ void TestGate::profileKeptByDigest()
     RANKSCOPE_REQUIRE_FIXTURE(scenariosDir());
     const QString base = scenario(QStringLiteral("gate_multi_gpu_grow_4"), "base");
     QTemporaryDir digests;
-    digest(base, digests.path());
+    TestUtils::writeDigests(base, digests.path());
     const Gate::Side full = load({ base });
     const Gate::Side small = load({ digests.path() });
     QVERIFY(small.errors.empty());
@@ -302,7 +286,7 @@ void TestGate::exitStatuses()
                  .code,
         2);
     QTemporaryDir digests;
-    digest(base("gate_same_4"), digests.path());
+    TestUtils::writeDigests(base("gate_same_4"), digests.path());
     ran = command({ QStringLiteral("--baseline"), base("gate_same_4"), digests.path() });
     QCOMPARE(ran.code, 2);
     QVERIFY(ran.err.find("digest") != std::string::npos);

@@ -988,6 +988,209 @@
     </message>
 </context>
 <context>
+    <name>RankScope::GateView</name>
+    <message>
+        <source>Ranks, and what changed where</source>
+        <translation>Rank，以及哪里有变化</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Growth</source>
+        <translation>增长</translation>
+    </message>
+    <message>
+        <source>Baseline → this job</source>
+        <translation>基线 → 本作业</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 数</translation>
+    </message>
+    <message>
+        <source>When in the step</source>
+        <translation>步骤中的时刻</translation>
+    </message>
+    <message>
+        <source>What grew where, rank by rank</source>
+        <translation>逐个 rank：哪里增长了</translation>
+    </message>
+    <message>
+        <source>Memory per rank in the baseline and in this job</source>
+        <translation>每个 rank 在基线和本作业中的内存</translation>
+    </message>
+    <message>
+        <source>The gate could not run: found no ranks to weigh against the baseline</source>
+        <translation>无法把关：找不到可与基线对照的 rank</translation>
+    </message>
+    <message>
+        <source>Pass: no rank holds more than the baseline beyond the tolerance</source>
+        <translation>通过：没有 rank 比基线多持有超出容差的内存</translation>
+    </message>
+    <message>
+        <source>Fail: %1 of %2 ranks (%3) hold more than the baseline beyond the tolerance</source>
+        <translation>未通过：%2 个 rank 中有 %1 个（%3）比基线多持有超出容差的内存</translation>
+    </message>
+    <message>
+        <source>A rank fails when it grows, at its peak or at any moment of the step aligned with the baseline&apos;s, by more than %1% of its peak in the baseline and more than %2.</source>
+        <translation>当一个 rank 在峰值或与基线对齐的步骤中任一时刻增长超过其基线峰值的 %1%，且超过 %2 时，判为未通过。</translation>
+    </message>
+    <message>
+        <source>The baseline has %1 ranks: ranks %2 have none of their own there, so rank R is weighed against baseline rank R modulo %1.</source>
+        <translation>基线有 %1 个 rank：rank %2 在基线中没有对应的 rank，因此 rank R 对照基线的 rank（R 除以 %1 的余数）衡量。</translation>
+    </message>
+    <message>
+        <source>Each rank is weighed against the baseline&apos;s rank of the same number (the baseline has %1 ranks).</source>
+        <translation>每个 rank 对照基线中编号相同的 rank 衡量（基线有 %1 个 rank）。</translation>
+    </message>
+    <message>
+        <source>Baseline ranks %1 are not in this job.</source>
+        <translation>基线的 rank %1 不在本作业中。</translation>
+    </message>
+    <message>
+        <source>Not gated: %1</source>
+        <translation>未把关：%1</translation>
+    </message>
+    <message>
+        <source>%1 cuda:%2</source>
+        <translation>%1 cuda:%2</translation>
+    </message>
+    <message>
+        <source>Baseline, at the largest growth</source>
+        <translation>基线，最大增长时刻</translation>
+    </message>
+    <message>
+        <source>This job, at the largest growth</source>
+        <translation>本作业，最大增长时刻</translation>
+    </message>
+    <message>
+        <source>Baseline&apos;s peak</source>
+        <translation>基线的峰值</translation>
+    </message>
+    <message>
+        <source>This job&apos;s peak</source>
+        <translation>本作业的峰值</translation>
+    </message>
+    <message>
+        <source>Beyond the tolerance</source>
+        <translation>超出容差</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank 编号</translation>
+    </message>
+    <message>
+        <source>Your code: reading starts here</source>
+        <translation>你的代码：从这里开始阅读</translation>
+    </message>
+    <message>
+        <source>grew</source>
+        <translation>增长</translation>
+    </message>
+    <message>
+        <source>appeared</source>
+        <translation>新出现</translation>
+    </message>
+    <message>
+        <source>shrank</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>disappeared</source>
+        <translation>消失</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Ranks %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>%1, cuda:%2</source>
+        <translation>%1，cuda:%2</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>before the trace</source>
+        <translation>在跟踪开始之前</translation>
+    </message>
+    <message>
+        <source>%1% into the step</source>
+        <translation>步骤的 %1% 处</translation>
+    </message>
+    <message>
+        <source>Largest growth across the aligned step: %1 (%2 of the baseline&apos;s peak), %3 → %4 at event %5 (the baseline&apos;s event %6); %7 allowed.</source>
+        <translation>在对齐的步骤中最大增长：%1（基线峰值的 %2），在事件 %5（基线的事件 %6）处 %3 → %4；允许 %7。</translation>
+    </message>
+    <message>
+        <source>Peak: %1 → %2 (%3)%4.</source>
+        <translation>峰值：%1 → %2（%3）%4。</translation>
+    </message>
+    <message>
+        <source>, beyond the tolerance</source>
+        <translation>，超出容差</translation>
+    </message>
+    <message>
+        <source>Weighed against the baseline&apos;s rank %1, cuda:%2.</source>
+        <translation>对照基线的 rank %1、cuda:%2 衡量。</translation>
+    </message>
+    <message>
+        <source>%1 of the baseline&apos;s %2 stretches of the step were found in this job.</source>
+        <translation>在本作业中找到了基线步骤 %2 段中的 %1 段。</translation>
+    </message>
+    <message>
+        <source>The sites below are rank %1&apos;s; the other ranks of the row read alike.</source>
+        <translation>下面的位置取自 rank %1；这一行的其他 rank 与之相同。</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1 → %2 (%3 → %4 allocations)</source>
+        <translation>%1 → %2（%3 → %4 次分配）</translation>
+    </message>
+    <message>
+        <source>No growth across the aligned step; %1 allowed.</source>
+        <translation>在对齐的步骤中没有增长；允许 %1。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Grew on the failing ranks %1</source>
+        <translation>在未通过的 rank %1 上增长</translation>
+    </message>
+</context>
+<context>
     <name>RankScope::GateWindow</name>
     <message>
         <source>The open job is digests: a job gated must be snapshots.</source>
@@ -1000,18 +1203,6 @@
     <message>
         <source>Gating the job against its baseline…</source>
         <translation>正在对照基线为作业把关…</translation>
-    </message>
-    <message>
-        <source>Found no ranks to gate in the job or in the baseline.</source>
-        <translation>作业或基线中没有可把关的 rank。</translation>
-    </message>
-    <message>
-        <source>Pass: no rank holds more than the baseline beyond the tolerance.</source>
-        <translation>通过：没有 rank 比基线多持有超出容差的内存。</translation>
-    </message>
-    <message>
-        <source>Fail: ranks %1 hold more than the baseline beyond the tolerance.</source>
-        <translation>未通过：rank %1 比基线多持有超出容差的内存。</translation>
     </message>
     <message>
         <source>Compare With Base&amp;line…</source>
@@ -1032,6 +1223,46 @@
     <message>
         <source>The Baseline: Snapshots or Digests</source>
         <translation>基线：快照或摘要</translation>
+    </message>
+    <message>
+        <source>Export &amp;Markdown Summary…</source>
+        <translation>导出 Markdown 摘要(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;JUnit XML…</source>
+        <translation>导出 JUnit XML(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>The gate&apos;s summary for a pull request, as `rankscope gate --markdown` writes it</source>
+        <translation>用于拉取请求的把关摘要，与 `rankscope gate --markdown` 写出的相同</translation>
+    </message>
+    <message>
+        <source>The gate as CI test results, as `rankscope gate --junit` writes them</source>
+        <translation>作为 CI 测试结果的把关，与 `rankscope gate --junit` 写出的相同</translation>
+    </message>
+    <message>
+        <source>Export JUnit XML</source>
+        <translation>导出 JUnit XML</translation>
+    </message>
+    <message>
+        <source>JUnit XML (*.xml)</source>
+        <translation>JUnit XML (*.xml)</translation>
+    </message>
+    <message>
+        <source>Export Markdown Summary</source>
+        <translation>导出 Markdown 摘要</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
     </message>
 </context>
 <context>

@@ -48,18 +48,6 @@ std::string percentText(double percent)
     return text;
 }
 
-// Whether the answers must name GPUs: some rank has several, or ranks differ in theirs.
-bool namesDevices(const GateResult& g)
-{
-    std::set<int> devices;
-    std::set<int> ranks;
-    for (const GateResult::Rank& r : g.ranks) {
-        devices.insert(r.device);
-        ranks.insert(r.rank);
-    }
-    return devices.size() > 1 || g.ranks.size() > ranks.size();
-}
-
 std::string rankName(const GateResult& g, const GateResult::Rank& r)
 {
     return "rank " + std::to_string(r.rank) + (namesDevices(g) ? " cuda:" + std::to_string(r.device) : std::string());
@@ -103,33 +91,7 @@ std::string changeFigures(const GateResult::SiteChange& c)
         + std::to_string(c.countAfter) + " allocations";
 }
 
-// Rows of alike ranks, said once: ranks (and where they are named, GPUs) whose figures read the same share a row, in
-// the order their first rank comes.
-struct Row
-{
-    std::vector<int> ranks;
-    const GateResult::Rank* first = nullptr;
-    std::string key;
-};
-
-std::vector<Row> rows(const GateResult& g)
-{
-    std::vector<Row> out;
-    const bool devices = namesDevices(g);
-    for (const GateResult::Rank& r : g.ranks) {
-        const std::string key = std::to_string(r.regressed()) + bytes(r.peakBefore) + bytes(r.peakAfter)
-            + signedBytes(r.largestBytes) + std::to_string(std::lround(r.stepFraction * 20))
-            + (devices ? std::to_string(r.device) : std::string()) + std::to_string(r.baselineRank == r.rank);
-        const auto same = std::find_if(out.begin(), out.end(), [&key](const Row& row) { return row.key == key; });
-        if (same != out.end())
-            same->ranks.push_back(r.rank);
-        else
-            out.push_back({ { r.rank }, &r, key });
-    }
-    return out;
-}
-
-std::string rowRanks(const GateResult& g, const Row& row)
+std::string rowRanks(const GateResult& g, const RankGroup& row)
 {
     const std::string list = Formatting::ranks(row.ranks).toStdString();
     return namesDevices(g) ? list + " cuda:" + std::to_string(row.first->device) : list;
@@ -138,12 +100,9 @@ std::string rowRanks(const GateResult& g, const Row& row)
 std::string headline(const GateResult& g)
 {
     const std::vector<int> failed = g.regressedRanks();
-    std::set<int> all;
-    for (const GateResult::Rank& r : g.ranks)
-        all.insert(r.rank);
     if (failed.empty())
         return "PASS: no rank holds more than the baseline beyond the tolerance (" + toleranceText(g.options) + ")";
-    return "FAIL: " + std::to_string(failed.size()) + " of " + std::to_string(all.size()) + " ranks ("
+    return "FAIL: " + std::to_string(failed.size()) + " of " + std::to_string(rankCount(g)) + " ranks ("
         + Formatting::ranks(failed).toStdString() + ") hold more than the baseline beyond the tolerance ("
         + toleranceText(g.options) + ")";
 }
@@ -152,12 +111,7 @@ std::string pairingText(const GateResult& g)
 {
     std::string out = "Baseline: " + std::to_string(g.baselineRanks) + " rank" + (g.baselineRanks == 1 ? "" : "s");
     if (g.pairedModulo) {
-        std::vector<int> modulo;
-        for (const GateResult::Rank& r : g.ranks) {
-            if (r.baselineRank != r.rank && (modulo.empty() || modulo.back() != r.rank))
-                modulo.push_back(r.rank);
-        }
-        out += "; ranks " + Formatting::ranks(modulo).toStdString()
+        out += "; ranks " + Formatting::ranks(moduloRanks(g)).toStdString()
             + " have no rank of their own there: rank R is weighed against baseline rank R modulo "
             + std::to_string(g.baselineRanks);
     }
@@ -210,14 +164,6 @@ std::string siteLine(const GateResult& g, const GateResult::SiteChange& c, size_
         + changeFigures(c) + ")";
 }
 
-size_t rankCount(const GateResult& g)
-{
-    std::set<int> all;
-    for (const GateResult::Rank& r : g.ranks)
-        all.insert(r.rank);
-    return all.size();
-}
-
 // `text` padded to `width` characters (not bytes: sizes and ranges carry a few non-ASCII ones).
 std::string pad(const std::string& text, size_t width)
 {
@@ -233,6 +179,55 @@ std::string growthText(const GateResult::Rank& r)
 }
 
 } // namespace
+
+size_t rankCount(const GateResult& g)
+{
+    std::set<int> all;
+    for (const GateResult::Rank& r : g.ranks)
+        all.insert(r.rank);
+    return all.size();
+}
+
+bool namesDevices(const GateResult& g)
+{
+    std::set<int> devices;
+    std::set<int> ranks;
+    for (const GateResult::Rank& r : g.ranks) {
+        devices.insert(r.device);
+        ranks.insert(r.rank);
+    }
+    return devices.size() > 1 || g.ranks.size() > ranks.size();
+}
+
+std::vector<RankGroup> rankGroups(const GateResult& g)
+{
+    std::vector<RankGroup> out;
+    std::vector<std::string> keys;
+    const bool devices = namesDevices(g);
+    for (const GateResult::Rank& r : g.ranks) {
+        const std::string key = std::to_string(r.regressed()) + bytes(r.peakBefore) + bytes(r.peakAfter)
+            + signedBytes(r.largestBytes) + std::to_string(std::lround(r.stepFraction * 20))
+            + (devices ? std::to_string(r.device) : std::string()) + std::to_string(r.baselineRank == r.rank);
+        const auto same = std::find(keys.begin(), keys.end(), key);
+        if (same != keys.end()) {
+            out[size_t(same - keys.begin())].ranks.push_back(r.rank);
+        } else {
+            out.push_back({ { r.rank }, &r });
+            keys.push_back(key);
+        }
+    }
+    return out;
+}
+
+std::vector<int> moduloRanks(const GateResult& g)
+{
+    std::vector<int> out;
+    for (const GateResult::Rank& r : g.ranks) {
+        if (r.baselineRank != r.rank && (out.empty() || out.back() != r.rank))
+            out.push_back(r.rank);
+    }
+    return out;
+}
 
 std::string rankFigures(const GateResult& g, const GateResult::Rank& r)
 {
@@ -253,7 +248,7 @@ std::string text(const GateResult& g)
     std::string out = "rankscope gate: " + headline(g) + "\n" + pairingText(g) + "\n\n";
     out +=
         pad("rank", 12) + pad("peak before -> after", 36) + pad("largest growth, aligned", 28) + "when in the step\n";
-    for (const Row& row : rows(g)) {
+    for (const RankGroup& row : rankGroups(g)) {
         const GateResult::Rank& r = *row.first;
         const std::string peak = bytes(r.peakBefore) + " -> " + bytes(r.peakAfter) + " ("
             + percentOf(r.peakAfter - r.peakBefore, r.peakBefore) + ")";
@@ -389,7 +384,7 @@ std::string markdown(const GateResult& g)
         + cell(headline(g)) + ". " + pairingText(g) + "\n\n"
         + "| Ranks | Peak before | Peak after | Largest aligned growth | When in the step | Result |\n"
         + "|---|---|---|---|---|---|\n";
-    for (const Row& row : rows(g)) {
+    for (const RankGroup& row : rankGroups(g)) {
         const GateResult::Rank& r = *row.first;
         out += "| " + rowRanks(g, row) + " | " + bytes(r.peakBefore) + " | " + bytes(r.peakAfter) + " ("
             + percentOf(r.peakAfter - r.peakBefore, r.peakBefore) + ") | " + signedBytes(r.largestBytes) + " ("

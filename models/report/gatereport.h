@@ -6,6 +6,7 @@
 #include <QByteArray>
 
 #include <string>
+#include <vector>
 
 namespace RankScope {
 
@@ -21,6 +22,21 @@ std::string markdown(const GateResult& result);
 /// What one rank's failure says, the same in the text, JUnit and Markdown: "+1.5 GiB (6.2% of its peak) at 38%
 /// of the step, beyond 480 MiB allowed".
 std::string rankFigures(const GateResult& result, const GateResult::Rank& rank);
+
+/// Alike ranks said once, as every answer and the window group them: ranks (and, where they are named, GPUs) whose
+/// pass or fail, peaks, largest growth and moment read the same, in the order their first rank comes.
+struct RankGroup
+{
+    std::vector<int> ranks;
+    const GateResult::Rank* first = nullptr; ///< in the result: the group's figures
+};
+std::vector<RankGroup> rankGroups(const GateResult& result);
+/// How many ranks the new job has (a rank driving several GPUs counted once).
+size_t rankCount(const GateResult& result);
+/// Whether answers must name GPUs: some rank drives several, or ranks differ in theirs.
+bool namesDevices(const GateResult& result);
+/// The new job's ranks with no rank of their own in a smaller baseline, weighed against rank R modulo its count.
+std::vector<int> moduloRanks(const GateResult& result);
 } // namespace GateReport
 
 } // namespace RankScope
