@@ -374,7 +374,7 @@ QByteArray junit(const GateResult& g)
 
 std::string markdown(const GateResult& g)
 {
-    const auto cell = [](std::string s) {
+    const auto cell = [](const std::string& s) {
         std::string out;
         for (char ch : s)
             out += ch == '|' ? std::string("\\|") : std::string(1, ch);
