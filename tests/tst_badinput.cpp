@@ -2,6 +2,7 @@
 // The bad-input table: each row is a file (or files) a user might open next to a good rank, the message they see,
 // and proof that everything else keeps working: the good rank loads and is compared, in the loader and in the
 // window, and no file of theirs is changed.
+#include "appearance.h"
 #include "blockmapview.h"
 #include "gziputil.h"
 #include "mainwindow.h"
@@ -17,6 +18,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -323,6 +325,17 @@ void TestBadInput::folders()
         qPrintable(box->text()));
     QCOMPARE(w.rankModel()->rowCount(), 2); // the job open before stays
     box->close();
+    {
+        // In Chinese the list's words too: each job's count of files, the separator, none of it left in English.
+        const auto english = qScopeGuard([] { Appearance::setLanguage(QString()); });
+        Appearance::setLanguage(QStringLiteral("zh_CN"));
+        w.openPaths({ jobs });
+        QTRY_VERIFY((box = w.findChild<QMessageBox*>()) != nullptr && box->isVisible());
+        QVERIFY2(box->text().contains(QStringLiteral("first（2 个文件）、second（2 个文件）"))
+                && !box->text().contains(QLatin1String("files")),
+            qPrintable(box->text()));
+        box->close();
+    }
 
     w.openPaths({ empty });
     QTRY_VERIFY_WITH_TIMEOUT(w.rankModel()->loadedCount() == 2 && !w.isBusy(), 60000);

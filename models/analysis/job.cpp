@@ -107,14 +107,13 @@ Job::Job(const QStringList& paths, const JobFiles& files)
 namespace {
 
 // "a, b, c and 4 more": a list that stays one line however many folders a search found.
-std::string shortList(const std::vector<std::string>& items, size_t shown)
+Phrase::Arg shortList(const std::vector<std::string>& items, size_t shown)
 {
-    std::string list;
-    for (size_t i = 0; i < items.size() && i < shown; ++i)
-        list += (i == 0 ? "" : ", ") + items[i];
-    if (items.size() > shown)
-        list += " and " + std::to_string(items.size() - shown) + " more";
-    return list;
+    std::vector<Phrase> plain;
+    plain.reserve(items.size());
+    for (const std::string& item : items)
+        plain.push_back(Phrase::plain(item));
+    return Phrase::Arg::list(std::move(plain), shown);
 }
 
 } // namespace
@@ -151,14 +150,16 @@ JobError Job::scanError(const RankFiles::Scan& scan)
                 { scan.stoppedIn.toStdString(), scan.limit }) };
     if (scan.jobs.empty())
         return {};
-    std::vector<std::string> jobs;
+    std::vector<Phrase> jobs;
     for (const RankFiles::Scan::FoundJob& job : scan.jobs)
-        jobs.push_back(
-            job.folder.toStdString() + " (" + std::to_string(job.files) + (job.files == 1 ? " file)" : " files)"));
+        jobs.push_back(job.files == 1
+                ? jobWords(QT_TRANSLATE_NOOP("RankScope::Job", "%1 (1 file)"), { job.folder.toStdString() })
+                : jobWords(
+                    QT_TRANSLATE_NOOP("RankScope::Job", "%1 (%2 files)"), { job.folder.toStdString(), job.files }));
     return { "",
         jobWords(QT_TRANSLATE_NOOP("RankScope::Job",
                      "%1 holds the snapshots of %2 jobs (the same rank in more than one folder): %3; open one of them"),
-            { scan.folderOfJobs.toStdString(), int(scan.jobs.size()), shortList(jobs, 8) }) };
+            { scan.folderOfJobs.toStdString(), int(scan.jobs.size()), Phrase::Arg::list(std::move(jobs), 8) }) };
 }
 
 std::string Job::stepNote() const

@@ -28,7 +28,42 @@ QString fill(const QString& text, const std::vector<QString>& args)
     return out;
 }
 
+// A list's items joined, the first `shown` of them and how many more: in English for english(), else in the reader's
+// language.
+QString listWords(const Phrase::Arg& arg, bool english)
+{
+    const auto say = [english](const char* source) {
+        return english ? QString::fromUtf8(source) : QCoreApplication::translate("RankScope::Phrase", source);
+    };
+    QString list;
+    const std::vector<Phrase>& items = *arg.items;
+    for (size_t i = 0; i < items.size() && i < arg.shown; ++i) {
+        if (i > 0)
+            list += say(QT_TRANSLATE_NOOP("RankScope::Phrase", ", "));
+        list += english ? QString::fromStdString(items[i].english()) : items[i].translated();
+    }
+    if (items.size() > arg.shown)
+        list = say(QT_TRANSLATE_NOOP("RankScope::Phrase", "%1 and %2 more"))
+                   .arg(list)
+                   .arg(qulonglong(items.size() - arg.shown));
+    return list;
+}
+
 } // namespace
+
+Phrase::Arg Phrase::Arg::list(std::vector<Phrase> items, size_t shown)
+{
+    Arg arg(std::string {});
+    arg.items = std::make_shared<const std::vector<Phrase>>(std::move(items));
+    arg.shown = shown;
+    arg.text = listWords(arg, true).toStdString();
+    return arg;
+}
+
+Phrase Phrase::plain(std::string text)
+{
+    return Phrase(nullptr, "%1", { std::move(text) });
+}
 
 Phrase::Arg Phrase::Arg::point(std::string name)
 {
@@ -59,8 +94,10 @@ QString Phrase::translated() const
         return {};
     std::vector<QString> args;
     for (const Arg& arg : m_args)
-        args.push_back(arg.isPoint ? pointWords(arg.text) : QString::fromStdString(arg.text));
-    return fill(QCoreApplication::translate(m_context, m_source), args);
+        args.push_back(arg.items ? listWords(arg, false)
+                : arg.isPoint    ? pointWords(arg.text)
+                                 : QString::fromStdString(arg.text));
+    return fill(m_context ? QCoreApplication::translate(m_context, m_source) : QString::fromUtf8(m_source), args);
 }
 
 QString Phrase::pointWords(const std::string& point)

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <concepts>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,14 @@ public:
             : text(std::to_string(number))
         { }
         static Arg point(std::string name);
+        /// Items said as one list, the first `shown` of them and how many more ("a, b and 3 more"), each item and
+        /// the list's words in the reader's language.
+        static Arg list(std::vector<Phrase> items, size_t shown);
 
         std::string text;
         bool isPoint = false;
+        std::shared_ptr<const std::vector<Phrase>> items;
+        size_t shown = 0;
     };
 
     Phrase() = default;
@@ -47,6 +53,9 @@ public:
     }
     std::string english() const;
     QString translated() const;
+
+    /// Text said as it is, in every language (a file's name as an item of a list).
+    static Phrase plain(std::string text);
 
     /// A comparison point as --at names it, in the user's language ("event:5588" in words); as it is without a
     /// translation.
