@@ -27,7 +27,11 @@ Gated gateJobs(const QStringList& baselinePaths, const QStringList& paths)
     Job current(paths);
     for (Job* job : { &baseline, &current }) {
         if (!job->error().empty()) {
-            out.problems.append(job->error().translated());
+            // Which side, and the folder chosen: "no snapshot files given" alone reads as if the open job were empty.
+            out.problems.append(job == &baseline
+                    ? GateWindow::tr("the baseline %1: %2")
+                          .arg(baselinePaths.join(QLatin1String(", ")), job->error().translated())
+                    : GateWindow::tr("the open job: %1").arg(job->error().translated()));
             return out;
         }
         job->load();
@@ -43,7 +47,7 @@ Gated gateJobs(const QStringList& baselinePaths, const QStringList& paths)
         return out;
     }
     if (!base.inputs.empty() && !now.inputs.empty())
-        out.result = std::make_shared<const GateResult>(Gate::run(base.inputs, now.inputs, GateOptions {}));
+        out.result = std::make_shared<const GateResult>(Gate::run(base, now, GateOptions {}));
     return out;
 }
 

@@ -75,6 +75,7 @@ private slots:
     void junitParses();
     void markdownNamesFailures();
     void exitStatuses();
+    void unreadableRanksAreNotGated();
     void presentOn_data();
     void presentOn();
     void mcpTools();
@@ -304,7 +305,101 @@ void TestGate::exitStatuses()
     ran = command({ QStringLiteral("--baseline"), base("gate_same_4"), broken.path() });
     QCOMPARE(ran.code, 1);
     QVERIFY(ran.err.find("rank3_memory_snapshot.pickle") != std::string::npos);
-    QVERIFY(ran.out.find("PASS") != std::string::npos);
+    // Not a pass: the rank that could not be read is named, with its file.
+    QVERIFY2(
+        ran.out.find("INCOMPLETE") != std::string::npos && ran.out.find("PASS") == std::string::npos, ran.out.c_str());
+    QVERIFY2(ran.out.find("rank 3 not gated: could not be read (") != std::string::npos
+            && ran.out.find("rank3_memory_snapshot.pickle") != std::string::npos,
+        ran.out.c_str());
+    // An empty baseline folder is named as the baseline.
+    QTemporaryDir empty;
+    ran = command({ QStringLiteral("--baseline"), empty.path(), now("gate_same_4") });
+    QCOMPARE(ran.code, 2);
+    QVERIFY2(ran.err.find("--baseline " + empty.path().toStdString()) != std::string::npos, ran.err.c_str());
+}
+
+// A rank whose file, or whose baseline rank's file, cannot be read is not gated, never weighed against another
+// rank's baseline in its place, and no answer calls the gate a pass: the text, the Markdown, the JUnit (an error
+// case) and the JSON.
+void TestGate::unreadableRanksAreNotGated()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(scenariosDir());
+    const auto copyTruncated = [](const QString& from, const QString& to, int rank) {
+        QDir().mkpath(to);
+        for (const QFileInfo& f : QDir(from).entryInfoList({ QStringLiteral("*.pickle") }, QDir::Files)) {
+            const QString target = QDir(to).filePath(f.fileName());
+            QVERIFY(QFile::copy(f.filePath(), target));
+            if (f.fileName().startsWith(QStringLiteral("rank%1_").arg(rank)))
+                QVERIFY(QFile::resize(target, 100000));
+        }
+    };
+    QTemporaryDir dir;
+    const QString name = QStringLiteral("gate_one_rank_4"); // rank 2 grows
+    // The new job's rank 2 cannot be read: the others pass, the gate is incomplete.
+    const QString broken = QDir(dir.path()).filePath(QStringLiteral("new"));
+    copyTruncated(scenario(name, "new"), broken, 2);
+    GateResult g = Gate::run(load({ scenario(name, "base") }), load({ broken }), GateOptions {});
+    QVERIFY(g.passed());
+    QVERIFY(!g.complete());
+    QCOMPARE(g.ungated.size(), size_t(1));
+    QCOMPARE(g.ungated[0].rank, 2);
+    QCOMPARE(g.ungated[0].baselineRank, -1);
+    QVERIFY(QString::fromStdString(g.ungated[0].reason).contains(QStringLiteral("rank2_memory_snapshot.pickle")));
+    QCOMPARE(GateReport::rankCount(g), size_t(4));
+    const std::string text = GateReport::text(g);
+    QVERIFY2(text.find("INCOMPLETE") != std::string::npos && text.find("PASS") == std::string::npos, text.c_str());
+    const std::string md = GateReport::markdown(g);
+    QVERIFY2(md.find("## RankScope memory gate: **INCOMPLETE**") != std::string::npos, md.c_str());
+    const Json json = Json::parse(GateReport::json(g));
+    QCOMPARE(json["complete"].get<bool>(), false);
+    QCOMPARE(json["ungated"][0]["rank"].get<int>(), 2);
+    QXmlStreamReader xml(GateReport::junit(g));
+    QString current;
+    QStringList errors;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == QLatin1String("testsuite"))
+            QCOMPARE(xml.attributes().value(QStringLiteral("errors")).toInt(), 1);
+        else if (xml.name() == QLatin1String("testcase"))
+            current = xml.attributes().value(QStringLiteral("name")).toString();
+        else if (xml.name() == QLatin1String("error"))
+            errors << current + QLatin1String(": ") + xml.attributes().value(QStringLiteral("message")).toString();
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].startsWith(QStringLiteral("rank 2: rank 2 not gated")), qPrintable(errors[0]));
+
+    // The baseline's rank 2 cannot be read: rank 2 is not weighed against another baseline rank (before, it was paired
+    // with rank 3 and the pairing said "modulo 3"); the baseline still has 4 ranks.
+    const QString brokenBase = QDir(dir.path()).filePath(QStringLiteral("base"));
+    copyTruncated(scenario(name, "base"), brokenBase, 2);
+    g = Gate::run(load({ brokenBase }), load({ scenario(name, "new") }), GateOptions {});
+    QCOMPARE(g.baselineRanks, 4);
+    QVERIFY(!g.pairedModulo);
+    QCOMPARE(g.ungated.size(), size_t(1));
+    QCOMPARE(g.ungated[0].rank, 2);
+    QCOMPARE(g.ungated[0].baselineRank, 2);
+    for (const GateResult::Rank& r : g.ranks) {
+        QVERIFY(r.rank != 2);
+        QCOMPARE(r.baselineRank, r.rank);
+    }
+    QVERIFY(GateReport::text(g).find("rank 2 not gated: its baseline, rank 2, could not be read") != std::string::npos);
+
+    // A smaller baseline whose rank 1 cannot be read: ranks 1 and 3 (3 modulo 2) are not gated.
+    const QString fewer = QStringLiteral("gate_fewer_base_2_4");
+    const QString brokenFewer = QDir(dir.path()).filePath(QStringLiteral("fewer"));
+    copyTruncated(scenario(fewer, "base"), brokenFewer, 1);
+    g = Gate::run(load({ brokenFewer }), load({ scenario(fewer, "new") }), GateOptions {});
+    QCOMPARE(g.baselineRanks, 2);
+    std::vector<int> ungated;
+    for (const GateResult::Ungated& u : g.ungated) {
+        ungated.push_back(u.rank);
+        QCOMPARE(u.baselineRank, 1);
+    }
+    QCOMPARE(ungated, (std::vector<int> { 1, 3 }));
+    QVERIFY2(GateReport::text(g).find("rank 2 has no rank of its own there") != std::string::npos,
+        GateReport::text(g).c_str());
 }
 
 // `--present-on K[-M]` on scenarios whose finding's site is on 1, N-1 and N ranks: kept where K..M covers its count,

@@ -14,6 +14,8 @@
 
 #include <qcustomplot.h>
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -88,6 +90,7 @@ private slots:
     void digestsShowWhatSnapshotsShow();
     void headlineInChinese();
     void problemsNameTheFile();
+    void unreadableRankIsNotAPass();
     void digestsAsTheJobRefused();
 
 private:
@@ -292,6 +295,44 @@ void TestGateWindow::problemsNameTheFile()
     QCOMPARE(window.view()->items()->topLevelItemCount(), 0);
     QVERIFY(window.view()->markedRanks().empty());
     QVERIFY(window.view()->plot()->isHidden() && window.view()->items()->isHidden());
+}
+
+// A rank whose file cannot be read is not a pass: the headline says the gate is incomplete, the rank keeps its place
+// in the plot unmarked, and the tree says what it lacks with the file; an empty baseline folder is named as such.
+void TestGateWindow::unreadableRankIsNotAPass()
+{
+    QTemporaryDir broken;
+    const QString name = QStringLiteral("gate_one_rank_4"); // rank 2 grows, and cannot be read here
+    for (int r = 0; r < 4; ++r) {
+        const QString file = QStringLiteral("rank%1_memory_snapshot.pickle").arg(r);
+        QVERIFY(QFile::copy(QDir(scenario(name, "new")).filePath(file), QDir(broken.path()).filePath(file)));
+        if (r == 2)
+            QVERIFY(QFile::resize(QDir(broken.path()).filePath(file), 100000));
+    }
+    GateWindow window;
+    QSignalSpy shown(&window, &GateWindow::shown);
+    window.gate({ scenario(name, "base") }, { broken.path() });
+    QVERIFY(shown.wait(120000));
+    const QString headline = window.view()->headline();
+    QVERIFY2(headline.startsWith(QLatin1String("Incomplete: ")) && headline.endsWith(QLatin1String("not gated: 2")),
+        qPrintable(headline));
+    QVERIFY(window.view()->markedRanks().empty());
+    QVERIFY2(window.view()->details().contains(QLatin1String("Rank 2 not gated: its file could not be read")),
+        qPrintable(window.view()->details()));
+    const QStringList tree = treeText(window.view()->items());
+    const auto row = std::find_if(tree.begin(), tree.end(),
+        [](const QString& line) { return line.startsWith(QLatin1String("Rank 2 | not gated")); });
+    QVERIFY2(row != tree.end(), qPrintable(tree.join(QLatin1Char('\n'))));
+    QVERIFY2((row + 1)->contains(QLatin1String("rank2_memory_snapshot.pickle")), qPrintable(*(row + 1)));
+
+    QTemporaryDir empty;
+    GateWindow emptyBaseline;
+    QSignalSpy emptyShown(&emptyBaseline, &GateWindow::shown);
+    emptyBaseline.gate({ empty.path() }, { scenario(name, "new") });
+    QVERIFY(emptyShown.wait(120000));
+    QCOMPARE(emptyBaseline.view()->headline(), QStringLiteral("The gate could not run"));
+    QVERIFY2(emptyBaseline.view()->details().startsWith(QStringLiteral("the baseline %1: ").arg(empty.path())),
+        qPrintable(emptyBaseline.view()->details()));
 }
 
 // A job of digests cannot be gated (too little of its trace is kept to align): said, not gated.

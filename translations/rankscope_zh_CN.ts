@@ -1189,6 +1189,50 @@
         <source>Grew on the failing ranks %1</source>
         <translation>在未通过的 rank %1 上增长</translation>
     </message>
+    <message>
+        <source>The gate could not run</source>
+        <translation>把关无法运行</translation>
+    </message>
+    <message>
+        <source>Incomplete: no rank gated holds more than the baseline beyond the tolerance</source>
+        <translation>不完整：已把关的 rank 中没有比基线多持有超出容差的内存</translation>
+    </message>
+    <message>
+        <source>; ranks not gated: %1</source>
+        <translation>；未把关的 rank：%1</translation>
+    </message>
+    <message>
+        <source>The baseline has %1 ranks: rank %2 has none of its own there, so rank R is weighed against baseline rank R modulo %1.</source>
+        <translation>基线有 %1 个 rank：rank %2 在其中没有对应的 rank，因此 rank R 与基线中编号为 R 模 %1 的 rank 衡量。</translation>
+    </message>
+    <message>
+        <source>Rank %1 not gated: its baseline, rank %2, could not be read (%3).</source>
+        <translation>Rank %1 未把关：其基线 rank %2 无法读取（%3）。</translation>
+    </message>
+    <message>
+        <source>Rank %1 not gated: its file could not be read (%2).</source>
+        <translation>Rank %1 未把关：其文件无法读取（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 ✗</source>
+        <translation>%1 ✗</translation>
+    </message>
+    <message>
+        <source>not gated</source>
+        <translation>未把关</translation>
+    </message>
+    <message>
+        <source>Its baseline, rank %1, could not be read: %2</source>
+        <translation>其基线 rank %1 无法读取：%2</translation>
+    </message>
+    <message>
+        <source>Its file could not be read: %1</source>
+        <translation>其文件无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Baseline rank %1 is not in this job.</source>
+        <translation>基线 rank %1 不在本作业中。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::GateWindow</name>
@@ -1263,6 +1307,14 @@
     <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>the baseline %1: %2</source>
+        <translation>基线 %1：%2</translation>
+    </message>
+    <message>
+        <source>the open job: %1</source>
+        <translation>打开的作业：%1</translation>
     </message>
 </context>
 <context>
@@ -1401,6 +1453,14 @@
     <message>
         <source>counts the frames of %1 as your code, since no frame of the files is in your own folders (name the packages to count others instead)</source>
         <translation>将 %1 的栈帧算作你的代码，因为文件中没有任何栈帧位于你自己的文件夹中（可指定其他要计入的包）</translation>
+    </message>
+    <message>
+        <source>%1 (1 file)</source>
+        <translation>%1（1 个文件）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 files)</source>
+        <translation>%1（%2 个文件）</translation>
     </message>
 </context>
 <context>
@@ -1816,6 +1876,17 @@ This job has %n snapshot file(s).</source>
     <message>
         <source>%1 could not be read: %2</source>
         <translation>%1 无法读取（读取器的说明：%2）</translation>
+    </message>
+</context>
+<context>
+    <name>RankScope::Phrase</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 等，另有 %2 个</translation>
     </message>
 </context>
 <context>

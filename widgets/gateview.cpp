@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace RankScope {
 
@@ -101,8 +102,8 @@ std::vector<std::pair<int, int>> GateView::markedRanks() const
         return out;
     for (const QCPGraphData& mark : *m_marks->data()) {
         const auto i = size_t(std::lround(mark.key));
-        if (i < m_result->ranks.size())
-            out.emplace_back(m_result->ranks[i].rank, m_result->ranks[i].device);
+        if (i < m_columns.size())
+            out.push_back(m_columns[i]);
     }
     return out;
 }
@@ -122,42 +123,73 @@ void GateView::rebuild()
         m_headline->setText(m_pending);
         PairedBars::setAnswer(m_headline, std::nullopt);
     } else if (!g || g->ranks.empty()) {
-        m_headline->setText(tr("The gate could not run: found no ranks to weigh against the baseline"));
+        // What stopped it, when something was said (an empty baseline folder, files that could not be read), is
+        // under it.
+        m_headline->setText(m_problems.isEmpty()
+                ? tr("The gate could not run: found no ranks to weigh against the baseline")
+                : tr("The gate could not run"));
         PairedBars::setAnswer(m_headline, false);
     } else {
-        // Pass or fail as `rankscope gate` decides it, from the same result.
+        // Pass or fail as `rankscope gate` decides it, from the same result; never a plain pass while a rank could
+        // not be weighed.
         const std::vector<int> failed = g->regressedRanks();
-        m_headline->setText(failed.empty()
-                ? tr("Pass: no rank holds more than the baseline beyond the tolerance")
-                : tr("Fail: %1 of %2 ranks (%3) hold more than the baseline beyond the tolerance")
-                      .arg(failed.size())
-                      .arg(GateReport::rankCount(*g))
-                      .arg(Formatting::ranks(failed)));
-        PairedBars::setAnswer(m_headline, failed.empty());
+        std::vector<int> ungated;
+        for (const GateResult::Ungated& u : g->ungated)
+            ungated.push_back(u.rank);
+        QString headline = !failed.empty()
+            ? tr("Fail: %1 of %2 ranks (%3) hold more than the baseline beyond the tolerance")
+                  .arg(failed.size())
+                  .arg(GateReport::rankCount(*g))
+                  .arg(Formatting::ranks(failed))
+            : g->complete() ? tr("Pass: no rank holds more than the baseline beyond the tolerance")
+                            : tr("Incomplete: no rank gated holds more than the baseline beyond the tolerance");
+        if (!g->complete())
+            headline += tr("; ranks not gated: %1").arg(Formatting::ranks(ungated));
+        m_headline->setText(headline);
+        PairedBars::setAnswer(m_headline,
+            !failed.empty()     ? std::optional(false)
+                : g->complete() ? std::optional(true)
+                                : std::nullopt);
         details.append(tr("A rank fails when it grows, at its peak or at any moment of the step aligned with the "
                           "baseline's, by more than %1% of its peak in the baseline and more than %2.")
                            .arg(g->options.tolerancePercent)
                            .arg(Formatting::bytes(g->options.minBytes)));
-        QString pairing = g->pairedModulo
-            ? tr("The baseline has %1 ranks: ranks %2 have none of their own there, so rank R is weighed against "
+        const std::vector<int> modulo = GateReport::moduloRanks(*g);
+        QString pairing = !g->pairedModulo ? tr("Each rank is weighed against the baseline's rank of the same number "
+                                                "(the baseline has %1 ranks).")
+                                                 .arg(g->baselineRanks)
+            : modulo.size() == 1
+            ? tr("The baseline has %1 ranks: rank %2 has none of its own there, so rank R is weighed against "
                  "baseline rank R modulo %1.")
                   .arg(g->baselineRanks)
-                  .arg(Formatting::ranks(GateReport::moduloRanks(*g)))
-            : tr("Each rank is weighed against the baseline's rank of the same number (the baseline has %1 ranks).")
-                  .arg(g->baselineRanks);
+                  .arg(Formatting::ranks(modulo))
+            : tr("The baseline has %1 ranks: ranks %2 have none of their own there, so rank R is weighed against "
+                 "baseline rank R modulo %1.")
+                  .arg(g->baselineRanks)
+                  .arg(Formatting::ranks(modulo));
         if (!g->baselineOnly.empty())
-            pairing +=
-                QLatin1Char(' ') + tr("Baseline ranks %1 are not in this job.").arg(Formatting::ranks(g->baselineOnly));
+            pairing += QLatin1Char(' ')
+                + (g->baselineOnly.size() == 1 ? tr("Baseline rank %1 is not in this job.")
+                                               : tr("Baseline ranks %1 are not in this job."))
+                      .arg(Formatting::ranks(g->baselineOnly));
         details.append(pairing);
+        for (const GateResult::Ungated& u : g->ungated)
+            details.append(u.baselineRank >= 0 ? tr("Rank %1 not gated: its baseline, rank %2, could not be read (%3).")
+                                                     .arg(u.rank)
+                                                     .arg(u.baselineRank)
+                                                     .arg(QString::fromStdString(u.reason))
+                                               : tr("Rank %1 not gated: its file could not be read (%2).")
+                                                     .arg(u.rank)
+                                                     .arg(QString::fromStdString(u.reason)));
     }
+    const bool ran = g && !g->ranks.empty();
     for (const QString& problem : std::as_const(m_problems))
-        details.append(tr("Not gated: %1").arg(problem));
+        details.append(ran ? tr("Not gated: %1").arg(problem) : problem);
     m_details->setText(details.join(QLatin1Char('\n')));
     m_details->setVisible(!details.isEmpty());
     // Nothing to draw nor list until the gate ran: the headline and the problems alone.
-    const bool gated = g && !g->ranks.empty();
-    m_plot->setVisible(gated);
-    m_items->setVisible(gated);
+    m_plot->setVisible(ran);
+    m_items->setVisible(ran);
     rebuildPlot();
     rebuildTree();
 }
@@ -171,11 +203,26 @@ void GateView::rebuildPlot()
     // Each rank's peak in the baseline and in this job, as the before/after view pairs them; inside each, what the
     // rank held at the moment of its largest aligned growth, where the gate weighs the whole step: a growth mid-step
     // shows there under peaks that stayed alike.
+    // A rank the gate could not weigh keeps its place, without bars, marked ✗ as the main window marks a file that
+    // could not be read.
     std::vector<PairedBars::Pair> pairs;
+    std::vector<size_t> columnOf; // per rank of the result, its pair
+    m_columns.clear();
+    size_t next = 0;
+    const auto addUngated = [&](int below) {
+        for (; g && next < g->ungated.size() && g->ungated[next].rank < below; ++next) {
+            pairs.push_back({ tr("%1 ✗").arg(g->ungated[next].rank), -1, -1 });
+            m_columns.emplace_back(g->ungated[next].rank, -1);
+        }
+    };
     for (const GateResult::Rank& r : ranks) {
+        addUngated(r.rank);
         const QString label = devices ? tr("%1 cuda:%2").arg(r.rank).arg(r.device) : QString::number(r.rank);
+        columnOf.push_back(pairs.size());
         pairs.push_back({ label, r.peakBefore, r.peakAfter });
+        m_columns.emplace_back(r.rank, r.device);
     }
+    addUngated(std::numeric_limits<int>::max());
     const PairedBars::Bars bars = PairedBars::draw(m_plot, pairs, tr("Baseline's peak"), tr("This job's peak"));
     const double axisTop = m_plot->yAxis->range().upper;
     auto* momentBefore = new QCPBars(m_plot->xAxis, m_plot->yAxis);
@@ -198,21 +245,22 @@ void GateView::rebuildPlot()
         QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(text, 1), ChartStyle::alertColor(), 12));
     QColor band = ChartStyle::alertColor();
     band.setAlpha(40);
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        const GateResult::Rank& r = ranks[i];
+    for (size_t k = 0; k < ranks.size(); ++k) {
+        const GateResult::Rank& r = ranks[k];
+        const auto i = double(columnOf[k]);
         // Without growth there is no moment to show: the gate's first stretch, where nothing differs.
         if (r.largestBytes > 0) {
-            momentBefore->addData(double(i) - PairedBars::Offset, double(r.totalBefore));
-            momentAfter->addData(double(i) + PairedBars::Offset, double(r.totalAfter));
+            momentBefore->addData(i - PairedBars::Offset, double(r.totalBefore));
+            momentAfter->addData(i + PairedBars::Offset, double(r.totalAfter));
         }
         if (!r.regressed())
             continue;
         const double high = std::max({ r.peakBefore, r.peakAfter, r.totalBefore, r.totalAfter });
-        m_marks->addData(double(i), high + axisTop * 0.05);
+        m_marks->addData(i, high + axisTop * 0.05);
         auto* behind = new QCPItemRect(m_plot);
         behind->setLayer(QStringLiteral("background"));
-        behind->topLeft->setCoords(double(i) - 0.5, axisTop);
-        behind->bottomRight->setCoords(double(i) + 0.5, 0);
+        behind->topLeft->setCoords(i - 0.5, axisTop);
+        behind->bottomRight->setCoords(i + 0.5, 0);
         behind->setPen(Qt::NoPen);
         behind->setBrush(band);
     }
@@ -299,9 +347,36 @@ void GateView::rebuildTree()
         return QString();
     };
 
+    // Ranks the gate could not weigh, after the failing ones: what it lacks for each.
+    const auto addUngated = [&] {
+        for (const GateResult::Ungated& u : g->ungated) {
+            auto* row = new QTreeWidgetItem(m_items, RanksItem);
+            row->setText(WhatColumn, tr("Rank %1").arg(u.rank));
+            row->setText(ChangeColumn, tr("not gated"));
+            row->setText(RanksColumn, tr("%1 of %2").arg(1).arg(total));
+            QFont bold = m_items->font();
+            bold.setBold(true);
+            row->setFont(WhatColumn, bold);
+            row->setFont(ChangeColumn, bold);
+            auto* why = new QTreeWidgetItem(row, SiteItem);
+            why->setText(WhatColumn,
+                u.baselineRank >= 0 ? tr("Its baseline, rank %1, could not be read: %2")
+                                          .arg(u.baselineRank)
+                                          .arg(QString::fromStdString(u.reason))
+                                    : tr("Its file could not be read: %1").arg(QString::fromStdString(u.reason)));
+            why->setToolTip(WhatColumn, why->text(WhatColumn));
+            why->setFirstColumnSpanned(true);
+            row->setExpanded(true);
+        }
+    };
+    bool ungatedShown = false;
     bool openedStack = false;
     for (const GateReport::RankGroup& group : groups) {
         const GateResult::Rank& r = *group.first;
+        if (!r.regressed() && !ungatedShown) {
+            addUngated();
+            ungatedShown = true;
+        }
         QString ranks =
             group.ranks.size() == 1 ? tr("Rank %1").arg(r.rank) : tr("Ranks %1").arg(Formatting::ranks(group.ranks));
         if (devices)
@@ -387,6 +462,8 @@ void GateView::rebuildTree()
         }
         row->setExpanded(r.regressed());
     }
+    if (!ungatedShown)
+        addUngated();
     for (int column = 1; column < ColumnCount; ++column)
         m_items->resizeColumnToContents(column);
 }

@@ -78,6 +78,8 @@ private:
     QLabel* m_details = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_marks = nullptr;
+    /// Each pair of bars' rank and GPU, in the plot's order (-1 for a rank the gate could not weigh).
+    std::vector<std::pair<int, int>> m_columns;
     QTreeWidget* m_items = nullptr;
 };
 

@@ -22,12 +22,12 @@ void options(CommandLine& cl)
 }
 
 // Loads one side; on what stops the gate, prints it and returns the exit status.
-std::optional<int> load(const CommandLine& cl, Job& job, const char* what)
+std::optional<int> load(const CommandLine& cl, Job& job, const std::string& what)
 {
     if (!job.error().empty())
-        return cl.fail(std::string(what) + ": " + optionError(job.error()));
+        return cl.fail(what + ": " + optionError(job.error()));
     if (const std::string note = job.stepNote(); !note.empty())
-        cl.console().err("note: " + std::string(what) + ": " + note + "\n");
+        cl.console().err("note: " + what + ": " + note + "\n");
     job.load();
     for (const std::string& line : job.messages())
         cl.console().err(line + "\n");
@@ -58,7 +58,9 @@ int run(CommandLine& cl)
 
     Job baseline(baselinePaths);
     Job current(paths);
-    if (const std::optional<int> status = load(cl, baseline, "--baseline"))
+    // The baseline named with its paths: "no snapshot files given" alone would not say which side lacks them.
+    if (const std::optional<int> status =
+            load(cl, baseline, "--baseline " + baselinePaths.join(QLatin1String(", ")).toStdString()))
         return *status;
     if (const std::optional<int> status = load(cl, current, "the new job"))
         return *status;
@@ -76,7 +78,7 @@ int run(CommandLine& cl)
             cl.prefix() + (base.inputs.empty() ? "no baseline rank" : "no rank of the new job") + " could be read\n");
         return 1;
     }
-    const GateResult result = Gate::run(base.inputs, now.inputs, options);
+    const GateResult result = Gate::run(base, now, options);
     cl.console().out(cl.isSet("json") ? GateReport::json(result) : GateReport::text(result));
     int status = failures ? 1 : result.passed() ? 0 : 4;
     const auto write = [&](const char* option, const QByteArray& bytes) {

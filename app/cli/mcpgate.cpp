@@ -53,7 +53,7 @@ McpServer::Result gate(McpServer& server, const Json& args)
     if (base.inputs.empty() || now.inputs.empty())
         throw ToolError(
             problems + (base.inputs.empty() ? "no baseline rank could be read" : "no rank of the job could be read"));
-    const GateResult result = Gate::run(base.inputs, now.inputs, options);
+    const GateResult result = Gate::run(base, now, options);
     McpServer::Result r;
     r.structured = Json::parse(GateReport::json(result));
     r.text = GateReport::text(result) + problems;

@@ -436,14 +436,23 @@ Outcome compare(const GateInput& input, const GateProfile& base, int baseRank, c
 }
 
 // The baseline's GPU a new rank's GPU is weighed against (see GateResult).
+// The baseline rank a rank is weighed against: its own number, else that number modulo the baseline's count of
+// ranks (every rank it has, read or not); -1 for an empty baseline.
+int baselineRankOf(const std::vector<int>& baseRanks, int rank)
+{
+    if (baseRanks.empty())
+        return -1;
+    return std::binary_search(baseRanks.begin(), baseRanks.end(), rank) ? rank
+                                                                        : baseRanks[size_t(rank) % baseRanks.size()];
+}
+
+// The baseline side a rank's GPU is weighed against; none where its baseline rank could not be read.
 const BaseSide* pairOf(const std::vector<BaseSide>& baseline, const std::vector<int>& baseRanks, const GateInput& input,
     const std::vector<GateInput>& current)
 {
-    if (baseRanks.empty())
+    const int rank = baselineRankOf(baseRanks, input.rank);
+    if (rank < 0)
         return nullptr;
-    const int rank = std::binary_search(baseRanks.begin(), baseRanks.end(), input.rank)
-        ? input.rank
-        : baseRanks[size_t(input.rank) % baseRanks.size()];
     std::vector<const BaseSide*> devices;
     for (const BaseSide& s : baseline) {
         if (s.rank == rank)
@@ -478,8 +487,10 @@ Gate::Side Gate::sideOf(const Job& job)
     };
     std::vector<Part> parts;
     for (const LoadedFile& file : job.loaded()) {
-        if (!file.ok())
+        if (!file.ok()) {
+            side.unreadable.emplace_back(file.rank, file.path.toStdString() + ": " + file.error.toStdString());
             continue;
+        }
         const Snapshot& s = *file.snapshot;
         if (s.digest) {
             side.digests.push_back(file.path.toStdString());
@@ -487,6 +498,7 @@ Gate::Side Gate::sideOf(const Job& job)
                 side.errors.push_back(file.path.toStdString() + ": a digest of version "
                     + std::to_string(s.digest->version)
                     + ", which keeps no gate profile; make it again with this rankscope's digest");
+                side.unreadable.emplace_back(file.rank, side.errors.back());
                 continue;
             }
             try {
@@ -494,6 +506,7 @@ Gate::Side Gate::sideOf(const Job& job)
                     side.inputs.push_back({ file.rank, nullptr, std::move(p) });
             } catch (const std::runtime_error& e) {
                 side.errors.push_back(file.path.toStdString() + ": " + e.what());
+                side.unreadable.emplace_back(file.rank, side.errors.back());
             }
             continue;
         }
@@ -510,7 +523,14 @@ Gate::Side Gate::sideOf(const Job& job)
 GateResult Gate::run(
     const std::vector<GateInput>& baseline, const std::vector<GateInput>& current, const GateOptions& options)
 {
+    return run(Side { baseline, {}, {}, {} }, Side { current, {}, {}, {} }, options);
+}
+
+GateResult Gate::run(const Side& baseSide, const Side& currentSide, const GateOptions& options)
+{
     using namespace GateWork;
+    const std::vector<GateInput>& baseline = baseSide.inputs;
+    const std::vector<GateInput>& current = currentSide.inputs;
     GateResult result;
     result.options = options;
     // Profiles of a baseline's full files are made here as a digest makes and keeps them (through its JSON, which
@@ -533,6 +553,10 @@ GateResult Gate::run(
         sides.push_back({ baseline[i].rank, p->device, p });
         baseRanks.push_back(baseline[i].rank);
     }
+    // A baseline rank that could not be read still has its number: the ranks are paired as if it had been read,
+    // and the rank weighed against it is not gated, rather than weighed against another rank's baseline.
+    for (const auto& [rank, reason] : baseSide.unreadable)
+        baseRanks.push_back(rank);
     std::sort(baseRanks.begin(), baseRanks.end());
     baseRanks.erase(std::unique(baseRanks.begin(), baseRanks.end()), baseRanks.end());
     result.baselineRanks = int(baseRanks.size());
@@ -540,7 +564,23 @@ GateResult Gate::run(
     std::vector<int> newRanks;
     for (const GateInput& c : current)
         newRanks.push_back(c.rank);
+    for (const auto& [rank, reason] : currentSide.unreadable) {
+        newRanks.push_back(rank);
+        result.ungated.push_back({ rank, -1, reason });
+    }
     std::sort(newRanks.begin(), newRanks.end());
+    for (const GateInput& c : current) {
+        const int paired = baselineRankOf(baseRanks, c.rank);
+        const auto unread = std::find_if(baseSide.unreadable.begin(), baseSide.unreadable.end(),
+            [&](const std::pair<int, std::string>& u) { return u.first == paired; });
+        const bool listed = std::any_of(result.ungated.begin(), result.ungated.end(),
+            [&](const GateResult::Ungated& u) { return u.rank == c.rank; });
+        if (unread != baseSide.unreadable.end() && !listed
+            && std::none_of(sides.begin(), sides.end(), [&](const BaseSide& b) { return b.rank == paired; }))
+            result.ungated.push_back({ c.rank, paired, unread->second });
+    }
+    std::sort(result.ungated.begin(), result.ungated.end(),
+        [](const GateResult::Ungated& a, const GateResult::Ungated& b) { return a.rank < b.rank; });
     for (int r : baseRanks) {
         if (!std::binary_search(newRanks.begin(), newRanks.end(), r))
             result.baselineOnly.push_back(r);

@@ -169,8 +169,19 @@ struct GateResult
         }
     };
 
+    /// A rank of the new job the gate could not weigh: its file, or its baseline rank's, could not be read.
+    struct Ungated
+    {
+        int rank = 0;
+        /// The baseline rank it would have been weighed against, when that one could not be read; else -1.
+        int baselineRank = -1;
+        std::string reason; ///< "PATH: what is wrong"
+    };
+
     GateOptions options;
     std::vector<Rank> ranks; ///< by rank, then device
+    /// By rank. A gate with any is incomplete: its answer holds only for the ranks it weighed.
+    std::vector<Ungated> ungated;
     /// Baseline ranks the new job does not have.
     std::vector<int> baselineOnly;
     int baselineRanks = 0;
@@ -184,6 +195,10 @@ struct GateResult
     std::shared_ptr<const Snapshot> keptFrames;
 
     bool passed() const;
+    bool complete() const
+    {
+        return ungated.empty();
+    }
     std::vector<int> regressedRanks() const;
 };
 
@@ -208,6 +223,9 @@ struct Side
     std::vector<std::string> errors;
     /// Files that are digests (a new job must be snapshots: a digest keeps too little of its trace to be aligned).
     std::vector<std::string> digests;
+    /// Ranks whose file could not be read or holds no gate profile, with "PATH: what is wrong": a baseline's still
+    /// counts for the pairing, so no rank is weighed against another rank's baseline in its place.
+    std::vector<std::pair<int, std::string>> unreadable;
 };
 Side sideOf(const Job& job);
 
@@ -215,6 +233,8 @@ Side sideOf(const Job& job);
 /// inputs' histories are worked on the part pool.
 GateResult run(
     const std::vector<GateInput>& baseline, const std::vector<GateInput>& current, const GateOptions& options);
+/// The same for two sides of loaded jobs: the ranks either side could not read are the result's `ungated`.
+GateResult run(const Side& baseline, const Side& current, const GateOptions& options);
 } // namespace Gate
 
 } // namespace RankScope

@@ -97,26 +97,57 @@ std::string rowRanks(const GateResult& g, const RankGroup& row)
     return namesDevices(g) ? list + " cuda:" + std::to_string(row.first->device) : list;
 }
 
+std::vector<int> ungatedRanks(const GateResult& g)
+{
+    std::vector<int> out;
+    for (const GateResult::Ungated& u : g.ungated)
+        out.push_back(u.rank);
+    return out;
+}
+
+// "rank 2" or "ranks 2, 3": a list of ranks with its noun.
+std::string ranksNoun(const std::vector<int>& ranks)
+{
+    return (ranks.size() == 1 ? "rank " : "ranks ") + Formatting::ranks(ranks).toStdString();
+}
+
 std::string headline(const GateResult& g)
 {
     const std::vector<int> failed = g.regressedRanks();
+    // Ranks the gate could not weigh leave it incomplete: never a plain pass, whatever the others hold.
+    const std::string ungated =
+        g.complete() ? std::string() : "; " + ranksNoun(ungatedRanks(g)) + " not gated: a file could not be read";
     if (failed.empty())
-        return "PASS: no rank holds more than the baseline beyond the tolerance (" + toleranceText(g.options) + ")";
+        return (g.complete() ? "PASS: no rank holds" : "INCOMPLETE: no rank gated holds")
+            + std::string(" more than the baseline beyond the tolerance (") + toleranceText(g.options) + ")" + ungated;
     return "FAIL: " + std::to_string(failed.size()) + " of " + std::to_string(rankCount(g)) + " ranks ("
         + Formatting::ranks(failed).toStdString() + ") hold more than the baseline beyond the tolerance ("
-        + toleranceText(g.options) + ")";
+        + toleranceText(g.options) + ")" + ungated;
+}
+
+// What each rank the gate could not weigh lacks, a line each.
+std::vector<std::string> ungatedLines(const GateResult& g)
+{
+    std::vector<std::string> out;
+    for (const GateResult::Ungated& u : g.ungated)
+        out.push_back("rank " + std::to_string(u.rank) + " not gated: "
+            + (u.baselineRank < 0 ? std::string() : "its baseline, rank " + std::to_string(u.baselineRank) + ", ")
+            + "could not be read (" + u.reason + ")");
+    return out;
 }
 
 std::string pairingText(const GateResult& g)
 {
     std::string out = "Baseline: " + std::to_string(g.baselineRanks) + " rank" + (g.baselineRanks == 1 ? "" : "s");
     if (g.pairedModulo) {
-        out += "; ranks " + Formatting::ranks(moduloRanks(g)).toStdString()
-            + " have no rank of their own there: rank R is weighed against baseline rank R modulo "
+        const std::vector<int> modulo = moduloRanks(g);
+        out += "; " + ranksNoun(modulo) + (modulo.size() == 1 ? " has" : " have")
+            + " no rank of its own there: rank R is weighed against baseline rank R modulo "
             + std::to_string(g.baselineRanks);
     }
     if (!g.baselineOnly.empty())
-        out += "; baseline ranks " + Formatting::ranks(g.baselineOnly).toStdString() + " are not in the new job";
+        out += "; baseline " + ranksNoun(g.baselineOnly) + (g.baselineOnly.size() == 1 ? " is" : " are")
+            + " not in the new job";
     return out + ".";
 }
 
@@ -185,6 +216,8 @@ size_t rankCount(const GateResult& g)
     std::set<int> all;
     for (const GateResult::Rank& r : g.ranks)
         all.insert(r.rank);
+    for (const GateResult::Ungated& u : g.ungated)
+        all.insert(u.rank);
     return all.size();
 }
 
@@ -245,7 +278,10 @@ std::string rankFigures(const GateResult& g, const GateResult::Rank& r)
 
 std::string text(const GateResult& g)
 {
-    std::string out = "rankscope gate: " + headline(g) + "\n" + pairingText(g) + "\n\n";
+    std::string out = "rankscope gate: " + headline(g) + "\n" + pairingText(g) + "\n";
+    for (const std::string& line : ungatedLines(g))
+        out += line + "\n";
+    out += "\n";
     out +=
         pad("rank", 12) + pad("peak before -> after", 36) + pad("largest growth, aligned", 28) + "when in the step\n";
     for (const RankGroup& row : rankGroups(g)) {
@@ -275,6 +311,7 @@ std::string json(const GateResult& g)
 {
     nlohmann::ordered_json out;
     out["passed"] = g.passed();
+    out["complete"] = g.complete();
     out["tolerance_percent"] = g.options.tolerancePercent;
     out["min_bytes"] = g.options.minBytes;
     out["baseline_ranks"] = g.baselineRanks;
@@ -297,6 +334,9 @@ std::string json(const GateResult& g)
             { "categories_before", categoriesJson(r.categoriesBefore) },
             { "categories_after", categoriesJson(r.categoriesAfter) }, { "sites", std::move(sites) } });
     }
+    nlohmann::ordered_json& ungated = out["ungated"] = nlohmann::ordered_json::array();
+    for (const GateResult::Ungated& u : g.ungated)
+        ungated.push_back({ { "rank", u.rank }, { "baseline_rank", u.baselineRank }, { "reason", u.reason } });
     nlohmann::ordered_json& sites = out["sites"] = nlohmann::ordered_json::array();
     for (const GateResult::SiteChange& c : g.jobSites)
         sites.push_back(siteJson(g, c));
@@ -313,16 +353,18 @@ QByteArray junit(const GateResult& g)
     size_t failures = failed.empty() ? 0 : 1;
     for (const GateResult::Rank& r : g.ranks)
         failures += r.regressed();
-    const QString tests = QString::number(qsizetype(g.ranks.size()) + 1);
+    const QString tests = QString::number(qsizetype(g.ranks.size() + g.ungated.size()) + 1);
+    const QString errors = QString::number(qsizetype(g.ungated.size()));
     w.writeStartElement(QStringLiteral("testsuites"));
     w.writeAttribute(QStringLiteral("name"), QStringLiteral("rankscope gate"));
     w.writeAttribute(QStringLiteral("tests"), tests);
     w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    w.writeAttribute(QStringLiteral("errors"), errors);
     w.writeStartElement(QStringLiteral("testsuite"));
     w.writeAttribute(QStringLiteral("name"), QStringLiteral("rankscope gate"));
     w.writeAttribute(QStringLiteral("tests"), tests);
     w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    w.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+    w.writeAttribute(QStringLiteral("errors"), errors);
     const auto testCase = [&](const std::string& name, const std::string& failure, const std::string& body) {
         w.writeStartElement(QStringLiteral("testcase"));
         w.writeAttribute(QStringLiteral("classname"), QStringLiteral("rankscope.gate"));
@@ -366,6 +408,18 @@ QByteArray junit(const GateResult& g)
         }
         testCase(rankName(g, r), failure, rankName(g, r) + ": " + rankFigures(g, r) + "\n" + sitesText(r.sites, 1));
     }
+    // A rank the gate could not weigh is an error of the test, not a pass: CI shows it as such.
+    const std::vector<std::string> lines = ungatedLines(g);
+    for (size_t i = 0; i < g.ungated.size(); ++i) {
+        w.writeStartElement(QStringLiteral("testcase"));
+        w.writeAttribute(QStringLiteral("classname"), QStringLiteral("rankscope.gate"));
+        w.writeAttribute(QStringLiteral("name"), QStringLiteral("rank %1").arg(g.ungated[i].rank));
+        w.writeStartElement(QStringLiteral("error"));
+        w.writeAttribute(QStringLiteral("message"), QString::fromStdString(lines[i]));
+        w.writeAttribute(QStringLiteral("type"), QStringLiteral("unreadable file"));
+        w.writeEndElement();
+        w.writeEndElement();
+    }
     w.writeEndElement();
     w.writeEndElement();
     w.writeEndDocument();
@@ -380,9 +434,16 @@ std::string markdown(const GateResult& g)
             out += ch == '|' ? std::string("\\|") : std::string(1, ch);
         return out;
     };
-    std::string out = "## RankScope memory gate: " + std::string(g.passed() ? "pass" : "**FAIL**") + "\n\n"
-        + cell(headline(g)) + ". " + pairingText(g) + "\n\n"
-        + "| Ranks | Peak before | Peak after | Largest aligned growth | When in the step | Result |\n"
+    std::string out = "## RankScope memory gate: "
+        + std::string(!g.passed() ? "**FAIL**"
+                : !g.complete()   ? "**INCOMPLETE**"
+                                  : "pass")
+        + "\n\n" + cell(headline(g)) + ". " + pairingText(g) + "\n\n";
+    for (const std::string& line : ungatedLines(g))
+        out += "- " + cell(line) + "\n";
+    if (!g.complete())
+        out += "\n";
+    out += std::string() + "| Ranks | Peak before | Peak after | Largest aligned growth | When in the step | Result |\n"
         + "|---|---|---|---|---|---|\n";
     for (const RankGroup& row : rankGroups(g)) {
         const GateResult::Rank& r = *row.first;
