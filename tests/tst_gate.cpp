@@ -76,6 +76,7 @@ private slots:
     void markdownNamesFailures();
     void exitStatuses();
     void unreadableRanksAreNotGated();
+    void gpusPairedByPlaceAreSaid();
     void presentOn_data();
     void presentOn();
     void mcpTools();
@@ -400,6 +401,28 @@ void TestGate::unreadableRanksAreNotGated()
     QCOMPARE(ungated, (std::vector<int> { 1, 3 }));
     QVERIFY2(GateReport::text(g).find("rank 2 has no rank of its own there") != std::string::npos,
         GateReport::text(g).c_str());
+}
+
+// A job whose ranks drive more GPUs than the baseline's: each GPU is weighed against the baseline rank's GPU at its
+// place, else the last, and the answer says which (a new user's walk found it silent).
+void TestGate::gpusPairedByPlaceAreSaid()
+{
+    RANKSCOPE_REQUIRE_FIXTURE(scenariosDir());
+    const GateResult g = Gate::run(load({ scenario(QStringLiteral("gate_one_rank_4"), "base") }),
+        load({ scenario(QStringLiteral("gate_multi_gpu_grow_4"), "new") }), GateOptions {});
+    bool other = false;
+    for (const GateResult::Rank& r : g.ranks) {
+        QCOMPARE(r.baselineDevice, 0);
+        other = other || r.device != 0;
+    }
+    QVERIFY(other);
+    const std::string text = GateReport::text(g);
+    QVERIFY2(text.find("at the same place among its GPUs, or its last (cuda:1 against cuda:0") != std::string::npos,
+        text.c_str());
+    // Ranks and GPUs numbered alike say nothing of it.
+    const GateResult same = Gate::run(load({ scenario(QStringLiteral("gate_multi_gpu_grow_4"), "base") }),
+        load({ scenario(QStringLiteral("gate_multi_gpu_grow_4"), "new") }), GateOptions {});
+    QVERIFY(GateReport::text(same).find("same place among its GPUs") == std::string::npos);
 }
 
 // `--present-on K[-M]` on scenarios whose finding's site is on 1, N-1 and N ranks: kept where K..M covers its count,

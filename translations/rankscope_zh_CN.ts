@@ -1233,6 +1233,14 @@
         <source>Baseline rank %1 is not in this job.</source>
         <translation>基线 rank %1 不在本作业中。</translation>
     </message>
+    <message>
+        <source>cuda:%1 against cuda:%2</source>
+        <translation>cuda:%1 对照 cuda:%2</translation>
+    </message>
+    <message>
+        <source>A rank&apos;s GPUs are weighed against the baseline rank&apos;s GPU at the same place among its GPUs, or its last (%1).</source>
+        <translation>一个 rank 的各个 GPU 与基线 rank 中位置相同的 GPU 衡量，没有则与其最后一个 GPU 衡量（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>RankScope::GateWindow</name>

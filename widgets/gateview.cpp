@@ -172,6 +172,17 @@ void GateView::rebuild()
                 + (g->baselineOnly.size() == 1 ? tr("Baseline rank %1 is not in this job.")
                                                : tr("Baseline ranks %1 are not in this job."))
                       .arg(Formatting::ranks(g->baselineOnly));
+        QStringList byPlace;
+        for (const GateResult::Rank& r : g->ranks) {
+            const QString pair = tr("cuda:%1 against cuda:%2").arg(r.device).arg(r.baselineDevice);
+            if (r.device != r.baselineDevice && !byPlace.contains(pair))
+                byPlace.append(pair);
+        }
+        if (!byPlace.isEmpty())
+            pairing += QLatin1Char(' ')
+                + tr("A rank's GPUs are weighed against the baseline rank's GPU at the same place among its GPUs, or "
+                     "its last (%1).")
+                      .arg(byPlace.join(QLatin1String(", ")));
         details.append(pairing);
         for (const GateResult::Ungated& u : g->ungated)
             details.append(u.baselineRank >= 0 ? tr("Rank %1 not gated: its baseline, rank %2, could not be read (%3).")

@@ -145,6 +145,21 @@ std::string pairingText(const GateResult& g)
             + " no rank of its own there: rank R is weighed against baseline rank R modulo "
             + std::to_string(g.baselineRanks);
     }
+    // GPUs numbered otherwise than the baseline's (more GPUs per rank, or ranks counting their own from 0) are
+    // paired by their place among the rank's GPUs; say so, as the pairing of ranks is said.
+    std::set<std::string> byPlace;
+    for (const GateResult::Rank& r : g.ranks) {
+        if (r.device != r.baselineDevice)
+            byPlace.insert("cuda:" + std::to_string(r.device) + " against cuda:" + std::to_string(r.baselineDevice));
+    }
+    if (!byPlace.empty()) {
+        std::string list;
+        for (const std::string& pair : byPlace)
+            list += (list.empty() ? "" : ", ") + pair;
+        out += "; a rank's GPUs are weighed against the baseline rank's GPU at the same place among its GPUs, or its "
+               "last ("
+            + list + ")";
+    }
     if (!g.baselineOnly.empty())
         out += "; baseline " + ranksNoun(g.baselineOnly) + (g.baselineOnly.size() == 1 ? " is" : " are")
             + " not in the new job";
@@ -448,8 +463,7 @@ std::string markdown(const GateResult& g)
     for (const RankGroup& row : rankGroups(g)) {
         const GateResult::Rank& r = *row.first;
         out += "| " + rowRanks(g, row) + " | " + bytes(r.peakBefore) + " | " + bytes(r.peakAfter) + " ("
-            + percentOf(r.peakAfter - r.peakBefore, r.peakBefore) + ") | " + signedBytes(r.largestBytes) + " ("
-            + percentOf(r.largestBytes, r.peakBefore) + ") | " + whenText(r) + " | "
+            + percentOf(r.peakAfter - r.peakBefore, r.peakBefore) + ") | " + growthText(r) + " | " + whenText(r) + " | "
             + (r.regressed() ? "**fail**" : "pass") + " |\n";
     }
     const std::vector<const GateResult::SiteChange*> sites = grown(g.jobSites);
