@@ -319,6 +319,7 @@ void TestGateWindow::unreadableRankIsNotAPass()
     QVERIFY(window.view()->markedRanks().empty());
     QVERIFY2(window.view()->details().contains(QLatin1String("Rank 2 not gated: its file could not be read")),
         qPrintable(window.view()->details()));
+    QCOMPARE(window.view()->details().count(QLatin1String("rank2_memory_snapshot.pickle")), 1); // said once
     const QStringList tree = treeText(window.view()->items());
     const auto row = std::find_if(tree.begin(), tree.end(),
         [](const QString& line) { return line.startsWith(QLatin1String("Rank 2 | not gated")); });

@@ -194,8 +194,14 @@ void GateView::rebuild()
                                                      .arg(QString::fromStdString(u.reason)));
     }
     const bool ran = g && !g->ranks.empty();
-    for (const QString& problem : std::as_const(m_problems))
-        details.append(ran ? tr("Not gated: %1").arg(problem) : problem);
+    for (const QString& problem : std::as_const(m_problems)) {
+        // A file a rank was not gated for is said above, with that rank.
+        const bool said = g && std::any_of(g->ungated.begin(), g->ungated.end(), [&](const GateResult::Ungated& u) {
+            return QString::fromStdString(u.reason) == problem;
+        });
+        if (!said)
+            details.append(ran ? tr("Not gated: %1").arg(problem) : problem);
+    }
     m_details->setText(details.join(QLatin1Char('\n')));
     m_details->setVisible(!details.isEmpty());
     // Nothing to draw nor list until the gate ran: the headline and the problems alone.
