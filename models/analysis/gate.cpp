@@ -562,6 +562,7 @@ GateResult Gate::run(const Side& baseSide, const Side& currentSide, const GateOp
     result.baselineRanks = int(baseRanks.size());
 
     std::vector<int> newRanks;
+    newRanks.reserve(current.size() + currentSide.unreadable.size());
     for (const GateInput& c : current)
         newRanks.push_back(c.rank);
     for (const auto& [rank, reason] : currentSide.unreadable) {
