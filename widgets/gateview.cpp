@@ -133,9 +133,6 @@ void GateView::rebuild()
         // Pass or fail as `rankscope gate` decides it, from the same result; never a plain pass while a rank could
         // not be weighed.
         const std::vector<int> failed = g->regressedRanks();
-        std::vector<int> ungated;
-        for (const GateResult::Ungated& u : g->ungated)
-            ungated.push_back(u.rank);
         QString headline = !failed.empty()
             ? tr("Fail: %1 of %2 ranks (%3) hold more than the baseline beyond the tolerance")
                   .arg(failed.size())
@@ -144,7 +141,7 @@ void GateView::rebuild()
             : g->complete() ? tr("Pass: no rank holds more than the baseline beyond the tolerance")
                             : tr("Incomplete: no rank gated holds more than the baseline beyond the tolerance");
         if (!g->complete())
-            headline += tr("; ranks not gated: %1").arg(Formatting::ranks(ungated));
+            headline += tr("; ranks not gated: %1").arg(Formatting::ranks(GateReport::ungatedRanks(*g)));
         m_headline->setText(headline);
         PairedBars::setAnswer(m_headline,
             !failed.empty()     ? std::optional(false)
@@ -173,11 +170,8 @@ void GateView::rebuild()
                                                : tr("Baseline ranks %1 are not in this job."))
                       .arg(Formatting::ranks(g->baselineOnly));
         QStringList byPlace;
-        for (const GateResult::Rank& r : g->ranks) {
-            const QString pair = tr("cuda:%1 against cuda:%2").arg(r.device).arg(r.baselineDevice);
-            if (r.device != r.baselineDevice && !byPlace.contains(pair))
-                byPlace.append(pair);
-        }
+        for (const auto& [device, baseline] : GateReport::devicePairs(*g))
+            byPlace.append(tr("cuda:%1 against cuda:%2").arg(device).arg(baseline));
         if (!byPlace.isEmpty())
             pairing += QLatin1Char(' ')
                 + tr("A rank's GPUs are weighed against the baseline rank's GPU at the same place among its GPUs, or "

@@ -435,7 +435,6 @@ Outcome compare(const GateInput& input, const GateProfile& base, int baseRank, c
     return out;
 }
 
-// The baseline's GPU a new rank's GPU is weighed against (see GateResult).
 // The baseline rank a rank is weighed against: its own number, else that number modulo the baseline's count of
 // ranks (every rank it has, read or not); -1 for an empty baseline.
 int baselineRankOf(const std::vector<int>& baseRanks, int rank)
@@ -446,7 +445,8 @@ int baselineRankOf(const std::vector<int>& baseRanks, int rank)
                                                                         : baseRanks[size_t(rank) % baseRanks.size()];
 }
 
-// The baseline side a rank's GPU is weighed against; none where its baseline rank could not be read.
+// The baseline's GPU a new rank's GPU is weighed against (see GateResult); none where its baseline rank could not be
+// read.
 const BaseSide* pairOf(const std::vector<BaseSide>& baseline, const std::vector<int>& baseRanks, const GateInput& input,
     const std::vector<GateInput>& current)
 {

@@ -97,14 +97,6 @@ std::string rowRanks(const GateResult& g, const RankGroup& row)
     return namesDevices(g) ? list + " cuda:" + std::to_string(row.first->device) : list;
 }
 
-std::vector<int> ungatedRanks(const GateResult& g)
-{
-    std::vector<int> out;
-    for (const GateResult::Ungated& u : g.ungated)
-        out.push_back(u.rank);
-    return out;
-}
-
 // "rank 2" or "ranks 2, 3": a list of ranks with its noun.
 std::string ranksNoun(const std::vector<int>& ranks)
 {
@@ -147,15 +139,11 @@ std::string pairingText(const GateResult& g)
     }
     // GPUs numbered otherwise than the baseline's (more GPUs per rank, or ranks counting their own from 0) are
     // paired by their place among the rank's GPUs; say so, as the pairing of ranks is said.
-    std::set<std::string> byPlace;
-    for (const GateResult::Rank& r : g.ranks) {
-        if (r.device != r.baselineDevice)
-            byPlace.insert("cuda:" + std::to_string(r.device) + " against cuda:" + std::to_string(r.baselineDevice));
-    }
-    if (!byPlace.empty()) {
+    if (const std::vector<std::pair<int, int>> pairs = devicePairs(g); !pairs.empty()) {
         std::string list;
-        for (const std::string& pair : byPlace)
-            list += (list.empty() ? "" : ", ") + pair;
+        for (const auto& [device, baseline] : pairs)
+            list += (list.empty() ? "" : ", ") + std::string("cuda:") + std::to_string(device)
+                + " against cuda:" + std::to_string(baseline);
         out += "; a rank's GPUs are weighed against the baseline rank's GPU at the same place among its GPUs, or its "
                "last ("
             + list + ")";
@@ -275,6 +263,24 @@ std::vector<int> moduloRanks(const GateResult& g)
             out.push_back(r.rank);
     }
     return out;
+}
+
+std::vector<int> ungatedRanks(const GateResult& g)
+{
+    std::vector<int> out;
+    for (const GateResult::Ungated& u : g.ungated)
+        out.push_back(u.rank);
+    return out;
+}
+
+std::vector<std::pair<int, int>> devicePairs(const GateResult& g)
+{
+    std::set<std::pair<int, int>> pairs;
+    for (const GateResult::Rank& r : g.ranks) {
+        if (r.device != r.baselineDevice)
+            pairs.emplace(r.device, r.baselineDevice);
+    }
+    return { pairs.begin(), pairs.end() };
 }
 
 std::string rankFigures(const GateResult& g, const GateResult::Rank& r)

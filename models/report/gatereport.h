@@ -6,6 +6,7 @@
 #include <QByteArray>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace RankScope {
@@ -37,6 +38,11 @@ size_t rankCount(const GateResult& result);
 bool namesDevices(const GateResult& result);
 /// The new job's ranks with no rank of their own in a smaller baseline, weighed against rank R modulo its count.
 std::vector<int> moduloRanks(const GateResult& result);
+/// The ranks the gate could not weigh (GateResult::ungated), by rank.
+std::vector<int> ungatedRanks(const GateResult& result);
+/// GPUs weighed against a baseline GPU of another number (paired by their place among the rank's GPUs), as
+/// (this job's, the baseline's), each pair once, in order.
+std::vector<std::pair<int, int>> devicePairs(const GateResult& result);
 } // namespace GateReport
 
 } // namespace RankScope
