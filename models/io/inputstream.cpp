@@ -237,6 +237,46 @@ bool InputStream::refill(size_t need)
     return have >= need;
 }
 
+bool InputStream::skipTo(uint64_t offset)
+{
+    if (offset <= offsetOf(end)) {
+        cur += offset - offsetOf(cur);
+        return true;
+    }
+    if (m_gzip) {
+        // Inflated data has no offsets to seek to: read through it.
+        while (offsetOf(end) < offset) {
+            cur = end;
+            if (!refill(1))
+                return false;
+        }
+        cur += offset - offsetOf(cur);
+        return true;
+    }
+    // A plain file: the reading thread stops, and everything it read past `offset`'s window is given back; the
+    // file is read on from there.
+    const bool readingAhead = m_reader.joinable();
+    stopReadingAhead();
+    if (offset > m_fileSize || !m_device->seek(qint64(offset)))
+        return false;
+    m_filled.clear();
+    m_free.clear();
+    for (size_t i = 0; i < m_chunks.size(); ++i)
+        m_free.push_back(i);
+    m_current = SIZE_MAX;
+    m_joined.clear();
+    m_fileRead = offset;
+    m_fileConsumed = offset;
+    m_sourceDone = false;
+    m_eof = false;
+    cur = end = m_base = nullptr;
+    m_baseOffset = offset;
+    m_stop = false;
+    if (readingAhead)
+        m_reader = std::thread([this] { this->readAhead(); });
+    return true;
+}
+
 void InputStream::checkUnchanged() const
 {
     checkUnchanged(m_fileConsumed, m_eof);

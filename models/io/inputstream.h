@@ -37,6 +37,9 @@ public:
     /// Makes at least `need` bytes available at cur; false at the end of the data. Moves the window, so pointers
     /// into it must be re-read from cur afterwards.
     bool refill(size_t need);
+    /// Moves the window's start to `offset` (at or after cur) without handing the bytes between to anyone; false
+    /// when the data ends before it.
+    bool skipTo(uint64_t offset);
     /// Offset in the (decompressed) data of a pointer into the window; used in error messages.
     uint64_t offsetOf(const uint8_t* p) const
     {

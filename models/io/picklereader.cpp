@@ -2,6 +2,8 @@
 #include "picklereader.h"
 
 #include "hexdigits.h"
+#include "littleendian.h"
+#include "picklesplit.h"
 
 #include <algorithm>
 #include <charconv>
@@ -222,13 +224,6 @@ std::string hexByte(uint8_t b)
     return std::string("0x") + digits[b >> 4] + digits[b & 15];
 }
 
-template <typename T> T readLE(const uint8_t* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v; // snapshots are read on little-endian hosts only (x86-64, aarch64)
-}
-
 // BINFLOAT's bits, the one big-endian field of a pickle (a loop, not a compiler's byte-swap builtin).
 uint64_t readBE64(const uint8_t* p)
 {
@@ -314,6 +309,13 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         slot = uint32_t(m_memoValues.size());
         m_memoValues.push_back(top);
     }
+    if (m_isPart) [[unlikely]] {
+        if (index >= m_memo.size() + 4096)
+            throw SplitRefused("a memo index far past the others");
+        if (index >= m_partStored.size())
+            m_partStored.resize(index + 1, 0);
+        m_partStored[index] = 1;
+    }
     if (index < m_memo.size()) {
         m_memo[index] = slot;
     } else if (index == m_memo.size()) {
@@ -326,34 +328,42 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
     }
 }
 
-BuilderValue PickleReader::memoGet(uint64_t index) const
+BuilderValue PickleReader::memoValue(uint32_t slot) const
 {
-    if (index < m_memo.size()) {
-        const uint32_t slot = m_memo[index];
-        switch (slot & memoTag) {
-        case 0:
-            return m_memoValues[slot];
-        case memoFrameList: {
-            BuilderValue v;
-            v.kind = BuilderValue::List;
-            v.ctx = SchemaContext::FrameList;
-            v.a = slot & memoIndex;
-            return v;
-        }
-        case memoString:
-            return BuilderValue::text(slot & memoIndex);
-        default:
-            break;
-        }
-        if (slot == traceEntryMemo) {
-            // A script that kept a reference to an entry (snapshot["last"] = entry) makes a second reference. Its
-            // fields went into the trace already; wherever the copy lands it is a dict whose contents are ignored.
-            // (Placed in a trace list a second time, the builder says so.)
-            BuilderValue v;
-            v.kind = BuilderValue::Dict;
-            v.ctx = SchemaContext::Ignore;
-            return v;
-        }
+    switch (slot & memoTag) {
+    case 0:
+        return m_memoValues[slot];
+    case memoFrameList: {
+        BuilderValue v;
+        v.kind = BuilderValue::List;
+        v.ctx = SchemaContext::FrameList;
+        v.a = slot & memoIndex;
+        return v;
+    }
+    case memoString:
+        return BuilderValue::text(slot & memoIndex);
+    default:
+        break;
+    }
+    // A trace entry dict (unset slots are not asked for). A script that kept a reference to an entry
+    // (snapshot["last"] = entry) makes a second reference. Its fields went into the trace already; wherever the copy
+    // lands it is a dict whose contents are ignored. (Placed in a trace list a second time, the builder says so.)
+    BuilderValue v;
+    v.kind = BuilderValue::Dict;
+    v.ctx = SchemaContext::Ignore;
+    return v;
+}
+
+BuilderValue PickleReader::memoGet(uint64_t index)
+{
+    if (index < m_memo.size() && m_memo[index] != unsetMemo)
+        return memoValue(m_memo[index]);
+    if (m_isPart && index < m_memoBefore && !(index < m_partStored.size() && m_partStored[index])) {
+        // Memoized before the part: kept from now on like one of the part's own.
+        const BuilderValue v = m_foreign(index);
+        memoPut(index, v);
+        m_partStored[index] = 0;
+        return v;
     }
     if (auto it = m_sparseMemo.find(index); it != m_sparseMemo.end())
         return it->second;
@@ -395,7 +405,7 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
         uint32_t frame = frameOfSlot[slot];
         if (frame == 0) {
             const BuilderValue& value = m_memoValues[slot];
-            if (value.ctx != SchemaContext::Frame)
+            if (value.ctx != SchemaContext::Frame && !value.isForeign())
                 return false;
             frame = m_builder.frameId(value) + 1;
             frameOfSlot[slot] = frame;
@@ -453,6 +463,8 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
             } else if ((slot & memoTag) == memoFrameList) {
                 // A frame list defined earlier, as a script that repeats a trace shares them: what memoGet gives.
                 items.push_back(memoGet(index));
+            } else if (m_isPart && slot < m_memoValues.size() && m_memoValues[slot].isForeign()) {
+                items.push_back(m_memoValues[slot]); // the same, defined before the part
             } else {
                 more = false;
                 break;
@@ -617,7 +629,12 @@ BuilderValue PickleReader::createContainer(bool isDict)
         parent = nullptr;
         m_rootCreated = true;
     }
-    return m_builder.newContainer(isDict, parent, key);
+    const BuilderValue made = m_builder.newContainer(isDict, parent, key);
+    if (m_split && made.ctx == SchemaContext::TraceList) {
+        m_split->announceTraceList(m_opOffset, n + 1, m_marks.size(), [this] { m_in.reportProgress(); });
+        m_announced = true;
+    }
+    return made;
 }
 
 void PickleReader::run()
@@ -629,11 +646,93 @@ void PickleReader::run()
     }
 }
 
+uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
+    std::function<BuilderValue(uint64_t)> foreign, const std::atomic<bool>* abandoned)
+{
+    m_isPart = true;
+    m_partList = list;
+    m_memoBefore = memoBefore;
+    m_foreign = std::move(foreign);
+    m_abandoned = abandoned;
+    m_memo.assign(memoBefore, unsetMemo);
+    try {
+        m_partStored.reserve(m_memo.capacity());
+    } catch (const std::bad_alloc&) { }
+    m_stack.push_back(list);
+    m_rootCreated = true;
+    runOpcodes();
+    return m_in.offsetOf(m_in.cur);
+}
+
+void PickleReader::partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values) const
+{
+    indices.clear();
+    values.clear();
+    for (size_t i = 0; i < m_partStored.size(); ++i) {
+        if (!m_partStored[i])
+            continue;
+        BuilderValue v;
+        if (m_memo[i] == traceEntryMemo) {
+            v.kind = BuilderValue::Dict;
+            v.ctx = SchemaContext::TraceEntry;
+        } else if (m_memo[i] == unsetMemo) {
+            v.kind = BuilderValue::Bytes;
+            v.ctx = SchemaContext::Generic; // refused: a gap the whole parse would have filled
+        } else {
+            v = memoValue(m_memo[i]);
+        }
+        indices.push_back(i);
+        values.push_back(v);
+    }
+}
+
+void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
+{
+    PickleSplit* split = m_split;
+    m_split = nullptr;
+    m_in.cur = p;
+    if (m_in.offsetOf(p) != split->splitOffset() || m_stack.empty() || m_stack.back().ctx != SchemaContext::TraceList
+        || !m_sparseMemo.empty()) {
+        split->abandon(); // passed it, or not in the state the walk saw there
+        return;
+    }
+    const PickleSplit::Part* part = split->wait([this] { m_in.reportProgress(); });
+    if (!part || part->depth != m_stack.size() || part->marks != m_marks.size() || part->memoBefore != m_memo.size())
+        return;
+    const auto before = [this](uint64_t index) -> std::optional<BuilderValue> {
+        if (index >= m_memo.size() || m_memo[index] == unsetMemo || m_memo[index] == traceEntryMemo)
+            return std::nullopt;
+        return memoValue(m_memo[index]);
+    };
+    std::vector<BuilderValue> memo;
+    if (!m_builder.absorb(*part->builder, m_stack.back(), part->memo, before, memo))
+        return;
+    for (size_t i = 0; i < memo.size(); ++i)
+        memoPut(part->memoIndex[i], memo[i]);
+    if (!m_in.skipTo(part->end))
+        fail("the file ends inside the trace list (truncated?)");
+    m_partTaken = { part->start, part->end };
+    p = m_in.cur;
+    end = m_in.end;
+}
+
 void PickleReader::runOpcodes()
 {
     const uint8_t* p = m_in.cur;
     const uint8_t* end = m_in.end;
-    const uint8_t* nextProgress = p + progressStep;
+    const uint8_t* nextReport = p + progressStep;
+    // The loop's one check per opcode: the next report, or the split's point once it lies in the window.
+    const uint8_t* nextProgress = nextReport;
+    auto arm = [&] {
+        nextProgress = nextReport;
+        if (!m_split)
+            return;
+        const uint64_t at = m_split->splitOffset();
+        const uint64_t here = m_in.offsetOf(p);
+        if (at != UINT64_MAX && at >= here && at - here <= uint64_t(end - p))
+            nextProgress = std::min(nextProgress, p + (at - here));
+    };
+    arm();
 
     // Makes k bytes available at p, or reports the truncation.
     auto need = [&](uint64_t k, const char* what) {
@@ -645,7 +744,8 @@ void PickleReader::runOpcodes()
         const bool ok = m_in.refill(size_t(k));
         p = m_in.cur;
         end = m_in.end;
-        nextProgress = p + progressStep;
+        nextReport = p + progressStep;
+        arm();
         if (!ok)
             fail(std::string("the file ends inside ") + what + " (truncated?)");
     };
@@ -675,12 +775,21 @@ void PickleReader::runOpcodes()
 
     for (;;) {
         if (p >= nextProgress) {
-            m_in.cur = p;
-            m_in.reportProgress();
-            nextProgress = p + progressStep;
-            m_in.pageAhead().publish(
-                PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t), m_memo.capacity() * sizeof(uint32_t));
-            m_builder.publishArrays(m_in.pageAhead());
+            if (m_split && m_split->splitOffset() != UINT64_MAX && m_in.offsetOf(p) >= m_split->splitOffset())
+                takePart(p, end);
+            if (p >= nextReport) {
+                m_in.cur = p;
+                m_in.reportProgress();
+                if (m_abandoned && m_abandoned->load(std::memory_order_relaxed))
+                    throw SplitRefused("abandoned");
+                if (m_split)
+                    m_split->readerAt(m_in.offsetOf(p));
+                nextReport = p + progressStep;
+                m_in.pageAhead().publish(PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t),
+                    m_memo.capacity() * sizeof(uint32_t));
+                m_builder.publishArrays(m_in.pageAhead());
+            }
+            arm();
         }
         if (p == end) {
             m_in.cur = p;
@@ -690,7 +799,8 @@ void PickleReader::runOpcodes()
             }
             p = m_in.cur;
             end = m_in.end;
-            nextProgress = p + progressStep;
+            nextReport = p + progressStep;
+            arm();
         }
         m_opOffset = m_in.offsetOf(p);
         const uint8_t op = *p++;
@@ -707,6 +817,8 @@ void PickleReader::runOpcodes()
             p += 8;
             break;
         case STOP: {
+            if (m_isPart)
+                throw SplitRefused("the part reached the end of the pickle");
             if (m_stack.empty())
                 fail("STOP with an empty stack");
             m_in.cur = p;
@@ -736,6 +848,10 @@ void PickleReader::runOpcodes()
         case EMPTY_LIST:
         case EMPTY_TUPLE:
             push(createContainer(false));
+            if (m_announced) [[unlikely]] {
+                m_announced = false;
+                arm(); // a split's point, once known, may lie in this window
+            }
             break;
         case DICT:
         case LIST:
@@ -788,6 +904,16 @@ void PickleReader::runOpcodes()
             const BuilderValue list = m_stack[mark - 1];
             m_builder.appendAll(list, std::span<const BuilderValue>(m_stack.begin() + mark, m_stack.end()));
             m_stack.resize(mark);
+            if (m_isPart && mark == 1 && m_marks.empty()) {
+                // Between two batches of the part's list: the part ends where the list does.
+                need(1, "the trace list");
+                if (*p != MARK) {
+                    if (m_stack[0].ctx != SchemaContext::TraceList || m_stack[0].a != m_partList.a)
+                        throw SplitRefused("the part's list is gone");
+                    m_in.cur = p;
+                    return;
+                }
+            }
             break;
         }
         case SETITEM: {

@@ -5,9 +5,13 @@
 #include "snapshotbuilder.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <unordered_map>
 
 namespace RankScope {
+
+class PickleSplit;
 
 /// A safe pickle virtual machine for protocols 0 to 5. It understands only the data opcodes that snapshot writers
 /// use (dicts, lists, tuples, strings, numbers, memo; as text lines in protocols 0 and 1) and refuses every opcode that
@@ -19,6 +23,23 @@ public:
     PickleReader(InputStream& in, SnapshotBuilder& builder);
     /// Runs to the STOP opcode; throws ReadError (with the byte offset) or ReadCancelled.
     void run();
+    /// Lets `split`'s thread parse a later part of a trace list; this reader takes that part when it gets there.
+    void setSplit(PickleSplit* split)
+    {
+        m_split = split;
+    }
+    /// The part's reader (PickleSplit): from the stream's position, between two batches of `list`'s entries with
+    /// `memoBefore` objects memoized before, parses batches to the list's end and returns the offset there.
+    /// `foreign` gives a placeholder for an object memoized before; throws SplitRefused, ReadError or SchemaError.
+    uint64_t runPart(const BuilderValue& list, uint64_t memoBefore, std::function<BuilderValue(uint64_t)> foreign,
+        const std::atomic<bool>* abandoned);
+    /// The memo entries the part stored (not those it was given from before), in order of index.
+    void partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values) const;
+    /// Where the part this reader took starts and ends; {0, 0} when it took none.
+    std::pair<uint64_t, uint64_t> partTaken() const
+    {
+        return m_partTaken;
+    }
 
 private:
     /// The pickle stack. Its push stays inline in the opcode loop, where std::vector's is not inlined (a call per
@@ -74,7 +95,10 @@ private:
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
     void memoPut(uint64_t index, const BuilderValue& value);
-    BuilderValue memoGet(uint64_t index) const;
+    BuilderValue memoGet(uint64_t index);
+    BuilderValue memoValue(uint32_t slot) const;
+    /// At the split's point: takes the part, or leaves everything as it was. Moves p and end past the part.
+    void takePart(const uint8_t*& p, const uint8_t*& end);
     bool readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list);
     bool readTraceEntry(const uint8_t*& p, const uint8_t* end);
     size_t popMark();
@@ -97,6 +121,16 @@ private:
     std::vector<BuilderValue> m_entryItems;
     uint64_t m_opOffset = 0;
     bool m_rootCreated = false;
+    PickleSplit* m_split = nullptr;
+    bool m_announced = false;
+    std::pair<uint64_t, uint64_t> m_partTaken { 0, 0 };
+    // The part's reader
+    bool m_isPart = false;
+    BuilderValue m_partList;
+    uint64_t m_memoBefore = 0;
+    BigVector<uint8_t> m_partStored; // per memo index: stored by the part itself
+    std::function<BuilderValue(uint64_t)> m_foreign;
+    const std::atomic<bool>* m_abandoned = nullptr;
 };
 
 } // namespace RankScope

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 namespace RankScope {
 
@@ -52,6 +53,8 @@ BuilderValue SnapshotBuilder::string(std::string_view text)
     if (text == m_lastString.first)
         return BuilderValue::text(m_lastString.second);
     const StringId id = m_snapshot->strings.intern(text);
+    if (m_part && id < m_stringPlaceholderOf.size() && m_stringPlaceholderOf[id])
+        refuseForeign("a string alike a placeholder");
     if (text.size() <= 64)
         m_lastString = { std::string(text), id };
     return BuilderValue::text(id);
@@ -169,15 +172,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         v.b = m_blocks[parent->a].historyEntries++;
         break;
     case C::FrameList:
-        if (m_frameLists.capacity() == 0) {
-            try {
-                m_frameLists.reserve(m_entryCapacityHint);
-            } catch (const std::bad_alloc&) {
-                // Address space is short (strict overcommit): grow as needed instead.
-            }
-        }
-        v.a = uint32_t(m_frameLists.size());
-        m_frameLists.emplace_back();
+        v.a = newFrameList();
         break;
     case C::Frame:
         v.a = uint32_t(m_frames.size());
@@ -316,7 +311,7 @@ int64_t SnapshotBuilder::intOf(const BuilderValue& value, const char* field) con
 StackId SnapshotBuilder::stackOf(const BuilderValue& value)
 {
     if (value.ctx != SchemaContext::FrameList)
-        return EmptyStack; // None or an ignored shape: no frames
+        return EmptyStack; // None or an ignored shape (a dict from before a part too, whatever it is): no frames
     FrameListBuild& list = m_frameLists[value.a];
     if (!list.interned) {
         if (!list.preinterned) {
@@ -338,6 +333,8 @@ void SnapshotBuilder::wrongItem(const char* expected, const BuilderValue& got) c
 void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key, BuilderValue value)
 {
     using C = SchemaContext;
+    if (dict.isForeign())
+        refuseForeign("a dict from before the part changed in it");
     value = place(dict, &key, value);
     const StringId k = keyId(&key);
     Snapshot& s = *m_snapshot;
@@ -566,6 +563,8 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
         e.stack = stackOf(value);
         break;
     case K_pool_id:
+        if (value.isForeign() || (value.ctx == SchemaContext::FrameList && m_frameLists[value.a].foreign))
+            refuseForeign("a pool id from before the part"); // its pair may still be pending there
         if (value.ctx == SchemaContext::EntryPool) {
             const PendingPool& pending = m_pendingPools[value.a];
             if (pending.stamp == value.b && pending.count == 2) {
@@ -709,14 +708,244 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
 
 FrameId SnapshotBuilder::internFrame(const BuilderValue& value)
 {
+    if (value.isForeign() && value.kind == BuilderValue::Dict)
+        return placeholderFrame(value.b, false);
     if (value.ctx != SchemaContext::Frame)
         wrongItem("a frame dict in 'frames'", value);
     FrameBuild& frame = m_frames[value.a];
     if (!frame.interned) {
         frame.id = m_snapshot->frames.intern(frame.frame);
         frame.interned = true;
+        if (m_part && frame.id < m_placeholderOf.size() && m_placeholderOf[frame.id])
+            refuseForeign("a frame alike a placeholder");
     }
     return frame.id;
+}
+
+void SnapshotBuilder::refuseForeign(const char* where)
+{
+    throw SplitRefused(where);
+}
+
+FrameId SnapshotBuilder::placeholderFrame(uint64_t memoIndex, bool isList)
+{
+    if (!m_part || memoIndex > (uint64_t(1) << 60))
+        refuseForeign("a placeholder outside a part");
+    const uint64_t tag = memoIndex * 2 + (isList ? 2 : 1);
+    if (auto it = m_placeholders.find(tag); it != m_placeholders.end())
+        return it->second;
+    // A frame no file holds in practice; one that does makes the part refused rather than mixed up with it.
+    Frame frame;
+    frame.line = std::numeric_limits<int64_t>::min() + int64_t(tag);
+    const size_t before = m_snapshot->frames.size();
+    const FrameId id = m_snapshot->frames.intern(frame);
+    if (id != before)
+        refuseForeign("a frame alike a placeholder");
+    m_placeholderOf.resize(id + 1, 0);
+    m_placeholderOf[id] = tag;
+    m_placeholders.emplace(tag, id);
+    return id;
+}
+
+BuilderValue SnapshotBuilder::placeholderString(uint64_t memoIndex)
+{
+    const size_t before = m_snapshot->strings.size();
+    const StringId id = m_snapshot->strings.intern("\x01rankscope placeholder " + std::to_string(memoIndex));
+    if (!m_part || id != before)
+        refuseForeign("a string alike a placeholder");
+    m_stringPlaceholderOf.resize(id + 1, 0);
+    m_stringPlaceholderOf[id] = memoIndex + 1;
+    return BuilderValue::text(id);
+}
+
+uint32_t SnapshotBuilder::newFrameList()
+{
+    if (m_frameLists.capacity() == 0) {
+        try {
+            m_frameLists.reserve(m_entryCapacityHint);
+        } catch (const std::bad_alloc&) {
+            // Address space is short (strict overcommit): grow as needed instead.
+        }
+    }
+    m_frameLists.emplace_back();
+    return uint32_t(m_frameLists.size() - 1);
+}
+
+BuilderValue SnapshotBuilder::placeholderList(uint64_t memoIndex)
+{
+    // Its stack is a placeholder frame of its own, and it takes no more frames (as a list used as a stack).
+    const FrameId frame = placeholderFrame(memoIndex, true);
+    BuilderValue v;
+    v.kind = BuilderValue::List;
+    v.ctx = SchemaContext::FrameList;
+    v.a = newFrameList();
+    FrameListBuild& list = m_frameLists[v.a];
+    list.id = m_snapshot->stacks.intern(std::array<FrameId, 1> { frame });
+    list.interned = true;
+    list.foreign = true;
+    return v;
+}
+
+BuilderValue SnapshotBuilder::startPart()
+{
+    m_part = true;
+    const BuilderValue root = newContainer(true, nullptr, nullptr);
+    const BuilderValue key = string("device_traces");
+    const BuilderValue traces = newContainer(false, &root, &key);
+    return newContainer(false, &traces, nullptr);
+}
+
+bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, std::span<const BuilderValue> partMemo,
+    const std::function<std::optional<BuilderValue>(uint64_t)>& before, std::vector<BuilderValue>& memoOut)
+{
+    using C = SchemaContext;
+    Snapshot& s = *m_snapshot;
+    const Snapshot& ps = *part.m_snapshot;
+    // Only a part that made complete trace entries in its one list and nothing else, after the last entry this
+    // parse confirmed, is taken; anything else is read again by this parse.
+    if (list.ctx != C::TraceList || !part.m_part || !part.m_segments.empty() || !part.m_blocks.empty()
+        || !part.m_generics.empty() || !part.m_listFrames.empty() || !part.m_settingPrefixes.empty() || ps.digest
+        || !ps.annotations.empty() || ps.hasHostMemory || !ps.allocatorSettings.empty() || ps.deviceTraces.size() != 1
+        || part.m_confirmedTrace[0] != ps.deviceTraces[0].size()
+        || m_confirmedTrace[list.a] != s.deviceTraces[list.a].size())
+        return false;
+    auto tagOf = [&](FrameId f) { return f < part.m_placeholderOf.size() ? part.m_placeholderOf[f] : 0; };
+    auto isList = [](uint64_t tag) { return tag != 0 && tag % 2 == 0; };
+    // Everything checked before anything changes.
+    for (const auto& [tag, frame] : part.m_placeholders) {
+        const std::optional<BuilderValue> value = before((tag - 1) / 2);
+        if (!value || (!isList(tag) && !internedFrame(*value)))
+            return false;
+    }
+    for (StackId st = 1; st < ps.stacks.size(); ++st) {
+        const std::span<const FrameId> frames = ps.stacks.frames(st);
+        for (const FrameId f : frames) {
+            if (isList(tagOf(f)) && frames.size() != 1)
+                return false;
+        }
+    }
+    for (size_t i = 0; i < part.m_stringPlaceholderOf.size(); ++i) {
+        if (part.m_stringPlaceholderOf[i]) {
+            const std::optional<BuilderValue> value = before(part.m_stringPlaceholderOf[i] - 1);
+            if (!value || value->kind != BuilderValue::String)
+                return false;
+        }
+    }
+    for (const BuilderValue& v : partMemo) {
+        if (v.isForeign())
+            return false;
+        if (v.ctx == C::FrameList && part.m_frameLists[v.a].foreign)
+            return false; // stored again under another index: the stand-in would become a list of its own
+        switch (v.ctx) {
+        case C::Ignore:
+        case C::FrameList:
+        case C::Frame:
+        case C::TraceEntry:
+        case C::EntryPool:
+            break;
+        default:
+            return false;
+        }
+    }
+
+    std::vector<StringId> strings(ps.strings.size());
+    for (size_t i = 0; i < strings.size(); ++i) {
+        const uint64_t placeholder = i < part.m_stringPlaceholderOf.size() ? part.m_stringPlaceholderOf[i] : 0;
+        strings[i] = placeholder ? before(placeholder - 1)->a : s.strings.intern(ps.strings.view(StringId(i)));
+    }
+    auto frameOf = [&](Frame f) {
+        f.name = strings[f.name];
+        f.filename = strings[f.filename];
+        f.original = strings[f.original];
+        return f;
+    };
+    std::vector<FrameId> frames(ps.frames.size(), 0);
+    for (FrameId f = 0; f < frames.size(); ++f) {
+        const uint64_t tag = tagOf(f);
+        if (tag == 0)
+            frames[f] = s.frames.intern(frameOf(ps.frames.frame(f)));
+        else if (!isList(tag))
+            frames[f] = *internedFrame(*before((tag - 1) / 2));
+    }
+    std::vector<StackId> stacks(ps.stacks.size(), EmptyStack);
+    std::vector<FrameId> stack;
+    for (StackId st = 1; st < stacks.size(); ++st) {
+        const std::span<const FrameId> in = ps.stacks.frames(st);
+        if (in.size() == 1 && isList(tagOf(in[0]))) {
+            stacks[st] = stackOf(*before((tagOf(in[0]) - 2) / 2));
+            continue;
+        }
+        stack.clear();
+        for (const FrameId f : in)
+            stack.push_back(frames[f]);
+        stacks[st] = s.stacks.intern(stack);
+    }
+    std::vector<uint32_t> streams(ps.streams.size(), 0);
+    for (size_t i = 0; i < streams.size(); ++i)
+        streams[i] = streamIndex(ps.streams[i]);
+    std::vector<uint32_t> contexts(ps.entryContexts.size(), 0);
+    for (size_t i = 1; i < contexts.size(); ++i) {
+        EntryContext context = ps.entryContexts[i];
+        context.compileContext = strings[context.compileContext];
+        context.userMetadata = strings[context.userMetadata];
+        context.category = strings[context.category];
+        contexts[i] = contextIndex(context);
+    }
+    TraceVector& trace = s.deviceTraces[list.a];
+    const TraceVector& from = ps.deviceTraces[0];
+    // The part's pages are given back as they are copied, so the two copies of its entries are never all in memory.
+    constexpr size_t block = size_t(1) << 16;
+    for (size_t first = 0; first < from.size(); first += block) {
+        const size_t last = std::min(from.size(), first + block);
+        for (size_t i = first; i < last; ++i) {
+            TraceEntry e = from[i];
+            e.stack = stacks[e.stack];
+            e.actionName = strings[e.actionName];
+            e.streamIndex = streams[e.streamIndex];
+            e.contextIndex = contexts[e.contextIndex];
+            trace.push_back(e);
+        }
+        BigBlocks::trim(from.data() + first, from.data() + last);
+    }
+    m_confirmedTrace[list.a] = uint32_t(trace.size());
+    s.profilerDerived = s.profilerDerived || ps.profilerDerived;
+    // The part's pool pairs take the stamps (and so the slots) this parse would have given them.
+    const uint64_t stamp = m_pendingPoolStamp;
+    for (const PendingPool& pending : part.m_pendingPools) {
+        if (pending.stamp != 0)
+            m_pendingPools[(stamp + pending.stamp) % m_pendingPools.size()] =
+                PendingPool { stamp + pending.stamp, { pending.pool[0], pending.pool[1] }, pending.count };
+    }
+    m_pendingPoolStamp = stamp + part.m_pendingPoolStamp;
+
+    memoOut.clear();
+    memoOut.reserve(partMemo.size());
+    for (BuilderValue v : partMemo) {
+        if (v.kind == BuilderValue::String) {
+            v.a = strings[v.a];
+        } else if (v.ctx == C::FrameList) {
+            const FrameListBuild& from = part.m_frameLists[v.a];
+            FrameListBuild to;
+            to.interned = from.interned;
+            to.preinterned = from.preinterned;
+            to.id = from.interned || from.preinterned ? stacks[from.id] : EmptyStack;
+            v.a = newFrameList();
+            m_frameLists[v.a] = to;
+        } else if (v.ctx == C::Frame) {
+            const FrameBuild& from = part.m_frames[v.a];
+            FrameBuild to;
+            to.frame = frameOf(from.frame);
+            to.interned = from.interned;
+            to.id = from.interned ? frames[from.id] : 0;
+            v.a = uint32_t(m_frames.size());
+            m_frames.push_back(to);
+        } else if (v.ctx == C::EntryPool) {
+            v.b += stamp;
+            v.a = uint32_t(v.b % m_pendingPools.size());
+        }
+        memoOut.push_back(v);
+    }
+    return true;
 }
 
 std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)
@@ -750,6 +979,8 @@ bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<cons
 
 void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const BuilderValue> values)
 {
+    if (list.isForeign())
+        refuseForeign("a list from before the part grew in it");
     if (list.ctx != SchemaContext::FrameList) {
         for (const BuilderValue& value : values)
             append(list, value);
@@ -773,6 +1004,8 @@ void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const Builde
 void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
 {
     using C = SchemaContext;
+    if (list.isForeign())
+        refuseForeign("a list from before the part grew in it");
     value = place(list, nullptr, value);
     // Records are written in place when they are created; an append confirms that the next record of this list
     // arrived in order. Anything else would mean one dict object used twice, which no snapshot writer produces.

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <unordered_map>
@@ -14,6 +16,14 @@ namespace RankScope {
 
 /// Thrown when the decoded objects do not form a PyTorch memory snapshot; readers add the byte offset.
 class SchemaError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Thrown by a builder that parses part of a file (PickleSplit) when that part uses an object from the part before
+/// it in a way only the whole file's parse can decide; the whole file's parse then reads that part itself.
+class SplitRefused : public std::runtime_error
 {
 public:
     using std::runtime_error::runtime_error;
@@ -88,6 +98,21 @@ struct BuilderValue
         r.a = stringId;
         return r;
     }
+    /// A dict or list memoized before the part of the file a split builder parses, by its memo index: typed by
+    /// the whole file's parse only, so the builder keeps a placeholder for it (SplitRefused where it cannot).
+    static BuilderValue foreign(Kind kind, uint64_t memoIndex)
+    {
+        BuilderValue r;
+        r.kind = kind;
+        r.a = foreignMark;
+        r.b = memoIndex;
+        return r;
+    }
+    bool isForeign() const
+    {
+        return ctx == SchemaContext::Ignore && a == foreignMark;
+    }
+    static constexpr uint32_t foreignMark = 0xffffffffu;
 };
 
 /// Builds a Snapshot straight from reader events (new container, set item, append) without a generic object tree:
@@ -131,12 +156,34 @@ public:
             return m_frames[value.a].id;
         return internFrame(value);
     }
+    /// The interned frame of a frame dict, without interning it; nullopt for anything else.
+    std::optional<FrameId> internedFrame(const BuilderValue& value) const
+    {
+        if (value.ctx == SchemaContext::Frame && m_frames[value.a].interned)
+            return m_frames[value.a].id;
+        return std::nullopt;
+    }
     /// Takes `frames` as the whole of a frame list that has no frames yet, as one APPENDS of frame dicts gives
     /// them; false (nothing done) when `list` is not such a list, so the reader takes the general path.
     bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames);
     /// The same, with the frames' StackTable hash.
     bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash);
     void setRoot(const BuilderValue& root);
+
+    /// A string memoized before a part's start, by its memo index: its id is the whole file's parse's.
+    BuilderValue placeholderString(uint64_t memoIndex);
+    /// A list memoized before a part's start: a frame list to the part, whose stack is the whole file's parse's.
+    BuilderValue placeholderList(uint64_t memoIndex);
+    /// Makes this builder the one for a later part of a file: trace entries for the list `traceList()` returns,
+    /// with dicts and lists from before that part as BuilderValue::foreign() placeholders.
+    BuilderValue startPart();
+    /// Takes the entries of `part` (a builder that parsed the rest of `list` from a later point, startPart()) as if
+    /// this builder had parsed them itself: strings, frames, stacks, streams and contexts interned in the order they
+    /// first appeared, entries appended to `list`, and `partMemo` (that part's memo, in order) translated into
+    /// `memoOut`. `before` gives this parse's memo value at an index before the part. Returns false, having
+    /// changed nothing, when the part cannot be taken as it is.
+    bool absorb(SnapshotBuilder& part, const BuilderValue& list, std::span<const BuilderValue> partMemo,
+        const std::function<std::optional<BuilderValue>(uint64_t)>& before, std::vector<BuilderValue>& memoOut);
 
     std::shared_ptr<Snapshot> finish();
     /// Tells `pages` how far the trace being filled is, so its pages can be faulted in ahead.
@@ -179,6 +226,7 @@ private:
         StackId id = EmptyStack;
         bool interned = false; ///< used as a stack: no more frames may come
         bool preinterned = false; ///< its frames so far are `id`'s
+        bool foreign = false; ///< a part's stand-in for a list from before it (startPart())
     };
     struct GenericBuild
     {
@@ -206,7 +254,17 @@ private:
     /// Throws when a segment list holds dicts that are not segment records.
     void refuseOtherRecords() const;
 
+    FrameId placeholderFrame(uint64_t memoIndex, bool isList);
+    uint32_t newFrameList();
+    [[noreturn]] static void refuseForeign(const char* where);
+
     std::shared_ptr<Snapshot> m_snapshot;
+    // A part's builder (startPart()): its placeholder frames, by FrameId, as memo index * 2 + 1 (a dict) or + 2 (a
+    // list, whose placeholder stack is that one frame); 0 for a frame of its own.
+    bool m_part = false;
+    std::vector<uint64_t> m_placeholderOf;
+    std::unordered_map<uint64_t, FrameId> m_placeholders;
+    std::vector<uint64_t> m_stringPlaceholderOf; // by StringId: memo index + 1, 0 for a string of the part's own
     std::vector<SegmentBuild> m_segments;
     std::vector<BlockBuild> m_blocks;
     enum Listed : uint8_t

@@ -4,9 +4,16 @@
 #include "inputstream.h"
 #include "jsonreader.h"
 #include "picklereader.h"
+#include "picklesplit.h"
 #include "snapshotbuilder.h"
 
+#include <QBuffer>
+#include <QFile>
+
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace RankScope {
 
@@ -38,22 +45,89 @@ std::string describeUnknown(const uint8_t* p, size_t n)
         + ", which is neither a pickle (protocol 2 to 5), JSON nor gzip";
 }
 
+// Where a second thread takes over part of a pickle, as a fraction of its size; 0 for no split. A file smaller than
+// a few chunks gains less than the thread and the walk cost, and when other files are being read at the same time
+// (a job's ranks), their own threads already keep the cores busy.
+std::atomic<int> readsNow { 0 };
+
+struct SplitPlan
+{
+    double at = 0; ///< 0: no split
+    bool balance = true; ///< at the first point past `at` where the reader is as far from it as it is from the end
+};
+
+SplitPlan splitPlan(uint64_t size)
+{
+    SplitPlan plan { 0.5, true };
+    uint64_t minBytes = uint64_t(64) << 20;
+    bool forced = false;
+    if (const char* env = std::getenv("RANKSCOPE_SPLIT")) {
+        const std::string_view text(env);
+        if (text == "off")
+            return {};
+        if (const size_t i = text.find("at="); i != std::string_view::npos) {
+            plan.at = std::atof(env + i + 3);
+            plan.balance = false;
+        }
+        if (const size_t i = text.find("min="); i != std::string_view::npos)
+            minBytes = uint64_t(std::atoll(env + i + 4));
+        forced = true;
+    }
+    if (size < minBytes || plan.at <= 0 || plan.at >= 1)
+        return {};
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (!forced && (cores < 2 || unsigned(readsNow.load()) * 2 > cores))
+        return {};
+    return plan;
+}
+
+struct ReadCount
+{
+    ReadCount()
+    {
+        ++readsNow;
+    }
+    ~ReadCount()
+    {
+        --readsNow;
+    }
+    ReadCount(const ReadCount&) = delete;
+    ReadCount& operator=(const ReadCount&) = delete;
+};
+
 } // namespace
 
 SnapshotReader::Result SnapshotReader::read(const QString& path, const ProgressCallback& progress)
 {
     InputStream in(path, progress);
-    return read(in);
+    return read(in, [path]() -> std::unique_ptr<QIODevice> {
+        auto file = std::make_unique<QFile>(path);
+        if (!file->open(QIODevice::ReadOnly))
+            return nullptr;
+        return file;
+    });
 }
 
 SnapshotReader::Result SnapshotReader::read(QIODevice* device, const ProgressCallback& progress)
 {
     InputStream in(device, progress);
-    return read(in);
+    // A buffer read from its start can be read again by the split's thread (the fuzzers and tests feed them).
+    const auto* buffer = qobject_cast<const QBuffer*>(device);
+    if (!buffer || buffer->pos() != 0)
+        return read(in, {});
+    const QByteArray data = buffer->data();
+    return read(in, [data]() -> std::unique_ptr<QIODevice> {
+        auto copy = std::make_unique<QBuffer>();
+        copy->setData(data);
+        if (!copy->open(QIODevice::ReadOnly))
+            return nullptr;
+        return copy;
+    });
 }
 
-SnapshotReader::Result SnapshotReader::read(InputStream& in)
+SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function<std::unique_ptr<QIODevice>()>& reopen)
 {
+    const ReadCount counted;
     Result result;
     result.gzip = in.isGzip();
     if (!in.refill(1))
@@ -74,7 +148,16 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in)
     // Pickles start with PROTO; protocol 2+ files without it start with a container opcode.
     if (p[0] == 0x80 || p[0] == '}' || p[0] == ']' || p[0] == '(') {
         result.format = Format::Pickle;
-        PickleReader(in, builder).run();
+        PickleReader reader(in, builder);
+        std::unique_ptr<PickleSplit> split;
+        if (const SplitPlan plan = reopen && !in.isGzip() ? splitPlan(in.fileSize()) : SplitPlan {}; plan.at > 0) {
+            split = std::make_unique<PickleSplit>(
+                reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at), plan.balance);
+            reader.setSplit(split.get());
+        }
+        reader.run();
+        split.reset();
+        std::tie(result.partStart, result.partEnd) = reader.partTaken();
     } else if (firstText < n && (p[firstText] == '{' || p[firstText] == '[')) {
         result.format = Format::Json;
         JsonReader(in, builder).run();

@@ -6,6 +6,9 @@
 
 #include <QString>
 
+#include <functional>
+#include <memory>
+
 class QIODevice;
 
 namespace RankScope {
@@ -13,8 +16,10 @@ namespace RankScope {
 class InputStream;
 
 /// Reads one snapshot file of any supported form: pickle (protocols 2–5) or JSON, either of them plain or
-/// gzip-compressed, recognised by content rather than by extension. Runs on the calling thread; never modifies the
-/// file and never executes anything in it.
+/// gzip-compressed, recognised by content rather than by extension. Runs on the calling thread, with a second one
+/// parsing part of a large plain pickle where a core is free (PickleSplit; `RANKSCOPE_SPLIT=off` turns that off,
+/// `RANKSCOPE_SPLIT=at=0.5,min=0` forces it at half of any file); never modifies the file and never executes
+/// anything in it.
 class SnapshotReader
 {
 public:
@@ -28,6 +33,9 @@ public:
         SnapshotPtr snapshot;
         Format format = Format::Pickle;
         bool gzip = false;
+        /// The bytes of a trace list a second thread parsed (PickleSplit); equal when none did.
+        uint64_t partStart = 0;
+        uint64_t partEnd = 0;
     };
 
     /// Throws ReadError with a message that says what is wrong (without the path; callers add it) or
@@ -37,7 +45,7 @@ public:
     static Result read(QIODevice* device, const ProgressCallback& progress = {});
 
 private:
-    static Result read(InputStream& in);
+    static Result read(InputStream& in, const std::function<std::unique_ptr<QIODevice>()>& reopen);
 };
 
 } // namespace RankScope

@@ -26,7 +26,7 @@ run_one() {
 }
 
 running=0
-for target in pickle json gzip rankname; do
+for target in pickle split json gzip rankname; do
     run_one "$target" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
@@ -37,7 +37,7 @@ done
 wait
 
 status=0
-for target in pickle json gzip rankname; do
+for target in pickle split json gzip rankname; do
     log=$work/$target.log
     if [ "$(cat "$work/$target.rc")" = 0 ]; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -4,7 +4,8 @@
 Usage: seeds.py OUT_DIR
 
 pickle: the small real files as they are; json: the same snapshots re-written as JSON; gzip: the same pickles
-gzip-compressed; rankname: file and folder names real frameworks write. The real files are the project's own test
+gzip-compressed; split: a real trace cut to a few thousand entries (the split parse against the single one);
+rankname: file and folder names real frameworks write. The real files are the project's own test
 data, so unpickling them here is safe. Each corpus also holds what is not a snapshot though shaped like one (lists of
 other records, a dict without segments, an empty snapshot, a log), which the readers must refuse or call empty.
 """
@@ -23,7 +24,7 @@ SMALL = ['angel_my_snapshot', 'sunny_dump_snapshot', 'albi2_dump_snapshot', 'vox
 
 def main():
     out = sys.argv[1]
-    for corpus in ('pickle', 'json', 'gzip', 'rankname'):
+    for corpus in ('pickle', 'split', 'json', 'gzip', 'rankname'):
         os.makedirs(os.path.join(out, corpus), exist_ok=True)
     for name in SMALL:
         with open(os.path.join(DATA, name + '.pickle'), 'rb') as f:
@@ -50,6 +51,21 @@ def main():
             pickle.dump(value, f, protocol=4)
         with open(os.path.join(out, 'gzip', name), 'wb') as f:
             f.write(gzip.compress(json.dumps(value).encode(), mtime=0))
+    # split: a real trace's first entries (CPython writes a list's items 1,000 at a time: the points lie between
+    # batches), with their first frames, at protocol 4 and at protocol 2 (memo stores with their indices), each within
+    # the fuzzers' 64 KiB; the last byte picks the split's place.
+    with open(os.path.join(DATA, 'bcrafton_memory_snapshot.pickle'), 'rb') as f:
+        real = pickle.load(f)
+    entries = []
+    for e in real['device_traces'][0][:1900]:
+        entry = {k: e[k] for k in ('action', 'addr', 'size') if k in e}
+        entry['frames'] = e.get('frames', [])[:1]
+        entries.append(entry)
+    for protocol, count in ((4, 1900), (2, 1500)):
+        data = pickle.dumps({'segments': [], 'device_traces': [entries[:count]]}, protocol=protocol)
+        for last in (0, 4, 8):
+            with open(os.path.join(out, 'split', 'protocol%d_%d' % (protocol, last)), 'wb') as f:
+                f.write(data + bytes([last]))
     for corpus in ('json', 'pickle', 'gzip'):
         with open(os.path.join(out, corpus, 'log'), 'wb') as f:
             f.write(b'2026-01-05 10:00:01 INFO step 10 loss 2.31 memory 41.2 GiB\n[rank1]: CUDA out of memory\n')

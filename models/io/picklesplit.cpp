@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+#include "picklesplit.h"
+
+#include "inputstream.h"
+#include "littleendian.h"
+#include "picklereader.h"
+
+#include <array>
+#include <chrono>
+#include <cstring>
+
+namespace RankScope {
+
+namespace {
+
+// What the walk knows of a memoized object: enough to give the part a placeholder for it.
+enum WalkKind : uint8_t
+{
+    OtherKind,
+    StringKind, ///< its text kept
+    DictKind,
+    ListKind, ///< a list or a tuple
+};
+
+constexpr uint64_t walkStep = uint64_t(1) << 20;
+// A point the reader would reach within this much is left for a later one: the part would not pay for itself.
+constexpr uint64_t readerMargin = uint64_t(4) << 20;
+
+} // namespace
+
+struct PickleSplit::Walk
+{
+    /// Per memo index: its WalkKind, and for a string that is one of the schema's names (StringTable's first
+    /// strings) its StringId + 1 above that. Another string's text needs no keeping: it is never a key, and the part
+    /// takes the id this parse gave it when it is absorbed.
+    BigVector<uint16_t> kinds;
+    uint64_t at = 0;
+    size_t depth = 0;
+    size_t marks = 0;
+};
+
+PickleSplit::PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance)
+    : m_open(std::move(open))
+    , m_size(size)
+    , m_target(target)
+    , m_balance(balance)
+{
+    m_thread = std::thread([this] { run(); });
+}
+
+PickleSplit::~PickleSplit()
+{
+    abandon();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void PickleSplit::abandon()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_abandoned.store(true, std::memory_order_relaxed);
+    }
+    m_changed.notify_all();
+}
+
+void PickleSplit::announceTraceList(uint64_t offset, size_t depth, size_t marks, const std::function<void()>& poll)
+{
+    std::unique_lock lock(m_mutex);
+    m_lists.push_back({ offset, depth, marks });
+    m_changed.notify_all();
+    if (m_balance)
+        return;
+    waitFor(
+        lock, [this] { return m_walked; }, poll);
+}
+
+void PickleSplit::waitFor(
+    std::unique_lock<std::mutex>& lock, const std::function<bool()>& done, const std::function<void()>& poll)
+{
+    while (!done()) {
+        lock.unlock();
+        try {
+            poll();
+        } catch (...) {
+            abandon();
+            throw;
+        }
+        lock.lock();
+        m_changed.wait_for(lock, std::chrono::milliseconds(2), done);
+    }
+}
+
+const PickleSplit::Part* PickleSplit::wait(const std::function<void()>& poll)
+{
+    std::unique_lock lock(m_mutex);
+    waitFor(
+        lock, [this] { return m_done; }, poll);
+    return m_ok ? &m_part : nullptr;
+}
+
+void PickleSplit::walked()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_walked = true;
+    }
+    m_changed.notify_all();
+}
+
+void PickleSplit::run()
+{
+    bool ok = false;
+    try {
+        const std::unique_ptr<QIODevice> device = m_open();
+        if (device) {
+            InputStream in(device.get());
+            Walk w;
+            if (walk(in, w)) {
+                m_part.start = w.at;
+                m_part.memoBefore = w.kinds.size();
+                m_part.depth = w.depth;
+                m_part.marks = w.marks;
+                m_splitOffset.store(w.at, std::memory_order_release);
+                walked();
+                auto builder = std::make_unique<SnapshotBuilder>();
+                builder->setEntryCapacityHint((m_size - w.at) / 16);
+                const BuilderValue list = builder->startPart();
+                PickleReader reader(in, *builder);
+                SnapshotBuilder& b = *builder;
+                m_part.end = reader.runPart(
+                    list, w.kinds.size(),
+                    [&w, &b](uint64_t index) -> BuilderValue {
+                        const uint16_t known = w.kinds[index] >> 2;
+                        switch (w.kinds[index] & 3) {
+                        case StringKind:
+                            return known ? BuilderValue::text(StringId(known - 1)) : b.placeholderString(index);
+                        case DictKind:
+                            return BuilderValue::foreign(BuilderValue::Dict, index);
+                        case ListKind:
+                            return b.placeholderList(index);
+                        default:
+                            break;
+                        }
+                        throw SplitRefused("an object from before the part that the walk did not keep");
+                    },
+                    &m_abandoned);
+                reader.partMemo(m_part.memoIndex, m_part.memo);
+                m_part.builder = std::move(builder);
+                ok = true;
+            }
+        }
+    } catch (...) {
+        // Whatever stopped the part (a refused shape, a damaged file, abandon()), the reader parses it itself and
+        // reports what is wrong there.
+        ok = false;
+    }
+    if (!ok)
+        m_splitOffset.store(UINT64_MAX, std::memory_order_release);
+    {
+        std::lock_guard lock(m_mutex);
+        m_ok = ok;
+        m_walked = true;
+        m_done = true;
+    }
+    m_changed.notify_all();
+}
+
+bool PickleSplit::walk(InputStream& in, Walk& w)
+{
+    // The pickle stack's shape only: per slot the kind of object it holds and, for a container, the offset of the
+    // opcode that made it (how a trace list the reader announced is recognised), as offset << 2 | kind.
+    std::vector<uint64_t> shape(1024);
+    try {
+        w.kinds.reserve(m_size / 2); // as the reader's memo: address space, touched as indices come
+    } catch (const std::bad_alloc&) { }
+    size_t size = 0;
+    std::vector<size_t> marks;
+    const uint8_t* p = in.cur;
+    const uint8_t* end = in.end;
+    const uint8_t* checkAt = p;
+    uint64_t windows = 0; // refills so far: a string's text is kept only while its window is
+    const uint8_t* text = nullptr;
+    uint64_t textSize = 0;
+    uint64_t textWindow = UINT64_MAX;
+    size_t textSlot = SIZE_MAX;
+    const uint64_t giveUp = m_balance ? m_size / 5 * 4 : m_target + m_size / 8;
+    // The schema's names by length and first and last byte, for telling a memoized string that is one of them.
+    const StringTable names;
+    std::array<uint16_t, 4096> nameAt {};
+    auto nameSlot = [&nameAt](std::string_view t) {
+        return (t.size() * 131 + uint8_t(t.front()) * 31 + uint8_t(t.back())) & (nameAt.size() - 1);
+    };
+    for (StringId id = 1; id < Known::K_Count; ++id) {
+        size_t slot = nameSlot(names.view(id));
+        while (nameAt[slot])
+            slot = (slot + 1) & (nameAt.size() - 1);
+        nameAt[slot] = uint16_t(id + 1);
+    }
+    auto nameOf = [&](const uint8_t* t, uint64_t n) -> uint16_t {
+        if (n == 0)
+            return Known::K_None + 1;
+        if (n > 32)
+            return 0;
+        const std::string_view text(reinterpret_cast<const char*>(t), size_t(n));
+        for (size_t slot = nameSlot(text); nameAt[slot]; slot = (slot + 1) & (nameAt.size() - 1)) {
+            if (names.view(StringId(nameAt[slot] - 1)) == text)
+                return nameAt[slot];
+        }
+        return 0;
+    };
+
+    auto need = [&](uint64_t k) {
+        if (uint64_t(end - p) >= k)
+            return true;
+        if (k > (uint64_t(1) << 40))
+            return false;
+        in.cur = p;
+        const bool ok = in.refill(size_t(k));
+        p = in.cur;
+        end = in.end;
+        checkAt = p;
+        ++windows;
+        return ok;
+    };
+    auto push = [&](uint64_t slot) {
+        if (size == shape.size()) [[unlikely]]
+            shape.resize(size * 2);
+        shape[size++] = slot;
+    };
+    auto kindAt = [&](size_t i) { return uint8_t(shape[i] & 3); };
+    // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
+    // no split).
+    auto memoize = [&](uint64_t index) {
+        if (size == 0 || index > w.kinds.size() + 4096)
+            return false;
+        if (index >= w.kinds.size())
+            w.kinds.resize(index + 1, OtherKind);
+        uint16_t k = kindAt(size - 1);
+        if (k == StringKind)
+            k = textSlot == size - 1 && textWindow == windows ? uint16_t(k | nameOf(text, textSize) << 2)
+                                                              : uint16_t(OtherKind);
+        w.kinds[index] = k;
+        return true;
+    };
+    auto popMark = [&]() -> bool {
+        if (marks.empty() || marks.back() > size)
+            return false;
+        size = marks.back();
+        marks.pop_back();
+        return true;
+    };
+    // Past the target, right after a batch of a list's items: a point between two batches of a trace list the
+    // reader made, with another batch to come?
+    auto isPoint = [&](uint64_t offset) {
+        if (offset < m_target || size == 0)
+            return false;
+        // The part is parsed about as fast as the reader parses, so the point to take is where the reader has as
+        // far to go to it as the part has to the end; the walk, faster than either, gets there first.
+        const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
+        if (m_balance && (reader + readerMargin > offset || offset - reader < m_size - offset))
+            return false;
+        {
+            std::unique_lock lock(m_mutex);
+            // A point asked for at a given place waits for the reader to make its first trace list, which it then
+            // waits at: where the split happens does not depend on which thread got there first.
+            if (!m_balance)
+                m_changed.wait(lock, [this] { return !m_lists.empty() || m_abandoned.load(); });
+            bool listed = false;
+            for (const List& list : m_lists) {
+                listed =
+                    listed || (list.depth == size && list.marks == marks.size() && shape[size - 1] >> 2 == list.offset);
+            }
+            if (!listed)
+                return false;
+        }
+        return need(1) && *p == '(';
+    };
+
+    for (;;) {
+        if (p >= checkAt) {
+            if (p == end && !need(1))
+                return false;
+            const uint64_t here = in.offsetOf(p);
+            if (m_abandoned.load(std::memory_order_relaxed) || here > giveUp)
+                return false; // no point near enough: the reader parses it all
+            // A walk that keeps less than a quarter ahead of the reader finds its balanced point in the last fifth,
+            // where the part is too small to pay for the walk (a file whose entries share their frame lists is
+            // parsed about as fast as it is walked).
+            if (m_balance && here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 4 > here * 3)
+                return false;
+            checkAt = p + std::min<uint64_t>(walkStep, uint64_t(end - p));
+        }
+        const uint8_t op = *p++;
+        uint64_t arg = 0; // bytes of argument after the opcode
+        switch (op) {
+        case 0x80: // PROTO
+            arg = 1;
+            break;
+        case 0x95: // FRAME
+            arg = 8;
+            break;
+        case '(': // MARK
+            marks.push_back(size);
+            break;
+        case '0': // POP
+            if (size == 0)
+                return false;
+            --size;
+            break;
+        case '1': // POP_MARK
+            if (!popMark())
+                return false;
+            break;
+        case '}': // EMPTY_DICT
+            push(in.offsetOf(p - 1) << 2 | DictKind);
+            break;
+        case ']': // EMPTY_LIST
+        case ')': // EMPTY_TUPLE
+            push(in.offsetOf(p - 1) << 2 | ListKind);
+            break;
+        case 'd': // DICT
+        case 'l': // LIST
+        case 't': // TUPLE
+            if (!popMark())
+                return false;
+            push(in.offsetOf(p - 1) << 2 | (op == 'd' ? DictKind : ListKind));
+            break;
+        case 0x85: // TUPLE1
+        case 0x86:
+        case 0x87: {
+            const size_t n = size_t(op - 0x85) + 1;
+            if (size < n || (!marks.empty() && marks.back() > size - n))
+                return false;
+            size -= n;
+            push(in.offsetOf(p - 1) << 2 | ListKind);
+            break;
+        }
+        case 'a': // APPEND
+            if (size < 2)
+                return false;
+            --size;
+            break;
+        case 's': // SETITEM
+            if (size < 3)
+                return false;
+            size -= 2;
+            break;
+        case 'u': // SETITEMS
+            if (!popMark())
+                return false;
+            break;
+        case 'e': // APPENDS
+            if (!popMark())
+                return false;
+            if (in.offsetOf(p) >= m_target && isPoint(in.offsetOf(p))) {
+                in.cur = p;
+                w.at = in.offsetOf(p);
+                w.depth = size;
+                w.marks = marks.size();
+                return true;
+            }
+            break;
+        case 0x94: // MEMOIZE
+            if (!memoize(w.kinds.size()))
+                return false;
+            break;
+        case 'q': // BINPUT
+        case 'r': { // LONG_BINPUT
+            const uint64_t width = op == 'q' ? 1 : 4;
+            if (!need(width))
+                return false;
+            const uint64_t index = width == 1 ? p[0] : readLE<uint32_t>(p);
+            p += width;
+            if (!memoize(index))
+                return false;
+            continue;
+        }
+        case 'h': // BINGET
+        case 'j': { // LONG_BINGET
+            // Most of a large file is runs of these (a frame list's frames): stepped over in a loop of their own.
+            if (!need(op == 'h' ? 1 : 4))
+                return false;
+            p += op == 'h' ? 1 : 4;
+            size_t n = 1;
+            for (;;) {
+                if (end - p >= 2 && *p == 'h') {
+                    p += 2;
+                } else if (end - p >= 5 && *p == 'j') {
+                    p += 5;
+                } else {
+                    break;
+                }
+                ++n;
+            }
+            if (size + n > shape.size())
+                shape.resize((size + n) * 2);
+            size += n;
+            shape[size - 1] = OtherKind;
+            continue;
+        }
+        case 0x8c: // SHORT_BINUNICODE
+        case 'U': // SHORT_BINSTRING
+        case 'X': // BINUNICODE
+        case 'T': // BINSTRING
+        case 0x8d: { // BINUNICODE8
+            const uint64_t width = op == 0x8c || op == 'U' ? 1 : op == 0x8d ? 8 : 4;
+            if (!need(width))
+                return false;
+            const uint64_t length = width == 1 ? p[0] : width == 8 ? readLE<uint64_t>(p) : readLE<uint32_t>(p);
+            if (op == 'T' && int32_t(length) < 0)
+                return false;
+            p += width;
+            if (!need(length))
+                return false;
+            push(StringKind);
+            text = p;
+            textSize = length;
+            textWindow = windows;
+            textSlot = size - 1;
+            p += length;
+            continue;
+        }
+        case 'C': // SHORT_BINBYTES
+        case 'B': // BINBYTES
+        case 0x8e: // BINBYTES8
+        case 0x96: { // BYTEARRAY8
+            const uint64_t width = op == 'C' ? 1 : op == 'B' ? 4 : 8;
+            if (!need(width))
+                return false;
+            const uint64_t length = width == 1 ? p[0] : width == 8 ? readLE<uint64_t>(p) : readLE<uint32_t>(p);
+            p += width;
+            if (!need(length))
+                return false;
+            p += length;
+            push(OtherKind);
+            continue;
+        }
+        case 'J': // BININT
+            arg = 4;
+            push(OtherKind);
+            break;
+        case 'K': // BININT1
+            arg = 1;
+            push(OtherKind);
+            break;
+        case 'M': // BININT2
+            arg = 2;
+            push(OtherKind);
+            break;
+        case 0x8a: // LONG1
+        case 0x8b: { // LONG4
+            const uint64_t width = op == 0x8a ? 1 : 4;
+            if (!need(width))
+                return false;
+            const int64_t length = width == 1 ? int64_t(p[0]) : int64_t(readLE<int32_t>(p));
+            if (length < 0)
+                return false;
+            p += width;
+            if (!need(uint64_t(length)))
+                return false;
+            p += length;
+            push(OtherKind);
+            continue;
+        }
+        case 'G': // BINFLOAT
+            arg = 8;
+            push(OtherKind);
+            break;
+        case 0x88: // NEWTRUE
+        case 0x89: // NEWFALSE
+        case 'N': // NONE
+            push(OtherKind);
+            break;
+        default:
+            // STOP, the text opcodes of protocols 0 and 1, and everything the reader refuses: no split.
+            return false;
+        }
+        if (arg) {
+            if (!need(arg))
+                return false;
+            p += arg;
+        }
+    }
+}
+
+} // namespace RankScope

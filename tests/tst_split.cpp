@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+// One pickle parsed on two threads (PickleSplit): wherever the second thread takes over, the snapshot is the one a
+// single parse gives, to every string, frame, stack and entry and in the same order; a part it cannot take is parsed
+// again, a damaged one gives the single parse's message, and a cancelled load stops.
+#include "testprogram.h"
+#include "testutils.h"
+
+#include <QBuffer>
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace RankScope;
+using namespace TestUtils;
+
+namespace {
+
+/// Sets RANKSCOPE_SPLIT for as long as it lives.
+class SplitSetting
+{
+public:
+    explicit SplitSetting(const char* value)
+        : m_old(qgetenv("RANKSCOPE_SPLIT"))
+        , m_had(qEnvironmentVariableIsSet("RANKSCOPE_SPLIT"))
+    {
+        qputenv("RANKSCOPE_SPLIT", value);
+    }
+    ~SplitSetting()
+    {
+        if (m_had)
+            qputenv("RANKSCOPE_SPLIT", m_old);
+        else
+            qunsetenv("RANKSCOPE_SPLIT");
+    }
+    SplitSetting(const SplitSetting&) = delete;
+    SplitSetting& operator=(const SplitSetting&) = delete;
+
+private:
+    QByteArray m_old;
+    bool m_had;
+};
+
+QByteArray splitAt(double at)
+{
+    return QByteArrayLiteral("at=") + QByteArray::number(at) + QByteArrayLiteral(",min=0");
+}
+
+bool sameEntries(const TraceVector& a, const TraceVector& b)
+{
+    return std::ranges::equal(a, b, [](const TraceEntry& x, const TraceEntry& y) {
+        return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack
+            && x.actionName == y.actionName && x.streamIndex == y.streamIndex && x.contextIndex == y.contextIndex;
+    });
+}
+
+// The first difference between two snapshots, by id (so the order tables were filled in counts), or nothing.
+QString difference(const Snapshot& a, const Snapshot& b)
+{
+    if (a.strings.size() != b.strings.size())
+        return QStringLiteral("strings: %1 against %2").arg(a.strings.size()).arg(b.strings.size());
+    for (size_t i = 0; i < a.strings.size(); ++i) {
+        if (a.strings.view(StringId(i)) != b.strings.view(StringId(i)))
+            return QStringLiteral("string %1").arg(i);
+    }
+    if (a.frames.size() != b.frames.size())
+        return QStringLiteral("frames: %1 against %2").arg(a.frames.size()).arg(b.frames.size());
+    for (size_t i = 0; i < a.frames.size(); ++i) {
+        if (!(a.frames.frame(FrameId(i)) == b.frames.frame(FrameId(i))))
+            return QStringLiteral("frame %1").arg(i);
+    }
+    if (a.stacks.size() != b.stacks.size())
+        return QStringLiteral("stacks: %1 against %2").arg(a.stacks.size()).arg(b.stacks.size());
+    for (size_t i = 0; i < a.stacks.size(); ++i) {
+        if (!std::ranges::equal(a.stacks.frames(StackId(i)), b.stacks.frames(StackId(i))))
+            return QStringLiteral("stack %1").arg(i);
+    }
+    if (a.deviceTraces.size() != b.deviceTraces.size())
+        return QStringLiteral("device traces");
+    for (size_t d = 0; d < a.deviceTraces.size(); ++d) {
+        if (!sameEntries(a.deviceTraces[d], b.deviceTraces[d]))
+            return QStringLiteral("device %1's trace (%2 against %3 entries)")
+                .arg(d)
+                .arg(a.deviceTraces[d].size())
+                .arg(b.deviceTraces[d].size());
+    }
+    if (!sameEntries(a.hostTrace, b.hostTrace))
+        return QStringLiteral("host trace");
+    if (a.streams != b.streams)
+        return QStringLiteral("streams");
+    if (!std::ranges::equal(a.entryContexts, b.entryContexts, [](const EntryContext& x, const EntryContext& y) {
+            return x.compileContext == y.compileContext && x.userMetadata == y.userMetadata && x.category == y.category
+                && x.pool[0] == y.pool[0] && x.pool[1] == y.pool[1] && x.hasPool == y.hasPool;
+        }))
+        return QStringLiteral("entry contexts");
+    if (a.segments.size() != b.segments.size() || a.blocks.size() != b.blocks.size()
+        || a.annotations.size() != b.annotations.size() || a.allocatorSettings != b.allocatorSettings
+        || a.profilerDerived != b.profilerDerived || a.hasHostMemory != b.hasHostMemory
+        || a.hasDeviceTraces != b.hasDeviceTraces)
+        return QStringLiteral("segments, blocks, annotations, settings or flags");
+    return {};
+}
+
+// Every form a reader takes the bytes in: a file (read ahead on a thread) and a buffer.
+struct Reads
+{
+    SnapshotReader::Result file;
+    SnapshotReader::Result buffer;
+};
+
+Reads readBoth(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray bytes = f.readAll();
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::ReadOnly);
+    return { SnapshotReader::read(path), SnapshotReader::read(&buffer) };
+}
+
+// As make_job.py writes the benchmark's ranks: each entry pickled on its own at protocol 2, its memo numbered from 0
+// again (so stores go over earlier ones), its frame dicts written out in full, the second use of one a reference.
+QByteArray piecesPickle(int entries)
+{
+    PickleWriter w;
+    w.proto(2).emptyDict().op('q').op(0).mark().str("segments").emptyList().op('q').op(1);
+    w.str("device_traces").emptyList().op('q').op(2).emptyList().op('q').op(3).mark();
+    for (int i = 0; i < entries; ++i) {
+        uint8_t memo = 0;
+        auto put = [&] { w.op('q').op(memo++); };
+        w.emptyDict();
+        put();
+        w.mark().str("action");
+        put();
+        w.str(i % 3 ? "free_completed" : "alloc");
+        put();
+        w.str("addr");
+        put();
+        w.integer(4096 + int64_t(i) * 512).str("size");
+        put();
+        w.integer(512 + i % 9).str("stream");
+        put();
+        w.integer(i % 5 == 0 ? 7 : 0).str("time_us");
+        put();
+        w.integer(1000 + i).str("frames");
+        put();
+        w.emptyList();
+        put();
+        w.mark();
+        const uint8_t first = memo;
+        for (int f = 0; f < 2 + i % 4; ++f) {
+            if (f == 2) {
+                w.op('h').op(first); // the first frame dict again
+                continue;
+            }
+            w.emptyDict();
+            put();
+            w.mark().str("filename");
+            put();
+            w.str(f == 0 ? "train.py" : "torch/nn/modules/module.py");
+            put();
+            w.str("line");
+            put();
+            w.integer(10 * f + i % 7).str("name");
+            put();
+            w.str(i % 11 == 0 ? "forward" : "step");
+            put();
+            w.setitems();
+        }
+        w.appends().setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').str("allocator_settings").emptyDict().mark().key("max_split_size", 1 << 20).setitems();
+    w.setitems().stop();
+    return w.bytes();
+}
+
+// Protocol 4, as PyTorch writes snapshots: keys and frame dicts memoized once and referenced after, and, as a script
+// that repeats a trace writes them, entries that refer to frame lists made far earlier; every entry that `pools`
+// says has a `pool_id` pair, one tuple shared by consecutive entries.
+QByteArray sharedPickle(int entries, bool pools)
+{
+    PickleWriter w;
+    uint32_t memo = 0;
+    auto put = [&] {
+        w.op(0x94);
+        return memo++;
+    };
+    auto get = [&](uint32_t index) { w.op('j').le<uint32_t>(index); };
+    w.proto(4).emptyDict();
+    put();
+    w.mark().str("segments").emptyList();
+    put();
+    w.str("device_traces").emptyList();
+    put();
+    w.emptyList();
+    put();
+    w.mark();
+    uint32_t keys[6] = {};
+    std::vector<uint32_t> lists;
+    uint32_t pool = 0;
+    for (int i = 0; i < entries; ++i) {
+        w.emptyDict();
+        put();
+        w.mark();
+        const char* names[6] = { "action", "addr", "size", "frames", "time_us", "pool_id" };
+        auto key = [&](int k) {
+            if (i == 0) {
+                w.str(names[k]);
+                keys[k] = put();
+            } else {
+                get(keys[k]);
+            }
+        };
+        key(0);
+        w.str(i % 2 ? "free_completed" : "alloc");
+        put();
+        key(1);
+        w.integer(1 << 20 | (i / 2) * 512);
+        key(2);
+        w.integer(512);
+        key(3);
+        if (i < 5) {
+            w.emptyList();
+            lists.push_back(put());
+            w.mark();
+            for (int f = 0; f <= i; ++f) {
+                w.emptyDict();
+                put();
+                w.mark().keyStr("name", "f").keyStr("filename", "a.py").key("line", 10 * i + f).setitems();
+            }
+            w.appends();
+        } else {
+            get(lists[size_t(i % 5)]);
+        }
+        key(4);
+        w.integer(i);
+        if (pools) {
+            key(5);
+            if (i % 50 == 7 || i == 0) { // the entries just after a batch use a pair made before it
+                w.integer(1).integer(i / 50).op(0x86);
+                pool = put();
+            } else {
+                get(pool);
+            }
+        }
+        w.setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').setitems().stop();
+    return w.bytes();
+}
+
+} // namespace
+
+class TestSplit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void realFiles_data();
+    void realFiles();
+    void pieces();
+    void sharedFrameLists();
+    void poolPairsFromBefore();
+    void damagedPart();
+    void cancelled();
+};
+
+void TestSplit::realFiles_data()
+{
+    QTest::addColumn<QString>("name");
+    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 10);
+    for (const QString& f : files)
+        QTest::newRow(qPrintable(f)) << f;
+}
+
+void TestSplit::realFiles()
+{
+    QFETCH(QString, name);
+    const QString path = dataDir() + QLatin1Char('/') + name;
+    SnapshotPtr whole;
+    {
+        const SplitSetting off("off");
+        whole = SnapshotReader::read(path).snapshot;
+    }
+    size_t entries = 0;
+    for (const TraceVector& trace : whole->deviceTraces)
+        entries = std::max(entries, trace.size());
+    int splits = 0;
+    for (const double at : { 0.05, 0.3, 0.5, 0.7, 0.9 }) {
+        const SplitSetting split(splitAt(at));
+        const Reads reads = readBoth(path);
+        for (const SnapshotReader::Result* r : { &reads.file, &reads.buffer }) {
+            QVERIFY(r->snapshot);
+            const QString diff = difference(*whole, *r->snapshot);
+            QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("split at %1: %2").arg(at).arg(diff)));
+            QCOMPARE(
+                QString::fromStdString(figures(r->snapshot).dump()), QString::fromStdString(figures(whole).dump()));
+            splits += r->partEnd > r->partStart;
+        }
+        QCOMPARE(reads.file.partStart, reads.buffer.partStart);
+    }
+    // A split needs a point between two batches of a trace list's entries (CPython writes them 1,000 at a time).
+    if (entries > 2000)
+        QVERIFY2(splits >= 2, qPrintable(QString::number(splits)));
+    qInfo("%s: %zu entries, split in %d of 10 reads", qPrintable(name), entries, splits);
+}
+
+void TestSplit::pieces()
+{
+    QByteArray bytes = piecesPickle(6500);
+    SnapshotPtr whole;
+    {
+        const SplitSetting off("off");
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        whole = SnapshotReader::read(&buffer).snapshot;
+    }
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(6500));
+    QCOMPARE(whole->streams.size(), size_t(2));
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("pieces.pickle"), bytes);
+    for (const double at : { 0.2, 0.45, 0.8 }) {
+        const SplitSetting split(splitAt(at));
+        const Reads reads = readBoth(path);
+        for (const SnapshotReader::Result* r : { &reads.file, &reads.buffer }) {
+            QVERIFY(r->partEnd > r->partStart);
+            QVERIFY(r->partStart >= uint64_t(double(bytes.size()) * at));
+            const QString diff = difference(*whole, *r->snapshot);
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+    }
+}
+
+void TestSplit::sharedFrameLists()
+{
+    QByteArray bytes = sharedPickle(5500, false);
+    SnapshotPtr whole;
+    {
+        const SplitSetting off("off");
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        whole = SnapshotReader::read(&buffer).snapshot;
+    }
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
+    QCOMPARE(whole->stacks.size(), size_t(6));
+    for (const double at : { 0.3, 0.6 }) {
+        const SplitSetting split(splitAt(at));
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        const SnapshotReader::Result r = SnapshotReader::read(&buffer);
+        QVERIFY(r.partEnd > r.partStart);
+        const QString diff = difference(*whole, *r.snapshot);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+}
+
+void TestSplit::poolPairsFromBefore()
+{
+    // A pool pair made before the point and used after it may still be pending when the reader gets there: the
+    // part is refused and read again, to the same snapshot.
+    QByteArray bytes = sharedPickle(5500, true);
+    SnapshotPtr whole;
+    {
+        const SplitSetting off("off");
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        whole = SnapshotReader::read(&buffer).snapshot;
+    }
+    QVERIFY(whole->entryContexts.size() > 100);
+    const SplitSetting split(splitAt(0.5));
+    QBuffer buffer(&bytes);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const SnapshotReader::Result r = SnapshotReader::read(&buffer);
+    QCOMPARE(r.partEnd, r.partStart);
+    const QString diff = difference(*whole, *r.snapshot);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestSplit::damagedPart()
+{
+    // Cut inside the part, and a refused opcode inside it: the single parse's message, with its offset.
+    const QByteArray bytes = piecesPickle(6500);
+    QByteArray refused = bytes;
+    const qsizetype at = refused.indexOf(QByteArrayLiteral("\x8c\x04size"), bytes.size() * 3 / 4);
+    QVERIFY(at > 0);
+    refused[at] = 'R'; // REDUCE
+    for (const QByteArray& damaged : { bytes.left(bytes.size() * 9 / 10), refused }) {
+        QString whole;
+        {
+            const SplitSetting off("off");
+            whole = readError(damaged);
+        }
+        QVERIFY(!whole.isEmpty());
+        const SplitSetting split(splitAt(0.5));
+        QCOMPARE(readError(damaged), whole);
+    }
+}
+
+void TestSplit::cancelled()
+{
+    // Cancelled while the reader waits for the walk at the trace list and while it waits for the part: stops, with
+    // the second thread joined.
+    QByteArray bytes = piecesPickle(6500);
+    for (const double at : { 0.3, 0.9 }) {
+        const SplitSetting split(splitAt(at));
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(
+            ReadCancelled, SnapshotReader::read(&buffer, [&](uint64_t, uint64_t) { return ++calls < 3; }));
+    }
+}
+
+RANKSCOPE_TEST_CLASS(TestSplit)
+#include "tst_split.moc"
