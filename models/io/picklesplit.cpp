@@ -7,7 +7,6 @@
 
 #include <array>
 #include <chrono>
-#include <cstring>
 
 namespace RankScope {
 
@@ -17,7 +16,7 @@ namespace {
 enum WalkKind : uint8_t
 {
     OtherKind,
-    StringKind, ///< its text kept
+    StringKind, ///< above it, a schema name's StringId + 1 (see Walk::kinds)
     DictKind,
     ListKind, ///< a list or a tuple
 };
@@ -39,11 +38,12 @@ struct PickleSplit::Walk
     size_t marks = 0;
 };
 
-PickleSplit::PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance)
+PickleSplit::PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy)
     : m_open(std::move(open))
     , m_size(size)
     , m_target(target)
     , m_balance(balance)
+    , m_coresBusy(std::move(coresBusy))
 {
     m_thread = std::thread([this] { run(); });
 }
@@ -282,8 +282,9 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             if (p == end && !need(1))
                 return false;
             const uint64_t here = in.offsetOf(p);
-            if (m_abandoned.load(std::memory_order_relaxed) || here > giveUp)
-                return false; // no point near enough: the reader parses it all
+            if (m_abandoned.load(std::memory_order_relaxed) || here > giveUp
+                || (m_balance && m_coresBusy && m_coresBusy()))
+                return false; // no point near enough, or no core free for the part: the reader parses it all
             // A walk that keeps less than a quarter ahead of the reader finds its balanced point in the last fifth,
             // where the part is too small to pay for the walk (a file whose entries share their frame lists is
             // parsed about as fast as it is walked).

@@ -44,8 +44,9 @@ public:
 
     /// Starts the thread. `open` gives a fresh device over the same bytes, read from its start. The point is the
     /// first past `target`, or with `balance` the first past it where the reader is as far from it as it is from
-    /// the end.
-    PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance);
+    /// the end; the walk stops as soon as `coresBusy` says the other cores have work of their own (other files
+    /// being read), where a part would only take time from them.
+    PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy = {});
     /// Abandons the part, if still running, and waits for the thread (within a megabyte of its work).
     ~PickleSplit();
     PickleSplit(const PickleSplit&) = delete;
@@ -82,6 +83,7 @@ private:
     uint64_t m_size = 0;
     uint64_t m_target = 0;
     bool m_balance = false;
+    std::function<bool()> m_coresBusy;
     std::atomic<bool> m_abandoned { false };
     std::atomic<uint64_t> m_splitOffset { UINT64_MAX };
     std::atomic<uint64_t> m_readerAt { 0 };

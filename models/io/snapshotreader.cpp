@@ -152,7 +152,9 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function
         std::unique_ptr<PickleSplit> split;
         if (const SplitPlan plan = reopen && !in.isGzip() ? splitPlan(in.fileSize()) : SplitPlan {}; plan.at > 0) {
             split = std::make_unique<PickleSplit>(
-                reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at), plan.balance);
+                reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at), plan.balance, [] {
+                    return unsigned(readsNow.load(std::memory_order_relaxed)) * 2 > std::thread::hardware_concurrency();
+                });
             reader.setSplit(split.get());
         }
         reader.run();
