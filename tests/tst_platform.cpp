@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The platform layer (models/platform) as the core uses it: big blocks whose pages are faulted in ahead and given
 // back where the platform can (Linux) and left alone where it cannot (the portable fallback), never a byte changed
-// either way; and file sizes in 64 bits. Run with the Linux file in the ci preset and with the fallback in the
-// portable preset.
+// either way; file sizes in 64 bits; and the cores the process may use. Run with the Linux file in the ci preset and
+// with the fallback in the portable preset.
 #include "bigallocator.h"
 #include "inputstream.h"
 #include "pageahead.h"
@@ -21,8 +21,11 @@
 #ifdef RANKSCOPE_PLATFORM_LINUX
 #include <cerrno>
 
+#include <sched.h> // the affinity the cores' count follows
 #include <sys/mman.h> // mincore: which pages are resident
 #endif
+
+#include <thread>
 
 using namespace RankScope;
 
@@ -33,6 +36,7 @@ private slots:
     void pagesFaultedAhead();
     void noByteChanges();
     void fileSizesIn64Bits();
+    void usableCores();
 };
 
 // The reading thread faults in the pages a parse is about to fill; it must touch nothing else, and no byte.
@@ -155,6 +159,32 @@ void TestPlatform::fileSizesIn64Bits()
         QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("changed while it was read")), e.what());
         QVERIFY2(QString::fromUtf8(e.what()).contains(QString::number(size + 1)), e.what());
     }
+}
+
+// A process kept to one core (`taskset -c 0`, a batch system's allotment) must not count the machine's: a second
+// thread parsing part of a file would then only take turns with the first.
+void TestPlatform::usableCores()
+{
+    const unsigned cores = Platform::usableCores();
+    QVERIFY(cores >= 1);
+    QVERIFY(cores <= std::max(1u, std::thread::hardware_concurrency()));
+#ifdef RANKSCOPE_PLATFORM_LINUX
+    cpu_set_t all;
+    QCOMPARE(sched_getaffinity(0, sizeof all, &all), 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &all)) {
+            CPU_SET(cpu, &one);
+            break;
+        }
+    }
+    QCOMPARE(sched_setaffinity(0, sizeof one, &one), 0);
+    const unsigned pinned = Platform::usableCores();
+    QCOMPARE(sched_setaffinity(0, sizeof all, &all), 0);
+    QCOMPARE(pinned, 1u);
+    QCOMPARE(Platform::usableCores(), cores);
+#endif
 }
 
 RANKSCOPE_TEST_CLASS(TestPlatform)

@@ -5,6 +5,7 @@
 #include "jsonreader.h"
 #include "picklereader.h"
 #include "picklesplit.h"
+#include "platform.h"
 #include "snapshotbuilder.h"
 
 #include <QBuffer>
@@ -75,7 +76,7 @@ SplitPlan splitPlan(uint64_t size)
     }
     if (size < minBytes || plan.at <= 0 || plan.at >= 1)
         return {};
-    const unsigned cores = std::thread::hardware_concurrency();
+    const unsigned cores = Platform::usableCores();
     if (!forced && (cores < 2 || unsigned(readsNow.load()) * 2 > cores))
         return {};
     return plan;
@@ -151,10 +152,9 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function
         PickleReader reader(in, builder);
         std::unique_ptr<PickleSplit> split;
         if (const SplitPlan plan = reopen && !in.isGzip() ? splitPlan(in.fileSize()) : SplitPlan {}; plan.at > 0) {
-            split = std::make_unique<PickleSplit>(
-                reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at), plan.balance, [] {
-                    return unsigned(readsNow.load(std::memory_order_relaxed)) * 2 > std::thread::hardware_concurrency();
-                });
+            split = std::make_unique<PickleSplit>(reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at),
+                plan.balance,
+                [] { return unsigned(readsNow.load(std::memory_order_relaxed)) * 2 > Platform::usableCores(); });
             reader.setSplit(split.get());
         }
         reader.run();

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Linux: big blocks mapped on their own, on huge pages where the kernel allows, so that their pages can be faulted in
-// ahead (MADV_POPULATE_WRITE) and given back (MADV_DONTNEED); file sizes from the open descriptor.
+// ahead (MADV_POPULATE_WRITE) and given back (MADV_DONTNEED); file sizes from the open descriptor; the cores from the
+// process's affinity.
 #include "platform.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <thread>
 
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,6 +64,15 @@ std::optional<std::uint64_t> fileSize(int handle, const QString& /*path*/)
     if (handle < 0 || ::fstat(handle, &st) != 0)
         return std::nullopt;
     return std::uint64_t(st.st_size);
+}
+
+unsigned usableCores()
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return unsigned(CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace RankScope::Platform

@@ -36,4 +36,8 @@ void discardPages(void* p, std::size_t bytes) noexcept;
 /// else of the path. In 64 bits everywhere; nullopt when the system does not answer.
 std::optional<std::uint64_t> fileSize(int handle, const QString& path);
 
+/// The cores this process may run on: its CPU affinity where the platform has one (`taskset -c 0` gives 1), else
+/// the machine's; at least 1.
+unsigned usableCores();
+
 } // namespace RankScope::Platform

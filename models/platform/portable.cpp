@@ -6,7 +6,9 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <new>
+#include <thread>
 
 namespace RankScope::Platform {
 
@@ -45,6 +47,11 @@ std::optional<std::uint64_t> fileSize(int, const QString& path)
     if (path.isEmpty() || !info.exists())
         return std::nullopt;
     return std::uint64_t(info.size());
+}
+
+unsigned usableCores()
+{
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace RankScope::Platform
