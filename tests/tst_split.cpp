@@ -102,6 +102,14 @@ QString difference(const Snapshot& a, const Snapshot& b)
     return {};
 }
 
+SnapshotReader::Result readBytes(QByteArray bytes, const QByteArray& split)
+{
+    const SplitSetting setting(split);
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::ReadOnly);
+    return SnapshotReader::read(&buffer);
+}
+
 // Every form a reader takes the bytes in: a file (read ahead on a thread) and a buffer.
 struct Reads
 {
@@ -314,14 +322,8 @@ void TestSplit::realFiles()
 
 void TestSplit::pieces()
 {
-    QByteArray bytes = piecesPickle(6500);
-    SnapshotPtr whole;
-    {
-        const SplitSetting off("off");
-        QBuffer buffer(&bytes);
-        QVERIFY(buffer.open(QIODevice::ReadOnly));
-        whole = SnapshotReader::read(&buffer).snapshot;
-    }
+    const QByteArray bytes = piecesPickle(6500);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
     QCOMPARE(whole->deviceTraces[0].size(), size_t(6500));
     QCOMPARE(whole->streams.size(), size_t(2));
     QTemporaryDir dir;
@@ -340,21 +342,12 @@ void TestSplit::pieces()
 
 void TestSplit::sharedFrameLists()
 {
-    QByteArray bytes = sharedPickle(5500, false);
-    SnapshotPtr whole;
-    {
-        const SplitSetting off("off");
-        QBuffer buffer(&bytes);
-        QVERIFY(buffer.open(QIODevice::ReadOnly));
-        whole = SnapshotReader::read(&buffer).snapshot;
-    }
+    const QByteArray bytes = sharedPickle(5500, false);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
     QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
     QCOMPARE(whole->stacks.size(), size_t(6));
     for (const double at : { 0.3, 0.6 }) {
-        const SplitSetting split(splitAt(at));
-        QBuffer buffer(&bytes);
-        QVERIFY(buffer.open(QIODevice::ReadOnly));
-        const SnapshotReader::Result r = SnapshotReader::read(&buffer);
+        const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
         QVERIFY(r.partEnd > r.partStart);
         const QString diff = difference(*whole, *r.snapshot);
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
@@ -365,19 +358,10 @@ void TestSplit::poolPairsFromBefore()
 {
     // A pool pair made before the point and used after it may still be pending when the reader gets there: the
     // part is refused and read again, to the same snapshot.
-    QByteArray bytes = sharedPickle(5500, true);
-    SnapshotPtr whole;
-    {
-        const SplitSetting off("off");
-        QBuffer buffer(&bytes);
-        QVERIFY(buffer.open(QIODevice::ReadOnly));
-        whole = SnapshotReader::read(&buffer).snapshot;
-    }
+    const QByteArray bytes = sharedPickle(5500, true);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
     QVERIFY(whole->entryContexts.size() > 100);
-    const SplitSetting split(splitAt(0.5));
-    QBuffer buffer(&bytes);
-    QVERIFY(buffer.open(QIODevice::ReadOnly));
-    const SnapshotReader::Result r = SnapshotReader::read(&buffer);
+    const SnapshotReader::Result r = readBytes(bytes, splitAt(0.5));
     QCOMPARE(r.partEnd, r.partStart);
     const QString diff = difference(*whole, *r.snapshot);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <optional>
 
 namespace RankScope {
 
@@ -223,6 +224,19 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         ++windows;
         return ok;
     };
+    // An opcode's length field of `width` bytes (negative refused where it is signed), stepped over, with that many
+    // bytes then available at p.
+    auto sized = [&](uint64_t width, bool isSigned) -> std::optional<uint64_t> {
+        if (!need(width))
+            return std::nullopt;
+        const uint64_t length = width == 1 ? p[0] : width == 8 ? readLE<uint64_t>(p) : readLE<uint32_t>(p);
+        if (isSigned && int32_t(length) < 0)
+            return std::nullopt;
+        p += width;
+        if (!need(length))
+            return std::nullopt;
+        return length;
+    };
     auto push = [&](uint64_t slot) {
         if (size == shape.size()) [[unlikely]]
             shape.resize(size * 2);
@@ -405,35 +419,25 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         case 'X': // BINUNICODE
         case 'T': // BINSTRING
         case 0x8d: { // BINUNICODE8
-            const uint64_t width = op == 0x8c || op == 'U' ? 1 : op == 0x8d ? 8 : 4;
-            if (!need(width))
-                return false;
-            const uint64_t length = width == 1 ? p[0] : width == 8 ? readLE<uint64_t>(p) : readLE<uint32_t>(p);
-            if (op == 'T' && int32_t(length) < 0)
-                return false;
-            p += width;
-            if (!need(length))
+            const std::optional<uint64_t> length = sized(op == 0x8c || op == 'U' ? 1 : op == 0x8d ? 8 : 4, op == 'T');
+            if (!length)
                 return false;
             push(StringKind);
             text = p;
-            textSize = length;
+            textSize = *length;
             textWindow = windows;
             textSlot = size - 1;
-            p += length;
+            p += *length;
             continue;
         }
         case 'C': // SHORT_BINBYTES
         case 'B': // BINBYTES
         case 0x8e: // BINBYTES8
         case 0x96: { // BYTEARRAY8
-            const uint64_t width = op == 'C' ? 1 : op == 'B' ? 4 : 8;
-            if (!need(width))
+            const std::optional<uint64_t> length = sized(op == 'C' ? 1 : op == 'B' ? 4 : 8, false);
+            if (!length)
                 return false;
-            const uint64_t length = width == 1 ? p[0] : width == 8 ? readLE<uint64_t>(p) : readLE<uint32_t>(p);
-            p += width;
-            if (!need(length))
-                return false;
-            p += length;
+            p += *length;
             push(OtherKind);
             continue;
         }
@@ -451,16 +455,10 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             break;
         case 0x8a: // LONG1
         case 0x8b: { // LONG4
-            const uint64_t width = op == 0x8a ? 1 : 4;
-            if (!need(width))
+            const std::optional<uint64_t> length = sized(op == 0x8a ? 1 : 4, op == 0x8b);
+            if (!length)
                 return false;
-            const int64_t length = width == 1 ? int64_t(p[0]) : int64_t(readLE<int32_t>(p));
-            if (length < 0)
-                return false;
-            p += width;
-            if (!need(uint64_t(length)))
-                return false;
-            p += length;
+            p += *length;
             push(OtherKind);
             continue;
         }
