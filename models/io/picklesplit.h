@@ -20,7 +20,7 @@ class InputStream;
 
 /// The second core's share of one large pickle's parse. A thread of its own reads the file again from the start
 /// and walks its opcodes without building anything, following the memo (protocol 4 numbers its entries only by
-/// counting; older ones may store over an index) and keeping the memoized strings, to a point inside a trace list,
+/// counting; older ones may store over an index) and keeping what each entry is, to a point inside a trace list,
 /// between two batches of entries, past `target`. From there it parses the rest of that list with a SnapshotBuilder of
 /// its own, objects from before that point standing in as placeholders. The reader on the calling thread parses up to
 /// the same point, takes the part's entries (SnapshotBuilder::absorb) and carries on after them; when the part cannot

@@ -98,8 +98,9 @@ struct BuilderValue
         r.a = stringId;
         return r;
     }
-    /// A dict or list memoized before the part of the file a split builder parses, by its memo index: typed by
-    /// the whole file's parse only, so the builder keeps a placeholder for it (SplitRefused where it cannot).
+    /// A dict memoized before the part of the file a split builder parses, by its memo index: typed by the whole
+    /// file's parse only, so the builder keeps a placeholder frame for it where it is a frame, and throws
+    /// SplitRefused where its type would matter otherwise.
     static BuilderValue foreign(Kind kind, uint64_t memoIndex)
     {
         BuilderValue r;
@@ -174,8 +175,8 @@ public:
     BuilderValue placeholderString(uint64_t memoIndex);
     /// A list memoized before a part's start: a frame list to the part, whose stack is the whole file's parse's.
     BuilderValue placeholderList(uint64_t memoIndex);
-    /// Makes this builder the one for a later part of a file: trace entries for the list `traceList()` returns,
-    /// with dicts and lists from before that part as BuilderValue::foreign() placeholders.
+    /// Makes this builder the one for a later part of a file: trace entries for the trace list it returns, with
+    /// dicts from before that part as BuilderValue::foreign() values and strings and lists as the placeholders above.
     BuilderValue startPart();
     /// Takes the entries of `part` (a builder that parsed the rest of `list` from a later point, startPart()) as if
     /// this builder had parsed them itself: strings, frames, stacks, streams and contexts interned in the order they
