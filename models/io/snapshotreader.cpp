@@ -46,20 +46,27 @@ std::string describeUnknown(const uint8_t* p, size_t n)
         + ", which is neither a pickle (protocol 2 to 5), JSON nor gzip";
 }
 
-// Where a second thread takes over part of a pickle, as a fraction of its size; 0 for no split. A file smaller than
-// a few chunks gains less than the thread and the walk cost, and when other files are being read at the same time
-// (a job's ranks), their own threads already keep the cores busy.
 std::atomic<int> readsNow { 0 };
 
+// When other files are being read at the same time (a job's ranks), their own threads already keep the cores busy,
+// and a second thread for part of one file would only take time from them. With one core, any read keeps it busy.
+bool coresBusy(unsigned cores)
+{
+    return unsigned(readsNow.load(std::memory_order_relaxed)) * 2 > cores;
+}
+
+// Where a second thread takes over part of a pickle, as a fraction of its size; 0 for no split. A file smaller than
+// a few chunks gains less than the thread and the walk cost.
 struct SplitPlan
 {
     double at = 0; ///< 0: no split
     bool balance = true; ///< at the first point past `at` where the reader is as far from it as it is from the end
+    unsigned cores = 1; ///< the process's
 };
 
 SplitPlan splitPlan(uint64_t size)
 {
-    SplitPlan plan { 0.5, true };
+    SplitPlan plan { 0.5, true, 1 };
     uint64_t minBytes = uint64_t(64) << 20;
     bool forced = false;
     if (const char* env = std::getenv("RANKSCOPE_SPLIT")) {
@@ -76,8 +83,8 @@ SplitPlan splitPlan(uint64_t size)
     }
     if (size < minBytes || plan.at <= 0 || plan.at >= 1)
         return {};
-    const unsigned cores = Platform::usableCores();
-    if (!forced && (cores < 2 || unsigned(readsNow.load()) * 2 > cores))
+    plan.cores = Platform::usableCores();
+    if (!forced && coresBusy(plan.cores))
         return {};
     return plan;
 }
@@ -153,8 +160,7 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function
         std::unique_ptr<PickleSplit> split;
         if (const SplitPlan plan = reopen && !in.isGzip() ? splitPlan(in.fileSize()) : SplitPlan {}; plan.at > 0) {
             split = std::make_unique<PickleSplit>(reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at),
-                plan.balance,
-                [] { return unsigned(readsNow.load(std::memory_order_relaxed)) * 2 > Platform::usableCores(); });
+                plan.balance, [cores = plan.cores] { return coresBusy(cores); });
             reader.setSplit(split.get());
         }
         reader.run();
