@@ -310,7 +310,7 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         m_memoValues.push_back(top);
     }
     if (m_isPart) [[unlikely]] {
-        if (index >= m_memo.size() + 4096)
+        if (index >= m_memo.size() + farMemoIndex)
             throw SplitRefused("a memo index far past the others");
         if (index >= m_partStored.size())
             m_partStored.resize(index + 1, 0);
@@ -320,7 +320,7 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         m_memo[index] = slot;
     } else if (index == m_memo.size()) {
         m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
-    } else if (index < m_memo.size() + 4096) {
+    } else if (index < m_memo.size() + farMemoIndex) {
         m_memo.resize(index + 1, unsetMemo);
         m_memo[index] = slot;
     } else {
@@ -463,8 +463,6 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
             } else if ((slot & memoTag) == memoFrameList) {
                 // A frame list defined earlier, as a script that repeats a trace shares them: what memoGet gives.
                 items.push_back(memoGet(index));
-            } else if (m_isPart && slot < m_memoValues.size() && m_memoValues[slot].isForeign()) {
-                items.push_back(m_memoValues[slot]); // the same, defined before the part
             } else {
                 more = false;
                 break;
@@ -672,12 +670,10 @@ void PickleReader::partMemo(std::vector<uint64_t>& indices, std::vector<BuilderV
         if (!m_partStored[i])
             continue;
         BuilderValue v;
+        // A stored index always holds a slot: memoPut never leaves the index it stores unset.
         if (m_memo[i] == traceEntryMemo) {
             v.kind = BuilderValue::Dict;
             v.ctx = SchemaContext::TraceEntry;
-        } else if (m_memo[i] == unsetMemo) {
-            v.kind = BuilderValue::Bytes;
-            v.ctx = SchemaContext::Generic; // refused: a gap the whole parse would have filled
         } else {
             v = memoValue(m_memo[i]);
         }
@@ -775,7 +771,7 @@ void PickleReader::runOpcodes()
 
     for (;;) {
         if (p >= nextProgress) {
-            if (m_split && m_split->splitOffset() != UINT64_MAX && m_in.offsetOf(p) >= m_split->splitOffset())
+            if (m_split && m_in.offsetOf(p) >= m_split->splitOffset())
                 takePart(p, end);
             if (p >= nextReport) {
                 m_in.cur = p;

@@ -23,6 +23,8 @@ public:
     PickleReader(InputStream& in, SnapshotBuilder& builder);
     /// Runs to the STOP opcode; throws ReadError (with the byte offset) or ReadCancelled.
     void run();
+    /// A memo index this far or further past the memo's end is kept aside rather than allocated up to.
+    static constexpr uint64_t farMemoIndex = 4096;
     /// Lets `split`'s thread parse a later part of a trace list; this reader takes that part when it gets there.
     void setSplit(PickleSplit* split)
     {

@@ -137,7 +137,7 @@ void PickleSplit::run()
                         case StringKind:
                             return known ? BuilderValue::text(StringId(known - 1)) : b.placeholderString(index);
                         case DictKind:
-                            return BuilderValue::foreign(BuilderValue::Dict, index);
+                            return BuilderValue::foreignDict(index);
                         case ListKind:
                             return b.placeholderList(index);
                         default:
@@ -246,7 +246,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
     // no split).
     auto memoize = [&](uint64_t index) {
-        if (size == 0 || index > w.kinds.size() + 4096)
+        if (size == 0 || index >= w.kinds.size() + PickleReader::farMemoIndex)
             return false;
         uint16_t k = kindAt(size - 1);
         if (k == StringKind)

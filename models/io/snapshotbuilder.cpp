@@ -708,7 +708,7 @@ void SnapshotBuilder::setDigestField(const BuilderValue& key, const BuilderValue
 
 FrameId SnapshotBuilder::internFrame(const BuilderValue& value)
 {
-    if (value.isForeign() && value.kind == BuilderValue::Dict)
+    if (value.isForeign())
         return placeholderFrame(value.b, false);
     if (value.ctx != SchemaContext::Frame)
         wrongItem("a frame dict in 'frames'", value);
@@ -979,8 +979,6 @@ bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<cons
 
 void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const BuilderValue> values)
 {
-    if (list.isForeign())
-        refuseForeign("a list from before the part grew in it");
     if (list.ctx != SchemaContext::FrameList) {
         for (const BuilderValue& value : values)
             append(list, value);
@@ -1004,8 +1002,6 @@ void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const Builde
 void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
 {
     using C = SchemaContext;
-    if (list.isForeign())
-        refuseForeign("a list from before the part grew in it");
     value = place(list, nullptr, value);
     // Records are written in place when they are created; an append confirms that the next record of this list
     // arrived in order. Anything else would mean one dict object used twice, which no snapshot writer produces.

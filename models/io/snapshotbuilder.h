@@ -101,10 +101,10 @@ struct BuilderValue
     /// A dict memoized before the part of the file a split builder parses, by its memo index: typed by the whole
     /// file's parse only, so the builder keeps a placeholder frame for it where it is a frame, and throws
     /// SplitRefused where its type would matter otherwise.
-    static BuilderValue foreign(Kind kind, uint64_t memoIndex)
+    static BuilderValue foreignDict(uint64_t memoIndex)
     {
         BuilderValue r;
-        r.kind = kind;
+        r.kind = Dict;
         r.a = foreignMark;
         r.b = memoIndex;
         return r;
@@ -153,8 +153,8 @@ public:
     /// A frame dict's interned frame (interned on first use); throws when the value is not a frame dict.
     FrameId frameId(const BuilderValue& value)
     {
-        if (value.ctx == SchemaContext::Frame && m_frames[value.a].interned)
-            return m_frames[value.a].id;
+        if (const std::optional<FrameId> id = internedFrame(value))
+            return *id;
         return internFrame(value);
     }
     /// The interned frame of a frame dict, without interning it; nullopt for anything else.
@@ -176,7 +176,8 @@ public:
     /// A list memoized before a part's start: a frame list to the part, whose stack is the whole file's parse's.
     BuilderValue placeholderList(uint64_t memoIndex);
     /// Makes this builder the one for a later part of a file: trace entries for the trace list it returns, with
-    /// dicts from before that part as BuilderValue::foreign() values and strings and lists as the placeholders above.
+    /// dicts from before that part as BuilderValue::foreignDict() values and strings and lists as the placeholders
+    /// above.
     BuilderValue startPart();
     /// Takes the entries of `part` (a builder that parsed the rest of `list` from a later point, startPart()) as if
     /// this builder had parsed them itself: strings, frames, stacks, streams and contexts interned in the order they
