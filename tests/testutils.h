@@ -56,6 +56,22 @@ inline QString dataDir()
     return QStringLiteral(RANKSCOPE_TEST_DATA_DIR);
 }
 
+/// The real snapshots in tests/data, by name.
+inline QStringList realFileNames()
+{
+    return QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+}
+
+/// A data row per real snapshot, its name in the column "name".
+inline void realFileRows()
+{
+    QTest::addColumn<QString>("name");
+    const QStringList files = realFileNames();
+    QCOMPARE(files.size(), 10);
+    for (const QString& f : files)
+        QTest::newRow(qPrintable(f)) << f;
+}
+
 /// Figures of every device of a snapshot, in the schema of `rankscope info --json` and expected_info.json.
 inline nlohmann::json figures(const RankScope::SnapshotPtr& snapshot)
 {

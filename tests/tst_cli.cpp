@@ -59,7 +59,7 @@ QProcess* TestCli::run(const QStringList& args)
 void TestCli::infoJsonMatchesCPython()
 {
     QStringList args = { QStringLiteral("info"), QStringLiteral("--json") };
-    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+    const QStringList files = realFileNames();
     for (const QString& f : files)
         args.append(dataDir() + QLatin1Char('/') + f);
     QProcess* p = run(args);

@@ -46,7 +46,7 @@ void TestHistory::allDevices()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("device");
-    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
+    const QStringList files = realFileNames();
     for (const QString& f : files) {
         const SnapshotPtr s = load(f);
         for (int d = 0; d < s->deviceCount(); ++d)

@@ -52,11 +52,7 @@ private slots:
 
 void TestReader::realFiles_data()
 {
-    QTest::addColumn<QString>("name");
-    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
-    QCOMPARE(files.size(), 10);
-    for (const QString& f : files)
-        QTest::newRow(qPrintable(f)) << f;
+    realFileRows();
 }
 
 void TestReader::realFiles()

@@ -281,11 +281,7 @@ private slots:
 
 void TestSplit::realFiles_data()
 {
-    QTest::addColumn<QString>("name");
-    const QStringList files = QDir(dataDir()).entryList({ QStringLiteral("*.pickle") }, QDir::Files, QDir::Name);
-    QCOMPARE(files.size(), 10);
-    for (const QString& f : files)
-        QTest::newRow(qPrintable(f)) << f;
+    realFileRows();
 }
 
 void TestSplit::realFiles()
