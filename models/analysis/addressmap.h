@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "bigallocator.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -103,7 +105,7 @@ private:
     }
     void grow()
     {
-        std::vector<Slot> old(m_slots.empty() ? 64 : m_slots.size() * 2);
+        BigVector<Slot> old(m_slots.empty() ? 64 : m_slots.size() * 2);
         old.swap(m_slots);
         m_mask = m_slots.size() - 1;
         m_count = 0;
@@ -113,7 +115,9 @@ private:
         }
     }
 
-    std::vector<Slot> m_slots;
+    // Large tables in pages of their own (huge where the kernel offers them): a million live blocks take
+    // thousands of 4 KiB page faults otherwise, each dearer than the walk's work on a page in a virtual machine.
+    BigVector<Slot> m_slots;
     size_t m_mask = 0;
     size_t m_count = 0;
 };
