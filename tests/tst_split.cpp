@@ -188,8 +188,9 @@ QByteArray piecesPickle(int entries)
 
 // Protocol 4, as PyTorch writes snapshots: keys and frame dicts memoized once and referenced after, and, as a script
 // that repeats a trace writes them, entries that refer to frame lists made far earlier; every entry that `pools`
-// says has a `pool_id` pair, one tuple shared by consecutive entries.
-QByteArray sharedPickle(int entries, bool pools)
+// says has a `pool_id` pair, one tuple shared by consecutive entries. With `last`, the snapshot refers once more to
+// its last entry (snapshot["last"] = entry), through the memo a part hands over as runs of entries.
+QByteArray sharedPickle(int entries, bool pools, bool last = false)
 {
     PickleWriter w;
     uint32_t memo = 0;
@@ -210,9 +211,10 @@ QByteArray sharedPickle(int entries, bool pools)
     uint32_t keys[6] = {};
     std::vector<uint32_t> lists;
     uint32_t pool = 0;
+    uint32_t lastEntry = 0;
     for (int i = 0; i < entries; ++i) {
         w.emptyDict();
-        put();
+        lastEntry = put();
         w.mark();
         const char* names[6] = { "action", "addr", "size", "frames", "time_us", "pool_id" };
         auto key = [&](int k) {
@@ -259,7 +261,12 @@ QByteArray sharedPickle(int entries, bool pools)
         if (i % 1000 == 999)
             w.appends().mark();
     }
-    w.appends().op('a').setitems().stop();
+    w.appends().op('a');
+    if (last) {
+        w.str("last");
+        get(lastEntry);
+    }
+    w.setitems().stop();
     return w.bytes();
 }
 
@@ -273,6 +280,7 @@ private slots:
     void realFiles_data();
     void realFiles();
     void pieces();
+    void sharedFrameLists_data();
     void sharedFrameLists();
     void poolPairsFromBefore();
     void damagedPart();
@@ -336,17 +344,29 @@ void TestSplit::pieces()
     }
 }
 
+void TestSplit::sharedFrameLists_data()
+{
+    QTest::addColumn<bool>("last");
+    QTest::newRow("entries") << false;
+    QTest::newRow("the last entry referred to again") << true;
+}
+
 void TestSplit::sharedFrameLists()
 {
-    const QByteArray bytes = sharedPickle(5500, false);
-    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
-    QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
-    QCOMPARE(whole->stacks.size(), size_t(6));
-    for (const double at : { 0.3, 0.6 }) {
-        const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
-        QVERIFY(r.partEnd > r.partStart);
-        const QString diff = difference(*whole, *r.snapshot);
-        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QFETCH(bool, last);
+    const QByteArray bytes = sharedPickle(5500, false, last);
+    try {
+        const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
+        QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
+        QCOMPARE(whole->stacks.size(), size_t(6));
+        for (const double at : { 0.3, 0.6 }) {
+            const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
+            QVERIFY(r.partEnd > r.partStart);
+            const QString diff = difference(*whole, *r.snapshot);
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+    } catch (const ReadError& e) {
+        QFAIL(e.what());
     }
 }
 

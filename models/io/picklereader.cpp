@@ -662,23 +662,25 @@ uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
     return m_in.offsetOf(m_in.cur);
 }
 
-void PickleReader::partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values) const
+void PickleReader::partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values,
+    std::vector<std::pair<uint64_t, uint64_t>>& entryRuns) const
 {
     indices.clear();
     values.clear();
+    entryRuns.clear();
     for (size_t i = 0; i < m_partStored.size(); ++i) {
         if (!m_partStored[i])
             continue;
-        BuilderValue v;
         // A stored index always holds a slot: memoPut never leaves the index it stores unset.
         if (m_memo[i] == traceEntryMemo) {
-            v.kind = BuilderValue::Dict;
-            v.ctx = SchemaContext::TraceEntry;
-        } else {
-            v = memoValue(m_memo[i]);
+            if (!entryRuns.empty() && entryRuns.back().first + entryRuns.back().second == i)
+                ++entryRuns.back().second;
+            else
+                entryRuns.emplace_back(i, 1);
+            continue;
         }
         indices.push_back(i);
-        values.push_back(v);
+        values.push_back(memoValue(m_memo[i]));
     }
 }
 
@@ -703,8 +705,23 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
     std::vector<BuilderValue> memo;
     if (!m_builder.absorb(*part->builder, m_stack.back(), part->memo, before, memo))
         return;
-    for (size_t i = 0; i < memo.size(); ++i)
-        memoPut(part->memoIndex[i], memo[i]);
+    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same.
+    BuilderValue entry;
+    entry.kind = BuilderValue::Dict;
+    entry.ctx = SchemaContext::TraceEntry;
+    size_t next = 0;
+    for (const auto& [first, count] : part->entryRuns) {
+        for (; next < memo.size() && part->memoIndex[next] < first; ++next)
+            memoPut(part->memoIndex[next], memo[next]);
+        if (first == m_memo.size()) {
+            m_memo.resize(first + count, traceEntryMemo);
+        } else {
+            for (uint64_t i = first; i < first + count; ++i)
+                memoPut(i, entry);
+        }
+    }
+    for (; next < memo.size(); ++next)
+        memoPut(part->memoIndex[next], memo[next]);
     if (!m_in.skipTo(part->end))
         fail("the file ends inside the trace list (truncated?)");
     m_partTaken = { part->start, part->end };
@@ -779,7 +796,7 @@ void PickleReader::runOpcodes()
                 if (m_abandoned && m_abandoned->load(std::memory_order_relaxed))
                     throw SplitRefused("abandoned");
                 if (m_split)
-                    m_split->readerAt(m_in.offsetOf(p));
+                    m_split->readerAt(m_in.offsetOf(p), m_builder.traceEntries());
                 nextReport = p + progressStep;
                 m_in.pageAhead().publish(PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t),
                     m_memo.capacity() * sizeof(uint32_t));

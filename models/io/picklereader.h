@@ -35,8 +35,11 @@ public:
     /// `foreign` gives a placeholder for an object memoized before; throws SplitRefused, ReadError or SchemaError.
     uint64_t runPart(const BuilderValue& list, uint64_t memoBefore, std::function<BuilderValue(uint64_t)> foreign,
         const std::atomic<bool>* abandoned);
-    /// The memo entries the part stored (not those it was given from before), in order of index.
-    void partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values) const;
+    /// The memo entries the part stored (not those it was given from before), in order of index: its trace entries
+    /// as runs of indices (first, count), the rest one by one. A part of a million entries stores a million dicts,
+    /// which as values to hand over cost the reader more than parsing them.
+    void partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values,
+        std::vector<std::pair<uint64_t, uint64_t>>& entryRuns) const;
     /// Where the part this reader took starts and ends; {0, 0} when it took none.
     std::pair<uint64_t, uint64_t> partTaken() const
     {

@@ -25,6 +25,8 @@ enum WalkKind : uint8_t
 constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
+// Bytes of trace per entry under which a part costs more than it saves (see entriesTooSmall in walk()).
+constexpr uint64_t minBytesPerEntry = 128;
 
 } // namespace
 
@@ -146,7 +148,7 @@ void PickleSplit::run()
                         throw SplitRefused("an object from before the part that the walk did not keep");
                     },
                     &m_abandoned);
-                reader.partMemo(m_part.memoIndex, m_part.memo);
+                reader.partMemo(m_part.memoIndex, m_part.memo, m_part.entryRuns);
                 m_part.builder = std::move(builder);
                 ok = true;
             }
@@ -295,6 +297,23 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         return need(1) && *p == '(';
     };
 
+    // A part pays with its parse, which grows with its bytes, and costs in fresh memory, which grows with its
+    // entries: its own array of them, then the copy into the reader's, each page zeroed by the kernel first. Where
+    // entries are small that cost outweighs the parse saved: the shared-frame benchmark rank, at 76 bytes per entry,
+    // took 0.36-0.40 s split against 0.33-0.34 s whole, while the 1 GB rank, at 224, gains a sixth.
+    auto entriesTooSmall = [this] {
+        uint64_t traceStart = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_lists.empty())
+                return false;
+            traceStart = m_lists.front().offset;
+        }
+        const uint64_t entries = m_readerEntries.load(std::memory_order_relaxed);
+        const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
+        return entries > 0 && reader > traceStart && (reader - traceStart) / entries < minBytesPerEntry;
+    };
+
     for (;;) {
         if (p >= checkAt) {
             if (p == end && !need(1))
@@ -304,10 +323,10 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
                 || (m_balance && m_coresBusy && m_coresBusy()))
                 return false; // no point near enough, or no core free for the part: the reader parses it all
             // A walk that is not a tenth ahead of the reader by a fifth of the file would find its balanced point too
-            // late for the part to pay for the walk: a file whose entries share their frame lists is parsed faster
-            // than it is walked while the reading thread takes its share of the cores (the walk is behind there;
-            // on the benchmark's 1 GB rank it is a quarter ahead and pulls away later).
-            if (m_balance && here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9)
+            // late for the part to pay for the walk (on the benchmark's 1 GB rank it is a quarter ahead there and
+            // pulls away later); nor does a part of small entries pay (entriesTooSmall).
+            if (m_balance && here > m_size / 5
+                && (m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9 || entriesTooSmall()))
                 return false;
             checkAt = p + std::min<uint64_t>(walkStep, uint64_t(end - p));
         }
