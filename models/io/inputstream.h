@@ -114,7 +114,7 @@ private:
     bool m_sourceDone = false;
     z_stream m_zs {};
     bool m_zsInit = false;
-    std::vector<uint8_t> m_in;
+    BigVector<uint8_t> m_in; ///< compressed bytes read, in pages of their own as the chunks
 
     // Handing chunks over.
     std::vector<Chunk> m_chunks;
