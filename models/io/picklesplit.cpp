@@ -311,7 +311,9 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         }
         const uint64_t entries = m_readerEntries.load(std::memory_order_relaxed);
         const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
-        return entries > 0 && reader > traceStart && (reader - traceStart) / entries < minBytesPerEntry;
+        // Judged once the reader is a few megabytes into the trace, so that a file that does not pay costs little
+        // of the walk.
+        return entries > 0 && reader >= traceStart + readerMargin && (reader - traceStart) / entries < minBytesPerEntry;
     };
 
     for (;;) {
@@ -325,8 +327,9 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             // A walk that is not a tenth ahead of the reader by a fifth of the file would find its balanced point too
             // late for the part to pay for the walk (on the benchmark's 1 GB rank it is a quarter ahead there and
             // pulls away later); nor does a part of small entries pay (entriesTooSmall).
-            if (m_balance && here > m_size / 5
-                && (m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9 || entriesTooSmall()))
+            if (m_balance
+                && (entriesTooSmall()
+                    || (here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9)))
                 return false;
             checkAt = p + std::min<uint64_t>(walkStep, uint64_t(end - p));
         }
