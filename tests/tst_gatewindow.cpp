@@ -9,6 +9,7 @@
 #include "gateview.h"
 #include "gatewindow.h"
 #include "job.h"
+#include "stacktext.h"
 #include "testprogram.h"
 #include "testutils.h"
 
