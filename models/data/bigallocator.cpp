@@ -23,7 +23,7 @@ std::size_t rounded(std::size_t bytes)
 
 // The mapped blocks alive now: populate() touches nothing else, and a block is unmapped only while no populate()
 // is inside it. The lock is not held while pages are faulted in: a slice takes milliseconds, and a thread that
-// allocates (the split's walk, starting) waited behind one slice after another for 40 to 60 ms.
+// allocates (the split's walk, starting) waited behind one slice after another for 40 to 70 ms.
 struct Registry
 {
     struct Block

@@ -25,8 +25,10 @@ enum WalkKind : uint8_t
 constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
-// Bytes of trace per entry under which a part costs more than it saves (see entriesTooSmall in walk()).
+// Bytes of trace per entry under which a part costs more than it saves (see entriesTooSmall in walk()), judged once
+// the reader is this far into the trace.
 constexpr uint64_t minBytesPerEntry = 128;
+constexpr uint64_t entriesJudgedAfter = uint64_t(4) << 20;
 
 } // namespace
 
@@ -311,9 +313,10 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         }
         const uint64_t entries = m_readerEntries.load(std::memory_order_relaxed);
         const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
-        // Judged once the reader is a few megabytes into the trace, so that a file that does not pay costs little
-        // of the walk.
-        return entries > 0 && reader >= traceStart + readerMargin && (reader - traceStart) / entries < minBytesPerEntry;
+        // Judged as soon as the reader is a few megabytes into the trace, so that a file that does not pay costs
+        // little of the walk.
+        return entries > 0 && reader >= traceStart + entriesJudgedAfter
+            && (reader - traceStart) / entries < minBytesPerEntry;
     };
 
     for (;;) {
