@@ -194,7 +194,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     const StringTable names;
     std::array<uint16_t, 4096> nameAt {};
     auto nameSlot = [&nameAt](std::string_view t) {
-        return (t.size() * 131 + uint8_t(t.front()) * 31 + uint8_t(t.back())) & (nameAt.size() - 1);
+        return (t.size() * 131 + size_t(uint8_t(t.front())) * 31 + uint8_t(t.back())) & (nameAt.size() - 1);
     };
     for (StringId id = 1; id < Known::K_Count; ++id) {
         size_t slot = nameSlot(names.view(id));
