@@ -713,12 +713,8 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
     for (const auto& [first, count] : part->entryRuns) {
         for (; next < memo.size() && part->memoIndex[next] < first; ++next)
             memoPut(part->memoIndex[next], memo[next]);
-        if (first == m_memo.size()) {
-            m_memo.resize(first + count, traceEntryMemo);
-        } else {
-            for (uint64_t i = first; i < first + count; ++i)
-                memoPut(i, entry);
-        }
+        for (uint64_t i = first; i < first + count; ++i)
+            memoPut(i, entry);
     }
     for (; next < memo.size(); ++next)
         memoPut(part->memoIndex[next], memo[next]);
