@@ -41,6 +41,8 @@ private slots:
     void views_data();
     void views();
     void singleViewImage();
+    void timelinesDetailFitsThePicture_data();
+    void timelinesDetailFitsThePicture();
     void tableKeepsTheLargestFindings();
     void tableListsAGroupOnce();
     void reports();
@@ -222,6 +224,33 @@ static ComparisonPtr compareScenario(const QString& dir, RankListModel& ranks)
     const ComparisonPtr c = Comparison::compute(inputs, {});
     ranks.setComparison(c);
     return c;
+}
+
+void TestExport::timelinesDetailFitsThePicture_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addRow("800x500") << QSize(800, 500);
+    QTest::addRow("1200x760") << QSize(1200, 760);
+    QTest::addRow("1600x1000") << QSize(1600, 1000);
+}
+
+// The bands are cut for what a pixel of memory is worth, so for each plot's height. A height the plot took inside the
+// view (the legend's rows, the tables fitted to whole lines) kept the bands cut for the height before it, and which
+// of them a picture showed depended on the machine's load.
+void TestExport::timelinesDetailFitsThePicture()
+{
+    QFETCH(QSize, size);
+    const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/pp2_capacity_stage0_8");
+    RANKSCOPE_REQUIRE_FIXTURE(dir);
+    RankListModel ranks;
+    const ComparisonPtr c = compareScenario(dir, ranks);
+    DiffSheet sheet(*DiffSheet::parseView(QStringLiteral("diff")));
+    const auto [a, b] = c->defaultPair();
+    sheet.setComparison(c, a, b, 0, &ranks);
+    QVERIFY(sheet.prepare(size));
+    QVERIFY(sheet.timelines());
+    QVERIFY(sheet.timelines()->bandCount(0) > 0);
+    QVERIFY(sheet.timelines()->detailIsCurrent());
 }
 
 // A picture outlines the finding the user chose, but its table still lists the largest findings: scrolling to a low

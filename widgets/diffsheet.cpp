@@ -268,16 +268,19 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     // needed on a two-core machine.
     QTimer tick;
     tick.start(20);
-    for (int round = 0; (isBusy() || round < 3) && clock.elapsed() < timeoutMs; ++round) {
-        if (round < 3)
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        else
-            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-        QCoreApplication::sendPostedEvents();
-        // Not before the layout has settled: a detail started for a passing size runs to its end all the same.
-        if (m_pair && m_pair->timelines() && round >= 2)
-            m_pair->timelines()->flushDetail();
-    }
+    const auto settle = [&] {
+        for (int round = 0; (isBusy() || round < 3) && clock.elapsed() < timeoutMs; ++round) {
+            if (round < 3)
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            else
+                QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+            QCoreApplication::sendPostedEvents();
+            // Not before the layout has settled: a detail started for a passing size runs to its end all the same.
+            if (m_pair && m_pair->timelines() && round >= 2)
+                m_pair->timelines()->flushDetail();
+        }
+    };
+    settle();
     // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.
     for (QTreeView* table : { m_findingsView, m_rankTable, m_whatIf ? m_whatIf->view() : nullptr }) {
         if (!table || !table->isVisible() || !table->model() || table->model()->rowCount() == 0)
@@ -292,8 +295,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
         RankTableUtil::fitWidth(m_rankTable);
     if (m_findingsView && m_findingsView->isVisible())
         FindingsTableUtil::fitWidth(m_findingsView);
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QCoreApplication::sendPostedEvents();
+    // The fitted tables move the timelines, whose detail is then asked for their new size.
+    settle();
     return !isBusy();
 }
 

@@ -69,6 +69,10 @@ TimelineView::TimelineView(QWidget* parent)
             const QRect r = m_views.front()->rect->rect();
             m_overview->setPlotMargins(r.left(), m_plot->width() - r.right() - 1);
         }
+        // A plot's height changes inside the widget too (the legend's rows, the tracks' shares): the bands were cut for
+        // the old pixel, and an export taken now would depend on which size the detail happened to be asked for.
+        if (!m_views.empty() && !m_detailTimer->isActive() && !detailIsCurrent())
+            m_detailTimer->start();
     });
     m_plot->setNoAntialiasingOnDrag(true);
     // Zooming fires many range changes; compute the detail once the wheel has settled.
@@ -756,12 +760,8 @@ int64_t TimelineView::pixelBytes(int track) const
     return std::max<int64_t>(1, int64_t(valuePerPixel(track)));
 }
 
-void TimelineView::requestDetail()
+std::vector<TimelineDetail::Request> TimelineView::detailRequests() const
 {
-    if (m_views.empty())
-        return;
-    if (m_overview->width() != m_overviewWidth)
-        requestOverview();
     std::vector<TimelineDetail::Request> requests;
     for (size_t i = 0; i < m_views.size(); ++i) {
         QCPAxis* x = m_views[i]->rect->axis(QCPAxis::atBottom);
@@ -783,12 +783,29 @@ void TimelineView::requestDetail()
         request.lit = m_highlight;
         requests.push_back(std::move(request));
     }
+    return requests;
+}
+
+bool TimelineView::detailIsCurrent() const
+{
+    const std::vector<TimelineDetail::Request> requests = detailRequests();
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        if (!(m_views[i]->requested == requests[i]))
+            return false;
+    }
+    return true;
+}
+
+void TimelineView::requestDetail()
+{
+    if (m_views.empty())
+        return;
+    if (m_overview->width() != m_overviewWidth)
+        requestOverview();
+    const std::vector<TimelineDetail::Request> requests = detailRequests();
     // Layout settling after a comparison arrives asks again for what is already being computed: the job in flight
     // (which cannot be stopped midway) is kept rather than its result thrown away and the same work done twice.
-    bool same = true;
-    for (size_t i = 0; i < m_views.size(); ++i)
-        same = same && m_views[i]->requested == requests[i];
-    if (same)
+    if (detailIsCurrent())
         return;
     m_jobs.cancel();
     for (size_t i = 0; i < m_views.size(); ++i) {
@@ -806,6 +823,9 @@ void TimelineView::requestDetail()
 
 void TimelineView::flushDetail()
 {
+    // The plot lays out its tracks only when it replots: a replot still queued would change what a pixel is worth
+    // inside the picture's own paint, after the detail had been asked for the old one.
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
     if (!m_detailTimer->isActive())
         return;
     m_detailTimer->stop();
@@ -814,7 +834,7 @@ void TimelineView::flushDetail()
 
 bool TimelineView::isBusy() const
 {
-    return m_jobs.isBusy() || m_detailTimer->isActive();
+    return m_jobs.isBusy() || m_overviewJobs.isBusy() || m_detailTimer->isActive();
 }
 
 void TimelineView::equalizeTrackHeights()

@@ -6,6 +6,7 @@
 #include "devicehistory.h"
 #include "jobtracker.h"
 #include "sitetable.h"
+#include "timelinedetail.h"
 #include "zoomhistory.h"
 
 #include <QWidget>
@@ -256,8 +257,10 @@ public:
     int bandCount(int track) const;
     /// True while a level-of-detail job is running or about to start.
     bool isBusy() const;
-    /// Starts at once the detail a zoom or resize waits for (debounced while the user drags): a picture drawn off
-    /// screen has nothing to wait for.
+    /// True when the detail asked for last (shown or in flight) is the one the plots' present geometry needs.
+    bool detailIsCurrent() const;
+    /// Lays the plot out now and starts at once the detail a zoom or resize waits for (debounced while the user
+    /// drags): a picture drawn off screen has nothing to wait for.
     void flushDetail();
     QCustomPlot* plot() const
     {
@@ -294,6 +297,8 @@ private:
     void rebuildLayout();
     void onRangeChanged(const QCPRange& range, QCPAxisRect* source);
     void requestDetail();
+    /// What a detail for the plots' present ranges and sizes would ask, one request per track.
+    std::vector<TimelineDetail::Request> detailRequests() const;
     bool anyAnnotationRanges() const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
