@@ -41,8 +41,8 @@ private slots:
     void views_data();
     void views();
     void singleViewImage();
-    void timelinesDetailFitsThePicture_data();
-    void timelinesDetailFitsThePicture();
+    void pictureAtEverySize_data();
+    void pictureAtEverySize();
     void tableKeepsTheLargestFindings();
     void tableListsAGroupOnce();
     void reports();
@@ -71,6 +71,26 @@ double greyDeviation(const QImage& image)
     }
     const double mean = sum / n;
     return std::sqrt(std::max(0.0, squares / n - mean * mean));
+}
+
+// The page's views side by side, none drawn over another and none past its edge: empty, or the first two that meet.
+QString overlapping(const DiffSheet& sheet)
+{
+    std::vector<const QWidget*> shown;
+    for (const QWidget* w : sheet.findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (w->isVisible())
+            shown.push_back(w);
+    }
+    const auto name = [](const QWidget* w) { return QLatin1String(w->metaObject()->className()); };
+    for (size_t i = 0; i < shown.size(); ++i) {
+        if (!sheet.rect().contains(shown[i]->geometry()))
+            return QStringLiteral("%1 past the page").arg(name(shown[i]));
+        for (size_t j = i + 1; j < shown.size(); ++j) {
+            if (shown[i]->geometry().intersects(shown[j]->geometry()))
+                return QStringLiteral("%1 over %2").arg(name(shown[i]), name(shown[j]));
+        }
+    }
+    return shown.size() < 3 ? QStringLiteral("only %1 views shown").arg(shown.size()) : QString();
 }
 
 } // namespace
@@ -111,6 +131,7 @@ void TestExport::views()
     sheet.setComparison(m_comparison, a, b, 0, &m_ranks);
     const QSize size(1200, 760);
     QVERIFY(sheet.prepare(size));
+    QVERIFY2(overlapping(sheet).isEmpty(), qPrintable(overlapping(sheet)));
     // A picture cannot scroll: no scroll bar is drawn, and tables and text end on whole lines.
     for (const QScrollBar* bar : sheet.findChildren<QScrollBar*>())
         QVERIFY2(!bar->isVisible(), bar->parentWidget()->metaObject()->className());
@@ -157,7 +178,10 @@ void TestExport::views()
     QVERIFY(bytes.size() > 1000);
     if (suffix == QLatin1String("png")) {
         const QImage image = QImage::fromData(bytes, "PNG");
-        QCOMPARE(image.size(), QSize(1800, 1140)); // the size asked for, at scale 1.5
+        // The size asked for at scale 1.5, taller where the views need more height than it has.
+        QCOMPARE(image.size(), sheet.size() * 1.5);
+        QCOMPARE(sheet.width(), size.width());
+        QVERIFY(sheet.height() >= size.height());
         QVERIFY(!image.hasAlphaChannel()); // opaque: no alpha channel to store
         QVERIFY2(greyDeviation(image) > 20, qPrintable(QString::number(greyDeviation(image))));
     } else if (suffix == QLatin1String("svg")) {
@@ -226,18 +250,21 @@ static ComparisonPtr compareScenario(const QString& dir, RankListModel& ranks)
     return c;
 }
 
-void TestExport::timelinesDetailFitsThePicture_data()
+void TestExport::pictureAtEverySize_data()
 {
     QTest::addColumn<QSize>("size");
     QTest::addRow("800x500") << QSize(800, 500);
+    QTest::addRow("1280x720") << QSize(1280, 720);
     QTest::addRow("1200x760") << QSize(1200, 760);
     QTest::addRow("1600x1000") << QSize(1600, 1000);
 }
 
-// The bands are cut for what a pixel of memory is worth, so for each plot's height. A height the plot took inside the
-// view (the legend's rows, the tables fitted to whole lines) kept the bands cut for the height before it, and which
-// of them a picture showed depended on the machine's load.
-void TestExport::timelinesDetailFitsThePicture()
+// A page smaller than the views need grows: at 1280 x 720 the verdict's wrapped text took the height the layout's
+// minimum did not count, and the timelines were drawn under the block maps. The bands are cut for what a pixel of
+// memory is worth, so for each plot's height: a height the plot took inside the view (the legend's rows, the tables
+// fitted to whole lines) kept the bands cut for the height before it, and which of them a picture showed depended on
+// the machine's load.
+void TestExport::pictureAtEverySize()
 {
     QFETCH(QSize, size);
     const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR) + QStringLiteral("/pp2_capacity_stage0_8");
@@ -251,6 +278,9 @@ void TestExport::timelinesDetailFitsThePicture()
     QVERIFY(sheet.timelines());
     QVERIFY(sheet.timelines()->bandCount(0) > 0);
     QVERIFY(sheet.timelines()->detailIsCurrent());
+    QCOMPARE(sheet.width(), size.width());
+    QVERIFY(sheet.height() >= size.height());
+    QVERIFY2(overlapping(sheet).isEmpty(), qPrintable(overlapping(sheet)));
 }
 
 // A picture outlines the finding the user chose, but its table still lists the largest findings: scrolling to a low

@@ -281,6 +281,12 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
         }
     };
     settle();
+    // Wrapped text (the verdict) is taller on a narrow page than the layout's minimum size says: the page grows to
+    // hold every view instead of laying them over each other.
+    if (const int needed = layout()->totalMinimumHeightForWidth(width()); needed > height()) {
+        resize(width(), needed);
+        settle();
+    }
     // A picture has no scroll bars to reach the rest: tables and the stack end on whole lines.
     for (QTreeView* table : { m_findingsView, m_rankTable, m_whatIf ? m_whatIf->view() : nullptr }) {
         if (!table || !table->isVisible() || !table->model() || table->model()->rowCount() == 0)

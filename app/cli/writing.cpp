@@ -91,7 +91,8 @@ void addOutputOptions(CommandLine& cl, const char* outDescription)
         "The finding to outline, counting from 1 (the largest); its rank is drawn as A unless --ranks says otherwise. "
         "Default: rank A's largest finding.",
         "N");
-    cl.add(names("size"), "The page in pixels (default 1600x1000).", "WxH");
+    cl.add(names("size"), "The page in pixels (default 1600x1000); one too low for the views it shows grows taller.",
+        "WxH");
     cl.add(names("scale"), "Pixels per page pixel in PNG (default 2).", "S");
     addComparisonOptions(cl);
 }
