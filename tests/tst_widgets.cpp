@@ -92,6 +92,7 @@ private slots:
     void timelinesShowEachAllocation_data();
     void timelinesShowEachAllocation();
     void timelinesShareScaleAndZoom();
+    void overviewFollowsNewTracks();
     void findingLitAtAnySize();
     void blockMapsShareScaleAndZoom();
     void annotatedRangesLaidOutInRows();
@@ -1405,6 +1406,31 @@ void TestWidgets::stepLabelsReadOverAnyBand()
 
 RANKSCOPE_TEST_CLASS(TestWidgets)
 #include "tst_widgets.moc"
+
+// Another job's tracks get their own overview, also when they arrive while the view is hidden (another tab) at the
+// width the last overview was made for.
+void TestWidgets::overviewFollowsNewTracks()
+{
+    const QList<LoadedFile> files = examples();
+    const DeviceHistoryPtr a = DeviceHistory::build(files[0].snapshot, 0);
+    const DeviceHistoryPtr b = DeviceHistory::build(files[1].snapshot, 0);
+    QVERIFY(a->peakBytes() != b->peakBytes());
+    const auto highest = [](const TimelineOverview* overview) {
+        const std::vector<int64_t>& totals = overview->curves().front().maxTotal;
+        return *std::max_element(totals.begin(), totals.end());
+    };
+    TimelineView view;
+    view.resize(1000, 500);
+    view.show();
+    view.setTracks({ { 0, QStringLiteral("A"), a, a->peakEvent() } }, {});
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.overview()->hasCurves(), 10000);
+    QCOMPARE(highest(view.overview()), a->peakBytes());
+    view.hide();
+    view.setTracks({ { 1, QStringLiteral("A"), b, b->peakEvent() } }, {});
+    view.show();
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 10000);
+    QCOMPARE(highest(view.overview()), b->peakBytes());
+}
 
 // A and B on one memory scale with equal plot heights; zoom linked across ranks (and unlinkable), box zoom, the
 // overview's brush, Home.

@@ -45,6 +45,10 @@ public:
     {
         return !m_curves.empty();
     }
+    const std::vector<Curve>& curves() const
+    {
+        return m_curves;
+    }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
