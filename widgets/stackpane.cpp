@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -220,6 +221,12 @@ void StackPane::fitWholeLines()
     const int chrome = m_text->height() - m_text->viewport()->height() + int(m_text->document()->documentMargin());
     const int lines = std::max(1, (m_text->height() - chrome) / line);
     m_text->setFixedHeight(chrome + lines * line);
+    // A picture cannot scroll: the user's frame opens the pane, wherever the text was scrolled at another height.
+    if (m_startLine >= 0) {
+        m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
+        m_text->setTextCursor(QTextCursor(m_text->document()->findBlockByNumber(m_startLine)));
+        m_text->ensureCursorVisible();
+    }
 }
 
 QString StackPane::text() const
