@@ -43,6 +43,7 @@ private slots:
     void singleViewImage();
     void pictureAtEverySize_data();
     void pictureAtEverySize();
+    void overviewShowsTheVerdictsRank();
     void tableKeepsTheLargestFindings();
     void tableListsAGroupOnce();
     void reports();
@@ -281,6 +282,42 @@ void TestExport::pictureAtEverySize()
     QCOMPARE(sheet.width(), size.width());
     QVERIFY(sheet.height() >= size.height());
     QVERIFY2(overlapping(sheet).isEmpty(), qPrintable(overlapping(sheet)));
+    // The stack opens at the user's frame, wherever the pane's height left it scrolled.
+    const auto* stack = sheet.findChild<QPlainTextEdit*>();
+    QVERIFY(stack && stack->isVisible());
+    QVERIFY(stack->textCursor().block().text().contains(QLatin1String("model.py")));
+    QVERIFY(stack->viewport()->rect().contains(stack->cursorRect()));
+}
+
+// A picture of 64 ranks cannot list them all: it lists those around the verdict's rank (rank 63 of burden_64 had been
+// left below the page's last row); one of 8 lists every rank, the page growing for them.
+void TestExport::overviewShowsTheVerdictsRank()
+{
+    for (const char* name : { "burden_64", "burden_8" }) {
+        const QString dir = QStringLiteral(RANKSCOPE_SCENARIOS_DIR "/") + QLatin1String(name);
+        RANKSCOPE_REQUIRE_FIXTURE(dir);
+        RankListModel ranks;
+        const ComparisonPtr c = compareScenario(dir, ranks);
+        QVERIFY(c->verdict().rank >= 0);
+        DiffSheet sheet(*DiffSheet::parseView(QStringLiteral("overview")));
+        sheet.setComparison(c, c->verdict().rank, -1, -1, &ranks);
+        QVERIFY(sheet.prepare(QSize(800, 500)));
+        QVERIFY2(overlapping(sheet).isEmpty(), qPrintable(overlapping(sheet)));
+        const QTreeView* table = sheet.findChild<QTreeView*>();
+        QVERIFY(table && table->model() == &ranks);
+        int shownRows = 0;
+        bool verdictShown = false;
+        for (int row = 0; row < ranks.rowCount(); ++row) {
+            const QModelIndex index = ranks.index(row, RankListModel::RankColumn);
+            if (!table->viewport()->rect().contains(table->visualRect(index)))
+                continue;
+            ++shownRows;
+            verdictShown = verdictShown || index.data().toInt() == c->verdict().rank;
+        }
+        QVERIFY2(verdictShown, name);
+        if (ranks.rowCount() <= 16)
+            QCOMPARE(shownRows, ranks.rowCount());
+    }
 }
 
 // A picture outlines the finding the user chose, but its table still lists the largest findings: scrolling to a low

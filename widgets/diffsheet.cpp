@@ -11,6 +11,7 @@
 #include "flamegraph.h"
 #include "imageexport.h"
 #include "rankchart.h"
+#include "ranklistmodel.h"
 #include "rankpair.h"
 #include "stackpane.h"
 #include "timelineview.h"
@@ -209,6 +210,18 @@ void DiffSheet::setComparison(
         m_rankTable->setModel(ranks);
         RankTableUtil::showColumnsOf(m_rankTable, c);
         RankTableUtil::fitColumns(m_rankTable);
+        m_verdictRow = -1;
+        for (int row = 0; row < ranks->rowCount() && c.verdict().rank >= 0; ++row) {
+            if (ranks->index(row, RankListModel::RankColumn).data(Qt::DisplayRole).toInt() == c.verdict().rank)
+                m_verdictRow = row;
+        }
+        // Every rank of a job of up to 16 on the page, which grows for them; of more, the rows in sight and the
+        // verdict's rank (prepare).
+        const int rows = std::min(ranks->rowCount(), 16);
+        if (rows > 0) {
+            const int chrome = m_rankTable->frameWidth() * 2 + m_rankTable->header()->sizeHint().height();
+            m_rankTable->setMinimumHeight(chrome + rows * m_rankTable->sizeHintForRow(0));
+        }
     }
 }
 
@@ -297,6 +310,8 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     }
     if (m_stack)
         m_stack->fitWholeLines();
+    if (m_rankTable && m_verdictRow >= 0 && m_rankTable->model())
+        m_rankTable->scrollTo(m_rankTable->model()->index(m_verdictRow, 0), QAbstractItemView::PositionAtCenter);
     if (m_rankTable)
         RankTableUtil::fitWidth(m_rankTable);
     if (m_findingsView && m_findingsView->isVisible())
