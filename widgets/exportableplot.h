@@ -20,6 +20,12 @@ public:
     {
         m_vector = on;
     }
+    /// Lays the plot out for its present size as a replot would (afterLayout included), without drawing it.
+    void layOut()
+    {
+        emit beforeReplot();
+        updateLayout();
+    }
 
 protected:
     bool event(QEvent* event) override

@@ -823,8 +823,9 @@ void TimelineView::requestDetail()
 void TimelineView::flushDetail()
 {
     // The plot lays out its tracks only when it replots: a replot still queued would change what a pixel is worth
-    // inside the picture's own paint, after the detail had been asked for the old one.
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    // inside the picture's own paint, after the detail had been asked for the old one. Laid out, not drawn: this runs
+    // every 20 ms while an export waits for its jobs.
+    static_cast<ExportablePlot*>(m_plot)->layOut(); // the constructor made it one
     if (!m_detailTimer->isActive())
         return;
     m_detailTimer->stop();
