@@ -2,6 +2,7 @@
 #pragma once
 
 #include "allocatorstate.h"
+#include "bigallocator.h"
 #include "snapshot.h"
 
 #include <algorithm>
@@ -144,8 +145,10 @@ struct TimelineLod
     /// Per band, its bottom from the columns where it changes on: runs [runStart[k], runStart[k + 1]) of runColumn
     /// and runOffset, the first at firstColumn. Most bands move a few times over thousands of columns.
     std::vector<size_t> runStart;
-    std::vector<int> runColumn;
-    std::vector<int64_t> runOffset;
+    /// Millions of runs on a long trace, in big pages: written afresh by every decimation, their 4 KiB pages' faults
+    /// cost as much as the decimation itself.
+    BigVector<int> runColumn;
+    BigVector<int64_t> runOffset;
     /// Per column: the top of the bands, where the remainder starts.
     std::vector<int64_t> bandsTop;
 
