@@ -210,12 +210,7 @@ void DiffSheet::setComparison(
         m_rankTable->setModel(ranks);
         RankTableUtil::showColumnsOf(m_rankTable, c);
         RankTableUtil::fitColumns(m_rankTable);
-        m_verdictRow = -1;
-        for (int row = 0; row < ranks->rowCount() && c.verdict().rank >= 0; ++row) {
-            if (ranks->index(row, RankListModel::RankColumn).data(Qt::DisplayRole).toInt() == c.verdict().rank)
-                m_verdictRow = row;
-        }
-        // Every rank of a job of up to 16 on the page, which grows for them; of more, the rows in sight and the
+        // Every rank of a job of up to 16 on the page, which grows for them; of more, the rows in sight around the
         // verdict's rank (prepare).
         const int rows = std::min(ranks->rowCount(), 16);
         if (rows > 0) {
@@ -310,8 +305,12 @@ bool DiffSheet::prepare(const QSize& size, int timeoutMs)
     }
     if (m_stack)
         m_stack->fitWholeLines();
-    if (m_rankTable && m_verdictRow >= 0 && m_rankTable->model())
-        m_rankTable->scrollTo(m_rankTable->model()->index(m_verdictRow, 0), QAbstractItemView::PositionAtCenter);
+    if (const QAbstractItemModel* ranks = m_rankTable ? m_rankTable->model() : nullptr) {
+        for (int row = 0; row < ranks->rowCount(); ++row) {
+            if (ranks->index(row, 0).data(RankListModel::OutlierRole).toBool())
+                m_rankTable->scrollTo(ranks->index(row, 0), QAbstractItemView::PositionAtCenter);
+        }
+    }
     if (m_rankTable)
         RankTableUtil::fitWidth(m_rankTable);
     if (m_findingsView && m_findingsView->isVisible())

@@ -78,8 +78,6 @@ private:
     StackPane* m_stack = nullptr;
     RankChart* m_chart = nullptr;
     QTreeView* m_rankTable = nullptr;
-    /// The rank table's row of the verdict's rank, which a picture keeps in sight; -1 for none.
-    int m_verdictRow = -1;
     FlameGraph* m_flame = nullptr;
     /// In place of the findings where ranks ran out of memory alike (no finding): what fills rank A's GPU.
     WhatIfView* m_whatIf = nullptr;
