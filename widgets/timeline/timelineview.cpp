@@ -787,7 +787,11 @@ std::vector<TimelineDetail::Request> TimelineView::detailRequests() const
 
 bool TimelineView::detailIsCurrent() const
 {
-    const std::vector<TimelineDetail::Request> requests = detailRequests();
+    return isRequested(detailRequests());
+}
+
+bool TimelineView::isRequested(const std::vector<TimelineDetail::Request>& requests) const
+{
     for (size_t i = 0; i < m_views.size(); ++i) {
         if (!(m_views[i]->requested == requests[i]))
             return false;
@@ -804,7 +808,7 @@ void TimelineView::requestDetail()
     const std::vector<TimelineDetail::Request> requests = detailRequests();
     // Layout settling after a comparison arrives asks again for what is already being computed: the job in flight
     // (which cannot be stopped midway) is kept rather than its result thrown away and the same work done twice.
-    if (detailIsCurrent())
+    if (isRequested(requests))
         return;
     m_jobs.cancel();
     for (size_t i = 0; i < m_views.size(); ++i) {

@@ -299,6 +299,8 @@ private:
     void requestDetail();
     /// What a detail for the plots' present ranges and sizes would ask, one request per track.
     std::vector<TimelineDetail::Request> detailRequests() const;
+    /// True when `requests` are what each track's detail was asked for last.
+    bool isRequested(const std::vector<TimelineDetail::Request>& requests) const;
     bool anyAnnotationRanges() const;
     QCPRange fullRange() const;
     void equalizeTrackHeights();
