@@ -9,6 +9,8 @@
 #include "findingsmodel.h"
 #include "imageexport.h"
 #include "loadedfile.h"
+#include "parallel.h"
+#include "pngencoder.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
 #include "rankpair.h"
@@ -21,7 +23,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QPainter>
 #include <QPlainTextEdit>
+#include <QRandomGenerator>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +34,8 @@
 #include <QXmlStreamReader>
 
 #include <cmath>
+
+#include <zlib.h>
 
 using namespace RankScope;
 
@@ -48,6 +54,9 @@ private slots:
     void tableListsAGroupOnce();
     void reports();
     void safeWriting();
+    void pngRoundTrip_data();
+    void pngRoundTrip();
+    void pngSameBytesOnAnyCores();
 
 private:
     QList<LoadedFile> m_files;
@@ -92,6 +101,62 @@ QString overlapping(const DiffSheet& sheet)
         }
     }
     return shown.size() < 3 ? QStringLiteral("only %1 views shown").arg(shown.size()) : QString();
+}
+
+// What is wrong with a PNG by the letter of the format, without libpng's leniency: every chunk's CRC, IHDR first
+// and IEND last, and IDAT one zlib stream (Adler-32 checked) of exactly the filtered rows of 8-bit RGB. Empty when
+// nothing is.
+QString pngProblem(const QByteArray& png)
+{
+    if (!png.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)))
+        return QStringLiteral("no PNG signature");
+    const auto be32 = [&](qsizetype at) {
+        const auto* b = reinterpret_cast<const uchar*>(png.constData() + at);
+        return uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3];
+    };
+    QByteArray idat;
+    QList<QByteArray> types;
+    uint32_t width = 0, height = 0;
+    for (qsizetype at = 8; at < png.size();) {
+        if (png.size() - at < 12)
+            return QStringLiteral("a chunk cut off at %1").arg(at);
+        const uint32_t length = be32(at);
+        if (png.size() - at - 12 < qsizetype(length))
+            return QStringLiteral("a chunk longer than the file at %1").arg(at);
+        const QByteArray type = png.mid(at + 4, 4);
+        const QByteArray data = png.mid(at + 8, length);
+        const uLong crc = crc32_z(0, reinterpret_cast<const Bytef*>(png.constData() + at + 4), length + 4);
+        if (crc != be32(at + 8 + length))
+            return QStringLiteral("%1: wrong CRC").arg(QLatin1String(type));
+        if (type == "IHDR") {
+            width = be32(at + 8);
+            height = be32(at + 12);
+            if (data.mid(8) != QByteArray("\x08\x02\x00\x00\x00", 5))
+                return QStringLiteral("not 8-bit RGB");
+        }
+        if (type == "IDAT")
+            idat += data;
+        types.append(type);
+        at += 12 + length;
+    }
+    if (types.isEmpty() || types.first() != "IHDR" || types.last() != "IEND")
+        return QStringLiteral("IHDR not first or IEND not last");
+    QByteArray rows(qsizetype(height) * (3 * width + 1) + 1, 0);
+    z_stream z {};
+    inflateInit(&z);
+    z.next_in = reinterpret_cast<Bytef*>(idat.data());
+    z.avail_in = uInt(idat.size());
+    z.next_out = reinterpret_cast<Bytef*>(rows.data());
+    z.avail_out = uInt(rows.size());
+    const int done = inflate(&z, Z_FINISH);
+    const uLong inflated = z.total_out;
+    const uInt left = z.avail_in;
+    inflateEnd(&z);
+    if (done != Z_STREAM_END || left != 0)
+        return QStringLiteral("IDAT is not one whole zlib stream (%1, %2 bytes left)").arg(done).arg(left);
+    if (inflated != uLong(rows.size() - 1))
+        return QStringLiteral("%1 filtered bytes for %2 rows").arg(inflated).arg(height);
+    return {};
 }
 
 } // namespace
@@ -418,6 +483,80 @@ void TestExport::safeWriting()
     QCOMPARE(DataExport::write(path, "new"), QString());
     QCOMPARE(TestUtils::fileContents(path), QByteArray("new"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("keep.csv") }); // no leftovers
+}
+
+void TestExport::pngRoundTrip_data()
+{
+    QTest::addColumn<QImage>("picture");
+    QRandomGenerator random(43);
+    const auto noise = [&](int w, int h, int flatRows) {
+        QImage image(w, h, QImage::Format_RGB32);
+        for (int y = 0; y < h; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+            for (int x = 0; x < w; ++x)
+                line[x] = y % (flatRows + 1) ? qRgb(20, 120, 200) : qRgb(random.bounded(256), x % 256, y % 256);
+        }
+        return image;
+    };
+    QImage one(1, 1, QImage::Format_RGB32);
+    one.fill(Qt::red);
+    QTest::newRow("one pixel") << one;
+    QTest::newRow("noise, one strip") << noise(513, 257, 0);
+    // Strips of 58 rows, each compressed with the rows before it as its dictionary.
+    QTest::newRow("sheet-wide, many strips") << noise(3000, 500, 3);
+    // Rows longer than a strip: one row per strip, the dictionary the end of the row before.
+    QTest::newRow("rows wider than a strip") << noise(200000, 3, 0);
+    QTest::newRow("one column") << noise(1, 3000, 1);
+    QImage drawn(1200, 700, QImage::Format_RGB32);
+    drawn.fill(Qt::white);
+    {
+        QPainter painter(&drawn);
+        painter.setRenderHint(QPainter::Antialiasing);
+        for (int i = 0; i < 40; ++i) {
+            painter.setPen(QColor::fromHsv(i * 9, 200, 180));
+            painter.drawLine(0, i * 17, 1199, 699 - i * 11);
+            painter.drawText(20 + i * 25, 30 + i * 15, QStringLiteral("rank %1: 1.6 GiB").arg(i));
+        }
+    }
+    QTest::newRow("lines and text") << drawn;
+    // An alpha channel is dropped: the export's pictures are opaque, and what is stored is their colours.
+    QImage translucent = noise(300, 200, 2).convertToFormat(QImage::Format_ARGB32);
+    for (int y = 0; y < translucent.height(); ++y)
+        translucent.setPixelColor(y, y, QColor(255, 0, 0, 100));
+    QTest::newRow("alpha dropped") << translucent;
+}
+
+void TestExport::pngRoundTrip()
+{
+    QFETCH(QImage, picture);
+    const QByteArray png = PngEncoder::encode(picture);
+    QCOMPARE(pngProblem(png), QString());
+    // libpng, through Qt, reads back the very pixels.
+    const QImage read = QImage::fromData(png, "PNG");
+    QCOMPARE(read.size(), picture.size());
+    QCOMPARE(read.convertToFormat(QImage::Format_RGB32), picture.convertToFormat(QImage::Format_RGB32));
+}
+
+void TestExport::pngSameBytesOnAnyCores()
+{
+    QImage sheet(1600, 1000, QImage::Format_RGB32);
+    sheet.fill(Qt::white);
+    {
+        QPainter painter(&sheet);
+        for (int i = 0; i < 100; ++i)
+            painter.fillRect(i * 16, 1000 - i * 9, 12, i * 9, QColor::fromHsv(i * 3, 160, 200));
+    }
+    QThreadPool* pool = Parallel::partPool();
+    const int threads = pool->maxThreadCount();
+    pool->setMaxThreadCount(1);
+    const QByteArray alone = PngEncoder::encode(sheet);
+    pool->setMaxThreadCount(6);
+    const QByteArray many = PngEncoder::encode(sheet);
+    pool->setMaxThreadCount(threads);
+    QCOMPARE(pngProblem(alone), QString());
+    QVERIFY(alone == many);
+    // A picture of flat colours compresses: at most a fortieth of its pixels' bytes.
+    QVERIFY2(alone.size() < 1600 * 1000 * 3 / 40, qPrintable(QString::number(alone.size())));
 }
 
 RANKSCOPE_TEST_CLASS(TestExport)

@@ -7,6 +7,8 @@
 
 #include "blockmapview.h"
 #include "devicehistory.h"
+#include "imageexport.h"
+#include "pngencoder.h"
 #include "sitetable.h"
 #include "snapshotreader.h"
 #include "timelineview.h"
@@ -14,6 +16,7 @@
 #include "benchutil.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -118,6 +121,18 @@ int main(int argc, char** argv)
         timeline.plot()->replot(QCustomPlot::rpImmediateRefresh);
         settle();
     });
+    // An exported picture of it (scale 2, as `rankscope export` draws): encoded as the export does, and as libpng
+    // does through Qt's writer at the same zlib level (quality 50), the peer.
+    const QImage picture = ImageExport::image(&timeline, 2.0);
+    QByteArray ours;
+    QByteArray peer;
+    const double encoded = timeMs(5, [&] { ours = PngEncoder::encode(picture); });
+    const double encodedByPeer = timeMs(5, [&] {
+        peer.clear();
+        QBuffer buffer(&peer);
+        buffer.open(QIODevice::WriteOnly);
+        picture.save(&buffer, "PNG", 50);
+    });
     std::printf("timeline rank                 %zu events, %zu allocations\n", history->eventCount(),
         history->allocations().size());
     std::printf(
@@ -132,5 +147,9 @@ int main(int argc, char** argv)
     std::printf("timeline zoom step, site lit  %.1f ms (median of 7; its allocations too small for a band found too)\n",
         zoomedLit);
     std::printf("memory per trace event        %.0f bytes (file read, replayed and drawn)\n", perEvent);
+    std::printf("png encode                    %.1f ms for %dx%d px, %lld bytes (median of 5)\n", encoded,
+        picture.width(), picture.height(), static_cast<long long>(ours.size()));
+    std::printf("png encode by libpng          %.1f ms, %lld bytes (Qt's writer, the same zlib level; median of 5)\n",
+        encodedByPeer, static_cast<long long>(peer.size()));
     return 0;
 }
