@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
-#include <unordered_map>
+#include <vector>
 
 namespace RankScope {
 
@@ -42,15 +42,18 @@ public:
     Classifier(const DeviceHistory& h, const CategoryRules& rules)
         : m_s(h.snapshot())
         , m_rules(rules)
+        , m_cache(m_s.stacks.size())
     { }
 
     // A category the stack decides on its own (a user rule), else nullopt and the stack's phase.
     std::pair<std::optional<Category>, Phase> ofStack(StackId stack)
     {
-        auto it = m_cache.find(stack);
-        if (it == m_cache.end())
-            it = m_cache.emplace(stack, compute(stack)).first;
-        return it->second;
+        Decided& d = m_cache[stack];
+        if (!d.known) {
+            const auto [rule, phase] = compute(stack);
+            d = { rule.value_or(Category::Other), phase, rule.has_value(), true };
+        }
+        return { d.hasRule ? std::optional<Category>(d.rule) : std::nullopt, d.phase };
     }
 
     // What the file itself says the entry's allocation is, when it says (a profile, a digest).
@@ -114,9 +117,18 @@ private:
         return { std::nullopt, phase };
     }
 
+    // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup
+    // cost as much as the rest of the classification.
+    struct Decided
+    {
+        Category rule = Category::Other;
+        Phase phase = Phase::Other;
+        bool hasRule = false;
+        bool known = false;
+    };
     const Snapshot& m_s;
     const CategoryRules& m_rules;
-    std::unordered_map<StackId, std::pair<std::optional<Category>, Phase>> m_cache;
+    std::vector<Decided> m_cache;
 };
 
 } // namespace

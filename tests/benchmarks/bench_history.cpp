@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // History engine benchmark: replay time and memory per event, and level-of-detail query time, on a large
 // snapshot generated at run time (bench_history.py makes it from a real file). Prints figures; asserts nothing.
+#include "categories.h"
 #include "comparison.h"
 #include "devicehistory.h"
 #include "snapshotreader.h"
@@ -11,8 +12,8 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
-#include <unordered_map>
 #include <cstdio>
+#include <unordered_map>
 #include <vector>
 
 using namespace RankScope;
@@ -40,6 +41,15 @@ int main(int argc, char** argv)
         history = DeviceHistory::build(snapshot, 0);
         buildMs.push_back(double(timer.nsecsElapsed()) / 1e6);
         perEventBytes = (rssKb() - before) * 1024 / long(std::max<size_t>(events, 1));
+    }
+
+    // Every allocation's category: the comparison waits for it after the replay, on one core for one rank.
+    std::vector<double> classifyMs;
+    for (int run = 0; run < 5; ++run) {
+        QElapsedTimer timer;
+        timer.start();
+        const std::vector<Category> categories = Categories::classify(*history);
+        classifyMs.push_back(double(timer.nsecsElapsed()) / 1e6);
     }
 
     const EventIndex last = EventIndex(events) - 1;
@@ -75,6 +85,7 @@ int main(int argc, char** argv)
     std::printf("trace entries held            %zu bytes/event\n", sizeof(TraceEntry));
     // A pixel of a 400-pixel plot: every allocation that tall a band, smaller ones where they add up (the window's own
     // figure, with its plot's height, is bench_draw's re-decimation; target < 50 ms there).
+    std::printf("categories (classify)         %.0f ms (median of 5)\n", median(classifyMs));
     std::printf("LOD 1920x400 px, whole trace  %.1f ms (median of 7)\n", lodFull);
     std::printf("LOD 1920x400 px, 1%% window    %.1f ms\n", lodZoom);
     std::printf("block map at the peak         %.0f ms (event %lld, undone from the end)\n",
