@@ -221,6 +221,14 @@ def main():
         peer_shared.wall / ours_shared.wall >= 20)
     row(f'load {shared_mb:.0f} MB shared: peak RSS', f'{ours_shared.rss:.0f} MiB', f'{peer_shared.rss:.0f} MiB',
         f'{ours_shared.rss / peer_shared.rss:.2f}x', '<= 0.1x', ours_shared.rss / peer_shared.rss <= 0.1)
+    # Whether a second thread's share of the parse pays on this file here: the same load with the split forced at
+    # half the file. Where the reading thread's fresh pages and copy already keep every other core busy, it cannot.
+    forced = median_run([rs, 'info', '--json', shared], runs, 'the same, its parse split at half (forced)',
+                        env=dict(os.environ, RANKSCOPE_SPLIT='at=0.5,min=0'))
+    row(f'load {shared_mb:.0f} MB shared: split forced', f'{forced.wall:.2f} s', f'as read {ours_shared.wall:.2f} s',
+        f'{forced.wall / ours_shared.wall:.2f}x', 'report', True)
+    row(f'load {shared_mb:.0f} MB shared: cores used (as read, split)',
+        f'{ours_shared.cpu / ours_shared.wall:.2f}, {forced.cpu / forced.wall:.2f}', '-', '-', 'report', True)
     if load_only:
         return table(rows, tmp)
     # File to its timeline drawn, the window's drawing off screen: against the load of the same file.
