@@ -24,6 +24,7 @@ public:
         Memo,
         Trace,
         FrameLists,
+        Frames,
         Arrays,
     };
 

@@ -175,6 +175,8 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         v.a = newFrameList();
         break;
     case C::Frame:
+        if (m_frames.capacity() == 0)
+            reserveForEntries(m_frames);
         v.a = uint32_t(m_frames.size());
         m_frames.emplace_back();
         break;
@@ -189,11 +191,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
             m_traceListedIn.back() = ListedForHost;
             s.hasHostMemory = true;
         } else {
-            try {
-                s.deviceTraces.back().reserve(m_entryCapacityHint);
-            } catch (const std::bad_alloc&) {
-                // Address space is short (strict overcommit): grow as needed instead.
-            }
+            reserveForEntries(s.deviceTraces.back());
         }
         break;
     case C::EntryPool: {
@@ -294,6 +292,8 @@ void SnapshotBuilder::publishArrays(PageAhead& pages) const
     // A file whose entries share their frame lists makes few: a megabyte ahead is several chunks' worth of either.
     pages.publish(PageAhead::FrameLists, m_frameLists.data(), m_frameLists.size() * sizeof(FrameListBuild),
         m_frameLists.capacity() * sizeof(FrameListBuild), size_t(1) << 20);
+    pages.publish(PageAhead::Frames, m_frames.data(), m_frames.size() * sizeof(FrameBuild),
+        m_frames.capacity() * sizeof(FrameBuild), size_t(1) << 20);
     if (m_snapshot->deviceTraces.empty())
         return;
     const TraceVector& trace = m_snapshot->deviceTraces.back();
@@ -768,13 +768,8 @@ BuilderValue SnapshotBuilder::placeholderString(uint64_t memoIndex)
 
 uint32_t SnapshotBuilder::newFrameList()
 {
-    if (m_frameLists.capacity() == 0) {
-        try {
-            m_frameLists.reserve(m_entryCapacityHint);
-        } catch (const std::bad_alloc&) {
-            // Address space is short (strict overcommit): grow as needed instead.
-        }
-    }
+    if (m_frameLists.capacity() == 0)
+        reserveForEntries(m_frameLists);
     m_frameLists.emplace_back();
     return uint32_t(m_frameLists.size() - 1);
 }
