@@ -118,7 +118,7 @@ private:
     // entry dict, frame list and string of a file, the bulk of it, and most are never referenced again, so those
     // take 4 bytes here and no value slot.
     std::vector<uint32_t, BigAllocator<uint32_t>> m_memo;
-    // A slot per memoized frame dict, a million in the benchmark's 1 GB rank: big pages, as the memo, where its
+    // A slot per memoized frame dict, half a million in the benchmark's 1 GB rank: big pages, as the memo, where its
     // growth onto fresh 4 KiB pages was most of what faults were left in the parse.
     BigVector<BuilderValue> m_memoValues;
     std::unordered_map<uint64_t, BuilderValue> m_sparseMemo;

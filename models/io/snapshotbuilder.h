@@ -300,7 +300,7 @@ private:
     std::array<PendingPool, 16> m_pendingPools {};
     uint64_t m_pendingPoolStamp = 0;
     uint32_t m_confirmedAnnotations = 0;
-    // One per frame dict the file makes, a million in the benchmark's 1 GB rank: reserved and faulted in ahead as
+    // One per frame dict the file makes, half a million in the benchmark's 1 GB rank: reserved and faulted in ahead as
     // m_frameLists is, where growing by doubling copied it onto fresh 4 KiB pages, a sixth of the parse's page faults.
     BigVector<FrameBuild> m_frames;
     // One per frame list, so millions in a large file: reserved from the input's size like the trace (address
