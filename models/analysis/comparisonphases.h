@@ -136,7 +136,9 @@ public:
     QFuture<CategoriesPtr> m_pendingCategories; // classifying, until measureAt() takes them
     // Per rank, its peak event and the state there, replayed while the histories are built (see measureRanks()),
     // until measureAt() takes them.
-    QFuture<std::pair<EventIndex, AllocatorState>> m_peakStates;
+    // Shared, not values: a future's results are copied out of it, and a large rank's state is megabytes of
+    // blocks, copied onto fresh pages where the comparison waits for it.
+    QFuture<std::pair<EventIndex, std::shared_ptr<const AllocatorState>>> m_peakStates;
     const PhaseState* m_previous = nullptr;
     const std::optional<Moment> m_moment;
     std::shared_ptr<const TraceAlignment> m_alignment; // made once, shared with a later pass

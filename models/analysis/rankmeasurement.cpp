@@ -180,7 +180,8 @@ void RankMeasurement::measureRanks()
             const Snapshot& s = *m_inputs[size_t(r)].snapshot;
             const int device = m_devices[size_t(r)];
             const EventIndex peak = DeviceHistory::summarize(s, device).peakEvent;
-            return std::make_pair(peak, DeviceHistory::stateAt(s, device, peak));
+            return std::make_pair(
+                peak, std::make_shared<const AllocatorState>(DeviceHistory::stateAt(s, device, peak)));
         });
     }
     // Each rank's history and its state at its point: independent per rank, so every core takes ranks.
@@ -225,19 +226,22 @@ void RankMeasurement::measureInLayout()
 
 void RankMeasurement::measureAt(const std::vector<Chosen>& chosen)
 {
-    std::vector<std::optional<AllocatorState>> replayed(m_rankCount);
+    std::vector<std::shared_ptr<const AllocatorState>> replayed(m_rankCount);
     if (m_peakStates.isValid()) {
-        QList<std::pair<EventIndex, AllocatorState>> peaks = m_peakStates.results();
+        const QList<std::pair<EventIndex, std::shared_ptr<const AllocatorState>>> peaks = m_peakStates.results();
         m_peakStates = {};
         for (size_t r = 0; r < m_rankCount; ++r) {
             if (peaks[qsizetype(r)].first == chosen[r].point.event)
-                replayed[r] = std::move(peaks[qsizetype(r)].second);
+                replayed[r] = peaks[qsizetype(r)].second;
         }
     }
-    QList<AllocatorState> states = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
-        std::optional<AllocatorState>& done = replayed[size_t(r)];
-        return done ? std::move(*done) : m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event);
-    });
+    const QList<std::shared_ptr<const AllocatorState>> states =
+        Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+            const std::shared_ptr<const AllocatorState>& done = replayed[size_t(r)];
+            return done ? done
+                        : std::make_shared<const AllocatorState>(
+                            m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event));
+        });
     if (m_pendingCategories.isValid()) {
         const QList<CategoriesPtr> categories = m_pendingCategories.results();
         m_c.m_categories.assign(categories.begin(), categories.end());
@@ -277,11 +281,11 @@ void RankMeasurement::measureAt(const std::vector<Chosen>& chosen)
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
-        auto state = std::make_shared<const AllocatorState>(std::move(states[qsizetype(r)]));
+        const std::shared_ptr<const AllocatorState>& state = states[qsizetype(r)];
         const DeviceStats stats = state->stats();
         summary.unallocatedBytes = stats.inactive;
         summary.largestFreeBytes = stats.largestFree;
-        m_c.m_states.push_back(std::move(state));
+        m_c.m_states.push_back(state);
         summary.oomEvents = int64_t(h->ooms().size());
         if (!h->ooms().empty()) {
             const OomMarker& oom = h->ooms().back();
