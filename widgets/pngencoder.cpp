@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace RankScope::PngEncoder {
@@ -132,8 +133,8 @@ Strip compressStrip(const QImage& image, int first, int last, int dictionaryRows
     const bool complete = isLast ? done == Z_STREAM_END : done == Z_OK && z.avail_in == 0;
     strip.deflated.resize(qsizetype(z.total_out));
     deflateEnd(&z);
-    if (!complete)
-        throw std::bad_alloc(); // deflateBound bounds a single call's output: never reached
+    if (!complete) // deflateBound bounds one call's output, the flush's empty block within the margin
+        throw std::runtime_error("zlib did not compress a PNG strip in one call");
     return strip;
 }
 

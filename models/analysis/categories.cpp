@@ -117,8 +117,8 @@ private:
         return { std::nullopt, phase };
     }
 
-    // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup
-    // cost as much as the rest of the classification.
+    // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup took
+    // a sixth of the classification's time.
     struct Decided
     {
         Category rule = Category::Other;
