@@ -88,16 +88,17 @@ QImage image(QWidget* widget, double scale)
     const qsizetype bytesPerLine = qsizetype(size.width()) * 4;
     const size_t bytes = size_t(bytesPerLine) * size_t(size.height());
     auto block = std::make_unique<Block>(Block { BigBlocks::allocate(bytes), bytes });
-    // Opaque (filled below): a PNG without an alpha channel is a quarter fewer bytes to compress.
+    auto* pixels = static_cast<uchar*>(block->data);
+    // Opaque (filled below): a PNG without an alpha channel is a quarter fewer bytes to compress. The block is the
+    // image's from here: freed with its last copy.
     QImage image(
-        static_cast<uchar*>(block->data), size.width(), size.height(), bytesPerLine, QImage::Format_RGB32,
+        pixels, size.width(), size.height(), bytesPerLine, QImage::Format_RGB32,
         [](void* info) {
             auto* b = static_cast<Block*>(info);
             BigBlocks::deallocate(b->data, b->bytes);
             delete b;
         },
-        block.get());
-    block.release(); // the image's now: freed with its last copy
+        block.release());
     image.setDevicePixelRatio(scale);
     image.fill(widget->palette().color(QPalette::Window));
     QPainter painter(&image);

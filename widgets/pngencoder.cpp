@@ -124,7 +124,7 @@ Strip compressStrip(const QImage& image, int first, int last, int dictionaryRows
     const size_t dictionary = std::min(own, dictionaryBytes);
     if (dictionary > 0)
         deflateSetDictionary(&z, filtered.data() + own - dictionary, uInt(dictionary));
-    strip.deflated.resize(qsizetype(deflateBound(&z, uLong(strip.length)) + 16));
+    strip.deflated.resize(qsizetype(deflateBound(&z, uLong(strip.length))) + 16);
     z.next_in = filtered.data() + own;
     z.avail_in = uInt(strip.length);
     z.next_out = reinterpret_cast<Bytef*>(strip.deflated.data());
