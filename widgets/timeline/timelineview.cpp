@@ -785,6 +785,11 @@ std::vector<TimelineDetail::Request> TimelineView::detailRequests() const
     return requests;
 }
 
+QCustomPlot* TimelineView::plot() const
+{
+    return m_plot;
+}
+
 bool TimelineView::detailIsCurrent() const
 {
     return isRequested(detailRequests());
@@ -829,7 +834,7 @@ void TimelineView::flushDetail()
     // The plot lays out its tracks only when it replots: a replot still queued would change what a pixel is worth
     // inside the picture's own paint, after the detail had been asked for the old one. Laid out, not drawn: this runs
     // every 20 ms while an export waits for its jobs.
-    static_cast<ExportablePlot*>(m_plot)->layOut(); // the constructor made it one
+    m_plot->layOut();
     if (!m_detailTimer->isActive())
         return;
     m_detailTimer->stop();

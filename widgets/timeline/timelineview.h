@@ -23,6 +23,7 @@ class QTimer;
 
 namespace RankScope {
 
+class ExportablePlot;
 class LegendStrip;
 class TimelineInput;
 class TimelineOverview;
@@ -262,10 +263,7 @@ public:
     /// Lays the plot out now and starts at once the detail a zoom or resize waits for (debounced while the user
     /// drags): a picture drawn off screen has nothing to wait for.
     void flushDetail();
-    QCustomPlot* plot() const
-    {
-        return m_plot;
-    }
+    QCustomPlot* plot() const;
     /// The text the tooltip shows at a point of the plot (in its coordinates), empty where there is nothing.
     QString describeAt(const QPointF& pos) const;
     /// The x coordinate of an event of a track on the current axis.
@@ -321,7 +319,7 @@ private:
     // Per track, where its events are in the top track's trace (empty for the top one); computed when first needed.
     const std::vector<Anchors>& alignment() const;
 
-    QCustomPlot* m_plot;
+    ExportablePlot* m_plot;
     TimelineOverview* m_overview;
     LegendStrip* m_legend;
     QTimer* m_detailTimer;
