@@ -158,8 +158,7 @@ void chunk(QByteArray& out, const char* type, const QByteArray& data)
 
 QByteArray encode(const QImage& picture)
 {
-    const QImage image =
-        picture.format() == QImage::Format_RGB32 ? picture : picture.convertToFormat(QImage::Format_RGB32);
+    const QImage image = picture.convertToFormat(QImage::Format_RGB32); // shared, not copied, when it is one
     if (image.isNull())
         return {};
     const size_t rowBytes = size_t(image.width()) * bytesPerPixel + 1;
