@@ -48,12 +48,10 @@ public:
     // A category the stack decides on its own (a user rule), else nullopt and the stack's phase.
     std::pair<std::optional<Category>, Phase> ofStack(StackId stack)
     {
-        Decided& d = m_cache[stack];
-        if (!d.known) {
-            const auto [rule, phase] = compute(stack);
-            d = { rule.value_or(Category::Other), phase, rule.has_value(), true };
-        }
-        return { d.hasRule ? std::optional<Category>(d.rule) : std::nullopt, d.phase };
+        std::optional<std::pair<std::optional<Category>, Phase>>& decided = m_cache[stack];
+        if (!decided)
+            decided = compute(stack);
+        return *decided;
     }
 
     // What the file itself says the entry's allocation is, when it says (a profile, a digest).
@@ -117,18 +115,11 @@ private:
         return { std::nullopt, phase };
     }
 
-    // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup took
-    // a sixth of the classification's time.
-    struct Decided
-    {
-        Category rule = Category::Other;
-        Phase phase = Phase::Other;
-        bool hasRule = false;
-        bool known = false;
-    };
     const Snapshot& m_s;
     const CategoryRules& m_rules;
-    std::vector<Decided> m_cache;
+    // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup took
+    // a sixth of the classification's time.
+    std::vector<std::optional<std::pair<std::optional<Category>, Phase>>> m_cache;
 };
 
 } // namespace
