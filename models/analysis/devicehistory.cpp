@@ -207,9 +207,20 @@ void DeviceHistory::replay()
     std::sort(m_segmentRanges.begin(), m_segmentRanges.end());
 
     size_t allocs = 0;
-    for (const TraceEntry& e : m_events)
+    size_t frees = 0;
+    for (const TraceEntry& e : m_events) {
         allocs += e.action() == TraceAction::Alloc;
-    m_allocations.reserve(allocs);
+        frees += e.action() == TraceAction::FreeCompleted;
+    }
+    // Room for the allocations from before the trace too, which are known only at the end of the walk (a free
+    // without its alloc, a block of the snapshot without one): at most a free or a block each. Appending them past
+    // a capacity of `allocs` copied the whole array into fresh pages. Pages beyond what is written are never touched.
+    size_t blocks = 0;
+    for (const Segment& seg : s.segments) {
+        if (seg.device == m_device)
+            blocks += s.blocksOf(seg).size();
+    }
+    m_allocations.reserve(allocs + frees + blocks);
     m_netAfter.reserve(n);
     m_reservedNetAfter.reserve(n);
     // Fresh pages cost the kernel's zeroing on first touch, as much as the walk itself on a large trace: the other
