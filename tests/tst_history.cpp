@@ -102,6 +102,25 @@ void TestHistory::replayBackAndForth()
     for (const StateSegment& seg : start.segments)
         reservedAtStart += seg.size;
     QCOMPARE(h->reservedAfter(BeforeTrace), reservedAtStart);
+    // After every event, the segments' events so far added to it; the final snapshot's segments after the last.
+    int64_t reserved = reservedAtStart;
+    const std::span<const TraceEntry> events = h->events();
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceAction action = events[i].action();
+        if (action == TraceAction::SegmentAlloc || action == TraceAction::SegmentMap)
+            reserved += events[i].size;
+        else if (action == TraceAction::SegmentFree || action == TraceAction::SegmentUnmap)
+            reserved -= events[i].size;
+        if (h->reservedAfter(EventIndex(i)) != reserved)
+            QFAIL(qPrintable(QStringLiteral("event %1: %2 reserved, %3 expected")
+                                 .arg(i)
+                                 .arg(h->reservedAfter(EventIndex(i)))
+                                 .arg(reserved)));
+    }
+    int64_t reservedAtEnd = 0;
+    for (const StateSegment& seg : final.segments)
+        reservedAtEnd += seg.size;
+    QCOMPARE(reserved, reservedAtEnd);
 }
 
 void TestHistory::peakLiveSet_data()

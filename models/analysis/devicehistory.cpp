@@ -222,11 +222,10 @@ void DeviceHistory::replay()
     }
     m_allocations.reserve(allocs + frees + blocks);
     m_netAfter.reserve(n);
-    m_reservedNetAfter.reserve(n);
     // Fresh pages cost the kernel's zeroing on first touch, as much as the walk itself on a large trace: the other
     // core takes it.
-    const PagesInBackground pages({ { m_netAfter.data(), n * sizeof(int64_t) },
-        { m_reservedNetAfter.data(), n * sizeof(int64_t) }, { m_allocations.data(), allocs * sizeof(Allocation) } });
+    const PagesInBackground pages(
+        { { m_netAfter.data(), n * sizeof(int64_t) }, { m_allocations.data(), allocs * sizeof(Allocation) } });
     std::vector<Allocation> initial;
     int64_t reservedNet = 0;
     int64_t maxNet = 0; // the peak is first reached after m_peakEvent (BeforeTrace: the initial state)
@@ -259,10 +258,12 @@ void DeviceHistory::replay()
             case TraceAction::SegmentAlloc:
             case TraceAction::SegmentMap:
                 reservedNet += e.size;
+                m_reservedSteps.emplace_back(EventIndex(i), reservedNet);
                 break;
             case TraceAction::SegmentFree:
             case TraceAction::SegmentUnmap:
                 reservedNet -= e.size;
+                m_reservedSteps.emplace_back(EventIndex(i), reservedNet);
                 break;
             default:
                 break;
@@ -270,7 +271,6 @@ void DeviceHistory::replay()
             // Changes since the start: the initial figures are known only at the end (ghosts), so they are added
             // where the curves are read instead of in another pass over both arrays.
             m_netAfter.push_back(net);
-            m_reservedNetAfter.push_back(reservedNet);
             if (net > maxNet) {
                 maxNet = net;
                 m_peakEvent = EventIndex(i);

@@ -251,7 +251,9 @@ public:
     /// Reserved bytes (sum of segments) after event i, from segment events replayed back from the snapshot.
     int64_t reservedAfter(EventIndex event) const
     {
-        return event < 0 ? m_initialReserved : m_initialReserved + m_reservedNetAfter[size_t(event)];
+        const auto after = std::upper_bound(m_reservedSteps.begin(), m_reservedSteps.end(), event,
+            [](EventIndex e, const std::pair<EventIndex, int64_t>& step) { return e < step.first; });
+        return m_initialReserved + (after == m_reservedSteps.begin() ? 0 : std::prev(after)->second);
     }
     int64_t peakReservedBytes() const
     {
@@ -332,9 +334,11 @@ private:
     SnapshotPtr m_snapshot;
     int m_device = 0;
     std::span<const TraceEntry> m_events;
-    // Per event, the change of the total and of reserved bytes since before the first event.
+    // Per event, the change of the total since before the first event.
     BigVector<int64_t> m_netAfter;
-    BigVector<int64_t> m_reservedNetAfter;
+    // The events that change the reserved bytes (segments mapped and freed, a few among millions), each with the
+    // change since before the first event: a per-event array took as much memory as m_netAfter.
+    std::vector<std::pair<EventIndex, int64_t>> m_reservedSteps;
     BigVector<Allocation> m_allocations;
     std::vector<OomMarker> m_ooms;
     std::vector<SnapshotMarker> m_snapshotMarkers;
