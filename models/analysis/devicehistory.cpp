@@ -269,7 +269,7 @@ void DeviceHistory::replay()
                 break;
             }
             // Changes since the start: the initial figures are known only at the end (ghosts), so they are added
-            // where the curves are read instead of in another pass over both arrays.
+            // where the curves are read instead of in another pass over the array.
             m_netAfter.push_back(net);
             if (net > maxNet) {
                 maxNet = net;
