@@ -198,10 +198,12 @@ void DeviceHistory::replay()
         return index;
     };
     int64_t finalReserved = 0;
+    size_t blocks = 0;
     for (const Segment& seg : s.segments) {
         if (seg.device != m_device)
             continue;
         finalReserved += seg.totalSize;
+        blocks += s.blocksOf(seg).size();
         m_segmentRanges.emplace_back(seg.address, seg.address + uint64_t(seg.totalSize), poolIndex(seg.poolId));
     }
     std::sort(m_segmentRanges.begin(), m_segmentRanges.end());
@@ -215,11 +217,6 @@ void DeviceHistory::replay()
     // Room for the allocations from before the trace too, which are known only at the end of the walk (a free
     // without its alloc, a block of the snapshot without one): at most a free or a block each. Appending them past
     // a capacity of `allocs` copied the whole array into fresh pages. Pages beyond what is written are never touched.
-    size_t blocks = 0;
-    for (const Segment& seg : s.segments) {
-        if (seg.device == m_device)
-            blocks += s.blocksOf(seg).size();
-    }
     m_allocations.reserve(allocs + frees + blocks);
     m_netAfter.reserve(n);
     // Fresh pages cost the kernel's zeroing on first touch, as much as the walk itself on a large trace: the other
