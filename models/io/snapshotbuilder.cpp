@@ -175,8 +175,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         v.a = newFrameList();
         break;
     case C::Frame:
-        if (m_frames.capacity() == 0)
-            reserveForEntries(m_frames);
+        reserveForEntries(m_frames);
         v.a = uint32_t(m_frames.size());
         m_frames.emplace_back();
         break;
@@ -768,8 +767,7 @@ BuilderValue SnapshotBuilder::placeholderString(uint64_t memoIndex)
 
 uint32_t SnapshotBuilder::newFrameList()
 {
-    if (m_frameLists.capacity() == 0)
-        reserveForEntries(m_frameLists);
+    reserveForEntries(m_frameLists);
     m_frameLists.emplace_back();
     return uint32_t(m_frameLists.size() - 1);
 }

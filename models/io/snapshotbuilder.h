@@ -258,10 +258,12 @@ private:
     /// Throws when a segment list holds dicts that are not segment records.
     void refuseOtherRecords() const;
 
-    /// Reserves room for as many items as the input can hold trace entries: address space only, its pages touched
-    /// as the array fills.
+    /// Reserves room for as many items as the input can hold trace entries, once (an array with a capacity keeps
+    /// it): address space only, its pages touched as the array fills.
     template <typename T> void reserveForEntries(BigVector<T>& array) const
     {
+        if (array.capacity() > 0)
+            return;
         try {
             array.reserve(m_entryCapacityHint);
         } catch (const std::bad_alloc&) {
