@@ -742,6 +742,9 @@ void PickleReader::runOpcodes()
             nextProgress = std::min(nextProgress, p + (at - here));
     };
     arm();
+    // A refill keeps p's offset in the file, and the next report keeps its own: reports (progress, cancel, the pages
+    // faulted in ahead, the split's view of the reader) come every progressStep bytes, however the chunks fall.
+    auto reportDistance = [&] { return nextReport > p ? size_t(nextReport - p) : size_t(0); };
 
     // Makes k bytes available at p, or reports the truncation.
     auto need = [&](uint64_t k, const char* what) {
@@ -750,10 +753,11 @@ void PickleReader::runOpcodes()
         if (k > maxLength)
             fail(std::string(what) + " of " + std::to_string(k) + " bytes is larger than any snapshot");
         m_in.cur = p;
+        const size_t toReport = reportDistance();
         const bool ok = m_in.refill(size_t(k));
         p = m_in.cur;
         end = m_in.end;
-        nextReport = p + progressStep;
+        nextReport = p + toReport;
         arm();
         if (!ok)
             fail(std::string("the file ends inside ") + what + " (truncated?)");
@@ -802,13 +806,14 @@ void PickleReader::runOpcodes()
         }
         if (p == end) {
             m_in.cur = p;
+            const size_t toReport = reportDistance();
             if (!m_in.refill(1)) {
                 m_opOffset = m_in.offsetOf(m_in.cur); // p may lie in a window the refill gave back
                 fail("the file ends before the pickle's STOP opcode (truncated?)");
             }
             p = m_in.cur;
             end = m_in.end;
-            nextReport = p + progressStep;
+            nextReport = p + toReport;
             arm();
         }
         m_opOffset = m_in.offsetOf(p);
