@@ -20,6 +20,7 @@ private slots:
     void legacyBlocksWithHistory();
     void bareSegmentList();
     void unknownKeysAndActions();
+    void entryKindsInEveryOrder();
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
     void frameListInSeveralBatches();
@@ -205,9 +206,56 @@ void TestPickleOps::unknownKeysAndActions()
     const SnapshotPtr s = read(w);
     QCOMPARE(s->deviceTraces[0].size(), size_t(2));
     QCOMPARE(s->deviceTraces[0][0].action(), TraceAction::Other);
-    QCOMPARE(s->strings.view(s->deviceTraces[0][0].actionName), std::string_view("workspace_snapshot"));
+    QCOMPARE(s->strings.view(s->actionName(s->deviceTraces[0][0])), std::string_view("workspace_snapshot"));
     QCOMPARE(s->strings.view(s->context(s->deviceTraces[0][0]).userMetadata), std::string_view("step 3"));
     QCOMPARE(s->deviceTraces[0][1].action(), TraceAction::FreeCompleted);
+}
+
+// An entry holds one index for its action, stream and context, whichever order its keys come in: every entry gives
+// back what it was written with, each combination is held once, and the common one (an action on stream 0 without a
+// context) is the fixed kind of its action.
+void TestPickleOps::entryKindsInEveryOrder()
+{
+    const char* actions[] = { "alloc", "free_completed", "workspace_snapshot" };
+    const int64_t streams[] = { 0, 7, 9, int64_t(1) << 40, 7 * 64 };
+    const char* contexts[] = { nullptr, "compiled 0", "compiled 1" };
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList();
+    w.str("device_traces").emptyList().mark().emptyList().mark();
+    constexpr int n = 900;
+    for (int i = 0; i < n; ++i) {
+        w.emptyDict().mark();
+        const char* context = contexts[(i / 15) % 3];
+        if (i % 2)
+            w.key("stream", streams[i % 5]).keyStr("action", actions[i % 3]);
+        else
+            w.keyStr("action", actions[i % 3]).key("stream", streams[i % 5]);
+        if (context)
+            w.keyStr("compile_context", context);
+        w.key("addr", 4096 * (i + 1)).key("size", 512).setitems();
+        if (i % 100 == 99)
+            w.appends().mark();
+    }
+    w.appends().appends().setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(n));
+    for (int i = 0; i < n; ++i) {
+        const TraceEntry& e = s->deviceTraces[0][size_t(i)];
+        const char* context = contexts[(i / 15) % 3];
+        QCOMPARE(s->strings.view(s->actionName(e)), std::string_view(actions[i % 3]));
+        QCOMPARE(e.action(),
+            i % 3 == 0       ? TraceAction::Alloc
+                : i % 3 == 1 ? TraceAction::FreeCompleted
+                             : TraceAction::Other);
+        QCOMPARE(s->stream(e), streams[i % 5]);
+        QCOMPARE(s->strings.view(s->context(e).compileContext), std::string_view(context ? context : ""));
+        if (i % 3 < 2 && streams[i % 5] == 0 && !context)
+            QCOMPARE(e.kind, EntryKinds::plain(e.action()));
+    }
+    for (size_t a = 0; a < s->entryKinds.size(); ++a) {
+        for (size_t b = a + 1; b < s->entryKinds.size(); ++b)
+            QVERIFY(!(s->entryKinds[a] == s->entryKinds[b]));
+    }
 }
 
 void TestPickleOps::bytesAndNoneAreIgnored()

@@ -50,8 +50,7 @@ QByteArray splitAt(double at)
 bool sameEntries(const TraceVector& a, const TraceVector& b)
 {
     return std::ranges::equal(a, b, [](const TraceEntry& x, const TraceEntry& y) {
-        return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack
-            && x.actionName == y.actionName && x.streamIndex == y.streamIndex && x.contextIndex == y.contextIndex;
+        return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack && x.kind == y.kind;
     });
 }
 
@@ -89,6 +88,8 @@ QString difference(const Snapshot& a, const Snapshot& b)
         return QStringLiteral("host trace");
     if (a.streams != b.streams)
         return QStringLiteral("streams");
+    if (a.entryKinds != b.entryKinds)
+        return QStringLiteral("entry kinds: %1 against %2").arg(a.entryKinds.size()).arg(b.entryKinds.size());
     if (!std::ranges::equal(a.entryContexts, b.entryContexts, [](const EntryContext& x, const EntryContext& y) {
             return x.compileContext == y.compileContext && x.userMetadata == y.userMetadata && x.category == y.category
                 && x.pool[0] == y.pool[0] && x.pool[1] == y.pool[1] && x.hasPool == y.hasPool;

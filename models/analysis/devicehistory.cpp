@@ -28,13 +28,13 @@ std::span<const TraceEntry> traceOf(const Snapshot& s, int device)
 }
 
 // What a trace event tells about its block; an alloc's own, or a free's when the alloc was not recorded.
-Allocation allocationOf(const TraceEntry& e)
+Allocation allocationOf(const Snapshot& s, const TraceEntry& e)
 {
     Allocation a;
     a.addr = e.addr;
     a.size = e.size;
     a.stack = e.stack;
-    a.streamIndex = e.streamIndex;
+    a.streamIndex = s.kindOf(e).streamIndex;
     return a;
 }
 
@@ -231,14 +231,14 @@ void DeviceHistory::replay()
     walkTrace<uint32_t>(
         s, m_device, m_events,
         [&](size_t i, const TraceEntry& e) {
-            Allocation a = allocationOf(e);
+            Allocation a = allocationOf(s, e);
             a.allocEvent = uint32_t(i);
             m_allocations.push_back(a);
             return uint32_t(m_allocations.size() - 1);
         },
         [&](size_t i, const TraceEntry&, uint32_t index) { m_allocations[index].freeEvent = uint32_t(i); },
         [&](size_t i, const TraceEntry& e) {
-            Allocation a = allocationOf(e);
+            Allocation a = allocationOf(s, e);
             a.freeEvent = uint32_t(i);
             a.initial = true;
             initial.push_back(a);
@@ -294,8 +294,9 @@ void DeviceHistory::replay()
     m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
     for (Allocation& a : m_allocations) {
         const uint32_t event = a.allocEvent != Allocation::NoEvent ? a.allocEvent : a.freeEvent;
-        const EntryContext* context =
-            event != Allocation::NoEvent && m_events[event].contextIndex != 0 ? &s.context(m_events[event]) : nullptr;
+        const EntryContext* context = event != Allocation::NoEvent && s.kindOf(m_events[event]).contextIndex != 0
+            ? &s.context(m_events[event])
+            : nullptr;
         a.poolIndex = context && context->hasPool ? poolIndex(context->pool) : poolOf(a.addr);
     }
     m_hasTimes = n > 0 && m_events[0].timeUs != 0;

@@ -320,8 +320,6 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
     std::unordered_map<uint64_t, int64_t> live; // the digest's own pairing, as DeviceHistory will replay it
     int64_t total = h.initialTotal(); // of the kept allocations
     int64_t leftOut = 0; // the stand-in's size
-    const StringId allocName = Known::K_alloc;
-    const StringId freeName = Known::K_free_completed;
     auto resize = [&](int64_t size, int64_t timeUs) {
         if (size == leftOut)
             return;
@@ -330,13 +328,13 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
         e.stack = leftOutStack;
         e.timeUs = timeUs;
         if (leftOut > 0) {
-            e.actionName = freeName;
+            e.kind = EntryKinds::plain(TraceAction::FreeCompleted);
             e.size = leftOut;
             out.push_back(e);
             ++figures.fillerEvents;
         }
         if (size > 0) {
-            e.actionName = allocName;
+            e.kind = EntryKinds::plain(TraceAction::Alloc);
             e.size = size;
             out.push_back(e);
             ++figures.fillerEvents;
@@ -434,7 +432,7 @@ void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> 
         const TraceEntry& e = events[i];
         w.beginDict();
         w.text("action");
-        w.string(e.actionName);
+        w.string(s.actionName(e));
         w.field(e.action() == TraceAction::Oom ? "device_free" : "addr", int64_t(e.addr));
         w.field("size", e.size);
         w.field("stream", e.stack == leftOutStack ? 0 : s.stream(e));

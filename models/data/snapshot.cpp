@@ -128,6 +128,14 @@ StackId StackTable::intern(std::span<const FrameId> frames, uint64_t hash)
     return id;
 }
 
+std::vector<EntryKind> Snapshot::plainKinds()
+{
+    std::vector<EntryKind> kinds;
+    for (int a = 0; a <= int(TraceAction::Other); ++a)
+        kinds.push_back({ knownActionName(TraceAction(a)), 0, 0 });
+    return kinds;
+}
+
 int Snapshot::deviceCount() const
 {
     int64_t count = int64_t(deviceTraces.size());

@@ -242,8 +242,75 @@ enum class TraceAction : uint8_t
     Other, ///< an action this version does not know; kept so event indices match the official viewer
 };
 
-/// One entry of a device's trace ring buffer. 40 bytes: a 1 GB snapshot holds about five million of them, so the
-/// rarely varying fields (stream, compile context, user metadata) are indices into small per-snapshot tables.
+/// The action written for `action`, as the string table's known id; EmptyString for Other.
+constexpr StringId knownActionName(TraceAction action)
+{
+    using namespace Known;
+    constexpr StringId names[] = { K_alloc, K_free_requested, K_free_completed, K_segment_alloc, K_segment_free,
+        K_segment_map, K_segment_unmap, K_snapshot, K_oom, EmptyString };
+    return names[size_t(action)];
+}
+
+/// What an action's name means: Other for every name this version does not know.
+constexpr TraceAction traceActionOf(StringId actionName)
+{
+    using namespace Known;
+    switch (actionName) {
+    case K_alloc:
+        return TraceAction::Alloc;
+    case K_free_requested:
+        return TraceAction::FreeRequested;
+    case K_free_completed:
+        return TraceAction::FreeCompleted;
+    case K_segment_alloc:
+        return TraceAction::SegmentAlloc;
+    case K_segment_free:
+        return TraceAction::SegmentFree;
+    case K_segment_map:
+        return TraceAction::SegmentMap;
+    case K_segment_unmap:
+        return TraceAction::SegmentUnmap;
+    case K_snapshot:
+        return TraceAction::Snapshot;
+    case K_oom:
+        return TraceAction::Oom;
+    default:
+        return TraceAction::Other;
+    }
+}
+
+/// What a trace entry is besides its numbers and its stack: its action as written (so unknown actions keep their
+/// name), its stream (an index into Snapshot::streams) and its context (into Snapshot::entryContexts). A trace has a
+/// handful of them, so each entry holds an index into Snapshot::entryKinds instead.
+struct EntryKind
+{
+    StringId actionName = EmptyString;
+    uint32_t streamIndex = 0;
+    uint32_t contextIndex = 0;
+    bool operator==(const EntryKind&) const = default;
+};
+
+/// TraceEntry::kind: the entry's TraceAction in the top bits, so a walk needs no lookup to tell allocs from frees,
+/// and its index into Snapshot::entryKinds in the rest.
+namespace EntryKinds {
+constexpr int actionShift = 28;
+constexpr uint32_t indexMask = (uint32_t(1) << actionShift) - 1;
+/// The most kinds a snapshot holds.
+constexpr uint32_t most = indexMask + 1;
+constexpr uint32_t make(TraceAction action, uint32_t index)
+{
+    return uint32_t(action) << actionShift | index;
+}
+/// The kind of `action` on stream 0 without a context: every snapshot's entryKinds starts with these, in
+/// TraceAction's order, so they need no lookup (most entries of most files are one of them).
+constexpr uint32_t plain(TraceAction action)
+{
+    return make(action, uint32_t(action));
+}
+} // namespace EntryKinds
+
+/// One entry of a device's trace ring buffer. 32 bytes: a 1 GB snapshot holds about five million of them, so what
+/// rarely varies (the action's name, stream, compile context, user metadata) is one index into a small table.
 struct TraceEntry
 {
     /// The block or segment address; for `oom` entries the `device_free` bytes (an oom has no address).
@@ -253,39 +320,17 @@ struct TraceEntry
     /// Epoch microseconds, or 0 when the writer predates `time_us`.
     int64_t timeUs = 0;
     StackId stack = EmptyStack;
-    /// The action's name as written, so unknown actions keep their name.
-    StringId actionName = EmptyString;
-    /// Index into Snapshot::streams.
-    uint32_t streamIndex = 0;
-    /// Index into Snapshot::entryContexts.
-    uint32_t contextIndex = 0;
+    /// See EntryKinds; Snapshot::kindOf() gives the whole of it.
+    uint32_t kind = EntryKinds::plain(TraceAction::Other);
 
     TraceAction action() const
     {
         // Inline: every walk over a trace asks each entry, millions of times.
-        using namespace Known;
-        switch (actionName) {
-        case K_alloc:
-            return TraceAction::Alloc;
-        case K_free_requested:
-            return TraceAction::FreeRequested;
-        case K_free_completed:
-            return TraceAction::FreeCompleted;
-        case K_segment_alloc:
-            return TraceAction::SegmentAlloc;
-        case K_segment_free:
-            return TraceAction::SegmentFree;
-        case K_segment_map:
-            return TraceAction::SegmentMap;
-        case K_segment_unmap:
-            return TraceAction::SegmentUnmap;
-        case K_snapshot:
-            return TraceAction::Snapshot;
-        case K_oom:
-            return TraceAction::Oom;
-        default:
-            return TraceAction::Other;
-        }
+        return TraceAction(kind >> EntryKinds::actionShift);
+    }
+    uint32_t kindIndex() const
+    {
+        return kind & EntryKinds::indexMask;
     }
 };
 /// `compile_context` and `user_metadata` of trace entries; nearly every entry shares one pair.
@@ -359,10 +404,12 @@ struct Snapshot
     std::vector<Annotation> annotations;
     /// `allocator_settings` flattened to (key, value) text; nested dicts become `outer.inner` keys.
     std::vector<std::pair<StringId, StringId>> allocatorSettings;
-    /// Raw stream handles (0 is the default stream) that TraceEntry::streamIndex refers to; index 0 is stream 0.
+    /// Raw stream handles (0 is the default stream) that EntryKind::streamIndex refers to; index 0 is stream 0.
     std::vector<int64_t> streams = { 0 };
-    /// TraceEntry::contextIndex refers here; index 0 is no compile context and no metadata.
+    /// EntryKind::contextIndex refers here; index 0 is no compile context and no metadata.
     std::vector<EntryContext> entryContexts = { EntryContext {} };
+    /// TraceEntry::kind refers here; the first are EntryKinds::plain() of each action, in TraceAction's order.
+    std::vector<EntryKind> entryKinds = plainKinds();
     StringTable strings;
     FrameTable frames;
     StackTable stacks;
@@ -374,14 +421,24 @@ struct Snapshot
     /// last device trace is host memory.
     bool profilerDerived = false;
 
+    const EntryKind& kindOf(const TraceEntry& e) const
+    {
+        return entryKinds[e.kindIndex()];
+    }
+    /// The action's name as written.
+    StringId actionName(const TraceEntry& e) const
+    {
+        return kindOf(e).actionName;
+    }
     int64_t stream(const TraceEntry& e) const
     {
-        return streams[e.streamIndex];
+        return streams[kindOf(e).streamIndex];
     }
     const EntryContext& context(const TraceEntry& e) const
     {
-        return entryContexts[e.contextIndex];
+        return entryContexts[kindOf(e).contextIndex];
     }
+    static std::vector<EntryKind> plainKinds();
     std::span<const Block> blocksOf(const Segment& segment) const
     {
         return { blocks.data() + segment.firstBlock, segment.blockCount };

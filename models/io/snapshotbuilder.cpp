@@ -535,7 +535,11 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
     case K_action:
         if (value.kind != BuilderValue::String)
             throw SchemaError(std::string("trace 'action' should be a string, found ") + kindName(value));
-        e.actionName = value.a;
+        {
+            EntryKind kind = m_snapshot->kindOf(e);
+            kind.actionName = value.a;
+            e.kind = kindOf(kind);
+        }
         break;
     case K_addr:
     case K_device_free:
@@ -544,18 +548,20 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
     case K_size:
         e.size = intOf(value, "size");
         break;
-    case K_stream:
-        e.streamIndex = streamIndex(intOf(value, "stream"));
-        break;
+    case K_stream: {
+        EntryKind kind = m_snapshot->kindOf(e);
+        kind.streamIndex = streamIndex(intOf(value, "stream"));
+        e.kind = kindOf(kind);
+    } break;
     case K_time_us:
         e.timeUs = intOf(value, "time_us");
         break;
     case K_compile_context:
     case K_user_metadata:
         if (value.kind == BuilderValue::String) {
-            EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+            EntryContext context = m_snapshot->context(e);
             (key == K_compile_context ? context.compileContext : context.userMetadata) = value.a;
-            e.contextIndex = contextIndex(context);
+            setContext(e, context);
         }
         break;
     case K_frames:
@@ -567,11 +573,11 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
         if (value.ctx == SchemaContext::EntryPool) {
             const PendingPool& pending = m_pendingPools[value.a];
             if (pending.stamp == value.b && pending.count == 2) {
-                EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+                EntryContext context = m_snapshot->context(e);
                 context.pool[0] = pending.pool[0];
                 context.pool[1] = pending.pool[1];
                 context.hasPool = true;
-                e.contextIndex = contextIndex(context);
+                setContext(e, context);
             }
         }
         break;
@@ -580,14 +586,43 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
         if (key == K_category)
             m_snapshot->profilerDerived = true;
         if (value.kind == BuilderValue::String) {
-            EntryContext context = m_snapshot->entryContexts[e.contextIndex];
+            EntryContext context = m_snapshot->context(e);
             context.category = value.a;
-            e.contextIndex = contextIndex(context);
+            setContext(e, context);
         }
         break;
     default:
         break;
     }
+}
+
+void SnapshotBuilder::setContext(TraceEntry& e, const EntryContext& context)
+{
+    EntryKind kind = m_snapshot->kindOf(e);
+    kind.contextIndex = contextIndex(context);
+    e.kind = kindOf(kind);
+}
+
+uint32_t SnapshotBuilder::kindOf(const EntryKind& kind)
+{
+    const TraceAction action = traceActionOf(kind.actionName);
+    if (kind.streamIndex == 0 && kind.contextIndex == 0 && kind.actionName == knownActionName(action))
+        return EntryKinds::plain(action);
+    std::pair<EntryKind, uint32_t>& recent = m_recentKinds[EntryKindHash()(kind) >> 58];
+    if (recent.first == kind)
+        return recent.second;
+    auto [it, inserted] = m_kindIndex.try_emplace(kind, uint32_t(m_snapshot->entryKinds.size()));
+    if (inserted) {
+        if (m_snapshot->entryKinds.size() >= EntryKinds::most) {
+            m_kindIndex.erase(it);
+            throw SchemaError("more than " + std::to_string(EntryKinds::most)
+                + " different trace entries by action, stream and context");
+        }
+        m_snapshot->entryKinds.push_back(kind);
+    }
+    // A plain kind is never looked up here, so a slot still at its start (the plain Other) never matches.
+    recent = { kind, EntryKinds::make(action, it->second) };
+    return recent.second;
 }
 
 uint32_t SnapshotBuilder::streamIndex(int64_t stream)
@@ -892,6 +927,14 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
         context.category = strings[context.category];
         contexts[i] = contextIndex(context);
     }
+    std::vector<uint32_t> kinds(ps.entryKinds.size(), 0);
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        EntryKind kind = ps.entryKinds[i];
+        kind.actionName = strings[kind.actionName];
+        kind.streamIndex = streams[kind.streamIndex];
+        kind.contextIndex = contexts[kind.contextIndex];
+        kinds[i] = kindOf(kind);
+    }
     TraceVector& trace = s.deviceTraces[list.a];
     const TraceVector& from = ps.deviceTraces[0];
     // The part's pages are given back as they are copied, so the two copies of its entries are never all in memory.
@@ -901,9 +944,7 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
         for (size_t i = first; i < last; ++i) {
             TraceEntry e = from[i];
             e.stack = stacks[e.stack];
-            e.actionName = strings[e.actionName];
-            e.streamIndex = streams[e.streamIndex];
-            e.contextIndex = contexts[e.contextIndex];
+            e.kind = kinds[e.kindIndex()];
             trace.push_back(e);
         }
         BigBlocks::trim(from.data() + first, from.data() + last);

@@ -248,6 +248,9 @@ private:
     void setTraceField(TraceEntry& entry, StringId key, const BuilderValue& value);
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
+    /// TraceEntry::kind for `kind`, interned in the snapshot's entryKinds.
+    uint32_t kindOf(const EntryKind& kind);
+    void setContext(TraceEntry& entry, const EntryContext& context);
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
     /// The frames of a list built item by item (or restored from its stack when more come after it was interned).
     std::vector<FrameId>& framesOf(uint32_t listIndex);
@@ -339,6 +342,20 @@ private:
     std::pair<int64_t, uint32_t> m_lastStream { 0, 0 };
     std::pair<std::string, StringId> m_lastString { std::string(), EmptyString };
     std::pair<ContextKey, uint32_t> m_lastContext { { EmptyString, EmptyString, EmptyString }, 0 };
+    struct EntryKindHash
+    {
+        size_t operator()(const EntryKind& k) const
+        {
+            // Every part multiplied: the recent kinds' slot is the top bits.
+            return size_t((uint64_t(k.actionName) * 0x9e3779b97f4a7c15ull)
+                ^ (uint64_t(k.streamIndex) * 0xc2b2ae3d27d4eb4full)
+                ^ (uint64_t(k.contextIndex) * 0xbf58476d1ce4e5b9ull));
+        }
+    };
+    std::unordered_map<EntryKind, uint32_t, EntryKindHash> m_kindIndex;
+    // The kinds looked up last, by their hash: an entry's action and stream arrive one at a time, so its kind changes
+    // twice per entry, between the same few (an alloc and a free on one stream).
+    std::array<std::pair<EntryKind, uint32_t>, 64> m_recentKinds {};
     bool m_rootSet = false;
     bool m_hasSegments = false;
     bool m_rootIsList = false;

@@ -34,7 +34,7 @@ bool same(const RankScope::Snapshot& a, const RankScope::Snapshot& b)
 {
     using namespace RankScope;
     if (a.strings.size() != b.strings.size() || a.frames.size() != b.frames.size() || a.stacks.size() != b.stacks.size()
-        || a.deviceTraces.size() != b.deviceTraces.size() || a.streams != b.streams
+        || a.deviceTraces.size() != b.deviceTraces.size() || a.streams != b.streams || a.entryKinds != b.entryKinds
         || a.entryContexts.size() != b.entryContexts.size() || a.hostTrace.size() != b.hostTrace.size())
         return false;
     for (size_t i = 0; i < a.strings.size(); ++i) {
@@ -52,8 +52,7 @@ bool same(const RankScope::Snapshot& a, const RankScope::Snapshot& b)
     for (size_t d = 0; d < a.deviceTraces.size(); ++d) {
         if (!std::ranges::equal(a.deviceTraces[d], b.deviceTraces[d], [](const TraceEntry& x, const TraceEntry& y) {
                 return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack
-                    && x.actionName == y.actionName && x.streamIndex == y.streamIndex
-                    && x.contextIndex == y.contextIndex;
+                    && x.kind == y.kind;
             }))
             return false;
     }
