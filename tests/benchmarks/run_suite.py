@@ -221,6 +221,12 @@ def main():
         peer_shared.wall / ours_shared.wall >= 20)
     row(f'load {shared_mb:.0f} MB shared: peak RSS', f'{ours_shared.rss:.0f} MiB', f'{peer_shared.rss:.0f} MiB',
         f'{ours_shared.rss / peer_shared.rss:.2f}x', '<= 0.1x', ours_shared.rss / peer_shared.rss <= 0.1)
+    # The same load in the command line alone, as a cluster node runs it: `rankscope` maps the GUI's libraries too.
+    cli = os.path.join(os.path.dirname(rs), 'rankscope-cli')
+    if os.path.exists(cli):
+        cli_shared = median_run([cli, 'info', '--json', shared], runs, f'rankscope-cli info, the same')
+        row(f'load {shared_mb:.0f} MB shared: peak RSS, rankscope-cli', f'{cli_shared.rss:.0f} MiB',
+            f'{peer_shared.rss:.0f} MiB', f'{cli_shared.rss / peer_shared.rss:.2f}x', 'report', True)
     # Whether a second thread's share of the parse pays on this file here: the same load with the split forced at
     # half the file. Where the reading thread's fresh pages and copy already keep every other core busy, it cannot.
     forced = median_run([rs, 'info', '--json', shared], runs, 'the same, its parse split at half (forced)',
