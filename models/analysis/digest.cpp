@@ -580,6 +580,7 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     w.text(source.fileName);
     // What a gate needs of this rank as a baseline, which the reduced trace cannot give again: every GPU's step.
     std::vector<GateProfile> profiles;
+    profiles.reserve(kept.size());
     for (const auto& [d, k] : kept)
         profiles.push_back(GateProfile::of(k.history));
     w.text("gate");
