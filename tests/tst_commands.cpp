@@ -222,6 +222,20 @@ void TestCommands::jobKeepsWhatItLoaded()
     QVERIFY(job.isLoaded());
     QCOMPARE(job.failures(), 0);
     const SnapshotPtr first = job.loaded()[0].snapshot;
+    // The comparison takes each device's peak from the load's own figures: one walk, one answer, and the same
+    // comparison as when it walks the traces for them itself (one rank, so that its state at the peak is replayed
+    // beside its history, where the peak is used).
+    for (const RankInput& in : job.inputs()) {
+        QCOMPARE(in.peakEvents.size(), size_t(in.snapshot->deviceCount()));
+        for (int d = 0; d < in.snapshot->deviceCount(); ++d)
+            QCOMPARE(in.peakEvents[size_t(d)], DeviceHistory::summarize(*in.snapshot, d).peakEvent);
+    }
+    std::vector<RankInput> one = { job.inputs().front() };
+    QVERIFY(!one.front().peakEvents.empty());
+    const ComparisonPtr given = Comparison::compute(one, {});
+    one.front().peakEvents.clear();
+    const ComparisonPtr walked = Comparison::compute(one, {});
+    QCOMPARE(QString::fromStdString(DiffReport::json(*given)), QString::fromStdString(DiffReport::json(*walked)));
     job.load(); // nothing is read again
     QCOMPARE(job.loaded()[0].snapshot, first);
     const Job::Result a = job.compare({});

@@ -39,6 +39,9 @@ struct RankInput
     SnapshotPtr snapshot;
     /// The training step the snapshot is of (iteration folders), -1 when unknown.
     int64_t step = -1;
+    /// Each device's peak event (DeviceInfo::peakEventIndex) as the load found it, by device; empty when not
+    /// known, and the comparison walks the trace for it.
+    std::vector<int64_t> peakEvents;
     /// The same rank's snapshots at earlier steps, oldest first: what it held then, for growth across steps.
     struct EarlierStep
     {

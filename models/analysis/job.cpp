@@ -278,8 +278,11 @@ std::vector<RankInput> Job::inputs() const
         return ranks;
     }
     for (const LoadedFile& file : m_loadedFiles) {
-        if (file.ok())
-            ranks.push_back({ file.rank, file.path, file.snapshot });
+        if (!file.ok())
+            continue;
+        ranks.push_back({ file.rank, file.path, file.snapshot });
+        for (const DeviceInfo& device : file.devices)
+            ranks.back().peakEvents.push_back(device.peakEventIndex);
     }
     if (m_step >= 0 && m_earlier)
         m_earlier->attach(ranks, m_step);

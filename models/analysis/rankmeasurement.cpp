@@ -177,9 +177,13 @@ void RankMeasurement::measureRanks()
     // nearly always the point compared, is replayed there meanwhile (the peak found by the cheap walk `info` uses).
     if (m_rankCount < size_t(Parallel::partPool()->maxThreadCount())) {
         m_peakStates = Parallel::mapIndicesLater(qsizetype(m_rankCount), [this](qsizetype r) {
-            const Snapshot& s = *m_inputs[size_t(r)].snapshot;
+            const RankInput& in = m_inputs[size_t(r)];
+            const Snapshot& s = *in.snapshot;
             const int device = m_devices[size_t(r)];
-            const EventIndex peak = DeviceHistory::summarize(s, device).peakEvent;
+            // The load's own figures have the peak (the same walk): then only the state there is this core's work.
+            const EventIndex peak = size_t(device) < in.peakEvents.size()
+                ? in.peakEvents[size_t(device)]
+                : DeviceHistory::summarize(s, device).peakEvent;
             return std::make_pair(
                 peak, std::make_shared<const AllocatorState>(DeviceHistory::stateAt(s, device, peak)));
         });
