@@ -294,10 +294,9 @@ void DeviceHistory::replay()
     m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
     for (Allocation& a : m_allocations) {
         const uint32_t event = a.allocEvent != Allocation::NoEvent ? a.allocEvent : a.freeEvent;
-        const EntryContext* context = event != Allocation::NoEvent && s.kindOf(m_events[event]).contextIndex != 0
-            ? &s.context(m_events[event])
-            : nullptr;
-        a.poolIndex = context && context->hasPool ? poolIndex(context->pool) : poolOf(a.addr);
+        const EntryContext& context =
+            event != Allocation::NoEvent ? s.context(m_events[event]) : s.entryContexts.front();
+        a.poolIndex = context.hasPool ? poolIndex(context.pool) : poolOf(a.addr);
     }
     m_hasTimes = n > 0 && m_events[0].timeUs != 0;
 }
