@@ -309,6 +309,15 @@ void TestCommands::jobAtAnotherStep()
     latest.load();
     const Job::Result result = latest.compare({});
     QCOMPARE(result.comparison->verdict().kind, Verdict::Growth);
+    // One rank's steps (`--steps`): its latest file is compared with the peaks its load found, as a job of ranks is.
+    JobFiles steps;
+    steps.stepsOfOneRank = true;
+    Job oneRank({ folder + QStringLiteral("/memory_snapshot/iteration_10/rank1_memory_snapshot.pickle"),
+                    folder + QStringLiteral("/memory_snapshot/iteration_30/rank1_memory_snapshot.pickle") },
+        steps);
+    oneRank.load();
+    QCOMPARE(oneRank.inputs().size(), size_t(1));
+    QCOMPARE(oneRank.inputs().front().peakEvents.size(), size_t(oneRank.inputs().front().snapshot->deviceCount()));
     const Job earlier = latest.forStep(10);
     QCOMPARE(earlier.step(), int64_t(10));
     QVERIFY(earlier.files() != latest.files());

@@ -254,6 +254,17 @@ std::vector<std::string> Job::messages() const
     return lines;
 }
 
+namespace {
+// A loaded file as a comparison takes it, with the peaks its load found (so they are not walked for again).
+RankInput inputOf(int rank, const LoadedFile& file)
+{
+    RankInput in(rank, file.path, file.snapshot);
+    for (const DeviceInfo& device : file.devices)
+        in.peakEvents.push_back(device.peakEventIndex);
+    return in;
+}
+} // namespace
+
 std::vector<RankInput> Job::inputs() const
 {
     std::vector<RankInput> ranks;
@@ -268,7 +279,7 @@ std::vector<RankInput> Job::inputs() const
                 continue;
             if (rank.snapshot)
                 earlier.push_back({ rank.step, rank.snapshot });
-            rank = RankInput(m_loadedFiles.front().rank, file.path, file.snapshot);
+            rank = inputOf(m_loadedFiles.front().rank, file);
             rank.step = m_stepOfFile[size_t(i)];
         }
         if (rank.snapshot) {
@@ -278,11 +289,8 @@ std::vector<RankInput> Job::inputs() const
         return ranks;
     }
     for (const LoadedFile& file : m_loadedFiles) {
-        if (!file.ok())
-            continue;
-        ranks.push_back({ file.rank, file.path, file.snapshot });
-        for (const DeviceInfo& device : file.devices)
-            ranks.back().peakEvents.push_back(device.peakEventIndex);
+        if (file.ok())
+            ranks.push_back(inputOf(file.rank, file));
     }
     if (m_step >= 0 && m_earlier)
         m_earlier->attach(ranks, m_step);
