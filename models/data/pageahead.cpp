@@ -15,7 +15,9 @@ void PageAhead::run(size_t ahead)
         const char* data = a.data.load(std::memory_order_relaxed);
         const size_t used = a.used.load(std::memory_order_relaxed);
         const size_t capacity = a.capacity.load(std::memory_order_relaxed);
-        const size_t distance = std::min(ahead, a.most.load(std::memory_order_relaxed));
+        // No further ahead than the array already reaches: one that stays small would hold pages it never fills.
+        constexpr size_t least = size_t(256) << 10;
+        const size_t distance = std::min({ ahead, a.most.load(std::memory_order_relaxed), std::max(least, used) });
         if (data != a.doneData) {
             a.doneData = data;
             a.done = 0;

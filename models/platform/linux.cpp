@@ -36,7 +36,11 @@ void* allocatePages(std::size_t bytes) noexcept
     // Huge pages where the kernel offers them (Debian's default is to madvise): the arrays are written once,
     // front to back, and with 4 KiB pages the parse stalled on a TLB miss or a fault at every new page even when
     // populate ran ahead. Their zeroing stays on the thread that populates.
-    madvise(p, bytes, MADV_HUGEPAGE);
+    // Not the first 2 MB: a block is reserved for as many items as the file could hold, and most stay small (a file
+    // whose entries share their frames makes few frame lists), where one huge page would hold 2 MB for a few bytes.
+    constexpr std::size_t small = std::size_t(2) << 20;
+    if (bytes > small)
+        madvise(static_cast<char*>(p) + small, bytes - small, MADV_HUGEPAGE);
     return p;
 }
 
