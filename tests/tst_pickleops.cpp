@@ -21,6 +21,7 @@ private slots:
     void bareSegmentList();
     void unknownKeysAndActions();
     void entryKindsInEveryOrder();
+    void entryTimesOfEveryShape();
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
     void frameListInSeveralBatches();
@@ -258,6 +259,75 @@ void TestPickleOps::entryKindsInEveryOrder()
     }
 }
 
+// Entry times are held apart from the entries, in 4 bytes where they allow: every shape of time sequence must read
+// back as written, in a trace read from a file as in one built entry by entry.
+void TestPickleOps::entryTimesOfEveryShape()
+{
+    constexpr int64_t epoch = int64_t(1776479641085368);
+    constexpr int64_t hour = int64_t(3600) * 1000 * 1000;
+    constexpr int64_t most = std::numeric_limits<int64_t>::max();
+    constexpr int64_t least = std::numeric_limits<int64_t>::min();
+    const auto shape = [&](int which, size_t i) -> int64_t {
+        switch (which) {
+        case 0: // a training job's: a few microseconds apart
+            return epoch + int64_t(i) * 37;
+        case 1: // no times (a writer before time_us)
+            return 0;
+        case 2: // an hour between each run of entries, and a long run backwards within one
+            return epoch + int64_t(i / 1024) * hour - int64_t(i % 1024) * 1000;
+        case 3: // an hour's gap within a run: 8 bytes each from there on
+            return epoch + (i >= 1500 ? hour : 0) + int64_t(i);
+        case 4: // a time of 0 among others (still 4 bytes)
+            return i == 2000 ? 0 : epoch + int64_t(i);
+        default: // a hand-made file's extremes
+            return i % 3 == 0 ? most - int64_t(i) : i % 3 == 1 ? least + int64_t(i) : int64_t(i) - 1000;
+        }
+    };
+    constexpr size_t n = 3000;
+    for (int which = 0; which < 6; ++which) {
+        TraceTimes built;
+        for (size_t i = 0; i < n; ++i)
+            built.push_back(shape(which, i));
+        QCOMPARE(built.size(), n);
+        for (size_t i = 0; i < n; ++i)
+            QCOMPARE(built[i], shape(which, i));
+        QCOMPARE(built.isWide(), which == 3 || which == 5);
+
+        PickleWriter w;
+        w.proto(4).emptyDict().mark().str("segments").emptyList();
+        w.str("device_traces").emptyList().mark().emptyList().mark();
+        for (size_t i = 0; i < n; ++i) {
+            w.emptyDict().mark().keyStr("action", "alloc").key("addr", int64_t(4096 * (i + 1))).key("size", 512);
+            if (const int64_t t = shape(which, i); t != 0)
+                w.key("time_us", t);
+            w.setitems();
+            if (i % 1000 == 999)
+                w.appends().mark();
+        }
+        w.appends().appends().setitems().stop();
+        const SnapshotPtr s = read(w);
+        QCOMPARE(s->deviceTimes.size(), size_t(1));
+        QVERIFY(s->deviceTimes[0] == built);
+    }
+
+    // Set after the entry was made, as the reader does: a later time may widen what is already there.
+    TraceTimes set;
+    for (size_t i = 0; i < 2048; ++i)
+        set.push_back(0);
+    set.set(5, epoch);
+    set.set(1030, epoch + hour);
+    QVERIFY(!set.isWide());
+    set.set(6, epoch + hour);
+    QVERIFY(set.isWide());
+    QCOMPARE(set[5], epoch);
+    QCOMPARE(set[6], epoch + hour);
+    QCOMPARE(set[1030], epoch + hour);
+    QCOMPARE(set[7], int64_t(0));
+    set.resize(6);
+    QCOMPARE(set.size(), size_t(6));
+    QCOMPARE(set.back(), epoch);
+}
+
 void TestPickleOps::bytesAndNoneAreIgnored()
 {
     PickleWriter w;
@@ -461,11 +531,12 @@ void TestPickleOps::traceEntryShapes()
     w.setitems().appends().op('a').setitems().stop();
     const SnapshotPtr s = read(w);
     QCOMPARE(s->deviceTraces[0].size(), size_t(3));
-    for (const TraceEntry& e : s->deviceTraces[0]) {
+    for (size_t i = 0; i < 3; ++i) {
+        const TraceEntry& e = s->deviceTraces[0][i];
         QCOMPARE(e.action(), TraceAction::Alloc);
         QCOMPARE(e.addr, uint64_t(4096));
         QCOMPARE(e.size, int64_t(70000));
-        QCOMPARE(e.timeUs, int64_t(1) << 40);
+        QCOMPARE(s->deviceTimes[0][i], int64_t(1) << 40);
     }
 
     // The same errors at the same bytes: a field of the wrong type, an odd number of items.

@@ -50,7 +50,7 @@ QByteArray splitAt(double at)
 bool sameEntries(const TraceVector& a, const TraceVector& b)
 {
     return std::ranges::equal(a, b, [](const TraceEntry& x, const TraceEntry& y) {
-        return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack && x.kind == y.kind;
+        return x.addr == y.addr && x.size == y.size && x.stack == y.stack && x.kind == y.kind;
     });
 }
 
@@ -84,7 +84,9 @@ QString difference(const Snapshot& a, const Snapshot& b)
                 .arg(a.deviceTraces[d].size())
                 .arg(b.deviceTraces[d].size());
     }
-    if (!sameEntries(a.hostTrace, b.hostTrace))
+    if (a.deviceTimes != b.deviceTimes)
+        return QStringLiteral("device traces' times");
+    if (!sameEntries(a.hostTrace, b.hostTrace) || !(a.hostTimes == b.hostTimes))
         return QStringLiteral("host trace");
     if (a.streams != b.streams)
         return QStringLiteral("streams");

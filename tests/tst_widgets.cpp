@@ -1773,22 +1773,22 @@ std::shared_ptr<Snapshot> ownCopy(const QString& name)
 DeviceHistoryPtr annotatedHistory()
 {
     std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
-    const TraceVector& trace = s->deviceTraces[0];
+    const TraceTimes& trace = s->deviceTimes[0];
     const auto mark = [&](bool start, const char* name, int64_t timeUs) {
         s->annotations.push_back({ s->strings.intern(name), 0, timeUs, start });
     };
     const auto range = [&](const char* name, size_t from, size_t to) {
-        mark(true, name, trace[from].timeUs + 1);
-        mark(false, name, trace[to].timeUs + 1);
+        mark(true, name, trace[from] + 1);
+        mark(false, name, trace[to] + 1);
     };
-    mark(false, "open.start", trace[50].timeUs);
+    mark(false, "open.start", trace[50]);
     range("forward", 100, 1500);
     range("layer.0", 200, 600);
     range("nccl:_all_gather_base", 300, 310);
     range("deep", 302, 305);
     for (size_t e = 1000; e < 1100; ++e)
         range(e % 2 ? "nccl:_reduce_scatter_base" : "nccl:_all_reduce", e, e);
-    mark(true, "open.end", trace[6000].timeUs);
+    mark(true, "open.end", trace[6000]);
     return DeviceHistory::build(s, 0);
 }
 
@@ -1854,10 +1854,10 @@ void TestWidgets::annotatedRangesLaidOutInRows()
     // Same-name ranges merge with a wide strip of their name in the column it ends in; others do not.
     std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
     s->annotations.clear();
-    const TraceVector& trace = s->deviceTraces[0];
+    const TraceTimes& trace = s->deviceTimes[0];
     const auto range = [&](const char* name, size_t from, size_t to) {
-        s->annotations.push_back({ s->strings.intern(name), 0, trace[from].timeUs + 1, true });
-        s->annotations.push_back({ s->strings.intern(name), 0, trace[to].timeUs + 1, false });
+        s->annotations.push_back({ s->strings.intern(name), 0, trace[from] + 1, true });
+        s->annotations.push_back({ s->strings.intern(name), 0, trace[to] + 1, false });
     };
     range("a", 100, 199); // events 100 to 200: pixels 10 to 20
     range("a", 200, 200);

@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <ranges>
 #include <unordered_map>
 
 namespace RankScope {
@@ -166,6 +167,7 @@ std::shared_ptr<const DeviceHistory> DeviceHistory::build(SnapshotPtr snapshot, 
     h->m_snapshot = std::move(snapshot);
     h->m_device = device;
     h->m_events = traceOf(*h->m_snapshot, device);
+    h->m_times = h->m_snapshot->timesOf(device);
     h->replay(); // and the OOM and snapshot markers, on the same walk
     h->collectAnnotations();
     return h;
@@ -298,17 +300,17 @@ void DeviceHistory::replay()
             event != Allocation::NoEvent ? s.context(m_events[event]) : s.entryContexts.front();
         a.poolIndex = context.hasPool ? poolIndex(context.pool) : poolOf(a.addr);
     }
-    m_hasTimes = n > 0 && m_events[0].timeUs != 0;
+    m_hasTimes = n > 0 && timeUs(0) != 0;
 }
 
 void DeviceHistory::collectAnnotations()
 {
     // The state at a moment in time is the state after the last event recorded before it (times are monotonic
     // within a file).
-    auto eventBefore = [this](int64_t timeUs) -> EventIndex {
-        auto it = std::lower_bound(
-            m_events.begin(), m_events.end(), timeUs, [](const TraceEntry& e, int64_t t) { return e.timeUs < t; });
-        return EventIndex(it - m_events.begin()) - 1;
+    auto eventBefore = [this](int64_t t) -> EventIndex {
+        const auto events = std::views::iota(EventIndex(0), EventIndex(m_events.size()));
+        const auto first = std::ranges::partition_point(events, [&](EventIndex i) { return timeUs(i) < t; });
+        return EventIndex(first - events.begin()) - 1;
     };
     // START/END pairs nest per name (a scope can recur), so match each END with the latest open START.
     std::unordered_map<StringId, std::vector<size_t>> open;

@@ -262,7 +262,7 @@ public:
     /// Epoch microseconds of event i, 0 when the writer recorded none.
     int64_t timeUs(EventIndex event) const
     {
-        return event < 0 || m_events.empty() ? 0 : m_events[size_t(event)].timeUs;
+        return event < 0 || !m_times || size_t(event) >= m_times->size() ? 0 : (*m_times)[size_t(event)];
     }
     bool hasTimes() const
     {
@@ -334,6 +334,7 @@ private:
     SnapshotPtr m_snapshot;
     int m_device = 0;
     std::span<const TraceEntry> m_events;
+    const TraceTimes* m_times = nullptr; ///< the events' times; none in a snapshot made by hand
     // Per event, the change of the total since before the first event.
     BigVector<int64_t> m_netAfter;
     // The events that change the reserved bytes (segments mapped and freed: at most 152 of 10,307 events in the real

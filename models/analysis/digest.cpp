@@ -239,6 +239,7 @@ const char* stateName(BlockState state)
 struct ReducedTrace
 {
     std::vector<TraceEntry> events;
+    TraceTimes times;
     std::vector<int> categories; ///< per event: a Category, or -1
 };
 
@@ -326,27 +327,29 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
         TraceEntry e;
         e.addr = DigestInfo::leftOutAddress;
         e.stack = leftOutStack;
-        e.timeUs = timeUs;
         if (leftOut > 0) {
             e.kind = EntryKinds::plain(TraceAction::FreeCompleted);
             e.size = leftOut;
             out.push_back(e);
+            reduced.times.push_back(timeUs);
             ++figures.fillerEvents;
         }
         if (size > 0) {
             e.kind = EntryKinds::plain(TraceAction::Alloc);
             e.size = size;
             out.push_back(e);
+            reduced.times.push_back(timeUs);
             ++figures.fillerEvents;
         }
         leftOut = size;
     };
     for (size_t i = 0; i < n; ++i) {
         const TraceEntry& e = events[i];
+        const int64_t timeUs = h.timeUs(EventIndex(i));
         const int64_t source = h.totalAfter(EventIndex(i));
         // Nothing left out at a point a comparison looks at (the last event itself may be left out).
         if (isKey[i])
-            resize(0, e.timeUs);
+            resize(0, timeUs);
         if (keep[i]) {
             int64_t after = total;
             if (e.action() == TraceAction::Alloc) {
@@ -357,7 +360,7 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
             }
             // Never above the source curve.
             if (after + leftOut > source)
-                resize(std::max<int64_t>(source - after, 0), e.timeUs);
+                resize(std::max<int64_t>(source - after, 0), timeUs);
             if (e.action() == TraceAction::Alloc)
                 live[e.addr] = e.size;
             else if (e.action() == TraceAction::FreeCompleted)
@@ -365,13 +368,14 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
             total = after;
             reduced.categories.resize(out.size(), -1);
             out.push_back(e);
+            reduced.times.push_back(timeUs);
             reduced.categories.push_back(e.action() == TraceAction::Alloc ? int(categories[allocation]) : -1);
             ++figures.keptEvents;
         }
         if (e.action() == TraceAction::Alloc)
             ++allocation;
         if (sync[i] && !isKey[i])
-            resize(std::max<int64_t>(source - total, 0), e.timeUs);
+            resize(std::max<int64_t>(source - total, 0), timeUs);
     }
     reduced.categories.resize(out.size(), -1);
     return reduced;
@@ -425,7 +429,8 @@ void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<Segment
     w.endList();
 }
 
-void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> events, std::span<const int> categories)
+void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> events, const TraceTimes& times,
+    std::span<const int> categories)
 {
     w.beginList();
     for (size_t i = 0; i < events.size(); ++i) {
@@ -436,8 +441,8 @@ void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> 
         w.field(e.action() == TraceAction::Oom ? "device_free" : "addr", int64_t(e.addr));
         w.field("size", e.size);
         w.field("stream", e.stack == leftOutStack ? 0 : s.stream(e));
-        if (e.timeUs != 0) {
-            w.field("time_us", e.timeUs);
+        if (const int64_t timeUs = times[i]; timeUs != 0) {
+            w.field("time_us", timeUs);
         }
         w.text("frames");
         w.stack(e.stack);
@@ -518,7 +523,7 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     w.beginList();
     for (int d = 0; d <= devices.back(); ++d) {
         if (auto it = kept.find(d); it != kept.end()) {
-            writeTrace(w, snapshot, it->second.trace.events, it->second.trace.categories);
+            writeTrace(w, snapshot, it->second.trace.events, it->second.trace.times, it->second.trace.categories);
         } else {
             w.beginList();
             w.endList();
@@ -549,7 +554,7 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
         w.text("host_segments");
         writeSegments(w, snapshot, snapshot.hostSegments, nullptr, figures);
         w.text("host_traces");
-        writeTrace(w, snapshot, snapshot.hostTrace, {});
+        writeTrace(w, snapshot, snapshot.hostTrace, snapshot.hostTimes, {});
     }
 
     // The allocator's settings decide some verdicts (expandable segments); kept as text, flattened as they were read.

@@ -19,11 +19,10 @@ std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
         info.peakAllocatedBytes = peak.peakBytes;
         info.peakEventIndex = peak.peakEvent;
         info.traceIncomplete = peak.traceIncomplete;
-        if (d < snapshot.deviceTraces.size() && !snapshot.deviceTraces[d].empty()
-            && snapshot.deviceTraces[d].front().timeUs != 0) {
+        if (const TraceTimes* times = snapshot.timesOf(int(d)); times && !times->empty() && times->front() != 0) {
             info.hasTimes = true;
-            info.firstTimeUs = snapshot.deviceTraces[d].front().timeUs;
-            info.lastTimeUs = snapshot.deviceTraces[d].back().timeUs;
+            info.firstTimeUs = times->front();
+            info.lastTimeUs = times->back();
         }
     }
     for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d) {

@@ -23,6 +23,7 @@ public:
     {
         Memo,
         Trace,
+        Times,
         FrameLists,
         Frames,
         Arrays,

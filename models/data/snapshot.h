@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bigallocator.h"
+#include "tracetimes.h"
 
 #include <cstdint>
 #include <deque>
@@ -309,16 +310,15 @@ constexpr uint32_t plain(TraceAction action)
 }
 } // namespace EntryKinds
 
-/// One entry of a device's trace ring buffer. 32 bytes: a 1 GB snapshot holds about five million of them, so what
-/// rarely varies (the action's name, stream, compile context, user metadata) is one index into a small table.
+/// One entry of a device's trace ring buffer. 24 bytes: a 1 GB snapshot holds about five million of them, so what
+/// rarely varies (the action's name, stream, compile context, user metadata) is one index into a small table, and
+/// its time, which few walks read, is kept apart (Snapshot::deviceTimes).
 struct TraceEntry
 {
     /// The block or segment address; for `oom` entries the `device_free` bytes (an oom has no address).
     uint64_t addr = 0;
     /// Requested bytes for block actions, segment bytes for segment actions, total active bytes for `snapshot`.
     int64_t size = 0;
-    /// Epoch microseconds, or 0 when the writer predates `time_us`.
-    int64_t timeUs = 0;
     StackId stack = EmptyStack;
     /// See EntryKinds; Snapshot::kindOf() gives the whole of it.
     uint32_t kind = EntryKinds::plain(TraceAction::Other);
@@ -346,6 +346,7 @@ struct EntryContext
     int64_t pool[2] = { 0, 0 };
     bool hasPool = false;
 };
+static_assert(sizeof(TraceEntry) == 24);
 using TraceVector = BigVector<TraceEntry>;
 
 /// A `record_function` START or END mark (`external_annotations`).
@@ -396,10 +397,13 @@ struct Snapshot
     std::vector<Segment> segments;
     std::vector<Block> blocks;
     std::vector<TraceVector> deviceTraces;
+    /// Each device trace's entry times (epoch microseconds, 0 when the writer predates `time_us`), by entry index.
+    std::vector<TraceTimes> deviceTimes;
     /// Pinned host memory (`host_segments`, `host_traces`: `_record_memory_history(record_host=True)`): the host
     /// caching allocator's segments and its trace, kept apart from every GPU's. Host blocks sit in `blocks` too.
     std::vector<Segment> hostSegments;
     TraceVector hostTrace;
+    TraceTimes hostTimes;
     bool hasHostMemory = false;
     std::vector<Annotation> annotations;
     /// `allocator_settings` flattened to (key, value) text; nested dicts become `outer.inner` keys.
@@ -437,6 +441,11 @@ struct Snapshot
     const EntryContext& context(const TraceEntry& e) const
     {
         return entryContexts[kindOf(e).contextIndex];
+    }
+    /// The times of `device`'s trace; none for a device without them (a snapshot made by hand).
+    const TraceTimes* timesOf(int device) const
+    {
+        return device >= 0 && size_t(device) < deviceTimes.size() ? &deviceTimes[size_t(device)] : nullptr;
     }
     static std::vector<EntryKind> plainKinds();
     std::span<const Block> blocksOf(const Segment& segment) const

@@ -184,6 +184,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         // Host entries go into a trace list of their own too; finish() sets them apart.
         v.a = uint32_t(s.deviceTraces.size());
         s.deviceTraces.emplace_back();
+        s.deviceTimes.emplace_back();
         m_confirmedTrace.push_back(0);
         m_traceListedIn.push_back(NotListed);
         if (v.ctx == C::HostTraces || (parent && parent->ctx == C::HostTraces)) {
@@ -191,6 +192,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
             s.hasHostMemory = true;
         } else {
             reserveForEntries(s.deviceTraces.back());
+            reserveForEntries(s.deviceTimes.back());
         }
         break;
     case C::EntryPool: {
@@ -204,6 +206,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
         v.a = parent->a;
         v.b = s.deviceTraces[parent->a].size();
         s.deviceTraces[parent->a].emplace_back();
+        s.deviceTimes[parent->a].push_back(0);
         break;
     case C::Annotation:
         v.a = uint32_t(s.annotations.size());
@@ -298,6 +301,8 @@ void SnapshotBuilder::publishArrays(PageAhead& pages) const
     const TraceVector& trace = m_snapshot->deviceTraces.back();
     pages.publish(
         PageAhead::Trace, trace.data(), trace.size() * sizeof(TraceEntry), trace.capacity() * sizeof(TraceEntry));
+    const TraceTimes& times = m_snapshot->deviceTimes.back();
+    pages.publish(PageAhead::Times, times.data(), times.bytes(), times.capacityBytes());
 }
 
 int64_t SnapshotBuilder::intOf(const BuilderValue& value, const char* field) const
@@ -383,7 +388,7 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
         return;
     }
     case C::TraceEntry:
-        setTraceField(s.deviceTraces[dict.a][dict.b], k, value);
+        setTraceField(s.deviceTraces[dict.a][dict.b], dict.a, dict.b, k, value);
         return;
     case C::Annotation: {
         Annotation& a = s.annotations[dict.a];
@@ -423,7 +428,7 @@ void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const B
 {
     TraceEntry& e = m_snapshot->deviceTraces[entry.a][entry.b];
     for (size_t i = 0; i + 1 < items.size(); i += 2)
-        setTraceField(e, keyId(&items[i]), items[i + 1]);
+        setTraceField(e, entry.a, entry.b, keyId(&items[i]), items[i + 1]);
 }
 
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)
@@ -529,7 +534,8 @@ void SnapshotBuilder::setBlockField(BlockBuild& block, StringId key, const Build
     }
 }
 
-void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderValue& value)
+void SnapshotBuilder::setTraceField(
+    TraceEntry& e, uint32_t list, uint64_t index, StringId key, const BuilderValue& value)
 {
     switch (key) {
     case K_action:
@@ -554,7 +560,7 @@ void SnapshotBuilder::setTraceField(TraceEntry& e, StringId key, const BuilderVa
         e.kind = kindOf(kind);
     } break;
     case K_time_us:
-        e.timeUs = intOf(value, "time_us");
+        m_snapshot->deviceTimes[list].set(index, intOf(value, "time_us"));
         break;
     case K_compile_context:
     case K_user_metadata:
@@ -936,7 +942,9 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
         kinds[i] = kindOf(kind);
     }
     TraceVector& trace = s.deviceTraces[list.a];
+    TraceTimes& times = s.deviceTimes[list.a];
     const TraceVector& from = ps.deviceTraces[0];
+    const TraceTimes& fromTimes = ps.deviceTimes[0];
     // The part's pages are given back as they are copied, so the two copies of its entries are never all in memory.
     constexpr size_t block = size_t(1) << 16;
     for (size_t first = 0; first < from.size(); first += block) {
@@ -946,6 +954,7 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
             e.stack = stacks[e.stack];
             e.kind = kinds[e.kindIndex()];
             trace.push_back(e);
+            times.push_back(fromTimes[i]);
         }
         BigBlocks::trim(from.data() + first, from.data() + last);
     }
@@ -1174,17 +1183,27 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
     // Every trace list the file made, in the order it made them: the devices' (listed in `device_traces`) become
     // the devices 0, 1, …; the host's entries are gathered into one trace.
     std::vector<TraceVector> lists = std::move(s.deviceTraces);
+    std::vector<TraceTimes> listTimes = std::move(s.deviceTimes);
     s.deviceTraces.clear();
+    s.deviceTimes.clear();
     for (size_t d = 0; d < lists.size(); ++d) {
         TraceVector& trace = lists[d];
+        TraceTimes& times = listTimes[d];
         trace.resize(m_confirmedTrace[d]);
+        times.resize(m_confirmedTrace[d]);
         // The capacity reserved from the file's size is address space only, but pages past the end may have been
         // faulted in ahead.
         BigBlocks::trim(trace.data() + trace.size(), trace.data() + trace.capacity());
-        if (m_traceListedIn[d] == ListedForDevice)
+        BigBlocks::trim(static_cast<const char*>(times.data()) + times.bytes(),
+            static_cast<const char*>(times.data()) + times.capacityBytes());
+        if (m_traceListedIn[d] == ListedForDevice) {
             s.deviceTraces.push_back(std::move(trace));
-        else if (m_traceListedIn[d] == ListedForHost)
+            s.deviceTimes.push_back(std::move(times));
+        } else if (m_traceListedIn[d] == ListedForHost) {
             s.hostTrace.insert(s.hostTrace.end(), trace.begin(), trace.end());
+            for (size_t i = 0; i < times.size(); ++i)
+                s.hostTimes.push_back(times[i]);
+        }
     }
     s.annotations.resize(m_confirmedAnnotations);
 

@@ -245,7 +245,8 @@ private:
     int64_t intOf(const BuilderValue& value, const char* field) const;
     void setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value);
     void setBlockField(BlockBuild& block, StringId key, const BuilderValue& value);
-    void setTraceField(TraceEntry& entry, StringId key, const BuilderValue& value);
+    /// `entry` is the `index`th of the trace list `list`, whose times are apart (Snapshot::deviceTimes).
+    void setTraceField(TraceEntry& entry, uint32_t list, uint64_t index, StringId key, const BuilderValue& value);
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
     /// TraceEntry::kind for `kind`, interned in the snapshot's entryKinds.
@@ -263,7 +264,7 @@ private:
 
     /// Reserves room for as many items as the input can hold trace entries, once (an array with a capacity keeps
     /// it): address space only, its pages touched as the array fills.
-    template <typename T> void reserveForEntries(BigVector<T>& array) const
+    template <typename Array> void reserveForEntries(Array& array) const
     {
         if (array.capacity() > 0)
             return;

@@ -35,7 +35,8 @@ bool same(const RankScope::Snapshot& a, const RankScope::Snapshot& b)
     using namespace RankScope;
     if (a.strings.size() != b.strings.size() || a.frames.size() != b.frames.size() || a.stacks.size() != b.stacks.size()
         || a.deviceTraces.size() != b.deviceTraces.size() || a.streams != b.streams || a.entryKinds != b.entryKinds
-        || a.entryContexts.size() != b.entryContexts.size() || a.hostTrace.size() != b.hostTrace.size())
+        || a.entryContexts.size() != b.entryContexts.size() || a.hostTrace.size() != b.hostTrace.size()
+        || a.deviceTimes != b.deviceTimes || !(a.hostTimes == b.hostTimes))
         return false;
     for (size_t i = 0; i < a.strings.size(); ++i) {
         if (a.strings.view(StringId(i)) != b.strings.view(StringId(i)))
@@ -51,8 +52,7 @@ bool same(const RankScope::Snapshot& a, const RankScope::Snapshot& b)
     }
     for (size_t d = 0; d < a.deviceTraces.size(); ++d) {
         if (!std::ranges::equal(a.deviceTraces[d], b.deviceTraces[d], [](const TraceEntry& x, const TraceEntry& y) {
-                return x.addr == y.addr && x.size == y.size && x.timeUs == y.timeUs && x.stack == y.stack
-                    && x.kind == y.kind;
+                return x.addr == y.addr && x.size == y.size && x.stack == y.stack && x.kind == y.kind;
             }))
             return false;
     }
