@@ -69,6 +69,13 @@ void TestPlatform::pagesFaultedAhead()
     QVERIFY(resident(block + 20 * mb, 44 * mb) < 4 * mb); // a huge page may round up; nothing far past
     QCOMPARE(block[0], uint8_t(7));
     QVERIFY(std::all_of(block + 1, block + 16 * mb, [](uint8_t b) { return b == 0; }));
+    // Near the input's end, no further than the array's share of what remains: 24 MB for 24 MB read, 3 MB left.
+    pages.input(24 * mb, 3 * mb);
+    pages.publish(PageAhead::Memo, block, 24 * mb, 64 * mb);
+    pages.run(16 * mb);
+    QVERIFY(resident(block + 24 * mb, 3 * mb) == 3 * mb);
+    QCOMPARE(resident(block + 30 * mb, 26 * mb), size_t(0));
+    pages.input(0, 0);
     // Filled further: the next stretch, and never past the capacity.
     pages.publish(PageAhead::Memo, block, 56 * mb, 64 * mb);
     pages.run(16 * mb);

@@ -9,6 +9,8 @@ namespace RankScope {
 
 void PageAhead::run(size_t ahead)
 {
+    const uint64_t done = m_done.load(std::memory_order_relaxed);
+    const uint64_t left = m_left.load(std::memory_order_relaxed);
     for (Published& a : m_arrays) {
         if (!m_works)
             return;
@@ -17,7 +19,9 @@ void PageAhead::run(size_t ahead)
         const size_t capacity = a.capacity.load(std::memory_order_relaxed);
         // No further ahead than the array already reaches: one that stays small would hold pages it never fills.
         constexpr size_t least = size_t(256) << 10;
-        const size_t distance = std::min({ ahead, a.most.load(std::memory_order_relaxed), std::max(least, used) });
+        size_t distance = std::min({ ahead, a.most.load(std::memory_order_relaxed), std::max(least, used) });
+        if (done > 0)
+            distance = std::min<uint64_t>(distance, uint64_t(double(used) * double(left) / double(done)) + least);
         if (data != a.doneData) {
             a.doneData = data;
             a.done = 0;

@@ -39,6 +39,14 @@ public:
         a.capacity.store(capacity, std::memory_order_relaxed);
         a.most.store(most, std::memory_order_relaxed);
     }
+    /// The filling thread: it has read `done` bytes of its input and `left` remain. The arrays grow with the input,
+    /// so none is faulted in further ahead than its share of what remains: at the end of a parse, the pages past each
+    /// array's end would be on top of everything it holds.
+    void input(uint64_t done, uint64_t left)
+    {
+        m_done.store(done, std::memory_order_relaxed);
+        m_left.store(left, std::memory_order_relaxed);
+    }
     /// The helper thread: faults in up to `ahead` bytes past each array's filled end.
     void run(size_t ahead);
 
@@ -54,6 +62,8 @@ private:
         size_t done = 0;
     };
     std::array<Published, Arrays> m_arrays;
+    std::atomic<uint64_t> m_done { 0 }; ///< 0: the input's size is not known
+    std::atomic<uint64_t> m_left { 0 };
     bool m_works = true;
 };
 

@@ -801,6 +801,10 @@ void PickleReader::runOpcodes()
                 m_in.pageAhead().publish(PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t),
                     m_memo.capacity() * sizeof(uint32_t));
                 m_builder.publishArrays(m_in.pageAhead());
+                // The file's size and the offsets are of one stream only when it is not compressed; a part's
+                // arrays are its own, from its start.
+                if (const uint64_t at = m_in.offsetOf(p); !m_in.isGzip() && !m_isPart && at <= m_in.fileSize())
+                    m_in.pageAhead().input(at, m_in.fileSize() - at);
             }
             arm();
         }
