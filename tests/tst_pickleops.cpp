@@ -22,6 +22,7 @@ private slots:
     void unknownKeysAndActions();
     void entryKindsInEveryOrder();
     void entryTimesOfEveryShape();
+    void memoIndexStoredTwice();
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
     void frameListInSeveralBatches();
@@ -326,6 +327,27 @@ void TestPickleOps::entryTimesOfEveryShape()
     set.resize(6);
     QCOMPARE(set.size(), size_t(6));
     QCOMPARE(set.back(), epoch);
+}
+
+// A memo index stored again holds what was stored last, a trace entry dict too (its slot is the one never written).
+void TestPickleOps::memoIndexStoredTwice()
+{
+    const auto file = [](bool again) {
+        PickleWriter w;
+        w.proto(4).emptyDict().mark().str("segments").emptyList();
+        w.str("device_traces").emptyList().mark().emptyList().mark();
+        w.emptyDict().op('q').op(4).mark().str("action").str("alloc").op('q').op(5); // memo 5: "alloc"
+        w.key("addr", 4096).key("size", 512).setitems();
+        w.emptyDict().op('q').op(again ? 5 : 6).mark().str("action").op('h').op(5); // memo 5: this entry, or "alloc"
+        w.key("addr", 8192).key("size", 512).setitems();
+        w.appends().appends().setitems().stop();
+        return w;
+    };
+    const SnapshotPtr once = read(file(false));
+    QCOMPARE(once->deviceTraces[0].size(), size_t(2));
+    QCOMPARE(once->strings.view(once->actionName(once->deviceTraces[0][1])), std::string_view("alloc"));
+    QCOMPARE(
+        readError(file(true).bytes()), QStringLiteral("trace 'action' should be a string, found a dict at byte 114"));
 }
 
 void TestPickleOps::bytesAndNoneAreIgnored()

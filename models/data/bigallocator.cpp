@@ -71,6 +71,16 @@ void* allocate(std::size_t bytes)
     return p;
 }
 
+void* allocateZeroed(std::size_t bytes)
+{
+    if (bytes < threshold) {
+        if (void* p = std::calloc(bytes ? bytes : 1, 1))
+            return p;
+        throw std::bad_alloc();
+    }
+    return allocate(bytes); // fresh anonymous pages
+}
+
 void deallocate(void* p, std::size_t bytes) noexcept
 {
     if (!p)

@@ -234,13 +234,14 @@ uint64_t readBE64(const uint8_t* p)
 }
 
 // A memo entry: a slot of m_memoValues, or a frame list or string held in the entry itself (tag and index), or
-// one of the two markers (slots skipped by a BINPUT past the end, trace entry dicts).
+// the marker of slots skipped by a BINPUT past the end. A trace entry dict is slot 0, which holds the dict its memo
+// reference gives, and is never written (MemoSlots).
 constexpr uint32_t memoTag = 0xc0000000u;
 constexpr uint32_t memoFrameList = 0x40000000u;
 constexpr uint32_t memoString = 0x80000000u;
 constexpr uint32_t memoIndex = ~memoTag;
 constexpr uint32_t unsetMemo = 0xffffffffu;
-constexpr uint32_t traceEntryMemo = 0xfffffffeu;
+constexpr uint32_t traceEntryMemo = 0;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
 constexpr size_t progressStep = size_t(1) << 20;
 
@@ -256,6 +257,38 @@ PickleReader::PickleReader(InputStream& in, SnapshotBuilder& builder)
         m_memo.reserve(std::max<uint64_t>(1 << 16, (in.isGzip() ? in.fileSize() * 12 : in.fileSize()) / 2));
         m_memoValues.reserve(1 << 16);
     } catch (const std::bad_alloc&) { }
+    // Slot 0: what a memo reference to a trace entry dict gives. Its fields went into the trace already; a script
+    // that kept a reference to an entry (snapshot["last"] = entry) makes a second reference, and wherever the copy
+    // lands it is a dict whose contents are ignored. (Placed in a trace list a second time, the builder says so.)
+    BuilderValue entry;
+    entry.kind = BuilderValue::Dict;
+    entry.ctx = SchemaContext::Ignore;
+    m_memoValues.push_back(entry);
+}
+
+PickleReader::MemoSlots::~MemoSlots()
+{
+    BigBlocks::deallocate(m_slots, m_capacity * sizeof(uint32_t));
+}
+
+void PickleReader::MemoSlots::reserve(size_t count)
+{
+    if (count <= m_capacity)
+        return;
+    if (count > SIZE_MAX / sizeof(uint32_t))
+        throw std::bad_alloc();
+    auto* fresh = static_cast<uint32_t*>(BigBlocks::allocateZeroed(count * sizeof(uint32_t)));
+    std::copy(m_slots, m_slots + m_written, fresh);
+    BigBlocks::deallocate(m_slots, m_capacity * sizeof(uint32_t));
+    m_slots = fresh;
+    m_capacity = count;
+}
+
+void PickleReader::MemoSlots::grow(size_t count, uint32_t slot)
+{
+    reserve(count);
+    while (m_size < count)
+        set(m_size++, slot);
 }
 
 void PickleReader::fail(const std::string& what) const
@@ -317,12 +350,12 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         m_partStored[index] = 1;
     }
     if (index < m_memo.size()) {
-        m_memo[index] = slot;
+        m_memo.set(index, slot);
     } else if (index == m_memo.size()) {
         m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
     } else if (index < m_memo.size() + farMemoIndex) {
-        m_memo.resize(index + 1, unsetMemo);
-        m_memo[index] = slot;
+        m_memo.grow(index + 1, unsetMemo);
+        m_memo.set(index, slot);
     } else {
         m_sparseMemo[index] = top; // far-off index: never allocate up to it
     }
@@ -345,13 +378,8 @@ BuilderValue PickleReader::memoValue(uint32_t slot) const
     default:
         break;
     }
-    // A trace entry dict (unset slots are not asked for). A script that kept a reference to an entry
-    // (snapshot["last"] = entry) makes a second reference. Its fields went into the trace already; wherever the copy
-    // lands it is a dict whose contents are ignored. (Placed in a trace list a second time, the builder says so.)
-    BuilderValue v;
-    v.kind = BuilderValue::Dict;
-    v.ctx = SchemaContext::Ignore;
-    return v;
+    // Only unset slots have both tags, and they are not asked for.
+    return m_memoValues.front();
 }
 
 BuilderValue PickleReader::memoGet(uint64_t index)
@@ -652,7 +680,7 @@ uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
     m_memoBefore = memoBefore;
     m_foreign = std::move(foreign);
     m_abandoned = abandoned;
-    m_memo.assign(memoBefore, unsetMemo);
+    m_memo.grow(memoBefore, unsetMemo); // a part's reader starts with an empty memo
     try {
         m_partStored.reserve(m_memo.capacity());
     } catch (const std::bad_alloc&) { }
@@ -798,8 +826,8 @@ void PickleReader::runOpcodes()
                 if (m_split)
                     m_split->readerAt(m_in.offsetOf(p), m_builder.traceEntries());
                 nextReport = p + progressStep;
-                m_in.pageAhead().publish(PageAhead::Memo, m_memo.data(), m_memo.size() * sizeof(uint32_t),
-                    m_memo.capacity() * sizeof(uint32_t));
+                m_in.pageAhead().publish(
+                    PageAhead::Memo, m_memo.data(), m_memo.writtenBytes(), m_memo.capacity() * sizeof(uint32_t));
                 m_builder.publishArrays(m_in.pageAhead());
                 // The file's size and the offsets are of one stream only when it is not compressed; a part's
                 // arrays are its own, from its start.

@@ -96,6 +96,61 @@ private:
         size_t m_size = 0;
     };
 
+    /// The memo: a slot per memo index. Slot 0, a trace entry dict, is never written: the array's pages are zero from
+    /// the start, so where nearly every memoized object is an entry dict (a file whose entries share their frame
+    /// lists) they are never faulted in at all.
+    class MemoSlots
+    {
+    public:
+        MemoSlots() = default;
+        ~MemoSlots();
+        MemoSlots(const MemoSlots&) = delete;
+        MemoSlots& operator=(const MemoSlots&) = delete;
+        size_t size() const
+        {
+            return m_size;
+        }
+        size_t capacity() const
+        {
+            return m_capacity;
+        }
+        const uint32_t* data() const
+        {
+            return m_slots;
+        }
+        /// The bytes from the start to the last slot written: what PageAhead sees as filled.
+        size_t writtenBytes() const
+        {
+            return m_written * sizeof(uint32_t);
+        }
+        uint32_t operator[](size_t i) const
+        {
+            return m_slots[i];
+        }
+        void set(size_t i, uint32_t slot)
+        {
+            if (slot != 0 || i < m_written) {
+                m_slots[i] = slot;
+                m_written = std::max(m_written, i + 1);
+            }
+        }
+        void push_back(uint32_t slot)
+        {
+            if (m_size == m_capacity) [[unlikely]]
+                reserve(m_capacity * 2 + 1024);
+            set(m_size++, slot);
+        }
+        /// Adds slots holding `slot` up to `count`.
+        void grow(size_t count, uint32_t slot);
+        void reserve(size_t count);
+
+    private:
+        uint32_t* m_slots = nullptr;
+        size_t m_size = 0;
+        size_t m_capacity = 0;
+        size_t m_written = 0; ///< every slot from here on is 0 and was never written
+    };
+
     void runOpcodes();
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
@@ -116,8 +171,8 @@ private:
     std::vector<size_t> m_marks;
     // The memo maps an index to a slot of m_memoValues, or holds the value itself: CPython memoizes every trace
     // entry dict, frame list and string of a file, the bulk of it, and most are never referenced again, so those
-    // take 4 bytes here and no value slot.
-    std::vector<uint32_t, BigAllocator<uint32_t>> m_memo;
+    // take 4 bytes here (an entry dict's, slot 0, not even written) and no value slot of their own.
+    MemoSlots m_memo;
     // A slot per memoized frame dict, half a million in the benchmark's 1 GB rank: big pages, as the memo, where its
     // growth onto fresh 4 KiB pages was most of what faults were left in the parse.
     BigVector<BuilderValue> m_memoValues;
