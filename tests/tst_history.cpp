@@ -395,8 +395,10 @@ void TestHistory::addressMap()
     std::map<uint64_t, int64_t> reference;
     std::mt19937_64 random(7);
     for (int i = 0; i < 1000000; ++i) {
-        // Aligned addresses, as allocations are, and a few beyond 2^63.
-        const uint64_t address = (random() % 3000) * 512 + (random() % 8 == 0 ? (uint64_t(1) << 63) : 0);
+        // Aligned addresses, as allocations are, a few beyond 2^63, and the one a slot is empty with.
+        const uint64_t address = random() % 1000 == 0
+            ? ~uint64_t(0)
+            : (random() % 3000) * 512 + (random() % 8 == 0 ? (uint64_t(1) << 63) : 0);
         if (random() % 2) {
             map.set(address, int64_t(i));
             reference[address] = i;
@@ -411,7 +413,7 @@ void TestHistory::addressMap()
         }
         if (i % 1000 == 0) {
             QCOMPARE(map.size(), reference.size());
-            const uint64_t probe = (random() % 3000) * 512;
+            const uint64_t probe = i % 3000 == 0 ? ~uint64_t(0) : (random() % 3000) * 512;
             QCOMPARE(map.contains(probe), reference.count(probe) == 1);
         }
     }
