@@ -35,6 +35,7 @@ class TestPlatform : public QObject
 private slots:
     void pagesFaultedAhead();
     void noByteChanges();
+    void zeroedBlocks();
     void fileSizesIn64Bits();
     void usableCores();
 };
@@ -141,8 +142,28 @@ void TestPlatform::noByteChanges()
     BigBlocks::deallocate(small, 4096);
 }
 
-// A file over 4 GiB (sparse: it takes no disk) has its size, and keeps it while read; one that grows is seen to
-// change. With 32-bit sizes (struct stat on Windows) it would read as a file that changed.
+// The memo skips writing zeros to a block of pages of its own (PickleReader::MemoSlots): it must read 0 on every
+// platform, the portable fallback and the sanitizers' too, and no smaller block may claim to be one.
+void TestPlatform::zeroedBlocks()
+{
+    const size_t mb = size_t(1) << 20;
+    QVERIFY(!BigBlocks::ownPages(100));
+    QVERIFY(!BigBlocks::ownPages(3 * mb));
+    for (const size_t bytes : { size_t(4) * mb, size_t(64) * mb + 4096 }) {
+        QVERIFY(BigBlocks::ownPages(bytes));
+        for (int round = 0; round < 2; ++round) {
+            auto* block = static_cast<uint8_t*>(BigBlocks::allocate(bytes));
+            // A byte a page: touching each would cost the block's memory.
+            for (size_t i = 0; i < bytes; i += 4096)
+                QCOMPARE(block[i], uint8_t(0));
+            QCOMPARE(block[bytes - 1], uint8_t(0));
+            // Dirtied and freed: the next round must not see it again.
+            std::fill(block, block + 8 * mb / 2, uint8_t(0xa5));
+            BigBlocks::deallocate(block, bytes);
+        }
+    }
+}
+
 void TestPlatform::fileSizesIn64Bits()
 {
     QTemporaryDir dir;

@@ -71,14 +71,9 @@ void* allocate(std::size_t bytes)
     return p;
 }
 
-void* allocateZeroed(std::size_t bytes)
+bool ownPages(std::size_t bytes)
 {
-    if (bytes < threshold) {
-        if (void* p = std::calloc(bytes ? bytes : 1, 1))
-            return p;
-        throw std::bad_alloc();
-    }
-    return allocate(bytes); // fresh anonymous pages
+    return bytes >= threshold;
 }
 
 void deallocate(void* p, std::size_t bytes) noexcept

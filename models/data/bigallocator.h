@@ -15,8 +15,9 @@ namespace BigBlocks {
 /// parse no longer misses the TLB at every 4 KiB (1 GB rank: 1.6 to 1.3 s of the parse thread's CPU).
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
-/// As allocate(), with every byte 0; a block of pages of its own is zero as it comes, none of it faulted in.
-void* allocateZeroed(std::size_t bytes);
+/// Whether allocate(bytes) gives pages of their own, which are 0 as they come (Platform::allocatePages) and are
+/// faulted in only where they are written; a smaller block comes from the C library, its bytes unspecified.
+bool ownPages(std::size_t bytes);
 /// Faults in the pages of [from, to) that lie in one block allocated here and still alive, without changing a byte
 /// (Platform::populatePages), so another thread pays the kernel's zeroing before the owner writes there. Anything
 /// else is left alone. False once the platform turns out not to support it (always in the portable fallback).

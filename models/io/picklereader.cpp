@@ -277,8 +277,14 @@ void PickleReader::MemoSlots::reserve(size_t count)
         return;
     if (count > SIZE_MAX / sizeof(uint32_t))
         throw std::bad_alloc();
-    auto* fresh = static_cast<uint32_t*>(BigBlocks::allocateZeroed(count * sizeof(uint32_t)));
+    auto* fresh = static_cast<uint32_t*>(BigBlocks::allocate(count * sizeof(uint32_t)));
     std::copy(m_slots, m_slots + m_written, fresh);
+    m_zeroed = BigBlocks::ownPages(count * sizeof(uint32_t));
+    if (!m_zeroed) {
+        // The slots never written are 0 in the block they were in; here they must be written.
+        std::fill(fresh + m_written, fresh + m_size, 0u);
+        m_written = m_size;
+    }
     BigBlocks::deallocate(m_slots, m_capacity * sizeof(uint32_t));
     m_slots = fresh;
     m_capacity = count;

@@ -96,9 +96,9 @@ private:
         size_t m_size = 0;
     };
 
-    /// The memo: a slot per memo index. Slot 0, a trace entry dict, is never written: the array's pages are zero from
-    /// the start, so where nearly every memoized object is an entry dict (a file whose entries share their frame
-    /// lists) they are never faulted in at all.
+    /// The memo: a slot per memo index. Slot 0, a trace entry dict, is never written to a big file's memo, whose
+    /// pages are zero from the start (BigBlocks::ownPages), so where nearly every memoized object is an entry dict (a
+    /// file whose entries share their frame lists) they are never faulted in at all.
     class MemoSlots
     {
     public:
@@ -129,7 +129,7 @@ private:
         }
         void set(size_t i, uint32_t slot)
         {
-            if (slot != 0 || i < m_written) {
+            if (slot != 0 || i < m_written || !m_zeroed) {
                 m_slots[i] = slot;
                 m_written = std::max(m_written, i + 1);
             }
@@ -148,7 +148,8 @@ private:
         uint32_t* m_slots = nullptr;
         size_t m_size = 0;
         size_t m_capacity = 0;
-        size_t m_written = 0; ///< every slot from here on is 0 and was never written
+        size_t m_written = 0; ///< every slot from here on was never written
+        bool m_zeroed = false; ///< and is 0: the slots are pages of their own
     };
 
     void runOpcodes();

@@ -16,7 +16,8 @@ namespace RankScope::Platform {
 /// The size of a memory page, the unit of allocatePages(), populatePages() and discardPages().
 std::size_t pageBytes();
 
-/// `bytes` (a multiple of pageBytes()) of fresh memory for one large array, page-aligned; nullptr when there is none.
+/// `bytes` (a multiple of pageBytes()) of fresh memory for one large array, page-aligned, every byte 0 (without
+/// writing it where the system gives zeroed pages); nullptr when there is none.
 void* allocatePages(std::size_t bytes) noexcept;
 /// Frees what allocatePages() returned, with the same `bytes`.
 void freePages(void* p, std::size_t bytes) noexcept;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Standard C++ and Qt alone: big blocks from operator new; pages are neither faulted in ahead nor given back early
+// Standard C++ and Qt alone: big blocks from calloc; pages are neither faulted in ahead nor given back early
 // (the thread that fills an array pays for its fresh pages, and memory is returned when the array is freed); file
 // sizes from the path.
 #include "platform.h"
@@ -7,7 +7,9 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <new>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
 
 namespace RankScope::Platform {
@@ -25,13 +27,25 @@ std::size_t pageBytes()
 
 void* allocatePages(std::size_t bytes) noexcept
 {
-    return ::operator new(bytes, std::align_val_t(alignment), std::nothrow);
+    // calloc: zero, as the contract says, and for blocks this large the common C libraries map fresh memory, which is
+    // zero already, rather than clear it. The room of one alignment before the block holds calloc's own pointer.
+    if (bytes > SIZE_MAX - alignment)
+        return nullptr;
+    void* raw = std::calloc(bytes + alignment, 1);
+    if (!raw)
+        return nullptr;
+    char* p = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(raw) + alignment) & ~(alignment - 1));
+    std::memcpy(p - sizeof(void*), &raw, sizeof(void*)); // malloc's alignment leaves at least that much room
+    return p;
 }
 
 void freePages(void* p, std::size_t) noexcept
 {
-    // Unsized: clang before 19 declares the sized form only with -fsized-deallocation.
-    ::operator delete(p, std::align_val_t(alignment));
+    if (!p)
+        return;
+    void* raw = nullptr;
+    std::memcpy(&raw, static_cast<char*>(p) - sizeof(void*), sizeof(void*));
+    std::free(raw);
 }
 
 bool populatePages(void*, std::size_t) noexcept
