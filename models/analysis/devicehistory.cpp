@@ -9,7 +9,6 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <ranges>
 #include <unordered_map>
 
 namespace RankScope {
@@ -308,9 +307,18 @@ void DeviceHistory::collectAnnotations()
     // The state at a moment in time is the state after the last event recorded before it (times are monotonic
     // within a file).
     auto eventBefore = [this](int64_t t) -> EventIndex {
-        const auto events = std::views::iota(EventIndex(0), EventIndex(m_events.size()));
-        const auto first = std::ranges::partition_point(events, [&](EventIndex i) { return timeUs(i) < t; });
-        return EventIndex(first - events.begin()) - 1;
+        // The first event at t or later, by halving (the times are apart from the events, read by index).
+        EventIndex first = 0;
+        for (EventIndex count = EventIndex(m_events.size()); count > 0;) {
+            const EventIndex half = count / 2;
+            if (timeUs(first + half) < t) {
+                first += half + 1;
+                count -= half + 1;
+            } else {
+                count = half;
+            }
+        }
+        return first - 1;
     };
     // START/END pairs nest per name (a scope can recur), so match each END with the latest open START.
     std::unordered_map<StringId, std::vector<size_t>> open;
