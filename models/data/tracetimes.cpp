@@ -32,6 +32,12 @@ void TraceTimes::push_back(int64_t timeUs)
         set(m_offsets.size() - 1, timeUs);
 }
 
+void TraceTimes::append(const TraceTimes& other)
+{
+    for (size_t i = 0; i < other.size(); ++i)
+        push_back(other[i]);
+}
+
 void TraceTimes::set(size_t i, int64_t timeUs)
 {
     if (!m_wide) {

@@ -44,6 +44,8 @@ public:
 
     /// A new entry's time.
     void push_back(int64_t timeUs);
+    /// Adds `other`'s times after these.
+    void append(const TraceTimes& other);
     /// Sets the time of an entry there is already.
     void set(size_t i, int64_t timeUs);
     /// Keeps the first `count` entries' times (or adds times of 0 up to `count`).

@@ -942,9 +942,7 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
         kinds[i] = kindOf(kind);
     }
     TraceVector& trace = s.deviceTraces[list.a];
-    TraceTimes& times = s.deviceTimes[list.a];
     const TraceVector& from = ps.deviceTraces[0];
-    const TraceTimes& fromTimes = ps.deviceTimes[0];
     // The part's pages are given back as they are copied, so the two copies of its entries are never all in memory.
     constexpr size_t block = size_t(1) << 16;
     for (size_t first = 0; first < from.size(); first += block) {
@@ -954,10 +952,10 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
             e.stack = stacks[e.stack];
             e.kind = kinds[e.kindIndex()];
             trace.push_back(e);
-            times.push_back(fromTimes[i]);
         }
         BigBlocks::trim(from.data() + first, from.data() + last);
     }
+    s.deviceTimes[list.a].append(ps.deviceTimes[0]);
     m_confirmedTrace[list.a] = uint32_t(trace.size());
     s.profilerDerived = s.profilerDerived || ps.profilerDerived;
     // The part's pool pairs take the stamps (and so the slots) this parse would have given them.
@@ -1201,8 +1199,7 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
             s.deviceTimes.push_back(std::move(times));
         } else if (m_traceListedIn[d] == ListedForHost) {
             s.hostTrace.insert(s.hostTrace.end(), trace.begin(), trace.end());
-            for (size_t i = 0; i < times.size(); ++i)
-                s.hostTimes.push_back(times[i]);
+            s.hostTimes.append(times);
         }
     }
     s.annotations.resize(m_confirmedAnnotations);
