@@ -104,7 +104,7 @@ void TestHistory::replayBackAndForth()
     QCOMPARE(h->reservedAfter(BeforeTrace), reservedAtStart);
     // After every event, the segments' events so far added to it; the final snapshot's segments after the last.
     int64_t reserved = reservedAtStart;
-    const std::span<const TraceEntry> events = h->events();
+    const TraceView events = h->events();
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceAction action = events[i].action();
         if (action == TraceAction::SegmentAlloc || action == TraceAction::SegmentMap)

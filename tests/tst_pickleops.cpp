@@ -22,6 +22,7 @@ private slots:
     void unknownKeysAndActions();
     void entryKindsInEveryOrder();
     void entryTimesOfEveryShape();
+    void entriesOfEveryShape();
     void memoIndexStoredTwice();
     void bytesAndNoneAreIgnored();
     void sharedFramesAcrossBlockAndTrace();
@@ -242,7 +243,7 @@ void TestPickleOps::entryKindsInEveryOrder()
     const SnapshotPtr s = read(w);
     QCOMPARE(s->deviceTraces[0].size(), size_t(n));
     for (int i = 0; i < n; ++i) {
-        const TraceEntry& e = s->deviceTraces[0][size_t(i)];
+        const TraceEntry e = s->deviceTraces[0][size_t(i)];
         const char* context = contexts[(i / 15) % 3];
         QCOMPARE(s->strings.view(s->actionName(e)), std::string_view(actions[i % 3]));
         QCOMPARE(e.action(),
@@ -327,6 +328,95 @@ void TestPickleOps::entryTimesOfEveryShape()
     set.resize(6);
     QCOMPARE(set.size(), size_t(6));
     QCOMPARE(set.back(), epoch);
+}
+
+// Trace entries take 16 bytes where a real file's numbers fit, 24 where one does not; both must read back as written,
+// whether the entry was made whole or field by field as the reader does, and a late misfit must keep what came before.
+void TestPickleOps::entriesOfEveryShape()
+{
+    constexpr uint64_t base = 0x7f0000000000;
+    constexpr uint64_t addrEnd = uint64_t(1) << 48;
+    constexpr int64_t sizeEnd = int64_t(1) << 40;
+    constexpr size_t n = 5000;
+    constexpr size_t late = 4321; // a misfit after several runs of fitting entries
+    struct Shape
+    {
+        const char* what;
+        bool wide;
+        uint64_t (*addr)(size_t);
+        int64_t (*size)(size_t);
+        int64_t (*stream)(size_t);
+    };
+    const Shape shapes[] = {
+        { "a training job's", false, [](size_t i) { return base + 512 * i; },
+            [](size_t i) { return int64_t(512 * (i % 100 + 1)); }, [](size_t i) { return int64_t(i % 3); } },
+        { "the largest address and size that fit", false, [](size_t) { return addrEnd - 1; },
+            [](size_t) { return sizeEnd - 1; }, [](size_t) { return int64_t(0); } },
+        { "an address of 2^48, late", true, [](size_t i) { return i == late ? addrEnd : base + i; },
+            [](size_t) { return int64_t(512); }, [](size_t) { return int64_t(0); } },
+        { "a digest's stand-in address", true,
+            [](size_t i) { return i == late ? DigestInfo::leftOutAddress : base + i; },
+            [](size_t) { return int64_t(512); }, [](size_t) { return int64_t(0); } },
+        { "a size of 2^40, late", true, [](size_t i) { return base + i; },
+            [](size_t i) { return i == late ? sizeEnd : int64_t(i); }, [](size_t) { return int64_t(0); } },
+        { "a negative size, late", true, [](size_t i) { return base + i; },
+            [](size_t i) { return i == late ? int64_t(-1) : int64_t(i); }, [](size_t) { return int64_t(0); } },
+        { "a stream of its own for every entry (more than 4096 kinds)", true, [](size_t i) { return base + i; },
+            [](size_t) { return int64_t(512); }, [](size_t i) { return int64_t(i + 1); } },
+    };
+    for (const Shape& shape : shapes) {
+        PickleWriter w;
+        w.proto(4).emptyDict().mark().str("segments").emptyList();
+        w.str("device_traces").emptyList().mark().emptyList().mark();
+        for (size_t i = 0; i < n; ++i) {
+            w.emptyDict().mark().keyStr("action", i % 2 ? "free_completed" : "alloc");
+            w.key("addr", int64_t(shape.addr(i))).key("size", shape.size(i)).key("stream", shape.stream(i));
+            w.setitems();
+            if (i % 1000 == 999)
+                w.appends().mark();
+        }
+        w.appends().appends().setitems().stop();
+        const SnapshotPtr s = read(w);
+        QVERIFY2(s, shape.what);
+        const TraceEntries& trace = s->deviceTraces[0];
+        QCOMPARE(trace.size(), n);
+        QVERIFY2(trace.isWide() == shape.wide, shape.what);
+        TraceEntries whole;
+        for (size_t i = 0; i < n; ++i) {
+            const TraceEntry e = trace[i];
+            QVERIFY2(e.addr == shape.addr(i) && e.size == shape.size(i), shape.what);
+            QCOMPARE(e.action(), i % 2 ? TraceAction::FreeCompleted : TraceAction::Alloc);
+            QCOMPARE(s->stream(e), shape.stream(i));
+            whole.push_back(e);
+        }
+        QCOMPARE(whole.isWide(), shape.wide);
+        QVERIFY(std::ranges::equal(whole, trace));
+        QCOMPARE(whole.bytes(), n * (shape.wide ? sizeof(TraceEntry) : sizeof(PackedEntry)));
+    }
+
+    // Stacks: a file would need 2^24 of them, so the fields are set here as the reader sets them.
+    TraceEntries set;
+    for (size_t i = 0; i < 3; ++i)
+        set.push_back({});
+    set.setStack(0, (StackId(1) << 24) - 1);
+    set.setAddr(0, addrEnd - 1);
+    set.setKind(1, EntryKinds::make(TraceAction::Oom, 4095));
+    set.setSize(1, sizeEnd - 1);
+    QVERIFY(!set.isWide());
+    QCOMPARE(set[0].stack, (StackId(1) << 24) - 1);
+    QCOMPARE(set[0].addr, addrEnd - 1);
+    QCOMPARE(set[1].kind, EntryKinds::make(TraceAction::Oom, 4095));
+    QCOMPARE(set[1].size, sizeEnd - 1);
+    QCOMPARE(set[1].stack, EmptyStack);
+    set.setStack(2, StackId(1) << 24);
+    QVERIFY(set.isWide());
+    QCOMPARE(set[2].stack, StackId(1) << 24);
+    QCOMPARE(set[0].stack, (StackId(1) << 24) - 1);
+    QCOMPARE(set[1].kind, EntryKinds::make(TraceAction::Oom, 4095));
+    QCOMPARE(set[2].kind, TraceEntry {}.kind);
+    set.resize(1);
+    QCOMPARE(set.size(), size_t(1));
+    QCOMPARE(set.back().addr, addrEnd - 1);
 }
 
 // A memo index stored again holds what was stored last, a trace entry dict too (its slot is the one never written).
@@ -554,7 +644,7 @@ void TestPickleOps::traceEntryShapes()
     const SnapshotPtr s = read(w);
     QCOMPARE(s->deviceTraces[0].size(), size_t(3));
     for (size_t i = 0; i < 3; ++i) {
-        const TraceEntry& e = s->deviceTraces[0][i];
+        const TraceEntry e = s->deviceTraces[0][i];
         QCOMPARE(e.action(), TraceAction::Alloc);
         QCOMPARE(e.addr, uint64_t(4096));
         QCOMPARE(e.size, int64_t(70000));

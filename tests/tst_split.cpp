@@ -47,7 +47,7 @@ QByteArray splitAt(double at)
     return QByteArrayLiteral("at=") + QByteArray::number(at) + QByteArrayLiteral(",min=0");
 }
 
-bool sameEntries(const TraceVector& a, const TraceVector& b)
+bool sameEntries(const TraceEntries& a, const TraceEntries& b)
 {
     return std::ranges::equal(a, b, [](const TraceEntry& x, const TraceEntry& y) {
         return x.addr == y.addr && x.size == y.size && x.stack == y.stack && x.kind == y.kind;
@@ -305,7 +305,7 @@ void TestSplit::realFiles()
         whole = SnapshotReader::read(path).snapshot;
     }
     size_t entries = 0;
-    for (const TraceVector& trace : whole->deviceTraces)
+    for (const TraceEntries& trace : whole->deviceTraces)
         entries = std::max(entries, trace.size());
     int splits = 0;
     for (const double at : { 0.05, 0.3, 0.5, 0.7, 0.9 }) {

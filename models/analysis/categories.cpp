@@ -210,7 +210,7 @@ CategoryRules CategoryRules::read(const QString& path)
 std::vector<Category> Categories::classify(const DeviceHistory& h, const CategoryRules& rules)
 {
     const std::span<const Allocation> allocations = h.allocations();
-    const std::span<const TraceEntry> events = h.events();
+    const TraceView events = h.events();
     std::vector<Category> out(allocations.size(), Category::Other);
     Classifier classifier(h, rules);
 

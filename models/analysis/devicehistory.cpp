@@ -21,10 +21,9 @@ bool parseNumber(std::string_view text, int64_t& value)
     return ec == std::errc() && end == text.data() + text.size();
 }
 
-std::span<const TraceEntry> traceOf(const Snapshot& s, int device)
+TraceView traceOf(const Snapshot& s, int device)
 {
-    return size_t(device) < s.deviceTraces.size() ? std::span<const TraceEntry>(s.deviceTraces[size_t(device)])
-                                                  : std::span<const TraceEntry>();
+    return size_t(device) < s.deviceTraces.size() ? TraceView(s.deviceTraces[size_t(device)]) : TraceView();
 }
 
 // What a trace event tells about its block; an alloc's own, or a free's when the alloc was not recorded.
@@ -44,13 +43,13 @@ Allocation allocationOf(const Snapshot& s, const TraceEntry& e)
 // pairedFree(i, e, payload), unpairedFree(i, e), then after(i, e, net) for every event with the change of the total
 // since the start, and ghost(block) for each ghost at the end.
 template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After, typename Ghost>
-void walkTrace(const Snapshot& s, int device, std::span<const TraceEntry> events, Alloc alloc, PairedFree pairedFree,
+void walkTrace(const Snapshot& s, int device, TraceView events, Alloc alloc, PairedFree pairedFree,
     UnpairedFree unpairedFree, After after, Ghost ghost)
 {
     AddressMap<std::pair<Payload, int64_t>> live; // address → payload, size
     int64_t net = 0;
     for (size_t i = 0; i < events.size(); ++i) {
-        const TraceEntry& e = events[i];
+        const TraceEntry e = events[i];
         const TraceAction action = e.action();
         if (action == TraceAction::Alloc) {
             live.set(e.addr, { alloc(i, e), e.size });
@@ -82,7 +81,7 @@ DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int devic
 {
     // The same walk as a full replay, keeping only the running maximum: memory grows with the live allocations,
     // not with the events.
-    const std::span<const TraceEntry> events = traceOf(s, device);
+    const TraceView events = traceOf(s, device);
     PeakSummary summary;
     int64_t initial = 0;
     int64_t maxNet = 0;
@@ -404,7 +403,7 @@ namespace {
 AllocatorState undoneTo(const Snapshot& snapshot, int device, EventIndex event, bool segmentsOnly)
 {
     AllocatorReplay replay(snapshot, device, segmentsOnly);
-    const std::span<const TraceEntry> events = traceOf(snapshot, device);
+    const TraceView events = traceOf(snapshot, device);
     for (EventIndex i = EventIndex(events.size()) - 1; i > event; --i)
         replay.undo(events[size_t(i)]);
     return replay.state();

@@ -213,7 +213,7 @@ public:
     {
         return m_device;
     }
-    std::span<const TraceEntry> events() const
+    TraceView events() const
     {
         return m_events;
     }
@@ -333,7 +333,7 @@ private:
 
     SnapshotPtr m_snapshot;
     int m_device = 0;
-    std::span<const TraceEntry> m_events;
+    TraceView m_events;
     const TraceTimes* m_times = nullptr; ///< the events' times; none in a snapshot made by hand
     // Per event, the change of the total since before the first event.
     BigVector<int64_t> m_netAfter;

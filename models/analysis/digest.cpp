@@ -246,7 +246,7 @@ struct ReducedTrace
 ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
 {
     const std::vector<Category> categories = Categories::classify(h);
-    const std::span<const TraceEntry> events = h.events();
+    const TraceView events = h.events();
     const size_t n = events.size();
     const std::span<const Allocation> allocations = h.allocations();
 
@@ -344,7 +344,7 @@ ReducedTrace reducedTrace(const DeviceHistory& h, Digest::Figures& figures)
         leftOut = size;
     };
     for (size_t i = 0; i < n; ++i) {
-        const TraceEntry& e = events[i];
+        const TraceEntry e = events[i];
         const int64_t timeUs = h.timeUs(EventIndex(i));
         const int64_t source = h.totalAfter(EventIndex(i));
         // Nothing left out at a point a comparison looks at (the last event itself may be left out).
@@ -429,12 +429,12 @@ void writeSegments(PickleWriter& w, const Snapshot& s, const std::vector<Segment
     w.endList();
 }
 
-void writeTrace(PickleWriter& w, const Snapshot& s, std::span<const TraceEntry> events, const TraceTimes& times,
-    std::span<const int> categories)
+void writeTrace(
+    PickleWriter& w, const Snapshot& s, TraceView events, const TraceTimes& times, std::span<const int> categories)
 {
     w.beginList();
     for (size_t i = 0; i < events.size(); ++i) {
-        const TraceEntry& e = events[i];
+        const TraceEntry e = events[i];
         w.beginDict();
         w.text("action");
         w.string(s.actionName(e));
@@ -523,7 +523,8 @@ std::string Digest::make(const Snapshot& snapshot, const Source& source, Figures
     w.beginList();
     for (int d = 0; d <= devices.back(); ++d) {
         if (auto it = kept.find(d); it != kept.end()) {
-            writeTrace(w, snapshot, it->second.trace.events, it->second.trace.times, it->second.trace.categories);
+            const ReducedTrace& trace = it->second.trace;
+            writeTrace(w, snapshot, TraceView(trace.events.data(), trace.events.size()), trace.times, trace.categories);
         } else {
             w.beginList();
             w.endList();

@@ -18,7 +18,7 @@ bool usesExpandableSegments(const Snapshot& s)
     }
     if (std::any_of(s.segments.begin(), s.segments.end(), [](const Segment& seg) { return seg.isExpandable; }))
         return true;
-    for (const TraceVector& trace : s.deviceTraces) {
+    for (const TraceEntries& trace : s.deviceTraces) {
         for (const TraceEntry& e : trace) {
             if (e.action() == TraceAction::SegmentMap)
                 return true;
@@ -190,9 +190,9 @@ bool OutOfMemoryFacts::passedRequest(size_t oomRank, const OomMarker& oom, size_
         return false;
     const SiteId site = m_c.m_stackSites[oomRank][oom.stack];
     const StackSites& sites = m_c.m_stackSites[r];
-    const std::span<const TraceEntry> events = m_c.m_histories[r]->events();
+    const TraceView events = m_c.m_histories[r]->events();
     for (size_t e = size_t(*there) + 1; e < events.size(); ++e) {
-        const TraceEntry& t = events[e];
+        const TraceEntry t = events[e];
         if (t.action() == TraceAction::Alloc && sites[t.stack] == site
             && !beyondThreshold(oom.requestedBytes - t.size, t.size, m_c.m_options.thresholdPercent))
             return true;

@@ -24,9 +24,9 @@ TraceAlignment::TraceAlignment(const std::vector<DeviceHistoryPtr>& histories, c
     for (const DeviceHistoryPtr& h : histories) {
         std::vector<SiteId>& stackSites = m_stackSites.emplace_back(h->snapshot().stacks.size(), NoSite);
         auto& positions = m_positions.emplace_back();
-        const std::span<const TraceEntry> events = h->events();
+        const TraceView events = h->events();
         for (size_t i = 0; i < events.size(); ++i) {
-            const TraceEntry& e = events[i];
+            const TraceEntry e = events[i];
             if (e.action() != TraceAction::Alloc)
                 continue;
             if (stackSites[e.stack] == NoSite)
@@ -54,7 +54,7 @@ std::pair<int64_t, EventIndex> TraceAlignment::highestIn(const DeviceHistory& h,
 std::optional<std::pair<TraceAlignment::Landmark, EventIndex>> TraceAlignment::landmark(
     size_t rank, EventIndex event) const
 {
-    const std::span<const TraceEntry> events = m_histories[rank]->events();
+    const TraceView events = m_histories[rank]->events();
     for (EventIndex q = std::min(event, EventIndex(events.size()) - 1); q >= 0; --q) {
         const SiteId site = siteOf(rank, events[size_t(q)]);
         if (site == NoSite)
@@ -84,7 +84,7 @@ SiteId TraceAlignment::siteOf(size_t rank, const TraceEntry& e) const
 
 std::vector<SiteId> TraceAlignment::sitesBefore(size_t rank, EventIndex event, size_t count) const
 {
-    const std::span<const TraceEntry> events = m_histories[rank]->events();
+    const TraceView events = m_histories[rank]->events();
     std::vector<SiteId> result;
     for (EventIndex i = event - 1; i >= 0 && result.size() < count; --i) {
         if (const SiteId s = siteOf(rank, events[size_t(i)]); s != NoSite)
@@ -137,12 +137,12 @@ std::optional<EventIndex> TraceAlignment::align(size_t from, EventIndex event, s
     // Where only frees and segment events follow the allocation up to the moment, they follow it in the other trace
     // too, up to its next allocation. (Where this rank allocated more in between, that was its own work, which the
     // other trace does not have.)
-    const std::span<const TraceEntry> mine = m_histories[from]->events();
+    const TraceView mine = m_histories[from]->events();
     for (EventIndex e = placed->first + 1; e <= event; ++e) {
         if (mine[size_t(e)].action() == TraceAction::Alloc)
             return placed->second;
     }
-    const std::span<const TraceEntry> theirs = m_histories[to]->events();
+    const TraceView theirs = m_histories[to]->events();
     EventIndex at = placed->second;
     while (at < placed->second + (event - placed->first) && size_t(at) + 1 < theirs.size()
         && theirs[size_t(at) + 1].action() != TraceAction::Alloc)
@@ -166,7 +166,7 @@ std::vector<std::pair<EventIndex, EventIndex>> TraceAlignment::anchors(size_t fr
 
 std::optional<std::pair<EventIndex, EventIndex>> TraceAlignment::place(size_t from, EventIndex event, size_t to) const
 {
-    const std::span<const TraceEntry> a = m_histories[from]->events();
+    const TraceView a = m_histories[from]->events();
     if (event < 0 || a.empty() || m_histories[to]->events().empty())
         return std::nullopt;
     // The latest allocation at or before the moment that the other trace has too: extra work on this rank is

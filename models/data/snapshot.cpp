@@ -156,7 +156,7 @@ DigestInfo::DeviceSource DigestInfo::sourceOf(int64_t d) const
 bool Snapshot::isEmpty() const
 {
     return segments.empty() && hostSegments.empty() && hostTrace.empty()
-        && std::all_of(deviceTraces.begin(), deviceTraces.end(), [](const TraceVector& t) { return t.empty(); });
+        && std::all_of(deviceTraces.begin(), deviceTraces.end(), [](const TraceEntries& t) { return t.empty(); });
 }
 
 std::vector<int> Snapshot::gpuDevices() const

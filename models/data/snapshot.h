@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bigallocator.h"
+#include "traceentries.h"
 #include "tracetimes.h"
 
 #include <cstdint>
@@ -19,11 +20,9 @@ namespace RankScope {
 
 using StringId = uint32_t;
 using FrameId = uint32_t;
-using StackId = uint32_t;
 
-/// Id 0 of every table: the empty string and the empty stack.
+/// Id 0 of every table: the empty string (and the empty stack, EmptyStack).
 constexpr StringId EmptyString = 0;
-constexpr StackId EmptyStack = 0;
 
 /// Every StringTable starts with the keys and values of the snapshot schema, in this order, so a string's id tells
 /// which key or value it is without a lookup.
@@ -229,20 +228,6 @@ struct Segment
     bool isExpandable = false;
 };
 
-enum class TraceAction : uint8_t
-{
-    Alloc,
-    FreeRequested,
-    FreeCompleted,
-    SegmentAlloc,
-    SegmentFree,
-    SegmentMap,
-    SegmentUnmap,
-    Snapshot,
-    Oom,
-    Other, ///< an action this version does not know; kept so event indices match the official viewer
-};
-
 /// The action written for `action`, as the string table's known id; EmptyString for Other.
 constexpr StringId knownActionName(TraceAction action)
 {
@@ -291,48 +276,6 @@ struct EntryKind
     bool operator==(const EntryKind&) const = default;
 };
 
-/// TraceEntry::kind: the entry's TraceAction in the top bits, so a walk needs no lookup to tell allocs from frees,
-/// and its index into Snapshot::entryKinds in the rest.
-namespace EntryKinds {
-constexpr int actionShift = 28;
-constexpr uint32_t indexMask = (uint32_t(1) << actionShift) - 1;
-/// The most kinds a snapshot holds.
-constexpr uint32_t most = indexMask + 1;
-constexpr uint32_t make(TraceAction action, uint32_t index)
-{
-    return uint32_t(action) << actionShift | index;
-}
-/// The kind of `action` on stream 0 without a context: every snapshot's entryKinds starts with these, in
-/// TraceAction's order, so they need no lookup (most entries of most files are one of them).
-constexpr uint32_t plain(TraceAction action)
-{
-    return make(action, uint32_t(action));
-}
-} // namespace EntryKinds
-
-/// One entry of a device's trace ring buffer. 24 bytes: a 1 GB snapshot holds about five million of them, so what
-/// rarely varies (the action's name, stream, compile context, user metadata) is one index into a small table, and
-/// its time, which few walks read, is kept apart (Snapshot::deviceTimes).
-struct TraceEntry
-{
-    /// The block or segment address; for `oom` entries the `device_free` bytes (an oom has no address).
-    uint64_t addr = 0;
-    /// Requested bytes for block actions, segment bytes for segment actions, total active bytes for `snapshot`.
-    int64_t size = 0;
-    StackId stack = EmptyStack;
-    /// See EntryKinds; Snapshot::kindOf() gives the whole of it.
-    uint32_t kind = EntryKinds::plain(TraceAction::Other);
-
-    TraceAction action() const
-    {
-        // Inline: every walk over a trace asks each entry, millions of times.
-        return TraceAction(kind >> EntryKinds::actionShift);
-    }
-    uint32_t kindIndex() const
-    {
-        return kind & EntryKinds::indexMask;
-    }
-};
 /// `compile_context` and `user_metadata` of trace entries; nearly every entry shares one pair.
 struct EntryContext
 {
@@ -346,8 +289,6 @@ struct EntryContext
     int64_t pool[2] = { 0, 0 };
     bool hasPool = false;
 };
-static_assert(sizeof(TraceEntry) == 24);
-using TraceVector = BigVector<TraceEntry>;
 
 /// A `record_function` START or END mark (`external_annotations`).
 struct Annotation
@@ -396,13 +337,13 @@ struct Snapshot
 {
     std::vector<Segment> segments;
     std::vector<Block> blocks;
-    std::vector<TraceVector> deviceTraces;
+    std::vector<TraceEntries> deviceTraces;
     /// Each device trace's entry times (epoch microseconds, 0 when the writer predates `time_us`), by entry index.
     std::vector<TraceTimes> deviceTimes;
     /// Pinned host memory (`host_segments`, `host_traces`: `_record_memory_history(record_host=True)`): the host
     /// caching allocator's segments and its trace, kept apart from every GPU's. Host blocks sit in `blocks` too.
     std::vector<Segment> hostSegments;
-    TraceVector hostTrace;
+    TraceEntries hostTrace;
     TraceTimes hostTimes;
     bool hasHostMemory = false;
     std::vector<Annotation> annotations;

@@ -205,7 +205,7 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
     case C::TraceEntry:
         v.a = parent->a;
         v.b = s.deviceTraces[parent->a].size();
-        s.deviceTraces[parent->a].emplace_back();
+        s.deviceTraces[parent->a].push_back({});
         s.deviceTimes[parent->a].push_back(0);
         break;
     case C::Annotation:
@@ -298,9 +298,8 @@ void SnapshotBuilder::publishArrays(PageAhead& pages) const
         m_frames.capacity() * sizeof(FrameBuild), size_t(1) << 20);
     if (m_snapshot->deviceTraces.empty())
         return;
-    const TraceVector& trace = m_snapshot->deviceTraces.back();
-    pages.publish(
-        PageAhead::Trace, trace.data(), trace.size() * sizeof(TraceEntry), trace.capacity() * sizeof(TraceEntry));
+    const TraceEntries& trace = m_snapshot->deviceTraces.back();
+    pages.publish(PageAhead::Trace, trace.data(), trace.bytes(), trace.capacityBytes());
     const TraceTimes& times = m_snapshot->deviceTimes.back();
     pages.publish(PageAhead::Times, times.data(), times.bytes(), times.capacityBytes());
 }
@@ -387,9 +386,13 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
             frame.frame.original = value.a;
         return;
     }
-    case C::TraceEntry:
-        setTraceField(s.deviceTraces[dict.a][dict.b], dict.a, dict.b, k, value);
+    case C::TraceEntry: {
+        TraceEntries& trace = s.deviceTraces[dict.a];
+        TraceEntry e = trace[dict.b];
+        setTraceField(e, dict.a, dict.b, k, value);
+        trace.set(dict.b, e);
         return;
+    }
     case C::Annotation: {
         Annotation& a = s.annotations[dict.a];
         if (k == K_stage && value.kind == BuilderValue::String)
@@ -426,9 +429,12 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
 
 void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items)
 {
-    TraceEntry& e = m_snapshot->deviceTraces[entry.a][entry.b];
+    // One entry's fields, set on a copy and stored once: the trace holds them packed (TraceEntries).
+    TraceEntries& trace = m_snapshot->deviceTraces[entry.a];
+    TraceEntry e = trace[entry.b];
     for (size_t i = 0; i + 1 < items.size(); i += 2)
         setTraceField(e, entry.a, entry.b, keyId(&items[i]), items[i + 1]);
+    trace.set(entry.b, e);
 }
 
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)
@@ -648,7 +654,7 @@ uint32_t SnapshotBuilder::streamIndex(int64_t stream)
 size_t SnapshotBuilder::traceEntries() const
 {
     size_t n = 0;
-    for (const TraceVector& trace : m_snapshot->deviceTraces)
+    for (const TraceEntries& trace : m_snapshot->deviceTraces)
         n += trace.size();
     return n;
 }
@@ -941,8 +947,8 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
         kind.contextIndex = contexts[kind.contextIndex];
         kinds[i] = kindOf(kind);
     }
-    TraceVector& trace = s.deviceTraces[list.a];
-    const TraceVector& from = ps.deviceTraces[0];
+    TraceEntries& trace = s.deviceTraces[list.a];
+    const TraceEntries& from = ps.deviceTraces[0];
     // The part's pages are given back as they are copied, so the two copies of its entries are never all in memory.
     constexpr size_t block = size_t(1) << 16;
     for (size_t first = 0; first < from.size(); first += block) {
@@ -953,7 +959,7 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
             e.kind = kinds[e.kindIndex()];
             trace.push_back(e);
         }
-        BigBlocks::trim(from.data() + first, from.data() + last);
+        BigBlocks::trim(from.data() + first * from.entryBytes(), from.data() + last * from.entryBytes());
     }
     s.deviceTimes[list.a].append(ps.deviceTimes[0]);
     m_confirmedTrace[list.a] = uint32_t(trace.size());
@@ -1180,25 +1186,25 @@ std::shared_ptr<Snapshot> SnapshotBuilder::finish()
     // Drop records that were created but never added to their list (possible only in hand-made files).
     // Every trace list the file made, in the order it made them: the devices' (listed in `device_traces`) become
     // the devices 0, 1, …; the host's entries are gathered into one trace.
-    std::vector<TraceVector> lists = std::move(s.deviceTraces);
+    std::vector<TraceEntries> lists = std::move(s.deviceTraces);
     std::vector<TraceTimes> listTimes = std::move(s.deviceTimes);
     s.deviceTraces.clear();
     s.deviceTimes.clear();
     for (size_t d = 0; d < lists.size(); ++d) {
-        TraceVector& trace = lists[d];
+        TraceEntries& trace = lists[d];
         TraceTimes& times = listTimes[d];
         trace.resize(m_confirmedTrace[d]);
         times.resize(m_confirmedTrace[d]);
         // The capacity reserved from the file's size is address space only, but pages past the end may have been
         // faulted in ahead.
-        BigBlocks::trim(trace.data() + trace.size(), trace.data() + trace.capacity());
+        BigBlocks::trim(trace.data() + trace.bytes(), trace.data() + trace.capacityBytes());
         BigBlocks::trim(static_cast<const char*>(times.data()) + times.bytes(),
             static_cast<const char*>(times.data()) + times.capacityBytes());
         if (m_traceListedIn[d] == ListedForDevice) {
             s.deviceTraces.push_back(std::move(trace));
             s.deviceTimes.push_back(std::move(times));
         } else if (m_traceListedIn[d] == ListedForHost) {
-            s.hostTrace.insert(s.hostTrace.end(), trace.begin(), trace.end());
+            s.hostTrace.append(trace);
             s.hostTimes.append(times);
         }
     }
