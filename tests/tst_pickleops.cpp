@@ -394,29 +394,27 @@ void TestPickleOps::entriesOfEveryShape()
         QCOMPARE(whole.bytes(), n * (shape.wide ? sizeof(TraceEntry) : sizeof(PackedEntry)));
     }
 
-    // Stacks: a file would need 2^24 of them, so the fields are set here as the reader sets them.
+    // Stacks: a file would need 2^24 of them, so the entries are set here as the reader sets them.
     TraceEntries set;
     for (size_t i = 0; i < 3; ++i)
         set.push_back({});
-    set.setStack(0, (StackId(1) << 24) - 1);
-    set.setAddr(0, addrEnd - 1);
-    set.setKind(1, EntryKinds::make(TraceAction::Oom, 4095));
-    set.setSize(1, sizeEnd - 1);
+    const TraceEntry largest { addrEnd - 1, sizeEnd - 1, (StackId(1) << 24) - 1,
+        EntryKinds::make(TraceAction::Oom, 4095) };
+    set.set(0, largest);
+    set.set(1, { 1, 2, 3, EntryKinds::plain(TraceAction::Alloc) });
     QVERIFY(!set.isWide());
-    QCOMPARE(set[0].stack, (StackId(1) << 24) - 1);
-    QCOMPARE(set[0].addr, addrEnd - 1);
-    QCOMPARE(set[1].kind, EntryKinds::make(TraceAction::Oom, 4095));
-    QCOMPARE(set[1].size, sizeEnd - 1);
-    QCOMPARE(set[1].stack, EmptyStack);
-    set.setStack(2, StackId(1) << 24);
+    QVERIFY(set[0] == largest);
+    QCOMPARE(set[1].stack, StackId(3));
+    QCOMPARE(set[1].action(), TraceAction::Alloc);
+    QVERIFY(set[2] == TraceEntry {});
+    set.set(2, { 4, 5, StackId(1) << 24, EntryKinds::plain(TraceAction::FreeCompleted) });
     QVERIFY(set.isWide());
     QCOMPARE(set[2].stack, StackId(1) << 24);
-    QCOMPARE(set[0].stack, (StackId(1) << 24) - 1);
-    QCOMPARE(set[1].kind, EntryKinds::make(TraceAction::Oom, 4095));
-    QCOMPARE(set[2].kind, TraceEntry {}.kind);
+    QVERIFY(set[0] == largest);
+    QCOMPARE(set[1].size, int64_t(2));
     set.resize(1);
     QCOMPARE(set.size(), size_t(1));
-    QCOMPARE(set.back().addr, addrEnd - 1);
+    QVERIFY(set.back() == largest);
 }
 
 // A memo index stored again holds what was stored last, a trace entry dict too (its slot is the one never written).

@@ -2013,10 +2013,11 @@ void TestWidgets::allocationContextInStackAndTooltips()
     std::shared_ptr<Snapshot> s = ownCopy(AnnotatedFile);
     const int segment = segmentOf(*s, plain->allocations()[*chosen].addr);
     s->entryContexts.push_back({ s->strings.intern("0/1"), s->strings.intern("microbatch=2 layer=3"), EmptyString });
-    const TraceEntry entry = s->deviceTraces[0][event];
+    TraceEntry entry = s->deviceTraces[0][event];
     s->entryKinds.push_back(
         { s->actionName(entry), s->kindOf(entry).streamIndex, uint32_t(s->entryContexts.size() - 1) });
-    s->deviceTraces[0].setKind(event, EntryKinds::make(entry.action(), uint32_t(s->entryKinds.size() - 1)));
+    entry.kind = EntryKinds::make(entry.action(), uint32_t(s->entryKinds.size() - 1));
+    s->deviceTraces[0].set(event, entry);
     s->segments[size_t(segment)].poolId[0] = 1;
     s->segments[size_t(segment)].poolId[1] = 7;
     const DeviceHistoryPtr h = DeviceHistory::build(s, 0);

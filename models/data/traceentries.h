@@ -92,53 +92,19 @@ struct PackedEntry
     uint64_t low = 0;
     uint64_t high = 0;
 
-    static bool fitsAddr(uint64_t addr)
-    {
-        return addr >> addrBits == 0;
-    }
-    static bool fitsSize(int64_t size)
-    {
-        return uint64_t(size) >> sizeBits == 0;
-    }
-    static bool fitsStack(StackId stack)
-    {
-        return stack >> stackBits == 0;
-    }
-    static bool fitsKind(uint32_t kind)
-    {
-        return (kind & EntryKinds::indexMask) >> (64 - indexShift) == 0;
-    }
+    /// Whether `e`'s numbers fit.
     static bool fits(const TraceEntry& e)
     {
-        return fitsAddr(e.addr) && fitsSize(e.size) && fitsStack(e.stack) && fitsKind(e.kind);
+        return e.addr >> addrBits == 0 && uint64_t(e.size) >> sizeBits == 0 && e.stack >> stackBits == 0
+            && (e.kind & EntryKinds::indexMask) >> (64 - indexShift) == 0;
     }
-
-    void setAddr(uint64_t addr)
-    {
-        low = (low & ~addrMask) | addr;
-    }
-    void setSize(int64_t size)
-    {
-        high = (high & ~sizeMask) | uint64_t(size);
-    }
-    void setStack(StackId stack)
-    {
-        low = (low & addrMask) | uint64_t(stack) << addrBits;
-        high = (high & ~stackHighMask) | uint64_t(stack >> stackLowBits) << sizeBits;
-    }
-    void setKind(uint32_t kind)
-    {
-        high = (high & ((uint64_t(1) << actionShift) - 1)) | uint64_t(kind >> EntryKinds::actionShift) << actionShift
-            | uint64_t(kind & EntryKinds::indexMask) << indexShift;
-    }
+    /// `e`, which fits.
     static PackedEntry pack(const TraceEntry& e)
     {
-        PackedEntry p;
-        p.setAddr(e.addr);
-        p.setSize(e.size);
-        p.setStack(e.stack);
-        p.setKind(e.kind);
-        return p;
+        return { e.addr | uint64_t(e.stack) << addrBits,
+            uint64_t(e.size) | uint64_t(e.stack >> stackLowBits) << sizeBits
+                | uint64_t(e.kind >> EntryKinds::actionShift) << actionShift
+                | uint64_t(e.kind & EntryKinds::indexMask) << indexShift };
     }
     TraceEntry unpack() const
     {
@@ -349,35 +315,6 @@ public:
     }
     /// Adds `other`'s entries after these.
     void append(TraceView other);
-    /// Sets one field of an entry there is already; the parse sets them one by one as a file gives them.
-    void setAddr(size_t i, uint64_t addr)
-    {
-        if (!m_wide && PackedEntry::fitsAddr(addr)) [[likely]]
-            m_narrow[i].setAddr(addr);
-        else
-            wideAt(i).addr = addr;
-    }
-    void setSize(size_t i, int64_t size)
-    {
-        if (!m_wide && PackedEntry::fitsSize(size)) [[likely]]
-            m_narrow[i].setSize(size);
-        else
-            wideAt(i).size = size;
-    }
-    void setStack(size_t i, StackId stack)
-    {
-        if (!m_wide && PackedEntry::fitsStack(stack)) [[likely]]
-            m_narrow[i].setStack(stack);
-        else
-            wideAt(i).stack = stack;
-    }
-    void setKind(size_t i, uint32_t kind)
-    {
-        if (!m_wide && PackedEntry::fitsKind(kind)) [[likely]]
-            m_narrow[i].setKind(kind);
-        else
-            wideAt(i).kind = kind;
-    }
     /// Keeps the first `count` entries (or adds default entries up to `count`).
     void resize(size_t count);
     /// Room for `count` entries: address space only (see BigVector).
