@@ -5,7 +5,7 @@
 
 namespace RankScope {
 
-// The walks' binary searches and the tests' algorithms take a trace as a random-access range of values.
+// Standard algorithms take a trace as a random-access range; its entries are values, unpacked as they are read.
 static_assert(std::random_access_iterator<TraceView::Iterator>);
 static_assert(std::ranges::random_access_range<TraceEntries>);
 
