@@ -49,9 +49,7 @@ QByteArray splitAt(double at)
 
 bool sameEntries(const TraceEntries& a, const TraceEntries& b)
 {
-    return std::ranges::equal(a, b, [](const TraceEntry& x, const TraceEntry& y) {
-        return x.addr == y.addr && x.size == y.size && x.stack == y.stack && x.kind == y.kind;
-    });
+    return std::ranges::equal(a, b);
 }
 
 // The first difference between two snapshots, by id (so the order tables were filled in counts), or nothing.

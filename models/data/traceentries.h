@@ -124,91 +124,7 @@ class TraceView
 {
 public:
     /// A random-access iterator whose entries are values, not references.
-    class Iterator
-    {
-    public:
-        using iterator_concept = std::random_access_iterator_tag;
-        using iterator_category = std::input_iterator_tag;
-        using value_type = TraceEntry;
-        using difference_type = std::ptrdiff_t;
-        using reference = TraceEntry;
-
-        Iterator() = default;
-        Iterator(const TraceView& view, size_t index)
-            : m_narrow(view.m_narrow)
-            , m_wide(view.m_wide)
-            , m_index(std::ptrdiff_t(index))
-        { }
-        TraceEntry operator*() const
-        {
-            return m_wide ? m_wide[m_index] : m_narrow[m_index].unpack();
-        }
-        TraceEntry operator[](difference_type n) const
-        {
-            return *(*this + n);
-        }
-        Iterator& operator++()
-        {
-            ++m_index;
-            return *this;
-        }
-        Iterator operator++(int)
-        {
-            Iterator before = *this;
-            ++m_index;
-            return before;
-        }
-        Iterator& operator--()
-        {
-            --m_index;
-            return *this;
-        }
-        Iterator operator--(int)
-        {
-            Iterator before = *this;
-            --m_index;
-            return before;
-        }
-        Iterator& operator+=(difference_type n)
-        {
-            m_index += n;
-            return *this;
-        }
-        Iterator& operator-=(difference_type n)
-        {
-            m_index -= n;
-            return *this;
-        }
-        friend Iterator operator+(Iterator it, difference_type n)
-        {
-            return it += n;
-        }
-        friend Iterator operator+(difference_type n, Iterator it)
-        {
-            return it += n;
-        }
-        friend Iterator operator-(Iterator it, difference_type n)
-        {
-            return it -= n;
-        }
-        friend difference_type operator-(const Iterator& a, const Iterator& b)
-        {
-            return a.m_index - b.m_index;
-        }
-        friend bool operator==(const Iterator& a, const Iterator& b)
-        {
-            return a.m_index == b.m_index;
-        }
-        friend std::strong_ordering operator<=>(const Iterator& a, const Iterator& b)
-        {
-            return a.m_index <=> b.m_index;
-        }
-
-    private:
-        const PackedEntry* m_narrow = nullptr;
-        const TraceEntry* m_wide = nullptr;
-        std::ptrdiff_t m_index = 0;
-    };
+    class Iterator;
 
     TraceView() = default;
     TraceView(const PackedEntry* narrow, size_t size)
@@ -233,28 +149,108 @@ public:
             return m_wide[i];
         return m_narrow[i].unpack();
     }
-    TraceEntry front() const
-    {
-        return (*this)[0];
-    }
-    TraceEntry back() const
-    {
-        return (*this)[m_size - 1];
-    }
-    Iterator begin() const
-    {
-        return { *this, 0 };
-    }
-    Iterator end() const
-    {
-        return { *this, m_size };
-    }
+    Iterator begin() const;
+    Iterator end() const;
 
 private:
     const PackedEntry* m_narrow = nullptr;
     const TraceEntry* m_wide = nullptr;
     size_t m_size = 0;
 };
+
+class TraceView::Iterator
+{
+public:
+    using iterator_concept = std::random_access_iterator_tag;
+    using iterator_category = std::input_iterator_tag;
+    using value_type = TraceEntry;
+    using difference_type = std::ptrdiff_t;
+    using reference = TraceEntry;
+
+    Iterator() = default;
+    Iterator(const TraceView& view, size_t index)
+        : m_view(view)
+        , m_index(std::ptrdiff_t(index))
+    { }
+    TraceEntry operator*() const
+    {
+        return m_view[size_t(m_index)];
+    }
+    TraceEntry operator[](difference_type n) const
+    {
+        return *(*this + n);
+    }
+    Iterator& operator++()
+    {
+        ++m_index;
+        return *this;
+    }
+    Iterator operator++(int)
+    {
+        Iterator before = *this;
+        ++m_index;
+        return before;
+    }
+    Iterator& operator--()
+    {
+        --m_index;
+        return *this;
+    }
+    Iterator operator--(int)
+    {
+        Iterator before = *this;
+        --m_index;
+        return before;
+    }
+    Iterator& operator+=(difference_type n)
+    {
+        m_index += n;
+        return *this;
+    }
+    Iterator& operator-=(difference_type n)
+    {
+        m_index -= n;
+        return *this;
+    }
+    friend Iterator operator+(Iterator it, difference_type n)
+    {
+        return it += n;
+    }
+    friend Iterator operator+(difference_type n, Iterator it)
+    {
+        return it += n;
+    }
+    friend Iterator operator-(Iterator it, difference_type n)
+    {
+        return it -= n;
+    }
+    friend difference_type operator-(const Iterator& a, const Iterator& b)
+    {
+        return a.m_index - b.m_index;
+    }
+    friend bool operator==(const Iterator& a, const Iterator& b)
+    {
+        return a.m_index == b.m_index;
+    }
+    friend std::strong_ordering operator<=>(const Iterator& a, const Iterator& b)
+    {
+        return a.m_index <=> b.m_index;
+    }
+
+private:
+    // A copy: an iterator may outlive the view it came from (a view is two pointers and a size).
+    TraceView m_view;
+    std::ptrdiff_t m_index = 0;
+};
+
+inline TraceView::Iterator TraceView::begin() const
+{
+    return { *this, 0 };
+}
+inline TraceView::Iterator TraceView::end() const
+{
+    return { *this, m_size };
+}
 
 /// The entries of one trace, by index, 16 bytes each (PackedEntry) where every entry's numbers fit; a trace with one
 /// that does not (a hand-made file's, a digest's stand-in address) holds all of them whole, in 24 bytes, instead.
@@ -281,13 +277,7 @@ public:
     }
     TraceEntry operator[](size_t i) const
     {
-        if (m_wide) [[unlikely]]
-            return m_wideEntries[i];
-        return m_narrow[i].unpack();
-    }
-    TraceEntry back() const
-    {
-        return (*this)[size() - 1];
+        return view()[i];
     }
     TraceView::Iterator begin() const
     {

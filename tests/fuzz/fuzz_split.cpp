@@ -51,9 +51,7 @@ bool same(const RankScope::Snapshot& a, const RankScope::Snapshot& b)
             return false;
     }
     for (size_t d = 0; d < a.deviceTraces.size(); ++d) {
-        if (!std::ranges::equal(a.deviceTraces[d], b.deviceTraces[d], [](const TraceEntry& x, const TraceEntry& y) {
-                return x.addr == y.addr && x.size == y.size && x.stack == y.stack && x.kind == y.kind;
-            }))
+        if (!std::ranges::equal(a.deviceTraces[d], b.deviceTraces[d]))
             return false;
     }
     return true;
