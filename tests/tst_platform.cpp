@@ -36,6 +36,7 @@ private slots:
     void pagesFaultedAhead();
     void noByteChanges();
     void zeroedBlocks();
+    void hugePagesWhereAsked();
     void fileSizesIn64Bits();
     void usableCores();
 };
@@ -162,6 +163,55 @@ void TestPlatform::zeroedBlocks()
             BigBlocks::deallocate(block, bytes);
         }
     }
+}
+
+// Huge pages cost more to fault in than they save where an array is filled and read in order (the parse's), and save
+// more where it is read at scattered places (a history, a hash table): each asks for its own (BigBlocks::Pages).
+void TestPlatform::hugePagesWhereAsked()
+{
+#ifndef RANKSCOPE_PLATFORM_LINUX
+    QSKIP("only the Linux platform file asks for huge pages");
+#else
+    if (!QFile::exists(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled")))
+        QSKIP("this kernel has no transparent huge pages");
+    // The kernel's flags of the mapping that holds p: "hg" where huge pages were asked for (MADV_HUGEPAGE).
+    auto flagsAt = [](const void* p) {
+        QFile smaps(QStringLiteral("/proc/self/smaps"));
+        if (!smaps.open(QIODevice::ReadOnly))
+            return QString();
+        const auto at = reinterpret_cast<uintptr_t>(p);
+        bool inside = false;
+        for (const QByteArray& line : smaps.readAll().split('\n')) {
+            // A mapping's first line starts with its range, "from-to"; its fields follow, one "Name: value" a line.
+            const QByteArray range = line.left(line.indexOf(' '));
+            const int dash = range.indexOf('-');
+            bool isFrom = false;
+            bool isTo = false;
+            const uintptr_t from = range.left(dash).toULongLong(&isFrom, 16);
+            const uintptr_t to = range.mid(dash + 1).toULongLong(&isTo, 16);
+            if (dash > 0 && isFrom && isTo) {
+                inside = at >= from && at < to;
+            } else if (inside && line.startsWith("VmFlags:")) {
+                return QString::fromLatin1(line.mid(8)).simplified();
+            }
+        }
+        return QString();
+    };
+    const size_t mb = size_t(1) << 20;
+    // Reserved, not filled: the flags are the mapping's, whether or not a page was touched.
+    const size_t count = 64 * mb / sizeof(uint64_t);
+    BigVector<uint64_t> inOrder;
+    inOrder.reserve(count);
+    HugePageVector<uint64_t> scattered;
+    scattered.reserve(count);
+    const QStringList inOrderFlags = flagsAt(inOrder.data() + count / 2).split(QLatin1Char(' '));
+    const QStringList scatteredFlags = flagsAt(scattered.data() + count / 2).split(QLatin1Char(' '));
+    QVERIFY2(inOrderFlags.contains(QLatin1String("rd")), qPrintable(inOrderFlags.join(QLatin1Char(' '))));
+    QVERIFY2(!inOrderFlags.contains(QLatin1String("hg")), qPrintable(inOrderFlags.join(QLatin1Char(' '))));
+    QVERIFY2(scatteredFlags.contains(QLatin1String("hg")), qPrintable(scatteredFlags.join(QLatin1Char(' '))));
+    // Not the first 2 MB of a block: most blocks stay small.
+    QVERIFY(!flagsAt(scattered.data()).split(QLatin1Char(' ')).contains(QLatin1String("hg")));
+#endif
 }
 
 void TestPlatform::fileSizesIn64Bits()

@@ -122,7 +122,7 @@ private:
     }
     void grow()
     {
-        BigVector<Slot> old(m_slots.empty() ? 64 : m_slots.size() * 2);
+        HugePageVector<Slot> old(m_slots.empty() ? 64 : m_slots.size() * 2);
         old.swap(m_slots);
         m_mask = m_slots.size() - 1;
         m_count = 0;
@@ -132,9 +132,10 @@ private:
         }
     }
 
-    // Large tables in pages of their own (huge where the kernel offers them): a million live blocks take
-    // thousands of 4 KiB page faults otherwise, each dearer than the walk's work on a page in a virtual machine.
-    BigVector<Slot> m_slots;
+    // Large tables in pages of their own, huge where the kernel offers them: a million live blocks take thousands of
+    // 4 KiB page faults otherwise, each dearer than the walk's work on a page in a virtual machine, and a lookup lands
+    // anywhere in the table.
+    HugePageVector<Slot> m_slots;
     size_t m_mask = 0;
     size_t m_count = 0; ///< in the table
     bool m_hasEmpty = false;

@@ -147,8 +147,8 @@ struct TimelineLod
     std::vector<size_t> runStart;
     /// Millions of runs on a long trace, in big pages: written afresh by every decimation, their 4 KiB pages' faults
     /// cost as much as the decimation itself.
-    BigVector<int> runColumn;
-    BigVector<int64_t> runOffset;
+    HugePageVector<int> runColumn;
+    HugePageVector<int64_t> runOffset;
     /// Per column: the top of the bands, where the remainder starts.
     std::vector<int64_t> bandsTop;
 
@@ -336,11 +336,11 @@ private:
     TraceView m_events;
     const TraceTimes* m_times = nullptr; ///< the events' times; none in a snapshot made by hand
     // Per event, the change of the total since before the first event.
-    BigVector<int64_t> m_netAfter;
+    HugePageVector<int64_t> m_netAfter;
     // The events that change the reserved bytes (segments mapped and freed: at most 152 of 10,307 events in the real
     // files), each with the change since before the first event; a per-event array took as much memory as m_netAfter.
     std::vector<std::pair<EventIndex, int64_t>> m_reservedSteps;
-    BigVector<Allocation> m_allocations;
+    HugePageVector<Allocation> m_allocations;
     std::vector<OomMarker> m_ooms;
     std::vector<SnapshotMarker> m_snapshotMarkers;
     std::vector<AnnotationSpan> m_annotations;

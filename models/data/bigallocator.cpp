@@ -55,14 +55,14 @@ Registry& registry()
 }
 } // namespace
 
-void* allocate(std::size_t bytes)
+void* allocate(std::size_t bytes, Pages pages)
 {
     if (bytes < threshold) {
         if (void* p = std::malloc(bytes ? bytes : 1))
             return p;
         throw std::bad_alloc();
     }
-    void* p = Platform::allocatePages(rounded(bytes));
+    void* p = Platform::allocatePages(rounded(bytes), pages == Pages::Huge);
     if (!p)
         throw std::bad_alloc();
     Registry& r = registry();

@@ -8,12 +8,23 @@
 namespace RankScope {
 
 namespace BigBlocks {
+/// The pages a block of its own asks for.
+enum class Pages
+{
+    /// The system's own (4 KiB): for arrays written once, front to back, and read in order, as a parse fills them.
+    /// A huge page costs more to fault in, in this project's virtual machines a fresh 2 MB from the hypervisor: with
+    /// the parse's arrays on huge pages, zeroing them took 30 % of the 1 GB rank's load (1 % on 4 KiB pages), and
+    /// eight such ranks reached their verdict in the window in 11.6-12.3 s instead of 8.8-11.0 s.
+    Small,
+    /// Transparent huge pages where the system offers them: for arrays read at scattered places (a hash table, a
+    /// history's per-event totals read column by column), where a TLB miss every 4 KiB costs more than the fault
+    /// (the level of detail over the 1 GB rank's whole history: 18 ms, 30 ms on 4 KiB pages).
+    Huge,
+};
 /// Allocates `bytes`; blocks of several megabytes are pages of their own (Platform::allocatePages), so their pages
 /// can be faulted in ahead (populate()) on another core: the kernel's zeroing of fresh pages costs as much as filling
-/// the multi-gigabyte arrays of a big snapshot. They ask for transparent huge pages: with the pages faulted in ahead,
-/// a compaction on the fault (Debian's default for such blocks) falls on that thread, not on the parse, and the
-/// parse no longer misses the TLB at every 4 KiB (1 GB rank: 1.6 to 1.3 s of the parse thread's CPU).
-void* allocate(std::size_t bytes);
+/// the multi-gigabyte arrays of a big snapshot.
+void* allocate(std::size_t bytes, Pages pages = Pages::Small);
 void deallocate(void* p, std::size_t bytes) noexcept;
 /// Whether allocate(bytes) gives pages of their own, which are 0 as they come (Platform::allocatePages) and are
 /// faulted in only where they are written; a smaller block comes from the C library, its bytes unspecified.
@@ -28,29 +39,35 @@ bool populate(const void* from, const void* to);
 void trim(const void* from, const void* to);
 } // namespace BigBlocks
 
-/// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo).
-template <typename T> struct BigAllocator
+/// std::allocator replacement for the large per-event arrays (trace entries, the pickle memo, a history's totals).
+template <typename T, BigBlocks::Pages P = BigBlocks::Pages::Small> struct BigAllocator
 {
     using value_type = T;
+    template <typename U> struct rebind
+    {
+        using other = BigAllocator<U, P>;
+    };
     BigAllocator() = default;
-    template <typename U> BigAllocator(const BigAllocator<U>&) noexcept { }
+    template <typename U> BigAllocator(const BigAllocator<U, P>&) noexcept { }
     T* allocate(std::size_t n)
     {
         if (n > std::size_t(-1) / sizeof(T))
             throw std::bad_array_new_length();
-        return static_cast<T*>(BigBlocks::allocate(n * sizeof(T)));
+        return static_cast<T*>(BigBlocks::allocate(n * sizeof(T), P));
     }
     void deallocate(T* p, std::size_t n) noexcept
     {
         BigBlocks::deallocate(p, n * sizeof(T));
     }
-    template <typename U> bool operator==(const BigAllocator<U>&) const noexcept
+    template <typename U> bool operator==(const BigAllocator<U, P>&) const noexcept
     {
         return true;
     }
 };
 
-/// A vector for per-event arrays.
+/// A vector for per-event arrays that are filled and read in order.
 template <typename T> using BigVector = std::vector<T, BigAllocator<T>>;
+/// A vector for per-event arrays read at scattered places (BigBlocks::Pages::Huge).
+template <typename T> using HugePageVector = std::vector<T, BigAllocator<T, BigBlocks::Pages::Huge>>;
 
 } // namespace RankScope

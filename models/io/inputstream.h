@@ -73,8 +73,8 @@ private:
     /// Bytes as they come from the file or zlib, after room for the unread end of the window before them.
     struct Chunk
     {
-        /// Pages of its own, huge where the kernel offers them: three chunks of 4 KiB pages took 44 ms of page
-        /// faults to set up in this project's virtual machines, before the first byte was parsed.
+        /// Kept for the whole read and reused chunk after chunk: fresh pages cost a page fault each in this project's
+        /// virtual machines (three 5 MB buffers took 44 ms to set up before the first byte was parsed).
         BigVector<uint8_t> data;
         size_t size = 0;
         uint64_t fileRead = 0; ///< file bytes read when this chunk was complete

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Linux: big blocks mapped on their own, on huge pages where the kernel allows, so that their pages can be faulted in
-// ahead (MADV_POPULATE_WRITE) and given back (MADV_DONTNEED); file sizes from the open descriptor; the cores from the
-// process's affinity.
+// Linux: big blocks mapped on their own, on huge pages where asked for and the kernel allows, so that their pages can
+// be faulted in ahead (MADV_POPULATE_WRITE) and given back (MADV_DONTNEED); file sizes from the open descriptor; the
+// cores from the process's affinity.
 #include "platform.h"
 
 #include <algorithm>
@@ -28,18 +28,15 @@ std::size_t pageBytes()
     return bytes;
 }
 
-void* allocatePages(std::size_t bytes) noexcept
+void* allocatePages(std::size_t bytes, bool hugePages) noexcept
 {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return nullptr;
-    // Huge pages where the kernel offers them (Debian's default is to madvise): the arrays are written once,
-    // front to back, and with 4 KiB pages the parse stalled on a TLB miss or a fault at every new page even when
-    // populate ran ahead. Their zeroing stays on the thread that populates.
-    // Not the first 2 MB: a block is reserved for as many items as the file could hold, and most stay small (a file
-    // whose entries share their frames makes few frame lists), where one huge page would hold 2 MB for a few bytes.
+    // Debian's default gives huge pages only where asked for (madvise). Not the first 2 MB: a block is reserved for as
+    // many items as its input could hold, and most stay small, where one huge page would hold 2 MB for a few bytes.
     constexpr std::size_t small = std::size_t(2) << 20;
-    if (bytes > small)
+    if (hugePages && bytes > small)
         madvise(static_cast<char*>(p) + small, bytes - small, MADV_HUGEPAGE);
     return p;
 }

@@ -17,8 +17,9 @@ namespace RankScope::Platform {
 std::size_t pageBytes();
 
 /// `bytes` (a multiple of pageBytes()) of fresh memory for one large array, page-aligned, every byte 0 (without
-/// writing it where the system gives zeroed pages); nullptr when there is none.
-void* allocatePages(std::size_t bytes) noexcept;
+/// writing it where the system gives zeroed pages); nullptr when there is none. With `hugePages`, on huge pages where
+/// the system offers them (the platform decides how much of the block).
+void* allocatePages(std::size_t bytes, bool hugePages) noexcept;
 /// Frees what allocatePages() returned, with the same `bytes`.
 void freePages(void* p, std::size_t bytes) noexcept;
 

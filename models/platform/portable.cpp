@@ -25,7 +25,7 @@ std::size_t pageBytes()
     return alignment;
 }
 
-void* allocatePages(std::size_t bytes) noexcept
+void* allocatePages(std::size_t bytes, bool) noexcept
 {
     // calloc: zero, as the contract says, and for blocks this large the common C libraries map fresh memory, which is
     // zero already, rather than clear it. The room of one alignment before the block holds calloc's own pointer.
