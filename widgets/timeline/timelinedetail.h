@@ -64,10 +64,10 @@ struct TimelineDetail
     /// every band. Rounding each edge, not each height, keeps the stack exact: a sliver of a pixel gets the row it
     /// covers most of, or none.
     std::vector<size_t> runStart;
-    // In big pages, as the decimation's runs (TimelineLod): made afresh for every zoom.
-    BigVector<int> runColumn;
-    BigVector<int> runBottom;
-    BigVector<int> runTop;
+    // In huge pages, as the decimation's runs (TimelineLod): made afresh for every zoom.
+    HugePageVector<int> runColumn;
+    HugePageVector<int> runBottom;
+    HugePageVector<int> runTop;
     /// With a site highlighted: per column, the bytes of its allocations too small for a band (else empty).
     std::vector<int64_t> litBelow;
     std::optional<uint64_t> lit;
