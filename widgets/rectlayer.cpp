@@ -53,8 +53,16 @@ void drawRectLayers(QPainter& p, const QRectF& area, const std::vector<RectLayer
         return;
     }
     const qreal dpr = p.device()->devicePixelRatioF();
-    QImage canvas(QSize(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr))),
-        QImage::Format_ARGB32_Premultiplied);
+    // The pixels are kept from one repaint to the next, as many as the largest view drawn so far needs, each view
+    // drawing into their top-left corner: a fresh image of a full-screen view is megabytes of fresh pages, whose
+    // faults took a fifth of the block map's repaint, and the window repaints views of several sizes in turn.
+    thread_local QImage pixels;
+    const QSize size(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr)));
+    if (size.isEmpty())
+        return;
+    if (pixels.width() < size.width() || pixels.height() < size.height())
+        pixels = QImage(pixels.size().expandedTo(size), QImage::Format_ARGB32_Premultiplied);
+    QImage canvas(pixels.bits(), size.width(), size.height(), pixels.bytesPerLine(), pixels.format());
     canvas.fill(Qt::transparent);
     for (const RectLayer& l : layers) {
         const QRgb color = qPremultiply(l.color);
