@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <utility>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -198,6 +199,9 @@ void TestHistory::lod()
     const EventIndex last = EventIndex(h->eventCount()) - 1;
     // A pixel of a 300-pixel plot, uncapped and capped.
     const int64_t pixel = std::max<int64_t>(h->peakBytes() / 300, 1);
+    // Each decimation is also written into the arrays of the one before (as a view recycles them): larger ones
+    // and smaller, still holding their runs, give the same result as fresh arrays.
+    TimelineLod replaced;
     for (auto [first, end, columns, cap] :
         { std::tuple<EventIndex, EventIndex, int, size_t>(BeforeTrace, last, 500, 1000000),
             std::tuple<EventIndex, EventIndex, int, size_t>(BeforeTrace, last, 500, 40),
@@ -205,6 +209,14 @@ void TestHistory::lod()
             std::tuple<EventIndex, EventIndex, int, size_t>(last / 3, last / 3 + 199, 200, 1000000),
             { h->peakEvent(), h->peakEvent(), 10, 1000000 } }) {
         const TimelineLod lod = h->lod(first, end, columns, pixel, cap);
+        replaced = h->lod(first, end, columns, pixel, cap, std::move(replaced));
+        QCOMPARE(replaced.columns, lod.columns);
+        QCOMPARE(replaced.minBandBytes, lod.minBandBytes);
+        QVERIFY(replaced.bands == lod.bands && replaced.firstColumn == lod.firstColumn);
+        QVERIFY(replaced.columnCount == lod.columnCount && replaced.runStart == lod.runStart);
+        QVERIFY(replaced.runColumn == lod.runColumn && replaced.runOffset == lod.runOffset);
+        QVERIFY(replaced.minTotal == lod.minTotal && replaced.maxTotal == lod.maxTotal);
+        QVERIFY(replaced.bandsTop == lod.bandsTop);
         QVERIFY(lod.columns >= 1 && lod.columns <= columns);
         QVERIFY(lod.bands.size() <= cap);
         QVERIFY(lod.minBandBytes <= pixel && lod.minBandBytes >= std::max<int64_t>(1, pixel / 64));

@@ -79,6 +79,7 @@ private slots:
     void alignedAxisLinesUpTheSameCode();
     void bandsColouredByCategory();
     void detailOnlyForWhatChanged();
+    void recycledDetailDrawsTheSame();
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void whatIfShowsTheMargin();
@@ -554,6 +555,38 @@ void TestWidgets::detailOnlyForWhatChanged()
     QVERIFY(view.isBusy());
     QTRY_VERIFY(!view.isBusy());
     QVERIFY(view.bandCount(0) > 0);
+}
+
+// A view's detail jobs write into the arrays of the detail replaced before (wider ones and narrower ones, still
+// holding their runs): the view draws what a view that never resized draws.
+void TestWidgets::recycledDetailDrawsTheSame()
+{
+    const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/voxelflex_dump_snapshot.pickle")).snapshot;
+    const DeviceHistoryPtr h = DeviceHistory::build(s, DeviceHistory::mainDevice(*s));
+    const auto settled = [&](TimelineView& view, int width) {
+        view.resize(width, 300);
+        QTRY_VERIFY(view.plot()->width() > width - 100 && view.plot()->width() <= width);
+        view.flushDetail();
+        QTRY_VERIFY(!view.isBusy());
+    };
+    TimelineView resized;
+    resized.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&resized));
+    resized.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    for (int width : { 1400, 500, 1200, 900 }) {
+        settled(resized, width);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    TimelineView fresh;
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    fresh.resize(900, 300);
+    fresh.setTracks({ { 0, QStringLiteral("A"), h, h->peakEvent() } }, {});
+    settled(fresh, 900);
+    QVERIFY(resized.bandCount(0) > 0);
+    QCOMPARE(resized.bandCount(0), fresh.bandCount(0));
+    QCOMPARE(resized.grab().toImage(), fresh.grab().toImage());
 }
 
 void TestWidgets::flameGraphOfTheExcess()

@@ -428,9 +428,13 @@ constexpr int SampledColumns = 16;
 } // namespace
 
 TimelineLod DeviceHistory::lod(
-    EventIndex first, EventIndex last, int columns, int64_t pixelBytes, size_t maxBands) const
+    EventIndex first, EventIndex last, int columns, int64_t pixelBytes, size_t maxBands, TimelineLod recycled) const
 {
     TimelineLod lod;
+    lod.runColumn = std::move(recycled.runColumn);
+    lod.runOffset = std::move(recycled.runOffset);
+    lod.runColumn.clear();
+    lod.runOffset.clear();
     const EventIndex lastEvent = EventIndex(m_events.size()) - 1;
     first = std::clamp<EventIndex>(first, BeforeTrace, lastEvent);
     last = std::clamp<EventIndex>(last, first, lastEvent);

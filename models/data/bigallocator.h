@@ -11,14 +11,14 @@ namespace BigBlocks {
 /// The pages a block of its own asks for.
 enum class Pages
 {
-    /// The system's own (4 KiB): for arrays written once, front to back, and read in order, as a parse fills them.
-    /// A huge page costs more to fault in, in this project's virtual machines a fresh 2 MB from the hypervisor: with
-    /// the parse's arrays on huge pages, zeroing them took 30 % of the 1 GB rank's load (1 % on 4 KiB pages), and
-    /// eight such ranks reached their verdict in the window in 11.6-12.3 s instead of 8.8-11.0 s.
+    /// The system's own (4 KiB): for arrays written front to back and read in order or in stretches, as a parse, a
+    /// history's replay and a decimation fill them. A huge page costs more to fault in, in this project's virtual
+    /// machines a fresh 2 MB from the hypervisor: with the parse's arrays on huge pages, zeroing them took 30 % of the
+    /// 1 GB rank's load (1 % on 4 KiB pages); with the history's, its replay waited 0.4 s for them.
     Small,
-    /// Transparent huge pages where the system offers them: for arrays read at scattered places (a hash table, a
-    /// history's per-event totals read column by column), where a TLB miss every 4 KiB costs more than the fault
-    /// (the level of detail over the 1 GB rank's whole history: 18 ms, 30 ms on 4 KiB pages).
+    /// Transparent huge pages where the system offers them: for a table read at scattered places (AddressMap), where
+    /// a TLB miss every 4 KiB costs more than the fault (the block map at the 1 GB rank's peak: 74-78 ms, 97-99 ms on
+    /// 4 KiB pages).
     Huge,
 };
 /// Allocates `bytes`; blocks of several megabytes are pages of their own (Platform::allocatePages), so their pages
@@ -67,7 +67,7 @@ template <typename T, BigBlocks::Pages P = BigBlocks::Pages::Small> struct BigAl
 
 /// A vector for per-event arrays that are filled and read in order.
 template <typename T> using BigVector = std::vector<T, BigAllocator<T>>;
-/// A vector for per-event arrays read at scattered places (BigBlocks::Pages::Huge).
+/// A vector for a table read at scattered places (BigBlocks::Pages::Huge).
 template <typename T> using HugePageVector = std::vector<T, BigAllocator<T, BigBlocks::Pages::Huge>>;
 
 } // namespace RankScope

@@ -338,6 +338,8 @@ def main():
         f'{16.7 / replot:.1f}x headroom', '< 16 ms', replot < 16)
     row(f'timeline re-decimation, {bands:,} bands (worker)', f'{decimation:.1f} ms', '-', '-', '< 50 ms',
         decimation < 50)
+    fresh = float(figures['timeline decimation, fresh'].split()[0])
+    row('timeline decimation into fresh arrays (the first)', f'{fresh:.1f} ms', '-', '-', '< 50 ms', fresh < 50)
     row(f'block map paint, {nblocks:,} blocks', f'{paint:.2f} ms', '16.7 ms frame', f'{16.7 / paint:.1f}x headroom',
         '< 16 ms', paint < 16 and nblocks >= 50000)
     row('memory per trace event (drawn)', figures['memory per trace event'].split()[0] + ' B', '-', '-', 'report', True)

@@ -59,11 +59,22 @@ std::vector<int64_t> litBelowBands(
 
 } // namespace
 
-TimelineDetail TimelineDetail::compute(const TimelineAxis& axis, const Request& r)
+TimelineDetail TimelineDetail::compute(const TimelineAxis& axis, const Request& request)
+{
+    return compute(axis, request, TimelineDetail());
+}
+
+TimelineDetail TimelineDetail::compute(const TimelineAxis& axis, const Request& r, TimelineDetail recycled)
 {
     const DeviceHistoryPtr& h = axis.history();
     TimelineDetail d;
-    d.lod = h->lod(r.first, r.last, r.columns, r.minBandBytes, r.maxBands);
+    d.lod = h->lod(r.first, r.last, r.columns, r.minBandBytes, r.maxBands, std::move(recycled.lod));
+    d.runColumn = std::move(recycled.runColumn);
+    d.runBottom = std::move(recycled.runBottom);
+    d.runTop = std::move(recycled.runTop);
+    d.runColumn.clear();
+    d.runBottom.clear();
+    d.runTop.clear();
     std::vector<StackId> stacks;
     for (uint32_t index : d.lod.bands)
         stacks.push_back(h->allocations()[index].stack);

@@ -50,6 +50,9 @@ struct TimelineDetail
     };
 
     static TimelineDetail compute(const TimelineAxis& axis, const Request& request);
+    /// The same, its run arrays written into `recycled`'s (a detail no longer drawn, whose pages are faulted in
+    /// already) where they are large enough.
+    static TimelineDetail compute(const TimelineAxis& axis, const Request& request, TimelineDetail recycled);
     /// The band under a point (key, value): (band, column); band -1 over the remainder, column -1 outside the data.
     std::pair<int, int> hitTest(double key, double value) const;
 
@@ -64,10 +67,10 @@ struct TimelineDetail
     /// every band. Rounding each edge, not each height, keeps the stack exact: a sliver of a pixel gets the row it
     /// covers most of, or none.
     std::vector<size_t> runStart;
-    // In huge pages, as the decimation's runs (TimelineLod): made afresh for every zoom.
-    HugePageVector<int> runColumn;
-    HugePageVector<int> runBottom;
-    HugePageVector<int> runTop;
+    // On 4 KiB pages, as the decimation's runs (TimelineLod), and recycled from one zoom to the next as those are.
+    BigVector<int> runColumn;
+    BigVector<int> runBottom;
+    BigVector<int> runTop;
     /// With a site highlighted: per column, the bytes of its allocations too small for a band (else empty).
     std::vector<int64_t> litBelow;
     std::optional<uint64_t> lit;

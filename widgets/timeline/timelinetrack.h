@@ -27,6 +27,9 @@ struct TimelineView::Track
     QCPTextElement* title = nullptr;
     TimelineBands* bands = nullptr;
     std::optional<TimelineDetail> detail;
+    /// The detail `detail` replaced: the next detail job writes into its run arrays (tens of MB for a long trace),
+    /// whose pages are in already, instead of faulting in fresh ones on every zoom.
+    TimelineDetail recycled;
     /// What `detail` was computed for, or is being computed for while a job runs.
     std::optional<TimelineDetail::Request> requested;
     std::optional<uint32_t> selected;

@@ -25,6 +25,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <utility>
 
 namespace RankScope {
 
@@ -818,9 +820,15 @@ void TimelineView::requestDetail()
     m_jobs.cancel();
     for (size_t i = 0; i < m_views.size(); ++i) {
         m_views[i]->requested = requests[i];
-        m_jobs.add([axis = m_views[i]->axis, request = requests[i]] { return TimelineDetail::compute(axis, request); },
+        // The job writes into the run arrays of the detail replaced last, its pages faulted in already; a job
+        // superseded takes them with it.
+        auto recycled = std::make_shared<TimelineDetail>(std::exchange(m_views[i]->recycled, {}));
+        m_jobs.add([axis = m_views[i]->axis, request = requests[i],
+                       recycled] { return TimelineDetail::compute(axis, request, std::move(*recycled)); },
             [this, i](TimelineDetail detail) {
                 if (i < m_views.size()) {
+                    if (m_views[i]->detail)
+                        m_views[i]->recycled = std::move(*m_views[i]->detail);
                     m_views[i]->detail = std::move(detail);
                     m_plot->replot(QCustomPlot::rpQueuedReplot);
                     updateLegend();
