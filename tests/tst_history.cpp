@@ -210,13 +210,7 @@ void TestHistory::lod()
             { h->peakEvent(), h->peakEvent(), 10, 1000000 } }) {
         const TimelineLod lod = h->lod(first, end, columns, pixel, cap);
         replaced = h->lod(first, end, columns, pixel, cap, std::move(replaced));
-        QCOMPARE(replaced.columns, lod.columns);
-        QCOMPARE(replaced.minBandBytes, lod.minBandBytes);
-        QVERIFY(replaced.bands == lod.bands && replaced.firstColumn == lod.firstColumn);
-        QVERIFY(replaced.columnCount == lod.columnCount && replaced.runStart == lod.runStart);
-        QVERIFY(replaced.runColumn == lod.runColumn && replaced.runOffset == lod.runOffset);
-        QVERIFY(replaced.minTotal == lod.minTotal && replaced.maxTotal == lod.maxTotal);
-        QVERIFY(replaced.bandsTop == lod.bandsTop);
+        QVERIFY(replaced == lod);
         QVERIFY(lod.columns >= 1 && lod.columns <= columns);
         QVERIFY(lod.bands.size() <= cap);
         QVERIFY(lod.minBandBytes <= pixel && lod.minBandBytes >= std::max<int64_t>(1, pixel / 64));

@@ -166,7 +166,7 @@ void TestPlatform::zeroedBlocks()
 }
 
 // Huge pages cost more to fault in than they save where an array is filled and read in order (the parse's), and save
-// more where it is read at scattered places (a history, a hash table): each asks for its own (BigBlocks::Pages).
+// more where it is read at scattered places (a hash table): each asks for its own (BigBlocks::Pages).
 void TestPlatform::hugePagesWhereAsked()
 {
 #ifndef RANKSCOPE_PLATFORM_LINUX

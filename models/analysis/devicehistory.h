@@ -154,6 +154,8 @@ struct TimelineLod
     /// Per column: the top of the bands, where the remainder starts.
     std::vector<int64_t> bandsTop;
 
+    bool operator==(const TimelineLod&) const = default;
+
     /// The first event of a column: column c covers [columnBegin(c), columnBegin(c + 1)).
     EventIndex columnBegin(int column) const
     {
