@@ -129,8 +129,9 @@ Reads readBoth(const QString& path)
     return { SnapshotReader::read(path), SnapshotReader::read(&buffer) };
 }
 
-// As make_job.py writes the benchmark's ranks: each entry pickled on its own at protocol 2, its memo numbered from 0
-// again (so stores go over earlier ones), its frame dicts written out in full, the second use of one a reference.
+// As the benchmark's ranks were written until December 2026 (a script that pickles each entry on its own): protocol 2,
+// each entry's memo numbered from 0 again (so stores go over earlier ones), its frame dicts written out in full, the
+// second use of one a reference.
 QByteArray piecesPickle(int entries)
 {
     PickleWriter w;

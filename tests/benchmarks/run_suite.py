@@ -8,9 +8,10 @@ Usage: run_suite.py --rankscope BIN --bench-draw BIN --bench-gui BIN --bench-his
        the loading of one file alone, against `cat` and CPython, in a few minutes, and needs only --rankscope;
        --only gate the memory gate of the eight 200 MB ranks against their digests, against diff of them alone)
 
-Inputs (make_job.py, the real trace repeated with fresh entries and frame lists, as PyTorch writes them):
+Inputs (make_job.py, the real trace repeated with fresh entries and frame lists, pickled at protocol 4 in one
+pickle.dump as PyTorch writes them):
   one rank of about 1 GB, and the same gzip-compressed; one rank of about 176 MB whose entries share frame lists
-  defined far earlier (make_job.py --shared-frames: one pickle.dump, memo references); eight ranks of about 200 MB;
+  defined far earlier (make_job.py --shared-frames: memo references); eight ranks of about 200 MB;
   eight ranks of about 1 GB; 64 ranks of about 20 MB (the last rank of each job holds its busiest site three times
   larger); 1024 rank digests made from the 64 ranks' digests; and a snapshot whose segments hold more than 50,000
   blocks.
@@ -18,7 +19,7 @@ Inputs (make_job.py, the real trace repeated with fresh entries and frame lists,
 Every tool runs as its own process, RUNS times (peers that take minutes: fewer, as printed), and the median wall
 time, CPU time (user + system) and peak RSS of each are printed, then a table of every figure against its target.
 Needs about 15 GB of free disk in the work directory (temporary unless --workdir is given) and, for CPython's
-pickle.load of the 1 GB file, about 8 GB of memory.
+pickle.load of the 1 GB file and for making each 1 GB rank, about 5 GB of memory.
 """
 import argparse
 import gzip
