@@ -241,7 +241,7 @@ constexpr uint32_t memoFrameList = 0x40000000u;
 constexpr uint32_t memoString = 0x80000000u;
 constexpr uint32_t memoIndex = ~memoTag;
 constexpr uint32_t unsetMemo = 0xffffffffu;
-constexpr uint32_t traceEntryMemo = 0;
+constexpr uint32_t traceEntryMemo = PickleReader::traceEntryWord;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
 constexpr size_t progressStep = size_t(1) << 20;
 
@@ -293,6 +293,10 @@ void PickleReader::MemoSlots::reserve(size_t count)
 void PickleReader::MemoSlots::grow(size_t count, uint32_t slot)
 {
     reserve(count);
+    if (slot == 0 && m_zeroed && m_written <= m_size) {
+        m_size = std::max(m_size, count); // never written: 0 already
+        return;
+    }
     while (m_size < count)
         set(m_size++, slot);
 }
@@ -369,9 +373,14 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
 
 BuilderValue PickleReader::memoValue(uint32_t slot) const
 {
+    return memoValueOf(slot, m_memoValues);
+}
+
+BuilderValue PickleReader::memoValueOf(uint32_t slot, const BigVector<BuilderValue>& values)
+{
     switch (slot & memoTag) {
     case 0:
-        return m_memoValues[slot];
+        return values[slot];
     case memoFrameList: {
         BuilderValue v;
         v.kind = BuilderValue::List;
@@ -385,14 +394,17 @@ BuilderValue PickleReader::memoValue(uint32_t slot) const
         break;
     }
     // Only unset slots have both tags, and they are not asked for.
-    return m_memoValues.front();
+    return values.front();
 }
 
 BuilderValue PickleReader::memoGet(uint64_t index)
 {
-    if (index < m_memo.size() && m_memo[index] != unsetMemo)
+    const bool partStored = m_isPart && index < m_partStored.size() && m_partStored[index];
+    // A part's memo before its start is unset where it holds 0 (see runPart()) and the part stored nothing there.
+    if (index < m_memo.size() && m_memo[index] != unsetMemo
+        && !(m_isPart && m_memo[index] == traceEntryMemo && index < m_memoBefore && !partStored))
         return memoValue(m_memo[index]);
-    if (m_isPart && index < m_memoBefore && !(index < m_partStored.size() && m_partStored[index])) {
+    if (m_isPart && index < m_memoBefore && !partStored) {
         // Memoized before the part: kept from now on like one of the part's own.
         const BuilderValue v = m_foreign(index);
         memoPut(index, v);
@@ -686,7 +698,10 @@ uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
     m_memoBefore = memoBefore;
     m_foreign = std::move(foreign);
     m_abandoned = abandoned;
-    m_memo.grow(memoBefore, unsetMemo); // a part's reader starts with an empty memo
+    // A part's reader starts with an empty memo. Its slots before the part are left at 0, which memoGet() takes for
+    // unset there: written out, they were the memo's pages for the whole file before the part (tens of megabytes
+    // where every entry's dict, frame list and strings are memoized, as PyTorch writes them), faulted in for nothing.
+    m_memo.grow(memoBefore, traceEntryMemo);
     try {
         m_partStored.reserve(m_memo.capacity());
     } catch (const std::bad_alloc&) { }
@@ -696,26 +711,22 @@ uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
     return m_in.offsetOf(m_in.cur);
 }
 
-void PickleReader::partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values,
-    std::vector<std::pair<uint64_t, uint64_t>>& entryRuns) const
+PickleReader::PartMemo PickleReader::takePartMemo()
 {
-    indices.clear();
-    values.clear();
-    entryRuns.clear();
+    PartMemo out;
     for (size_t i = 0; i < m_partStored.size(); ++i) {
         if (!m_partStored[i])
             continue;
         // A stored index always holds a slot: memoPut never leaves the index it stores unset.
-        if (m_memo[i] == traceEntryMemo) {
-            if (!entryRuns.empty() && entryRuns.back().first + entryRuns.back().second == i)
-                ++entryRuns.back().second;
-            else
-                entryRuns.emplace_back(i, 1);
-            continue;
-        }
-        indices.push_back(i);
-        values.push_back(memoValue(m_memo[i]));
+        if (!out.runs.empty() && out.runs.back().first + out.runs.back().second == i)
+            ++out.runs.back().second;
+        else
+            out.runs.emplace_back(i, 1);
+        out.words.push_back(m_memo[i]);
     }
+    out.values = std::move(m_memoValues);
+    m_memoValues = BigVector<BuilderValue>(1, out.values.front()); // slot 0, as every memo has it
+    return out;
 }
 
 void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
@@ -736,22 +747,18 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
             return std::nullopt;
         return memoValue(m_memo[index]);
     };
-    std::vector<BuilderValue> memo;
-    if (!m_builder.absorb(*part->builder, m_stack.back(), part->memo, before, memo))
-        return;
-    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same.
+    // A trace entry dict's memo entry, as the part's reader stores it: slot 0 here too.
     BuilderValue entry;
     entry.kind = BuilderValue::Dict;
     entry.ctx = SchemaContext::TraceEntry;
-    size_t next = 0;
-    for (const auto& [first, count] : part->entryRuns) {
-        for (; next < memo.size() && part->memoIndex[next] < first; ++next)
-            memoPut(part->memoIndex[next], memo[next]);
-        for (uint64_t i = first; i < first + count; ++i)
-            memoPut(i, entry);
-    }
-    for (; next < memo.size(); ++next)
-        memoPut(part->memoIndex[next], memo[next]);
+    bool takes = true;
+    part->memo.forEach(
+        entry, [&](uint64_t, const BuilderValue& v) { takes = takes && m_builder.takesPartMemo(*part->builder, v); });
+    if (!takes || !m_builder.absorb(*part->builder, m_stack.back(), before))
+        return;
+    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same.
+    part->memo.forEach(
+        entry, [&](uint64_t i, const BuilderValue& v) { memoPut(i, m_builder.absorbedMemo(*part->builder, v)); });
     if (!m_in.skipTo(part->end))
         fail("the file ends inside the trace list (truncated?)");
     m_partTaken = { part->start, part->end };

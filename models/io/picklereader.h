@@ -35,11 +35,28 @@ public:
     /// `foreign` gives a placeholder for an object memoized before; throws SplitRefused, ReadError or SchemaError.
     uint64_t runPart(const BuilderValue& list, uint64_t memoBefore, std::function<BuilderValue(uint64_t)> foreign,
         const std::atomic<bool>* abandoned);
-    /// The memo entries the part stored (not those it was given from before), in order of index: its trace entries
-    /// as runs of indices (first, count), the rest one by one. A part of a million entries stores a million dicts,
-    /// which as values to hand over cost the reader more than parsing them.
-    void partMemo(std::vector<uint64_t>& indices, std::vector<BuilderValue>& values,
-        std::vector<std::pair<uint64_t, uint64_t>>& entryRuns) const;
+    /// A trace entry dict's memo word.
+    static constexpr uint32_t traceEntryWord = 0;
+    /// The memo entries a part stored (not those it was given from before), as its reader holds them: four bytes an
+    /// entry. A part of a million trace entries stores millions (each dict, its frame list, a string of its own),
+    /// which as values to hand over took the reader longer than parsing them, and twice the memory of the load.
+    struct PartMemo
+    {
+        std::vector<std::pair<uint64_t, uint64_t>> runs; ///< the indices stored, (first, count), in order
+        BigVector<uint32_t> words; ///< each one's memo word, run after run
+        BigVector<BuilderValue> values; ///< what the words' slots hold
+        /// Each stored index with its value, in order; a trace entry dict as `entry`.
+        template <typename F> void forEach(const BuilderValue& entry, F&& f) const
+        {
+            size_t w = 0;
+            for (const auto& [first, count] : runs) {
+                for (uint64_t i = first; i < first + count; ++i, ++w)
+                    f(i, words[w] == traceEntryWord ? entry : memoValueOf(words[w], values));
+            }
+        }
+    };
+    /// Moves out what the part stored (runPart() first).
+    PartMemo takePartMemo();
     /// Where the part this reader took starts and ends; {0, 0} when it took none.
     std::pair<uint64_t, uint64_t> partTaken() const
     {
@@ -158,6 +175,8 @@ private:
     void memoPut(uint64_t index, const BuilderValue& value);
     BuilderValue memoGet(uint64_t index);
     BuilderValue memoValue(uint32_t slot) const;
+    /// A memo word's value: a slot of `values`, or the value held in the word.
+    static BuilderValue memoValueOf(uint32_t word, const BigVector<BuilderValue>& values);
     /// At the split's point: takes the part, or leaves everything as it was. Moves p and end past the part.
     void takePart(const uint8_t*& p, const uint8_t*& end);
     bool readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list);

@@ -150,7 +150,7 @@ void PickleSplit::run()
                         throw SplitRefused("an object from before the part that the walk did not keep");
                     },
                     &m_abandoned);
-                reader.partMemo(m_part.memoIndex, m_part.memo, m_part.entryRuns);
+                m_part.memo = reader.takePartMemo();
                 m_part.builder = std::move(builder);
                 ok = true;
             }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "picklereader.h"
 #include "snapshotbuilder.h"
 
 #include <QIODevice>
@@ -33,9 +34,7 @@ public:
     struct Part
     {
         std::unique_ptr<SnapshotBuilder> builder;
-        std::vector<uint64_t> memoIndex; ///< the memo entries it stored, in order of index, but its trace entries
-        std::vector<BuilderValue> memo;
-        std::vector<std::pair<uint64_t, uint64_t>> entryRuns; ///< its trace entries' memo indices (first, count)
+        PickleReader::PartMemo memo; ///< the memo entries it stored
         uint64_t start = 0;
         uint64_t end = 0;
         uint64_t memoBefore = 0;

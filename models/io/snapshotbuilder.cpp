@@ -843,8 +843,27 @@ BuilderValue SnapshotBuilder::startPart()
     return newContainer(false, &traces, nullptr);
 }
 
-bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, std::span<const BuilderValue> partMemo,
-    const std::function<std::optional<BuilderValue>(uint64_t)>& before, std::vector<BuilderValue>& memoOut)
+bool SnapshotBuilder::takesPartMemo(const SnapshotBuilder& part, const BuilderValue& v)
+{
+    using C = SchemaContext;
+    if (v.isForeign())
+        return false;
+    if (v.ctx == C::FrameList && part.m_frameLists[v.a].foreign)
+        return false; // stored again under another index: the stand-in would become a list of its own
+    switch (v.ctx) {
+    case C::Ignore:
+    case C::FrameList:
+    case C::Frame:
+    case C::TraceEntry:
+    case C::EntryPool:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool SnapshotBuilder::absorb(
+    SnapshotBuilder& part, const BuilderValue& list, const std::function<std::optional<BuilderValue>(uint64_t)>& before)
 {
     using C = SchemaContext;
     Snapshot& s = *m_snapshot;
@@ -879,43 +898,24 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
                 return false;
         }
     }
-    for (const BuilderValue& v : partMemo) {
-        if (v.isForeign())
-            return false;
-        if (v.ctx == C::FrameList && part.m_frameLists[v.a].foreign)
-            return false; // stored again under another index: the stand-in would become a list of its own
-        switch (v.ctx) {
-        case C::Ignore:
-        case C::FrameList:
-        case C::Frame:
-        case C::TraceEntry:
-        case C::EntryPool:
-            break;
-        default:
-            return false;
-        }
-    }
 
-    std::vector<StringId> strings(ps.strings.size());
+    std::vector<StringId>& strings = m_absorbed.strings;
+    strings.assign(ps.strings.size(), EmptyString);
     for (size_t i = 0; i < strings.size(); ++i) {
         const uint64_t placeholder = i < part.m_stringPlaceholderOf.size() ? part.m_stringPlaceholderOf[i] : 0;
         strings[i] = placeholder ? before(placeholder - 1)->a : s.strings.intern(ps.strings.view(StringId(i)));
     }
-    auto frameOf = [&](Frame f) {
-        f.name = strings[f.name];
-        f.filename = strings[f.filename];
-        f.original = strings[f.original];
-        return f;
-    };
-    std::vector<FrameId> frames(ps.frames.size(), 0);
+    std::vector<FrameId>& frames = m_absorbed.frames;
+    frames.assign(ps.frames.size(), 0);
     for (FrameId f = 0; f < frames.size(); ++f) {
         const uint64_t tag = tagOf(f);
         if (tag == 0)
-            frames[f] = s.frames.intern(frameOf(ps.frames.frame(f)));
+            frames[f] = s.frames.intern(absorbedFrame(ps.frames.frame(f)));
         else if (!isList(tag))
             frames[f] = *internedFrame(*before((tag - 1) / 2));
     }
-    std::vector<StackId> stacks(ps.stacks.size(), EmptyStack);
+    std::vector<StackId>& stacks = m_absorbed.stacks;
+    stacks.assign(ps.stacks.size(), EmptyStack);
     std::vector<FrameId> stack;
     for (StackId st = 1; st < stacks.size(); ++st) {
         const std::span<const FrameId> in = ps.stacks.frames(st);
@@ -973,34 +973,44 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list, st
     }
     m_pendingPoolStamp = stamp + part.m_pendingPoolStamp;
 
-    memoOut.clear();
-    memoOut.reserve(partMemo.size());
-    for (BuilderValue v : partMemo) {
-        if (v.kind == BuilderValue::String) {
-            v.a = strings[v.a];
-        } else if (v.ctx == C::FrameList) {
-            const FrameListBuild& from = part.m_frameLists[v.a];
-            FrameListBuild to;
-            to.interned = from.interned;
-            to.preinterned = from.preinterned;
-            to.id = from.interned || from.preinterned ? stacks[from.id] : EmptyStack;
-            v.a = newFrameList();
-            m_frameLists[v.a] = to;
-        } else if (v.ctx == C::Frame) {
-            const FrameBuild& from = part.m_frames[v.a];
-            FrameBuild to;
-            to.frame = frameOf(from.frame);
-            to.interned = from.interned;
-            to.id = from.interned ? frames[from.id] : 0;
-            v.a = uint32_t(m_frames.size());
-            m_frames.push_back(to);
-        } else if (v.ctx == C::EntryPool) {
-            v.b += stamp;
-            v.a = uint32_t(v.b % m_pendingPools.size());
-        }
-        memoOut.push_back(v);
-    }
+    m_absorbed.poolStamp = stamp;
     return true;
+}
+
+Frame SnapshotBuilder::absorbedFrame(Frame f) const
+{
+    f.name = m_absorbed.strings[f.name];
+    f.filename = m_absorbed.strings[f.filename];
+    f.original = m_absorbed.strings[f.original];
+    return f;
+}
+
+BuilderValue SnapshotBuilder::absorbedMemo(const SnapshotBuilder& part, BuilderValue v)
+{
+    using C = SchemaContext;
+    if (v.kind == BuilderValue::String) {
+        v.a = m_absorbed.strings[v.a];
+    } else if (v.ctx == C::FrameList) {
+        const FrameListBuild& from = part.m_frameLists[v.a];
+        FrameListBuild to;
+        to.interned = from.interned;
+        to.preinterned = from.preinterned;
+        to.id = from.interned || from.preinterned ? m_absorbed.stacks[from.id] : EmptyStack;
+        v.a = newFrameList();
+        m_frameLists[v.a] = to;
+    } else if (v.ctx == C::Frame) {
+        const FrameBuild& from = part.m_frames[v.a];
+        FrameBuild to;
+        to.frame = absorbedFrame(from.frame);
+        to.interned = from.interned;
+        to.id = from.interned ? m_absorbed.frames[from.id] : 0;
+        v.a = uint32_t(m_frames.size());
+        m_frames.push_back(to);
+    } else if (v.ctx == C::EntryPool) {
+        v.b += m_absorbed.poolStamp;
+        v.a = uint32_t(v.b % m_pendingPools.size());
+    }
+    return v;
 }
 
 std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)

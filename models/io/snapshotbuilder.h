@@ -183,11 +183,15 @@ public:
     BuilderValue startPart();
     /// Takes the entries of `part` (a builder that parsed the rest of `list` from a later point, startPart()) as if
     /// this builder had parsed them itself: strings, frames, stacks, streams and contexts interned in the order they
-    /// first appeared, entries appended to `list`, and `partMemo` (that part's memo, in order) translated into
-    /// `memoOut`. `before` gives this parse's memo value at an index before the part. Returns false, having
-    /// changed nothing, when the part cannot be taken as it is.
-    bool absorb(SnapshotBuilder& part, const BuilderValue& list, std::span<const BuilderValue> partMemo,
-        const std::function<std::optional<BuilderValue>(uint64_t)>& before, std::vector<BuilderValue>& memoOut);
+    /// first appeared, entries appended to `list`. `before` gives this parse's memo value at an index before the
+    /// part. Returns false, having changed nothing, when the part cannot be taken as it is. Every value of the part's
+    /// memo must have passed takesPartMemo() first; absorbedMemo() then gives each as this builder's.
+    bool absorb(SnapshotBuilder& part, const BuilderValue& list,
+        const std::function<std::optional<BuilderValue>(uint64_t)>& before);
+    /// Whether a value `part` memoized can be absorbed (a stand-in for an object from before it cannot).
+    static bool takesPartMemo(const SnapshotBuilder& part, const BuilderValue& value);
+    /// A value from the memo of the part absorb() took, in this builder's terms. Called once per value, in order.
+    BuilderValue absorbedMemo(const SnapshotBuilder& part, BuilderValue value);
 
     std::shared_ptr<Snapshot> finish();
     /// Tells `pages` how far the trace being filled is, so its pages can be faulted in ahead.
@@ -305,6 +309,16 @@ private:
     };
     std::array<PendingPool, 16> m_pendingPools {};
     uint64_t m_pendingPoolStamp = 0;
+    // What the part absorb() took was given, by its ids: for absorbedMemo().
+    struct Absorbed
+    {
+        std::vector<StringId> strings;
+        std::vector<FrameId> frames;
+        std::vector<StackId> stacks;
+        uint64_t poolStamp = 0;
+    };
+    Absorbed m_absorbed;
+    Frame absorbedFrame(Frame f) const;
     uint32_t m_confirmedAnnotations = 0;
     // One per frame dict the file makes, half a million in the benchmark's 1 GB rank: reserved and faulted in ahead as
     // m_frameLists is, where growing by doubling copied it onto fresh 4 KiB pages, a sixth of the parse's page faults.
