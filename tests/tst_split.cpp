@@ -272,6 +272,28 @@ QByteArray sharedPickle(int entries, bool pools, bool last = false)
     return w.bytes();
 }
 
+// Protocol 2, as a script that pickles pieces may write it: "N/A" stored at two memo indices before the trace, the
+// later of them then stored over with "X"; every entry's compile context refers to the other. Strings of one text
+// are one string to a part (PickleSplit's TextClass), which must not take the index stored over for "N/A" any more.
+QByteArray storedOverPickle(int entries)
+{
+    PickleWriter w;
+    w.proto(2).emptyDict().op('q').op(0).mark();
+    w.str("first").str("N/A").op('q').op(201);
+    w.str("second").str("N/A").op('q').op(200);
+    w.str("stored over").str("X").op('q').op(200);
+    w.str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    for (int i = 0; i < entries; ++i) {
+        w.emptyDict().mark().keyStr("action", i % 2 ? "free_completed" : "alloc");
+        w.key("addr", 4096 + int64_t(i / 2) * 512).key("size", 512).key("time_us", i);
+        w.str("compile_context").op('h').op(201).setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').setitems().stop();
+    return w.bytes();
+}
+
 } // namespace
 
 class TestSplit : public QObject
@@ -285,6 +307,7 @@ private slots:
     void sharedFrameLists_data();
     void sharedFrameLists();
     void poolPairsFromBefore();
+    void stringStoredOver();
     void damagedPart();
     void cancelled();
 };
@@ -383,6 +406,21 @@ void TestSplit::poolPairsFromBefore()
     QCOMPARE(r.partEnd, r.partStart);
     const QString diff = difference(*whole, *r.snapshot);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestSplit::stringStoredOver()
+{
+    const QByteArray bytes = storedOverPickle(5500);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
+    QCOMPARE(whole->entryContexts.size(), size_t(2));
+    QCOMPARE(whole->strings.view(whole->entryContexts[1].compileContext), std::string_view("N/A"));
+    for (const double at : { 0.3, 0.6 }) {
+        const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
+        QVERIFY(r.partEnd > r.partStart);
+        const QString diff = difference(*whole, *r.snapshot);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
 }
 
 void TestSplit::damagedPart()

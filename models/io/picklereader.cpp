@@ -837,7 +837,7 @@ void PickleReader::runOpcodes()
                 if (m_abandoned && m_abandoned->load(std::memory_order_relaxed))
                     throw SplitRefused("abandoned");
                 if (m_split)
-                    m_split->readerAt(m_in.offsetOf(p), m_builder.traceEntries());
+                    m_split->readerAt(m_in.offsetOf(p));
                 nextReport = p + progressStep;
                 m_in.pageAhead().publish(
                     PageAhead::Memo, m_memo.data(), m_memo.writtenBytes(), m_memo.capacity() * sizeof(uint32_t));

@@ -8,6 +8,8 @@
 #include <array>
 #include <chrono>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 namespace RankScope {
 
@@ -25,19 +27,28 @@ enum WalkKind : uint8_t
 constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
-// Bytes of trace per entry under which a part costs more than it saves (see entriesTooSmall in walk()), judged once
-// the reader is this far into the trace.
-constexpr uint64_t minBytesPerEntry = 128;
-constexpr uint64_t entriesJudgedAfter = uint64_t(4) << 20;
 
 } // namespace
 
 struct PickleSplit::Walk
 {
-    /// Per memo index: its WalkKind, and for a string that is one of the schema's names (StringTable's first
-    /// strings) its StringId + 1 above that. Another string's text needs no keeping: it is never a key, and the part
-    /// takes the id this parse gave it when it is absorbed.
+    /// Per memo index: its WalkKind, and above that for a string that is one of the schema's names (StringTable's
+    /// first strings) its StringId + 1, for another short string Known::K_Count + 1 + its TextClass.
     BigVector<uint16_t> kinds;
+    /// Short strings by text. Another string's text needs no keeping (it is never a key, and the part takes the id
+    /// this parse gave it when it is absorbed), but strings of one text are one string to the part: a script that
+    /// repeats a trace refers back to each real entry's own compile context ("N/A"), and with a placeholder per memo
+    /// index the part's entries had thousands of contexts where the reader's have one, and it took a hash table's
+    /// lookups for each entry's context and kind.
+    struct TextClass
+    {
+        std::string text;
+        uint64_t last = 0; ///< the last memo index that got a string of this text
+        bool valid = true; ///< `last` still holds it (protocol 2 may store over an index)
+        StringId placeholder = 0; ///< the part's stand-in, + 1; 0 until asked for
+    };
+    std::vector<TextClass> classes;
+    std::unordered_map<std::string, uint32_t> classOf;
     uint64_t at = 0;
     size_t depth = 0;
     size_t marks = 0;
@@ -138,8 +149,18 @@ void PickleSplit::run()
                     [&w, &b](uint64_t index) -> BuilderValue {
                         const uint16_t known = w.kinds[index] >> 2;
                         switch (w.kinds[index] & 3) {
-                        case StringKind:
-                            return known ? BuilderValue::text(StringId(known - 1)) : b.placeholderString(index);
+                        case StringKind: {
+                            if (known == 0)
+                                return b.placeholderString(index);
+                            if (known <= Known::K_Count)
+                                return BuilderValue::text(StringId(known - 1));
+                            Walk::TextClass& text = w.classes[known - Known::K_Count - 1];
+                            if (!text.valid)
+                                return b.placeholderString(index);
+                            if (text.placeholder == 0)
+                                text.placeholder = b.placeholderString(text.last).a + 1;
+                            return BuilderValue::text(text.placeholder - 1);
+                        }
                         case DictKind:
                             return BuilderValue::foreignDict(index);
                         case ListKind:
@@ -249,13 +270,45 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     auto kindAt = [&](size_t i) { return uint8_t(shape[i] & 3); };
     // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
     // no split).
+    // A short string's TextClass, as its value in `kinds` above the kind; 0 past the classes `kinds` has room for.
+    constexpr size_t maxClasses = (1u << 14) - Known::K_Count - 1;
+    uint32_t lastClass = UINT32_MAX; // strings of one text often come in a row (each entry's own "N/A")
+    auto textClass = [&](const uint8_t* t, uint64_t n, uint64_t index) -> uint16_t {
+        if (n > 32)
+            return 0;
+        const std::string_view view(reinterpret_cast<const char*>(t), size_t(n));
+        if (lastClass == UINT32_MAX || w.classes[lastClass].text != view) {
+            auto [it, inserted] = w.classOf.try_emplace(std::string(view), uint32_t(w.classes.size()));
+            if (inserted) {
+                if (w.classes.size() == maxClasses) {
+                    w.classOf.erase(it);
+                    return 0;
+                }
+                w.classes.push_back({ std::string(view) });
+            }
+            lastClass = it->second;
+        }
+        Walk::TextClass& c = w.classes[lastClass];
+        c.last = index;
+        c.valid = true;
+        return uint16_t(Known::K_Count + 1 + lastClass);
+    };
     auto memoize = [&](uint64_t index) {
         if (size == 0 || index >= w.kinds.size() + PickleReader::farMemoIndex)
             return false;
+        if (index < w.kinds.size() && (w.kinds[index] & 3) == StringKind && (w.kinds[index] >> 2) > Known::K_Count) {
+            Walk::TextClass& stored = w.classes[(w.kinds[index] >> 2) - Known::K_Count - 1];
+            stored.valid = stored.valid && stored.last != index; // stored over: its text may be nowhere else
+        }
         uint16_t k = kindAt(size - 1);
-        if (k == StringKind)
-            k = textSlot == size - 1 && textWindow == windows ? uint16_t(k | nameOf(text, textSize) << 2)
-                                                              : uint16_t(OtherKind);
+        if (k == StringKind && textSlot == size - 1 && textWindow == windows) {
+            uint16_t name = nameOf(text, textSize);
+            if (name == 0)
+                name = textClass(text, textSize, index);
+            k = uint16_t(k | name << 2);
+        } else if (k == StringKind) {
+            k = OtherKind;
+        }
         if (index == w.kinds.size()) {
             w.kinds.push_back(k); // MEMOIZE, and most stores: one more entry
             return true;
@@ -299,27 +352,6 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         return need(1) && *p == '(';
     };
 
-    // A part pays with its parse, which grows with its bytes, and costs in fresh memory, which grows with its
-    // entries: its own array of them, then the copy into the reader's, each page zeroed by the kernel first. Where
-    // entries are small that cost outweighs the parse saved: the shared-frame benchmark rank, at 76 bytes per entry,
-    // took 0.36-0.40 s split against 0.33-0.34 s whole, while the 1 GB rank, at 213 (pickled as PyTorch writes it),
-    // took 1.22-1.34 s against 1.28-1.41 s.
-    auto entriesTooSmall = [this] {
-        uint64_t traceStart = 0;
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_lists.empty())
-                return false;
-            traceStart = m_lists.front().offset;
-        }
-        const uint64_t entries = m_readerEntries.load(std::memory_order_relaxed);
-        const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
-        // Judged as soon as the reader is a few megabytes into the trace, so that a file that does not pay costs
-        // little of the walk.
-        return entries > 0 && reader >= traceStart + entriesJudgedAfter
-            && (reader - traceStart) / entries < minBytesPerEntry;
-    };
-
     for (;;) {
         if (p >= checkAt) {
             if (p == end && !need(1))
@@ -330,10 +362,10 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
                 return false; // no point near enough, or no core free for the part: the reader parses it all
             // A walk that is not a tenth ahead of the reader by a fifth of the file would find its balanced point too
             // late for the part to pay for the walk (on the benchmark's 1 GB rank it is a quarter ahead there and
-            // pulls away later); nor does a part of small entries pay (entriesTooSmall).
-            if (m_balance
-                && (entriesTooSmall()
-                    || (here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9)))
+            // pulls away later). Small entries pay too: a part costs fresh memory per entry (its own array, then the
+            // copy into the reader's), but the shared-frame benchmark rank, at 76 bytes per entry, took 0.31-0.33 s
+            // split against 0.36-0.42 s whole once its part had the reader's contexts (Walk::TextClass).
+            if (m_balance && here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9)
                 return false;
             checkAt = p + std::min<uint64_t>(walkStep, uint64_t(end - p));
         }

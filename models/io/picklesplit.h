@@ -56,11 +56,9 @@ public:
     /// Without `balance`, waits for the walk to find its point (or give up), so the reader never passes it: a split
     /// at a given place, as the tests and fuzzers ask for, always happens where it can.
     void announceTraceList(uint64_t offset, size_t depth, size_t marks, const std::function<void()>& poll);
-    /// Where the reader is, and how many trace entries it made: the walk gives up points it would reach too late,
-    /// and files whose entries are too small for a part to pay.
-    void readerAt(uint64_t offset, uint64_t entries)
+    /// Where the reader is: the walk gives up points it would reach too late.
+    void readerAt(uint64_t offset)
     {
-        m_readerEntries.store(entries, std::memory_order_relaxed);
         m_readerAt.store(offset, std::memory_order_relaxed);
     }
     /// The offset of the point, once the walk found it; UINT64_MAX before, and when it found none.
@@ -89,7 +87,6 @@ private:
     std::atomic<bool> m_abandoned { false };
     std::atomic<uint64_t> m_splitOffset { UINT64_MAX };
     std::atomic<uint64_t> m_readerAt { 0 };
-    std::atomic<uint64_t> m_readerEntries { 0 };
     struct List
     {
         uint64_t offset;

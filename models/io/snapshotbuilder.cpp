@@ -651,14 +651,6 @@ uint32_t SnapshotBuilder::streamIndex(int64_t stream)
     return it->second;
 }
 
-size_t SnapshotBuilder::traceEntries() const
-{
-    size_t n = 0;
-    for (const TraceEntries& trace : m_snapshot->deviceTraces)
-        n += trace.size();
-    return n;
-}
-
 uint32_t SnapshotBuilder::contextIndex(EntryContext context)
 {
     if (context.compileContext == EmptyString && context.userMetadata == EmptyString && context.category == EmptyString

@@ -157,8 +157,6 @@ public:
             return *id;
         return internFrame(value);
     }
-    /// Trace entries made so far, over every device.
-    size_t traceEntries() const;
     /// The interned frame of a frame dict, without interning it; nullopt for anything else.
     std::optional<FrameId> internedFrame(const BuilderValue& value) const
     {
