@@ -268,8 +268,6 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         shape[size++] = slot;
     };
     auto kindAt = [&](size_t i) { return uint8_t(shape[i] & 3); };
-    // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
-    // no split).
     // A short string's TextClass, as its value in `kinds` above the kind; 0 past the classes `kinds` has room for.
     constexpr size_t maxClasses = (1u << 14) - Known::K_Count - 1;
     uint32_t lastClass = UINT32_MAX; // strings of one text often come in a row (each entry's own "N/A")
@@ -293,6 +291,8 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         c.valid = true;
         return uint16_t(Known::K_Count + 1 + lastClass);
     };
+    // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
+    // no split).
     auto memoize = [&](uint64_t index) {
         if (size == 0 || index >= w.kinds.size() + PickleReader::farMemoIndex)
             return false;
@@ -363,7 +363,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             // A walk that is not a tenth ahead of the reader by a fifth of the file would find its balanced point too
             // late for the part to pay for the walk (on the benchmark's 1 GB rank it is a quarter ahead there and
             // pulls away later). Small entries pay too: a part costs fresh memory per entry (its own array, then the
-            // copy into the reader's), but the shared-frame benchmark rank, at 76 bytes per entry, took 0.31-0.33 s
+            // copy into the reader's), but the shared-frame benchmark rank, at 76 bytes per entry, took 0.30-0.34 s
             // split against 0.36-0.42 s whole once its part had the reader's contexts (Walk::TextClass).
             if (m_balance && here > m_size / 5 && m_readerAt.load(std::memory_order_relaxed) * 10 > here * 9)
                 return false;
