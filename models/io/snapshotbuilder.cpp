@@ -540,6 +540,18 @@ void SnapshotBuilder::setBlockField(BlockBuild& block, StringId key, const Build
     }
 }
 
+template <typename Work> void SnapshotBuilder::stepKind(TraceEntry& e, size_t field, uint64_t value, Work&& work)
+{
+    KindStep& step = m_kindSteps[field][((uint64_t(e.kind) << 32 ^ value) * 0x9e3779b97f4a7c15ull) >> 60];
+    if (step.from == e.kind && step.value == value) {
+        e.kind = step.to;
+        return;
+    }
+    const uint32_t from = e.kind;
+    work();
+    step = KindStep { from, e.kind, value };
+}
+
 void SnapshotBuilder::setTraceField(
     TraceEntry& e, uint32_t list, uint64_t index, StringId key, const BuilderValue& value)
 {
@@ -547,11 +559,11 @@ void SnapshotBuilder::setTraceField(
     case K_action:
         if (value.kind != BuilderValue::String)
             throw SchemaError(std::string("trace 'action' should be a string, found ") + kindName(value));
-        {
+        stepKind(e, ActionField, value.a, [&] {
             EntryKind kind = m_snapshot->kindOf(e);
             kind.actionName = value.a;
             e.kind = kindOf(kind);
-        }
+        });
         break;
     case K_addr:
     case K_device_free:
@@ -561,9 +573,12 @@ void SnapshotBuilder::setTraceField(
         e.size = intOf(value, "size");
         break;
     case K_stream: {
-        EntryKind kind = m_snapshot->kindOf(e);
-        kind.streamIndex = streamIndex(intOf(value, "stream"));
-        e.kind = kindOf(kind);
+        const int64_t stream = intOf(value, "stream");
+        stepKind(e, StreamField, uint64_t(stream), [&] {
+            EntryKind kind = m_snapshot->kindOf(e);
+            kind.streamIndex = streamIndex(stream);
+            e.kind = kindOf(kind);
+        });
     } break;
     case K_time_us:
         m_snapshot->deviceTimes[list].set(index, intOf(value, "time_us"));
@@ -571,9 +586,11 @@ void SnapshotBuilder::setTraceField(
     case K_compile_context:
     case K_user_metadata:
         if (value.kind == BuilderValue::String) {
-            EntryContext context = m_snapshot->context(e);
-            (key == K_compile_context ? context.compileContext : context.userMetadata) = value.a;
-            setContext(e, context);
+            stepKind(e, key == K_compile_context ? CompileContextField : UserMetadataField, value.a, [&] {
+                EntryContext context = m_snapshot->context(e);
+                (key == K_compile_context ? context.compileContext : context.userMetadata) = value.a;
+                setContext(e, context);
+            });
         }
         break;
     case K_frames:

@@ -249,6 +249,9 @@ private:
     void setBlockField(BlockBuild& block, StringId key, const BuilderValue& value);
     /// `entry` is the `index`th of the trace list `list`, whose times are apart (Snapshot::deviceTimes).
     void setTraceField(TraceEntry& entry, uint32_t list, uint64_t index, StringId key, const BuilderValue& value);
+    /// Sets `entry`'s kind as `work` does once `field` (KindField) takes `value`, or as it did the last time the
+    /// same kind took the same value there.
+    template <typename Work> void stepKind(TraceEntry& entry, size_t field, uint64_t value, Work&& work);
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
     /// TraceEntry::kind for `kind`, interned in the snapshot's entryKinds.
@@ -369,6 +372,26 @@ private:
     // The kinds looked up last, by their hash: an entry's action and stream arrive one at a time, so its kind changes
     // twice per entry, between the same few (an alloc and a free on one stream).
     std::array<std::pair<EntryKind, uint32_t>, 64> m_recentKinds {};
+    // An entry's kind after one of its fields is set, by its kind before and the field's value. Consecutive entries
+    // set the same few fields to the same values, and working the kind out again took a decode and up to two hash
+    // lookups per field: a tenth of a parse. The tables only grow, so a step once worked out stays right.
+    enum KindField : uint8_t
+    {
+        ActionField,
+        StreamField,
+        CompileContextField,
+        UserMetadataField,
+        KindFields
+    };
+    struct KindStep
+    {
+        uint32_t from = UINT32_MAX; // no kind: never matches
+        uint32_t to = 0;
+        uint64_t value = 0;
+    };
+    // Per field, the last steps by a hash of kind and value: an entry's action changes the kind its later fields
+    // start from, and actions alternate (an alloc, its free).
+    std::array<std::array<KindStep, 16>, KindFields> m_kindSteps {};
     bool m_rootSet = false;
     bool m_hasSegments = false;
     bool m_rootIsList = false;
