@@ -330,10 +330,12 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     auto isPoint = [&](uint64_t offset) {
         if (offset < m_target || size == 0)
             return false;
-        // The part is parsed about as fast as the reader parses, so the point to take is where the reader has as
-        // far to go to it as the part has to the end; the walk, faster than either, gets there first.
+        // The part is parsed a little slower than the reader parses (it reads the file itself, into arrays of its
+        // own), so the point to take is where the reader has a quarter further to go to it than the part has to the
+        // end; the walk, faster than either, gets there first. On the 1 GB benchmark rank, alternating five rounds:
+        // 1.07-1.09 s against 1.10-1.18 s for as far, 1.11-1.20 s for half as far again.
         const uint64_t reader = m_readerAt.load(std::memory_order_relaxed);
-        if (m_balance && (reader + readerMargin > offset || offset - reader < m_size - offset))
+        if (m_balance && (reader + readerMargin > offset || (offset - reader) * 4 < (m_size - offset) * 5))
             return false;
         {
             std::unique_lock lock(m_mutex);
