@@ -399,12 +399,12 @@ BuilderValue PickleReader::memoValueOf(uint32_t slot, const BigVector<BuilderVal
 
 BuilderValue PickleReader::memoGet(uint64_t index)
 {
-    const bool partStored = m_isPart && index < m_partStored.size() && m_partStored[index];
-    // A part's memo before its start is unset where it holds 0 (see runPart()) and the part stored nothing there.
-    if (index < m_memo.size() && m_memo[index] != unsetMemo
-        && !(m_isPart && m_memo[index] == traceEntryMemo && index < m_memoBefore && !partStored))
+    // Memoized before a part's start and not stored by the part since: its slot is unset where it holds 0 (see
+    // runPart()).
+    const bool fromBefore = m_isPart && index < m_memoBefore && !(index < m_partStored.size() && m_partStored[index]);
+    if (index < m_memo.size() && m_memo[index] != unsetMemo && !(fromBefore && m_memo[index] == traceEntryMemo))
         return memoValue(m_memo[index]);
-    if (m_isPart && index < m_memoBefore && !partStored) {
+    if (fromBefore) {
         // Memoized before the part: kept from now on like one of the part's own.
         const BuilderValue v = m_foreign(index);
         memoPut(index, v);

@@ -49,6 +49,12 @@ struct PickleSplit::Walk
     };
     std::vector<TextClass> classes;
     std::unordered_map<std::string, uint32_t> classOf;
+    /// The TextClass of the string at memo index `index`, if it has one.
+    TextClass* textClassAt(uint64_t index)
+    {
+        const uint16_t k = index < kinds.size() ? kinds[index] : 0;
+        return (k & 3) == StringKind && (k >> 2) > Known::K_Count ? &classes[(k >> 2) - Known::K_Count - 1] : nullptr;
+    }
     uint64_t at = 0;
     size_t depth = 0;
     size_t marks = 0;
@@ -154,7 +160,7 @@ void PickleSplit::run()
                                 return b.placeholderString(index);
                             if (known <= Known::K_Count)
                                 return BuilderValue::text(StringId(known - 1));
-                            Walk::TextClass& text = w.classes[known - Known::K_Count - 1];
+                            Walk::TextClass& text = *w.textClassAt(index);
                             if (!text.valid)
                                 return b.placeholderString(index);
                             if (text.placeholder == 0)
@@ -296,10 +302,8 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     auto memoize = [&](uint64_t index) {
         if (size == 0 || index >= w.kinds.size() + PickleReader::farMemoIndex)
             return false;
-        if (index < w.kinds.size() && (w.kinds[index] & 3) == StringKind && (w.kinds[index] >> 2) > Known::K_Count) {
-            Walk::TextClass& stored = w.classes[(w.kinds[index] >> 2) - Known::K_Count - 1];
-            stored.valid = stored.valid && stored.last != index; // stored over: its text may be nowhere else
-        }
+        if (Walk::TextClass* stored = w.textClassAt(index))
+            stored->valid = stored->valid && stored->last != index; // stored over: its text may be nowhere else
         uint16_t k = kindAt(size - 1);
         if (k == StringKind && textSlot == size - 1 && textWindow == windows) {
             uint16_t name = nameOf(text, textSize);
