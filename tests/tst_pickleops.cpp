@@ -575,6 +575,26 @@ void TestPickleOps::frameListsOfMemoReferences()
     QCOMPARE(lines(trace[0].stack), (std::vector<int64_t> { 1, 2 }));
     QCOMPARE(lines(trace[5].stack), (std::vector<int64_t> { 2, 1, 1 }));
 
+    // A frame dict stored over a memo index: a list of the same references as before is the new frame's.
+    PickleWriter over;
+    start(over);
+    entry(over, 8192).emptyList().mark();
+    get(over, 1);
+    get(over, 300).appends().setitems();
+    entry(over, 8704).emptyList().mark().emptyDict();
+    put(over, 1).mark().keyStr("name", "h").keyStr("filename", "c.py").key("line", 3).setitems();
+    over.appends().setitems();
+    entry(over, 9216).emptyList().mark();
+    get(over, 1);
+    get(over, 300).appends().setitems();
+    over.appends().op('a').setitems().stop();
+    const SnapshotPtr o = read(over);
+    QCOMPARE(o->deviceTraces[0].size(), size_t(4));
+    QCOMPARE(o->stacks.frames(o->deviceTraces[0][1].stack).size(), size_t(2));
+    QCOMPARE(o->frames.frame(o->stacks.frames(o->deviceTraces[0][1].stack)[0]).line, int64_t(1));
+    QCOMPARE(o->frames.frame(o->stacks.frames(o->deviceTraces[0][3].stack)[0]).line, int64_t(3));
+    QCOMPARE(o->frames.frame(o->stacks.frames(o->deviceTraces[0][3].stack)[1]).line, int64_t(2));
+
     // A memo reference to something that is not a frame dict, inside a frame list.
     PickleWriter notFrame;
     start(notFrame);

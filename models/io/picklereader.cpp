@@ -244,6 +244,36 @@ constexpr uint32_t unsetMemo = 0xffffffffu;
 constexpr uint32_t traceEntryMemo = PickleReader::traceEntryWord;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
 constexpr size_t progressStep = size_t(1) << 20;
+constexpr int listBucketBits = 14;
+constexpr size_t listBuckets = size_t(1) << listBucketBits;
+constexpr size_t maxListBytes = size_t(16) << 20;
+
+// Two lanes of eight bytes per step: the chain of multiplies is the cost, and a list is about a hundred bytes.
+uint64_t hashOfBytes(const uint8_t* p, size_t n)
+{
+    constexpr uint64_t odd = 0x9e3779b97f4a7c15ull;
+    uint64_t a = n * odd;
+    uint64_t b = ~n;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t x;
+        uint64_t y;
+        std::memcpy(&x, p + i, 8);
+        std::memcpy(&y, p + i + 8, 8);
+        a = (a ^ x) * odd;
+        b = (b ^ y) * odd;
+    }
+    uint8_t tail[16] = {};
+    std::memcpy(tail, p + i, n - i);
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, tail, 8);
+    std::memcpy(&y, tail + 8, 8);
+    a = (a ^ x) * odd;
+    b = (b ^ y) * odd;
+    const uint64_t h = (a ^ (b >> 29) ^ (b << 35)) * odd;
+    return h ^ (h >> 32);
+}
 
 } // namespace
 
@@ -360,6 +390,9 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         m_partStored[index] = 1;
     }
     if (index < m_memo.size()) {
+        // Storing over a value slot may change what an earlier frame list's references mean.
+        if (const uint32_t old = m_memo[index]; old != traceEntryMemo && (old & memoTag) == 0)
+            ++m_listGeneration;
         m_memo.set(index, slot);
     } else if (index == m_memo.size()) {
         m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
@@ -421,28 +454,54 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
     // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
     // the general path, which then reports whatever is wrong.
-    // The loop runs for every frame of the file: the arrays it reads are held in locals (interning a frame touches
-    // only the builder's), and the ids go into a plain buffer, so nothing is reloaded or spilled per frame.
+    const uint8_t* q = p;
+    for (;;) {
+        if (q == end)
+            return false;
+        if (*q == LONG_BINGET && end - q >= 5)
+            q += 5;
+        else if (*q == BINGET && end - q >= 2)
+            q += 2;
+        else if (*q == APPENDS)
+            break;
+        else
+            return false;
+    }
+    // A list of the same references as a recent one has its stack: one hash of its bytes instead of a lookup per
+    // frame, the most of what reading a file's frames cost.
+    const size_t length = size_t(q - p);
+    const uint64_t hash = hashOfBytes(p, length);
+    if (m_listsByBytes.empty())
+        m_listsByBytes.resize(listBuckets);
+    ListByBytes& known = m_listsByBytes[hash >> (64 - listBucketBits)];
+    if (known.generation == m_listGeneration && known.hash == hash && known.length == length
+        && std::memcmp(m_listBytes.data() + known.offset, p, length) == 0) {
+        if (!m_builder.setWholeFrameList(list, known.stack))
+            return false;
+        p = q + 1;
+        return true;
+    }
+    // The loop runs for every frame of a list not seen lately: the arrays it reads are held in locals (interning a
+    // frame touches only the builder's), and the ids go into a plain buffer, so nothing is reloaded or spilled per
+    // frame.
     const uint32_t* memo = m_memo.data();
     const size_t memoSize = m_memo.size();
     const size_t values = m_memoValues.size();
     if (m_frameOfSlot.size() < values)
         m_frameOfSlot.resize(values, 0);
     uint32_t* frameOfSlot = m_frameOfSlot.data();
+    if (m_frameIds.size() < length / 2)
+        m_frameIds.resize(length / 2);
     FrameId* ids = m_frameIds.data();
-    size_t capacity = m_frameIds.size();
     size_t count = 0;
-    const uint8_t* q = p;
-    while (q < end && *q != APPENDS) {
+    for (const uint8_t* r = p; r < q;) {
         uint64_t index;
-        if (*q == BINGET && end - q >= 2) {
-            index = q[1];
-            q += 2;
-        } else if (*q == LONG_BINGET && end - q >= 5) {
-            index = readLE<uint32_t>(q + 1);
-            q += 5;
+        if (*r == BINGET) {
+            index = r[1];
+            r += 2;
         } else {
-            return false;
+            index = readLE<uint32_t>(r + 1);
+            r += 5;
         }
         if (index >= memoSize || memo[index] >= values)
             return false;
@@ -456,18 +515,18 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
             frame = m_builder.frameId(value) + 1;
             frameOfSlot[slot] = frame;
         }
-        if (count == capacity) [[unlikely]] {
-            m_frameIds.resize(capacity * 2 + 64);
-            ids = m_frameIds.data();
-            capacity = m_frameIds.size();
-        }
         ids[count++] = frame - 1;
     }
-    if (q == end)
-        return false;
     const std::span<const FrameId> frames(ids, count);
-    if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames)))
+    StackId stack = EmptyStack;
+    if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames), &stack))
         return false;
+    if (m_listBytes.size() + length > maxListBytes) {
+        m_listBytes.clear();
+        ++m_listGeneration;
+    }
+    known = { hash, uint32_t(m_listBytes.size()), uint32_t(length), stack, m_listGeneration };
+    m_listBytes.insert(m_listBytes.end(), p, q);
     p = q + 1;
     return true;
 }

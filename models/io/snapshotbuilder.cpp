@@ -1039,15 +1039,36 @@ bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<cons
     return setWholeFrameList(list, frames, StackTable::hashOf(frames));
 }
 
-bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash)
+SnapshotBuilder::FrameListBuild* SnapshotBuilder::wholeFrameList(const BuilderValue& list)
 {
     if (list.ctx != SchemaContext::FrameList)
-        return false;
+        return nullptr;
     FrameListBuild& build = m_frameLists[list.a];
     if (build.interned || build.preinterned || m_listFrames.count(list.a))
+        return nullptr;
+    return &build;
+}
+
+bool SnapshotBuilder::setWholeFrameList(
+    const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash, StackId* stack)
+{
+    FrameListBuild* build = wholeFrameList(list);
+    if (!build)
         return false;
-    build.id = m_snapshot->stacks.intern(frames, hash);
-    build.preinterned = true;
+    build->id = m_snapshot->stacks.intern(frames, hash);
+    build->preinterned = true;
+    if (stack)
+        *stack = build->id;
+    return true;
+}
+
+bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, StackId stack)
+{
+    FrameListBuild* build = wholeFrameList(list);
+    if (!build)
+        return false;
+    build->id = stack;
+    build->preinterned = true;
     return true;
 }
 

@@ -167,8 +167,11 @@ public:
     /// Takes `frames` as the whole of a frame list that has no frames yet, as one APPENDS of frame dicts gives
     /// them; false (nothing done) when `list` is not such a list, so the reader takes the general path.
     bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames);
-    /// The same, with the frames' StackTable hash.
-    bool setWholeFrameList(const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash);
+    /// The same, with the frames' StackTable hash; `stack`, where given, gets the stack they were interned as.
+    bool setWholeFrameList(
+        const BuilderValue& list, std::span<const FrameId> frames, uint64_t hash, StackId* stack = nullptr);
+    /// The same for frames already interned as `stack` (by an earlier list of the same frames).
+    bool setWholeFrameList(const BuilderValue& list, StackId stack);
     void setRoot(const BuilderValue& root);
 
     /// A string memoized before a part's start, by its memo index: its id is the whole file's parse's.
@@ -260,6 +263,8 @@ private:
     void setSetting(uint32_t dictIndex, const BuilderValue& key, const BuilderValue& value);
     /// The frames of a list built item by item (or restored from its stack when more come after it was interned).
     std::vector<FrameId>& framesOf(uint32_t listIndex);
+    /// A frame list that has no frames yet, for setWholeFrameList(); nullptr for anything else.
+    FrameListBuild* wholeFrameList(const BuilderValue& list);
     FrameId internFrame(const BuilderValue& value);
     void setDigestField(const BuilderValue& key, const BuilderValue& value);
     std::string settingText(const BuilderValue& value) const;
