@@ -244,36 +244,6 @@ constexpr uint32_t unsetMemo = 0xffffffffu;
 constexpr uint32_t traceEntryMemo = PickleReader::traceEntryWord;
 constexpr uint64_t maxLength = uint64_t(1) << 40;
 constexpr size_t progressStep = size_t(1) << 20;
-constexpr int listBucketBits = 14;
-constexpr size_t listBuckets = size_t(1) << listBucketBits;
-constexpr size_t maxListBytes = size_t(16) << 20;
-
-// Two lanes of eight bytes per step: the chain of multiplies is the cost, and a list is about a hundred bytes.
-uint64_t hashOfBytes(const uint8_t* p, size_t n)
-{
-    constexpr uint64_t odd = 0x9e3779b97f4a7c15ull;
-    uint64_t a = n * odd;
-    uint64_t b = ~n;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        uint64_t x;
-        uint64_t y;
-        std::memcpy(&x, p + i, 8);
-        std::memcpy(&y, p + i + 8, 8);
-        a = (a ^ x) * odd;
-        b = (b ^ y) * odd;
-    }
-    uint8_t tail[16] = {};
-    std::memcpy(tail, p + i, n - i);
-    uint64_t x;
-    uint64_t y;
-    std::memcpy(&x, tail, 8);
-    std::memcpy(&y, tail + 8, 8);
-    a = (a ^ x) * odd;
-    b = (b ^ y) * odd;
-    const uint64_t h = (a ^ (b >> 29) ^ (b << 35)) * odd;
-    return h ^ (h >> 32);
-}
 
 } // namespace
 
@@ -392,7 +362,7 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
     if (index < m_memo.size()) {
         // Storing over a value slot may change what an earlier frame list's references mean.
         if (const uint32_t old = m_memo[index]; old != traceEntryMemo && (old & memoTag) == 0)
-            ++m_listGeneration;
+            m_frameLists.forget();
         m_memo.set(index, slot);
     } else if (index == m_memo.size()) {
         m_memo.push_back(slot); // MEMOIZE, and most BINPUTs: one more entry, not a resize call per object
@@ -454,6 +424,15 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
     // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
     // the general path, which then reports whatever is wrong.
+    // A list of the same references as one read lately has its stack: most often the list that came after the last
+    // one the time before, and that costs a compare of its bytes, not a step and a lookup per frame.
+    if (const RepeatedRuns::Run* known = m_frameLists.predict(p, end);
+        known && size_t(end - p) > known->length && p[known->length] == APPENDS) {
+        if (!m_builder.setWholeFrameList(list, StackId(known->value)))
+            return false;
+        p += known->length + 1;
+        return true;
+    }
     const uint8_t* q = p;
     for (;;) {
         if (q == end)
@@ -467,16 +446,9 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
         else
             return false;
     }
-    // A list of the same references as a recent one has its stack: one hash of its bytes instead of a lookup per
-    // frame, the most of what reading a file's frames cost.
     const size_t length = size_t(q - p);
-    const uint64_t hash = hashOfBytes(p, length);
-    if (m_listsByBytes.empty())
-        m_listsByBytes.resize(listBuckets);
-    ListByBytes& known = m_listsByBytes[hash >> (64 - listBucketBits)];
-    if (known.generation == m_listGeneration && known.hash == hash && known.length == length
-        && std::memcmp(m_listBytes.data() + known.offset, p, length) == 0) {
-        if (!m_builder.setWholeFrameList(list, known.stack))
+    if (const RepeatedRuns::Run* known = m_frameLists.find(p, length)) {
+        if (!m_builder.setWholeFrameList(list, StackId(known->value)))
             return false;
         p = q + 1;
         return true;
@@ -521,12 +493,7 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     StackId stack = EmptyStack;
     if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames), &stack))
         return false;
-    if (m_listBytes.size() + length > maxListBytes) {
-        m_listBytes.clear();
-        ++m_listGeneration;
-    }
-    known = { hash, uint32_t(m_listBytes.size()), uint32_t(length), stack, m_listGeneration };
-    m_listBytes.insert(m_listBytes.end(), p, q);
+    m_frameLists.remember(p, length, uint32_t(count), stack);
     p = q + 1;
     return true;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "inputstream.h"
+#include "repeatedruns.h"
 #include "snapshotbuilder.h"
 
 #include <algorithm>
@@ -201,19 +202,8 @@ private:
     std::vector<FrameId> m_frameIds; // a frame list's ids: a buffer whose size is its capacity
     BigVector<uint32_t> m_frameOfSlot; // per m_memoValues slot: its frame dict's FrameId + 1, 0 until known
     std::vector<BuilderValue> m_entryItems;
-    // Frame lists by their bytes: a job's stacks repeat, and where the memo references of a list are the ones an
-    // earlier list had, so is its stack. A table of recent lists, one per bucket, and the bytes they hold.
-    struct ListByBytes
-    {
-        uint64_t hash = 0;
-        uint32_t offset = 0;
-        uint32_t length = 0;
-        StackId stack = EmptyStack;
-        uint32_t generation = 0; ///< valid while it is m_listGeneration
-    };
-    std::vector<ListByBytes> m_listsByBytes;
-    std::vector<uint8_t> m_listBytes;
-    uint32_t m_listGeneration = 1;
+    // Frame lists read lately, with their stacks: a job's stacks repeat.
+    RepeatedRuns m_frameLists;
     uint64_t m_opOffset = 0;
     bool m_rootCreated = false;
     PickleSplit* m_split = nullptr;
