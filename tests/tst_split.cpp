@@ -11,6 +11,8 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 using namespace RankScope;
 using namespace TestUtils;
@@ -294,6 +296,120 @@ QByteArray storedOverPickle(int entries)
     return w.bytes();
 }
 
+// Protocol 4, as PyTorch writes a training job's snapshot: keys, actions' names and frame dicts memoized once and
+// referenced after (new frames written out in full where they first appear, all through the file), each entry with a
+// frame list of its own and a compile context of its own, numbers of every width Python gives them, now and then a
+// user metadata string of its own and a FRAME opcode between entries. The walk steps over most of these entries by
+// their shape (EntryShapes): the part it finds must be the one an opcode at a time finds.
+QByteArray shapesPickle(int entries)
+{
+    PickleWriter w;
+    uint32_t memo = 0;
+    auto put = [&] {
+        w.op(0x94);
+        return memo++;
+    };
+    auto get = [&](uint32_t index) {
+        if (index < 256)
+            w.op('h').op(uint8_t(index));
+        else
+            w.op('j').le<uint32_t>(index);
+    };
+    auto number = [&](int64_t v) {
+        if (v >= 0 && v < 256)
+            w.op('K').op(uint8_t(v));
+        else if (v >= 0 && v < 65536)
+            w.op('M').le<uint16_t>(uint16_t(v));
+        else if (v >= INT32_MIN && v <= INT32_MAX)
+            w.op('J').le<int32_t>(int32_t(v));
+        else {
+            uint8_t n = 1;
+            while (n < 8 && (v >> (8 * n - 1) != 0 && v >> (8 * n - 1) != -1))
+                ++n;
+            w.op(0x8a).op(n);
+            for (uint8_t b = 0; b < n; ++b)
+                w.op(uint8_t(uint64_t(v) >> (8 * b)));
+        }
+    };
+    std::map<std::string, uint32_t> known;
+    auto memoStr = [&](const std::string& text) {
+        if (const auto it = known.find(text); it != known.end()) {
+            get(it->second);
+            return;
+        }
+        w.str(text.c_str());
+        known[text] = put();
+    };
+    w.proto(4).emptyDict();
+    put();
+    w.mark();
+    memoStr("segments");
+    w.emptyList();
+    put();
+    memoStr("device_traces");
+    w.emptyList();
+    put();
+    w.emptyList();
+    put();
+    w.mark();
+    std::vector<uint32_t> frames;
+    const char* actions[3] = { "alloc", "free_requested", "free_completed" };
+    for (int i = 0; i < entries; ++i) {
+        if (i % 777 == 5)
+            w.op(0x95).le<uint64_t>(65536);
+        w.emptyDict();
+        put();
+        w.mark();
+        memoStr("action");
+        memoStr(actions[i % 3]);
+        memoStr("addr");
+        number(int64_t(i) * 4096 + (i % 5 == 0 ? int64_t(1) << 40 : 0));
+        memoStr("size");
+        number(i % 4 == 0 ? 100 : i % 4 == 1 ? 3000 : i % 4 == 2 ? 70000 : int64_t(1) << 33);
+        memoStr("stream");
+        number(i % 13 == 0 ? -1 : 0);
+        memoStr("time_us");
+        number(int64_t(1700000000000000) + i);
+        memoStr("compile_context");
+        w.str("N/A");
+        put();
+        memoStr("user_metadata");
+        if (i % 97 == 0) {
+            w.str(("note " + std::to_string(i)).c_str());
+            put();
+        } else {
+            memoStr("");
+        }
+        memoStr("frames");
+        w.emptyList();
+        put();
+        w.mark();
+        for (int f = 0; f <= i % 6; ++f) {
+            const size_t frame = size_t((i * 7 + f * 3) % std::max(1, 1 + i / 250));
+            if (frame < frames.size()) {
+                get(frames[frame]);
+                continue;
+            }
+            w.emptyDict();
+            frames.push_back(put());
+            w.mark();
+            memoStr("name");
+            w.str(("f" + std::to_string(frames.size())).c_str());
+            put();
+            memoStr("filename");
+            memoStr("train.py");
+            memoStr("line");
+            number(int64_t(frames.size()));
+            w.setitems();
+        }
+        w.appends().setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').setitems().stop();
+    return w.bytes();
+}
+
 } // namespace
 
 class TestSplit : public QObject
@@ -308,6 +424,7 @@ private slots:
     void sharedFrameLists();
     void poolPairsFromBefore();
     void stringStoredOver();
+    void entryShapes();
     void damagedPart();
     void cancelled();
 };
@@ -416,6 +533,21 @@ void TestSplit::stringStoredOver()
     QCOMPARE(whole->entryContexts.size(), size_t(2));
     QCOMPARE(whole->strings.view(whole->entryContexts[1].compileContext), std::string_view("N/A"));
     for (const double at : { 0.3, 0.6 }) {
+        const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
+        QVERIFY(r.partEnd > r.partStart);
+        const QString diff = difference(*whole, *r.snapshot);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+}
+
+void TestSplit::entryShapes()
+{
+    const QByteArray bytes = shapesPickle(6000);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(6000));
+    QVERIFY(whole->frames.size() > 20);
+    QVERIFY(whole->stacks.size() > 100);
+    for (const double at : { 0.2, 0.45, 0.7 }) {
         const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
         QVERIFY(r.partEnd > r.partStart);
         const QString diff = difference(*whole, *r.snapshot);

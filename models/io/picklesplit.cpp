@@ -4,10 +4,13 @@
 #include "inputstream.h"
 #include "littleendian.h"
 #include "picklereader.h"
+#include "repeatedruns.h"
 
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -27,6 +30,203 @@ enum WalkKind : uint8_t
 constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
+
+// The dicts of a trace list (its entries) come in a few shapes: the same opcodes, keys and strings, with other numbers
+// and other frame lists. The walk steps over one of a shape seen before by comparing its bytes, not an opcode at a
+// time. A shape is the dict's bytes as fixed runs, each followed by a number (of any width) or a frame list's memo
+// references (of any count), or nothing: whatever a dict of that shape holds there, the walk does the same with it
+// (pushes one item; pushes items that its APPENDS pops), so one that matches leaves the walk as stepping over it would.
+class EntryShapes
+{
+public:
+    enum Then : uint8_t
+    {
+        Nothing,
+        Number,
+        References,
+    };
+    struct Run
+    {
+        uint32_t fixed = 0; ///< bytes
+        Then then = Nothing;
+    };
+    struct Shape
+    {
+        uint64_t key = 0;
+        std::vector<uint8_t> bytes; ///< the fixed runs
+        std::vector<Run> runs;
+        std::vector<uint16_t> kinds; ///< what its MEMOIZEs stored, in order (Walk::kinds)
+    };
+
+    /// Keeps the shape of the dict at [begin, end), which the walk just stepped over, its MEMOIZEs storing `kinds`. A
+    /// dict with another opcode than the few a trace entry has, or one that reaches below itself on the stack, is
+    /// not kept.
+    void keep(const uint8_t* begin, const uint8_t* end, std::span<const uint16_t> kinds)
+    {
+        if (end - begin < 16)
+            return;
+        Shape shape;
+        shape.key = keyOf(begin);
+        size_t depth = 0;
+        std::vector<size_t> marks;
+        size_t memoized = 0;
+        const uint8_t* fixedFrom = begin;
+        auto close = [&](const uint8_t* at, Then then) {
+            shape.bytes.insert(shape.bytes.end(), fixedFrom, at);
+            shape.runs.push_back({ uint32_t(at - fixedFrom), then });
+        };
+        for (const uint8_t* p = begin; p < end;) {
+            const uint8_t op = *p;
+            const size_t left = size_t(end - p);
+            size_t length = 1;
+            switch (op) {
+            case '}':
+            case ']':
+            case ')':
+            case 'N':
+            case 0x88:
+            case 0x89:
+                ++depth;
+                break;
+            case '(':
+                marks.push_back(depth);
+                if (p > begin && (p[-1] == ']' || (p[-1] == 0x94 && p - begin >= 2 && p[-2] == ']')) && left > 1
+                    && (p[1] == 'h' || p[1] == 'j')) {
+                    // A frame list's references: any count of them, up to its APPENDS.
+                    const uint8_t* q = p + 1;
+                    while (q < end && ((*q == 'h' && end - q >= 2) || (*q == 'j' && end - q >= 5)))
+                        q += *q == 'h' ? 2 : 5;
+                    if (q == end || *q != 'e')
+                        return;
+                    close(p + 1, References);
+                    fixedFrom = q;
+                    p = q;
+                    continue;
+                }
+                break;
+            case 'u':
+            case 'e':
+                if (marks.empty())
+                    return;
+                depth = marks.back();
+                marks.pop_back();
+                break;
+            case 0x94:
+                if (depth == 0 || memoized == kinds.size())
+                    return;
+                shape.kinds.push_back(kinds[memoized++]);
+                break;
+            case 0x85:
+            case 0x86:
+            case 0x87: {
+                const size_t n = size_t(op - 0x85) + 1;
+                if (depth < n || (!marks.empty() && marks.back() > depth - n))
+                    return;
+                depth -= n - 1;
+                break;
+            }
+            case 'h':
+            case 'j':
+                length = op == 'h' ? 2 : 5;
+                ++depth;
+                break;
+            case 'K':
+            case 'M':
+            case 'J':
+            case 0x8a:
+                if (op == 0x8a && left < 2)
+                    return;
+                close(p, Number);
+                length = numberLength(p);
+                ++depth;
+                fixedFrom = p + std::min(length, left);
+                break;
+            case 0x8c:
+                if (left < 2)
+                    return;
+                length = 2 + size_t(p[1]);
+                ++depth;
+                break;
+            default:
+                return; // anything else (a memo store by index, a FRAME, a float …): no shape
+            }
+            if (length > left)
+                return;
+            p += length;
+        }
+        if (depth != 1 || !marks.empty() || memoized != kinds.size())
+            return;
+        close(end, Nothing);
+        m_shapes[shape.key % m_shapes.size()] = std::move(shape);
+    }
+
+    /// The shape of the dict at `p` if it is one kept, and where that dict ends; nullptr otherwise.
+    const Shape* match(const uint8_t* p, const uint8_t* end, const uint8_t*& after)
+    {
+        if (end - p < 16)
+            return nullptr;
+        const uint64_t key = keyOf(p);
+        const Shape& shape = m_shapes[key % m_shapes.size()];
+        if (shape.key != key || shape.runs.empty())
+            return nullptr;
+        const uint8_t* fixed = shape.bytes.data();
+        for (const Run& run : shape.runs) {
+            // Room for the run and the head of what follows it: a number's width and length byte.
+            if (size_t(end - p) < run.fixed + 2 || std::memcmp(p, fixed, run.fixed) != 0)
+                return nullptr;
+            p += run.fixed;
+            fixed += run.fixed;
+            if (run.then == Number) {
+                if (*p != 'K' && *p != 'M' && *p != 'J' && *p != 0x8a)
+                    return nullptr;
+                const size_t length = numberLength(p);
+                if (size_t(end - p) < length)
+                    return nullptr;
+                p += length;
+            } else if (run.then == References) {
+                // Most often the references of a list that came after the last one before.
+                const uint8_t* start = p;
+                const RepeatedRuns::Run* known = m_lists.predict(p, end);
+                if (known)
+                    p += known->length;
+                while (end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)))
+                    p += *p == 'h' ? 2 : 5;
+                if (!known && !m_lists.find(start, size_t(p - start)))
+                    m_lists.remember(start, size_t(p - start), 0, 0);
+            }
+        }
+        after = p;
+        return &shape;
+    }
+
+private:
+    static uint64_t keyOf(const uint8_t* p)
+    {
+        uint64_t a;
+        uint64_t b;
+        std::memcpy(&a, p, 8);
+        std::memcpy(&b, p + 8, 8);
+        const uint64_t h = (a * 0x9e3779b97f4a7c15ull ^ b) * 0x9e3779b97f4a7c15ull;
+        return h ^ (h >> 29);
+    }
+    // An integer's opcode and argument (LONG1's length byte must be there).
+    static size_t numberLength(const uint8_t* p)
+    {
+        switch (*p) {
+        case 'K':
+            return 2;
+        case 'M':
+            return 3;
+        case 'J':
+            return 5;
+        default:
+            return 2 + size_t(p[1]);
+        }
+    }
+
+    std::array<Shape, 16> m_shapes;
+    RepeatedRuns m_lists; // a run's bytes are the same references wherever they are: nothing to forget
+};
 
 } // namespace
 
@@ -208,6 +408,16 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     } catch (const std::bad_alloc&) { }
     size_t size = 0;
     std::vector<size_t> marks;
+    EntryShapes shapes;
+    // The list item being stepped over an opcode at a time, whose shape is kept once it is done.
+    struct
+    {
+        const uint8_t* begin = nullptr;
+        size_t size = 0;
+        size_t marks = 0;
+        size_t memo = 0;
+        uint64_t window = 0;
+    } entry;
     const uint8_t* p = in.cur;
     const uint8_t* end = in.end;
     const uint8_t* checkAt = p;
@@ -397,6 +607,23 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
                 return false;
             break;
         case '}': // EMPTY_DICT
+            if (!marks.empty() && marks.back() > 0 && kindAt(marks.back() - 1) == ListKind) {
+                // An item of a list: most often a trace entry of a shape stepped over before.
+                const uint8_t* after = nullptr;
+                if (const EntryShapes::Shape* shape = shapes.match(p - 1, end, after)) {
+                    push(in.offsetOf(p - 1) << 2 | DictKind);
+                    for (const uint16_t kind : shape->kinds) {
+                        w.kinds.push_back(kind); // MEMOIZE: the next index, never one stored over
+                        if (Walk::TextClass* text = w.textClassAt(w.kinds.size() - 1)) {
+                            text->last = w.kinds.size() - 1;
+                            text->valid = true;
+                        }
+                    }
+                    p = after;
+                    continue;
+                }
+                entry = { p - 1, size, marks.size(), w.kinds.size(), windows };
+            }
             push(in.offsetOf(p - 1) << 2 | DictKind);
             break;
         case ']': // EMPTY_LIST
@@ -433,6 +660,12 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         case 'u': // SETITEMS
             if (!popMark())
                 return false;
+            if (entry.begin && size == entry.size + 1 && marks.size() == entry.marks) {
+                if (entry.window == windows)
+                    shapes.keep(entry.begin, p,
+                        std::span<const uint16_t>(w.kinds.data() + entry.memo, w.kinds.size() - entry.memo));
+                entry.begin = nullptr;
+            }
             break;
         case 'e': // APPENDS
             if (!popMark())
