@@ -31,11 +31,12 @@ constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
 
-// The dicts of a trace list (its entries) come in a few shapes: the same opcodes, keys and strings, with other numbers
-// and other frame lists. The walk steps over one of a shape seen before by comparing its bytes, not an opcode at a
-// time. A shape is the dict's bytes as fixed runs, each followed by a number (of any width) or a frame list's memo
-// references (of any count), or nothing: whatever a dict of that shape holds there, the walk does the same with it
-// (pushes one item; pushes items that its APPENDS pops), so one that matches leaves the walk as stepping over it would.
+// The dicts of a trace list (its entries) come in a few shapes: the same opcodes, keys and strings, with other numbers,
+// other memo references as values and other frame lists. The walk steps over one of a shape seen before by comparing
+// its bytes, not an opcode at a time. A shape is the dict's bytes as fixed runs, each followed by a number (of any
+// width), a memo reference (of either width) as a value, a frame list's references (of any count), or nothing:
+// whatever a dict of that shape holds there, the walk does the same with it (pushes one item; pushes items that the
+// list's APPENDS pops), so one that matches leaves the walk as stepping over it would.
 class EntryShapes
 {
 public:
@@ -43,6 +44,7 @@ public:
     {
         Nothing,
         Number,
+        Reference,
         References,
     };
     struct Run
@@ -56,7 +58,19 @@ public:
         std::vector<uint8_t> bytes; ///< the fixed runs
         std::vector<Run> runs;
         std::vector<uint16_t> kinds; ///< what its MEMOIZEs stored, in order (Walk::kinds)
+        uint32_t misses = 0; ///< dicts at its slot that did not match it since it last did
     };
+
+    /// Whether the dict at `begin`, which the walk is about to step over, should have its shape kept: a slot whose
+    /// dicts keep missing (each of its own shape: a string of its own in every entry) is filled again at ever longer
+    /// intervals, so such a file costs the walk little more than stepping over it.
+    bool wanted(const uint8_t* begin, const uint8_t* end)
+    {
+        if (end - begin < 16)
+            return false;
+        const uint32_t misses = m_shapes[keyOf(begin) % m_shapes.size()].misses;
+        return (misses & (misses - 1)) == 0;
+    }
 
     /// Keeps the shape of the dict at [begin, end), which the walk just stepped over, its MEMOIZEs storing `kinds`. A
     /// dict with another opcode than the few a trace entry has, or one that reaches below itself on the stack, is
@@ -65,10 +79,13 @@ public:
     {
         if (end - begin < 16)
             return;
-        Shape shape;
+        Shape& shape = m_scratch;
         shape.key = keyOf(begin);
+        shape.bytes.clear();
+        shape.runs.clear();
+        shape.kinds.clear();
         size_t depth = 0;
-        std::vector<size_t> marks;
+        m_marks.clear();
         size_t memoized = 0;
         const uint8_t* fixedFrom = begin;
         auto close = [&](const uint8_t* at, Then then) {
@@ -79,6 +96,7 @@ public:
             const uint8_t op = *p;
             const size_t left = size_t(end - p);
             size_t length = 1;
+            Then then = Nothing;
             switch (op) {
             case '}':
             case ']':
@@ -89,7 +107,7 @@ public:
                 ++depth;
                 break;
             case '(':
-                marks.push_back(depth);
+                m_marks.push_back(depth);
                 if (p > begin && (p[-1] == ']' || (p[-1] == 0x94 && p - begin >= 2 && p[-2] == ']')) && left > 1
                     && (p[1] == 'h' || p[1] == 'j')) {
                     // A frame list's references: any count of them, up to its APPENDS.
@@ -106,10 +124,10 @@ public:
                 break;
             case 'u':
             case 'e':
-                if (marks.empty())
+                if (m_marks.empty())
                     return;
-                depth = marks.back();
-                marks.pop_back();
+                depth = m_marks.back();
+                m_marks.pop_back();
                 break;
             case 0x94:
                 if (depth == 0 || memoized == kinds.size())
@@ -120,7 +138,7 @@ public:
             case 0x86:
             case 0x87: {
                 const size_t n = size_t(op - 0x85) + 1;
-                if (depth < n || (!marks.empty() && marks.back() > depth - n))
+                if (depth < n || (!m_marks.empty() && m_marks.back() > depth - n))
                     return;
                 depth -= n - 1;
                 break;
@@ -128,6 +146,10 @@ public:
             case 'h':
             case 'j':
                 length = op == 'h' ? 2 : 5;
+                // A value of the dict's own items (a key is kept as it is): which string or frame list it is does
+                // not matter to the walk.
+                if (m_marks.size() == 1 && m_marks.back() == 1 && (depth - 1) % 2 == 1)
+                    then = Reference;
                 ++depth;
                 break;
             case 'K':
@@ -136,10 +158,9 @@ public:
             case 0x8a:
                 if (op == 0x8a && left < 2)
                     return;
-                close(p, Number);
                 length = numberLength(p);
+                then = Number;
                 ++depth;
-                fixedFrom = p + std::min(length, left);
                 break;
             case 0x8c:
                 if (left < 2)
@@ -152,12 +173,18 @@ public:
             }
             if (length > left)
                 return;
+            if (then != Nothing) {
+                close(p, then);
+                fixedFrom = p + length;
+            }
             p += length;
         }
-        if (depth != 1 || !marks.empty() || memoized != kinds.size())
+        if (depth != 1 || !m_marks.empty() || memoized != kinds.size())
             return;
         close(end, Nothing);
-        m_shapes[shape.key % m_shapes.size()] = std::move(shape);
+        shape.bytes.resize(shape.bytes.size() + 16, 0); // room for sameBytes()
+        shape.misses = 0;
+        std::swap(m_shapes[shape.key % m_shapes.size()], shape);
     }
 
     /// The shape of the dict at `p` if it is one kept, and where that dict ends; nullptr otherwise.
@@ -166,24 +193,49 @@ public:
         if (end - p < 16)
             return nullptr;
         const uint64_t key = keyOf(p);
-        const Shape& shape = m_shapes[key % m_shapes.size()];
-        if (shape.key != key || shape.runs.empty())
+        Shape& shape = m_shapes[key % m_shapes.size()];
+        if (!matches(shape, key, p, end)) {
+            ++shape.misses;
             return nullptr;
+        }
+        shape.misses = 0;
+        after = p;
+        return &shape;
+    }
+
+private:
+    bool matches(const Shape& shape, uint64_t key, const uint8_t*& p, const uint8_t* end)
+    {
+        if (shape.key != key || shape.runs.empty())
+            return false;
         const uint8_t* fixed = shape.bytes.data();
         for (const Run& run : shape.runs) {
             // Room for the run and the head of what follows it: a number's width and length byte.
-            if (size_t(end - p) < run.fixed + 2 || std::memcmp(p, fixed, run.fixed) != 0)
-                return nullptr;
+            if (size_t(end - p) < run.fixed + 2 || !sameBytes(p, fixed, run.fixed, end))
+                return false;
             p += run.fixed;
             fixed += run.fixed;
-            if (run.then == Number) {
+            switch (run.then) {
+            case Nothing:
+                break;
+            case Number: {
                 if (*p != 'K' && *p != 'M' && *p != 'J' && *p != 0x8a)
-                    return nullptr;
+                    return false;
                 const size_t length = numberLength(p);
                 if (size_t(end - p) < length)
-                    return nullptr;
+                    return false;
                 p += length;
-            } else if (run.then == References) {
+                break;
+            }
+            case Reference:
+                if (*p == 'h')
+                    p += 2;
+                else if (*p == 'j' && end - p >= 5)
+                    p += 5;
+                else
+                    return false;
+                break;
+            case References: {
                 // Most often the references of a list that came after the last one before.
                 const uint8_t* start = p;
                 const RepeatedRuns::Run* known = m_lists.predict(p, end);
@@ -193,13 +245,26 @@ public:
                     p += *p == 'h' ? 2 : 5;
                 if (!known && !m_lists.find(start, size_t(p - start)))
                     m_lists.remember(start, size_t(p - start), 0, 0);
+                break;
+            }
             }
         }
-        after = p;
-        return &shape;
+        return true;
     }
-
-private:
+    // Whether `n` bytes at p are those at `fixed` (which has 16 bytes of room past its last run). Most runs are a few
+    // bytes between two numbers: two words compared, not a call.
+    static bool sameBytes(const uint8_t* p, const uint8_t* fixed, size_t n, const uint8_t* end)
+    {
+        if (n > 16 || end - p < 16)
+            return std::memcmp(p, fixed, n) == 0;
+        uint64_t a[2];
+        uint64_t b[2];
+        std::memcpy(a, p, 16);
+        std::memcpy(b, fixed, 16);
+        const auto low = [](size_t bytes) { return bytes >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * bytes)) - 1; };
+        const uint64_t different = ((a[0] ^ b[0]) & low(n)) | ((a[1] ^ b[1]) & (n > 8 ? low(n - 8) : 0));
+        return different == 0;
+    }
     static uint64_t keyOf(const uint8_t* p)
     {
         uint64_t a;
@@ -225,6 +290,8 @@ private:
     }
 
     std::array<Shape, 16> m_shapes;
+    Shape m_scratch;
+    std::vector<size_t> m_marks;
     RepeatedRuns m_lists; // a run's bytes are the same references wherever they are: nothing to forget
 };
 
@@ -622,7 +689,9 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
                     p = after;
                     continue;
                 }
-                entry = { p - 1, size, marks.size(), w.kinds.size(), windows };
+                entry = {};
+                if (shapes.wanted(p - 1, end))
+                    entry = { p - 1, size, marks.size(), w.kinds.size(), windows };
             }
             push(in.offsetOf(p - 1) << 2 | DictKind);
             break;
