@@ -353,15 +353,18 @@ QByteArray shapesPickle(int entries)
     put();
     w.mark();
     std::vector<uint32_t> frames;
-    const char* actions[3] = { "alloc", "free_requested", "free_completed" };
-    for (int i = 0; i < entries; ++i) {
+    uint32_t lastList = 0;
+    const char* actions[4] = { "alloc", "free_requested", "free_completed", "segment_map" };
+    // The entries of both devices: the second device's come after the first's, and refer to strings and frame dicts
+    // the first device's last entries memoized (a part's, where it is split).
+    auto entry = [&](int i, int device) {
         if (i % 777 == 5)
             w.op(0x95).le<uint64_t>(65536);
         w.emptyDict();
         put();
         w.mark();
         memoStr("action");
-        memoStr(actions[i % 3]);
+        memoStr(actions[i > entries * 9 / 10 && i % 7 == 0 ? 3 : i % 3]);
         memoStr("addr");
         number(int64_t(i) * 4096 + (i % 5 == 0 ? int64_t(1) << 40 : 0));
         memoStr("size");
@@ -374,18 +377,24 @@ QByteArray shapesPickle(int entries)
         w.str("N/A");
         put();
         memoStr("user_metadata");
-        if (i % 97 == 0) {
-            w.str(("note " + std::to_string(i)).c_str());
-            put();
-        } else {
+        if (device == 1)
+            memoStr("note " + std::to_string(entries - 1 - (entries - 1) % 97));
+        else if (i % 97 == 0)
+            memoStr("note " + std::to_string(i));
+        else
             memoStr("");
-        }
         memoStr("frames");
+        if (device == 1 && i == entries - 1) { // the very list of the first device's last entry
+            get(lastList);
+            w.setitems();
+            return;
+        }
         w.emptyList();
-        put();
+        lastList = put();
         w.mark();
         for (int f = 0; f <= i % 6; ++f) {
-            const size_t frame = size_t((i * 7 + f * 3) % std::max(1, 1 + i / 250));
+            const size_t frame =
+                device == 1 ? frames.size() - 1 - size_t(f) : size_t((i * 7 + f * 3) % std::max(1, 1 + i / 250));
             if (frame < frames.size()) {
                 get(frames[frame]);
                 continue;
@@ -403,9 +412,17 @@ QByteArray shapesPickle(int entries)
             w.setitems();
         }
         w.appends().setitems();
+    };
+    for (int i = 0; i < entries; ++i) {
+        entry(i, 0);
         if (i % 1000 == 999)
             w.appends().mark();
     }
+    w.appends().op('a').emptyList();
+    put();
+    w.mark();
+    for (int i = 0; i < 50; ++i)
+        entry(entries - 1 - i, 1);
     w.appends().op('a').setitems().stop();
     return w.bytes();
 }
@@ -545,6 +562,7 @@ void TestSplit::entryShapes()
     const QByteArray bytes = shapesPickle(6000);
     const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
     QCOMPARE(whole->deviceTraces[0].size(), size_t(6000));
+    QCOMPARE(whole->deviceTraces[1].size(), size_t(50));
     QVERIFY(whole->frames.size() > 20);
     QVERIFY(whole->stacks.size() > 100);
     for (const double at : { 0.2, 0.45, 0.7 }) {

@@ -752,6 +752,13 @@ PickleReader::PartMemo PickleReader::takePartMemo()
     }
     out.values = std::move(m_memoValues);
     m_memoValues = BigVector<BuilderValue>(1, out.values.front()); // slot 0, as every memo has it
+    BuilderValue entry;
+    entry.kind = BuilderValue::Dict;
+    entry.ctx = SchemaContext::TraceEntry;
+    out.absorbable = true;
+    out.forEach(entry, [&](uint64_t, const BuilderValue& v) {
+        out.absorbable = out.absorbable && SnapshotBuilder::takesPartMemo(m_builder, v);
+    });
     return out;
 }
 
@@ -773,23 +780,44 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
             return std::nullopt;
         return memoValue(m_memo[index]);
     };
-    // A trace entry dict's memo entry, as the part's reader stores it: slot 0 here too.
-    BuilderValue entry;
-    entry.kind = BuilderValue::Dict;
-    entry.ctx = SchemaContext::TraceEntry;
-    bool takes = true;
-    part->memo.forEach(
-        entry, [&](uint64_t, const BuilderValue& v) { takes = takes && m_builder.takesPartMemo(*part->builder, v); });
-    if (!takes || !m_builder.absorb(*part->builder, m_stack.back(), before))
+    if (!part->memo.absorbable || !m_builder.absorb(*part->builder, m_stack.back(), before))
         return;
-    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same.
-    part->memo.forEach(
-        entry, [&](uint64_t i, const BuilderValue& v) { memoPut(i, m_builder.absorbedMemo(*part->builder, v)); });
+    absorbPartMemo(part->memo, *part->builder);
     if (!m_in.skipTo(part->end))
         fail("the file ends inside the trace list (truncated?)");
     m_partTaken = { part->start, part->end };
     p = m_in.cur;
     end = m_in.end;
+}
+
+void PickleReader::absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& part)
+{
+    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same. Most are
+    // MEMOIZEs, one more entry each: a trace entry dict's (never written), a string's or a frame list's word is
+    // appended as memoPut() would write it, without making its value first.
+    size_t w = 0;
+    for (const auto& [first, count] : memo.runs) {
+        for (uint64_t i = first; i < first + count; ++i, ++w) {
+            const uint32_t word = memo.words[w];
+            if (i == m_memo.size() && word == traceEntryWord) {
+                m_memo.push_back(traceEntryMemo);
+                continue;
+            }
+            BuilderValue v;
+            if (word == traceEntryWord) {
+                v.kind = BuilderValue::Dict;
+                v.ctx = SchemaContext::TraceEntry;
+            } else {
+                v = m_builder.absorbedMemo(part, memoValueOf(word, memo.values));
+            }
+            if (i == m_memo.size() && (word & memoTag) == memoString && v.a < memoIndex)
+                m_memo.push_back(memoString | v.a);
+            else if (i == m_memo.size() && (word & memoTag) == memoFrameList && v.a < memoIndex)
+                m_memo.push_back(memoFrameList | v.a);
+            else
+                memoPut(i, v);
+        }
+    }
 }
 
 void PickleReader::runOpcodes()

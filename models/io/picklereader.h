@@ -46,6 +46,8 @@ public:
         std::vector<std::pair<uint64_t, uint64_t>> runs; ///< the indices stored, (first, count), in order
         BigVector<uint32_t> words; ///< each one's memo word, run after run
         BigVector<BuilderValue> values; ///< what the words' slots hold
+        /// Whether every value can be absorbed (SnapshotBuilder::takesPartMemo()): checked on the part's thread.
+        bool absorbable = false;
         /// Each stored index with its value, in order; a trace entry dict as `entry`.
         template <typename F> void forEach(const BuilderValue& entry, F&& f) const
         {
@@ -180,6 +182,8 @@ private:
     static BuilderValue memoValueOf(uint32_t word, const BigVector<BuilderValue>& values);
     /// At the split's point: takes the part, or leaves everything as it was. Moves p and end past the part.
     void takePart(const uint8_t*& p, const uint8_t*& end);
+    /// Stores what the part `builder` absorbed stored in its memo, in order.
+    void absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& part);
     bool readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list);
     bool readTraceEntry(const uint8_t*& p, const uint8_t* end);
     size_t popMark();
