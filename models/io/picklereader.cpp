@@ -508,8 +508,10 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
     std::vector<BuilderValue>& items = m_entryItems;
     items.clear();
     const uint8_t* q = p;
+    // Where each opcode is, for the messages: the window does not move while an entry is read.
+    const uint64_t base = m_in.offsetOf(p) - uint64_t(uintptr_t(p));
     for (bool more = true; more && q < end;) {
-        m_opOffset = m_in.offsetOf(q);
+        m_opOffset = base + uint64_t(uintptr_t(q));
         const uint8_t op = *q;
         const size_t left = size_t(end - q);
         switch (op) {
@@ -580,14 +582,24 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
             q += width;
             break;
         }
-        case LONG1:
-            if (left < 2 || q[1] > 8 || left - 2 < q[1]) {
+        case LONG1: {
+            const uint8_t n = left < 2 ? 0 : q[1];
+            if (left < 2 || n > 8 || left - 2 < n) {
                 more = false;
                 break;
             }
-            items.push_back(decodeLong(q + 2, q[1]));
-            q += 2 + q[1];
+            if (n != 0 && left >= 10) {
+                // Up to 8 bytes of two's complement, little-endian: one load, shifted up and back for the sign.
+                uint64_t v;
+                std::memcpy(&v, q + 2, 8);
+                const unsigned unused = 64 - 8 * unsigned(n);
+                items.push_back(BuilderValue::integer(int64_t(v << unused) >> unused));
+            } else {
+                items.push_back(decodeLong(q + 2, n));
+            }
+            q += 2 + n;
             break;
+        }
         case TUPLE2: {
             // `pool_id`: a pair of ints under its key, typed by its place as the general loop would type it.
             const size_t n = items.size();
