@@ -296,6 +296,30 @@ QByteArray storedOverPickle(int entries)
     return w.bytes();
 }
 
+// Protocol 2 with the memo's indices in two groups: values at 3 to 29 stored before the trace, each entry storing over
+// 1, 2, 30 and 31, and the allocator's settings after the trace referring to 5 and 25. The part hands over only the
+// indices it stored itself, not those between them.
+QByteArray memoGapsPickle(int entries)
+{
+    PickleWriter w;
+    w.proto(2).emptyDict().op('q').op(0).mark();
+    for (int k = 3; k < 30; ++k)
+        w.str(("v" + std::to_string(k)).c_str()).integer(1000 + k).op('q').op(uint8_t(k));
+    w.str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    for (int i = 0; i < entries; ++i) {
+        w.emptyDict().op('q').op(30).mark();
+        w.str("action").op('q').op(1).str(i % 2 ? "free_completed" : "alloc").op('q').op(2);
+        w.key("addr", 4096 + int64_t(i / 2) * 512).key("size", 512).key("time_us", i);
+        w.str("compile_context").str("N/A").op('q').op(31).setitems();
+        if (i % 1000 == 999)
+            w.appends().mark();
+    }
+    w.appends().op('a').str("allocator_settings").emptyDict().mark();
+    w.str("max_split_size").op('h').op(5).str("garbage_collection_threshold").op('h').op(25).setitems();
+    w.setitems().stop();
+    return w.bytes();
+}
+
 // Protocol 4, as PyTorch writes a training job's snapshot: keys, actions' names and frame dicts memoized once and
 // referenced after (new frames written out in full where they first appear, all through the file), each entry with a
 // frame list of its own and a compile context of its own, numbers of every width Python gives them, now and then a
@@ -442,6 +466,7 @@ private slots:
     void poolPairsFromBefore();
     void stringStoredOver();
     void entryShapes();
+    void memoGaps();
     void damagedPart();
     void cancelled();
 };
@@ -566,6 +591,20 @@ void TestSplit::entryShapes()
     QVERIFY(whole->frames.size() > 20);
     QVERIFY(whole->stacks.size() > 100);
     for (const double at : { 0.2, 0.45, 0.7 }) {
+        const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
+        QVERIFY(r.partEnd > r.partStart);
+        const QString diff = difference(*whole, *r.snapshot);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+}
+
+void TestSplit::memoGaps()
+{
+    const QByteArray bytes = memoGapsPickle(5500);
+    const SnapshotPtr whole = readBytes(bytes, "off").snapshot;
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(5500));
+    QCOMPARE(whole->allocatorSettings.size(), size_t(2));
+    for (const double at : { 0.3, 0.6 }) {
         const SnapshotReader::Result r = readBytes(bytes, splitAt(at));
         QVERIFY(r.partEnd > r.partStart);
         const QString diff = difference(*whole, *r.snapshot);

@@ -752,25 +752,39 @@ uint64_t PickleReader::runPart(const BuilderValue& list, uint64_t memoBefore,
 PickleReader::PartMemo PickleReader::takePartMemo()
 {
     PartMemo out;
-    for (size_t i = 0; i < m_partStored.size(); ++i) {
-        if (!m_partStored[i])
-            continue;
+    // The indices the part stored are a few runs (MEMOIZE counts on from its start): a word of flags at a time past
+    // the rest, the words of a run copied at once.
+    const uint8_t* stored = m_partStored.data();
+    const size_t n = m_partStored.size();
+    for (size_t i = 0; i < n;) {
+        uint64_t flags = 0;
+        while (i + 8 <= n && (std::memcpy(&flags, stored + i, 8), flags == 0))
+            i += 8;
+        while (i < n && !stored[i])
+            ++i;
+        size_t j = i;
+        while (j + 8 <= n && (std::memcpy(&flags, stored + j, 8), flags == 0x0101010101010101ull))
+            j += 8;
+        while (j < n && stored[j])
+            ++j;
+        if (j == i)
+            break;
         // A stored index always holds a slot: memoPut never leaves the index it stores unset.
-        if (!out.runs.empty() && out.runs.back().first + out.runs.back().second == i)
-            ++out.runs.back().second;
-        else
-            out.runs.emplace_back(i, 1);
-        out.words.push_back(m_memo[i]);
+        out.runs.emplace_back(i, j - i);
+        out.words.insert(out.words.end(), m_memo.data() + i, m_memo.data() + j);
+        i = j;
     }
     out.values = std::move(m_memoValues);
     m_memoValues = BigVector<BuilderValue>(1, out.values.front()); // slot 0, as every memo has it
-    BuilderValue entry;
-    entry.kind = BuilderValue::Dict;
-    entry.ctx = SchemaContext::TraceEntry;
+    // A trace entry dict's word and a string's need no look: both are always taken.
     out.absorbable = true;
-    out.forEach(entry, [&](uint64_t, const BuilderValue& v) {
-        out.absorbable = out.absorbable && SnapshotBuilder::takesPartMemo(m_builder, v);
-    });
+    for (const uint32_t word : out.words) {
+        if (word != traceEntryWord && (word & memoTag) != memoString
+            && !SnapshotBuilder::takesPartMemo(m_builder, memoValueOf(word, out.values))) {
+            out.absorbable = false;
+            break;
+        }
+    }
     return out;
 }
 
