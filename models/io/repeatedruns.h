@@ -58,6 +58,8 @@ public:
     /// After find() gave nothing for the same bytes: remembers them as a run, the one after the last.
     void remember(const uint8_t* p, size_t length, uint32_t count, uint32_t value)
     {
+        if (length > maxBytes)
+            return; // a run that long is not a job's frame list, and its length would not fit a Run
         if (m_bytes.size() + length > maxBytes) {
             m_bytes.clear();
             ++m_generation;
