@@ -493,7 +493,7 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     StackId stack = EmptyStack;
     if (!m_builder.setWholeFrameList(list, frames, StackTable::hashOf(frames), &stack))
         return false;
-    m_frameLists.remember(p, length, uint32_t(count), stack);
+    m_frameLists.remember(p, length, stack);
     p = q + 1;
     return true;
 }

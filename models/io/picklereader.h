@@ -48,15 +48,6 @@ public:
         BigVector<BuilderValue> values; ///< what the words' slots hold
         /// Whether every value can be absorbed (SnapshotBuilder::takesPartMemo()): checked on the part's thread.
         bool absorbable = false;
-        /// Each stored index with its value, in order; a trace entry dict as `entry`.
-        template <typename F> void forEach(const BuilderValue& entry, F&& f) const
-        {
-            size_t w = 0;
-            for (const auto& [first, count] : runs) {
-                for (uint64_t i = first; i < first + count; ++i, ++w)
-                    f(i, words[w] == traceEntryWord ? entry : memoValueOf(words[w], values));
-            }
-        }
     };
     /// Moves out what the part stored (runPart() first).
     PartMemo takePartMemo();

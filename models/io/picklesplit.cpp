@@ -244,7 +244,7 @@ private:
                 while (end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)))
                     p += *p == 'h' ? 2 : 5;
                 if (!known && !m_lists.find(start, size_t(p - start)))
-                    m_lists.remember(start, size_t(p - start), 0, 0);
+                    m_lists.remember(start, size_t(p - start), 0);
                 break;
             }
             }

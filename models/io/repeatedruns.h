@@ -18,7 +18,6 @@ public:
     struct Run
     {
         uint32_t length = 0; ///< bytes
-        uint32_t count = 0; ///< opcodes
         uint32_t value = 0; ///< the caller's
     };
 
@@ -56,7 +55,7 @@ public:
         return &s.run;
     }
     /// After find() gave nothing for the same bytes: remembers them as a run, the one after the last.
-    void remember(const uint8_t* p, size_t length, uint32_t count, uint32_t value)
+    void remember(const uint8_t* p, size_t length, uint32_t value)
     {
         if (length > maxBytes)
             return; // a run that long is not a job's frame list, and its length would not fit a Run
@@ -65,7 +64,7 @@ public:
             ++m_generation;
         }
         Slot& s = m_byBytes[m_hash >> (64 - bucketBits)];
-        s = { m_hash, uint32_t(m_bytes.size()), m_generation, { uint32_t(length), count, value } };
+        s = { m_hash, uint32_t(m_bytes.size()), m_generation, { uint32_t(length), value } };
         m_bytes.insert(m_bytes.end(), p, p + length);
         follow(s);
     }
