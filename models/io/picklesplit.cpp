@@ -31,6 +31,18 @@ constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
 
+// Past the memo references (BINGET, LONG_BINGET) from p on, as many as the window holds whole: the runs most of a large
+// file is (a frame list's frames). `count`, where given, gets how many.
+const uint8_t* pastReferences(const uint8_t* p, const uint8_t* end, size_t* count = nullptr)
+{
+    size_t n = 0;
+    for (; end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)); ++n)
+        p += *p == 'h' ? 2 : 5;
+    if (count)
+        *count = n;
+    return p;
+}
+
 // The dicts of a trace list (its entries) come in a few shapes: the same opcodes, keys and strings, with other numbers,
 // other memo references as values and other frame lists. The walk steps over one of a shape seen before by comparing
 // its bytes, not an opcode at a time. A shape is the dict's bytes as fixed runs, each followed by a number (of any
@@ -111,9 +123,7 @@ public:
                 if (p > begin && (p[-1] == ']' || (p[-1] == 0x94 && p - begin >= 2 && p[-2] == ']')) && left > 1
                     && (p[1] == 'h' || p[1] == 'j')) {
                     // A frame list's references: any count of them, up to its APPENDS.
-                    const uint8_t* q = p + 1;
-                    while (q < end && ((*q == 'h' && end - q >= 2) || (*q == 'j' && end - q >= 5)))
-                        q += *q == 'h' ? 2 : 5;
+                    const uint8_t* q = pastReferences(p + 1, end);
                     if (q == end || *q != 'e')
                         return;
                     close(p + 1, References);
@@ -239,10 +249,7 @@ private:
                 // Most often the references of a list that came after the last one before.
                 const uint8_t* start = p;
                 const RepeatedRuns::Run* known = m_lists.predict(p, end);
-                if (known)
-                    p += known->length;
-                while (end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)))
-                    p += *p == 'h' ? 2 : 5;
+                p = pastReferences(known ? p + known->length : p, end);
                 if (!known && !m_lists.find(start, size_t(p - start)))
                     m_lists.remember(start, size_t(p - start), 0);
                 break;
@@ -321,6 +328,14 @@ struct PickleSplit::Walk
     {
         const uint16_t k = index < kinds.size() ? kinds[index] : 0;
         return (k & 3) == StringKind && (k >> 2) > Known::K_Count ? &classes[(k >> 2) - Known::K_Count - 1] : nullptr;
+    }
+    /// `kinds[index]` was just stored: a string's TextClass has its text there now.
+    void stored(uint64_t index)
+    {
+        if (TextClass* text = textClassAt(index)) {
+            text->last = index;
+            text->valid = true;
+        }
     }
     uint64_t at = 0;
     size_t depth = 0;
@@ -554,7 +569,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
     // A short string's TextClass, as its value in `kinds` above the kind; 0 past the classes `kinds` has room for.
     constexpr size_t maxClasses = (1u << 14) - Known::K_Count - 1;
     uint32_t lastClass = UINT32_MAX; // strings of one text often come in a row (each entry's own "N/A")
-    auto textClass = [&](const uint8_t* t, uint64_t n, uint64_t index) -> uint16_t {
+    auto textClass = [&](const uint8_t* t, uint64_t n) -> uint16_t {
         if (n > 32)
             return 0;
         const std::string_view view(reinterpret_cast<const char*>(t), size_t(n));
@@ -569,9 +584,6 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             }
             lastClass = it->second;
         }
-        Walk::TextClass& c = w.classes[lastClass];
-        c.last = index;
-        c.valid = true;
         return uint16_t(Known::K_Count + 1 + lastClass);
     };
     // What the reader's memo holds at `index` from here on (an index far past the others the reader keeps aside:
@@ -585,18 +597,19 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         if (k == StringKind && textSlot == size - 1 && textWindow == windows) {
             uint16_t name = nameOf(text, textSize);
             if (name == 0)
-                name = textClass(text, textSize, index);
+                name = textClass(text, textSize);
             k = uint16_t(k | name << 2);
         } else if (k == StringKind) {
             k = OtherKind;
         }
         if (index == w.kinds.size()) {
             w.kinds.push_back(k); // MEMOIZE, and most stores: one more entry
-            return true;
+        } else {
+            if (index > w.kinds.size())
+                w.kinds.resize(index + 1, OtherKind);
+            w.kinds[index] = k;
         }
-        if (index > w.kinds.size())
-            w.kinds.resize(index + 1, OtherKind);
-        w.kinds[index] = k;
+        w.stored(index);
         return true;
     };
     auto popMark = [&]() -> bool {
@@ -681,10 +694,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
                     push(in.offsetOf(p - 1) << 2 | DictKind);
                     for (const uint16_t kind : shape->kinds) {
                         w.kinds.push_back(kind); // MEMOIZE: the next index, never one stored over
-                        if (Walk::TextClass* text = w.textClassAt(w.kinds.size() - 1)) {
-                            text->last = w.kinds.size() - 1;
-                            text->valid = true;
-                        }
+                        w.stored(w.kinds.size() - 1);
                     }
                     p = after;
                     continue;
@@ -764,21 +774,12 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
         }
         case 'h': // BINGET
         case 'j': { // LONG_BINGET
-            // Most of a large file is runs of these (a frame list's frames): stepped over in a loop of their own.
+            // Most of a large file is runs of these (a frame list's frames): stepped over together.
             if (!need(op == 'h' ? 1 : 4))
                 return false;
-            p += op == 'h' ? 1 : 4;
-            size_t n = 1;
-            for (;;) {
-                if (end - p >= 2 && *p == 'h') {
-                    p += 2;
-                } else if (end - p >= 5 && *p == 'j') {
-                    p += 5;
-                } else {
-                    break;
-                }
-                ++n;
-            }
+            size_t more = 0;
+            p = pastReferences(p + (op == 'h' ? 1 : 4), end, &more);
+            const size_t n = 1 + more;
             if (size + n > shape.size())
                 shape.resize((size + n) * 2);
             size += n;
