@@ -433,19 +433,9 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
         p += known->length + 1;
         return true;
     }
-    const uint8_t* q = p;
-    for (;;) {
-        if (q == end)
-            return false;
-        if (*q == LONG_BINGET && end - q >= 5)
-            q += 5;
-        else if (*q == BINGET && end - q >= 2)
-            q += 2;
-        else if (*q == APPENDS)
-            break;
-        else
-            return false;
-    }
+    const uint8_t* q = pastReferences(p, end);
+    if (q == end || *q != APPENDS)
+        return false;
     const size_t length = size_t(q - p);
     if (const RepeatedRuns::Run* known = m_frameLists.find(p, length)) {
         if (!m_builder.setWholeFrameList(list, StackId(known->value)))

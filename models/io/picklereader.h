@@ -26,6 +26,17 @@ public:
     void run();
     /// A memo index this far or further past the memo's end is kept aside rather than allocated up to.
     static constexpr uint64_t farMemoIndex = 4096;
+    /// Past the memo references (BINGET, LONG_BINGET) from p on, as many as [p, end) holds whole: the runs most of a
+    /// large file is (a frame list's frames). `count`, where given, gets how many.
+    static const uint8_t* pastReferences(const uint8_t* p, const uint8_t* end, size_t* count = nullptr)
+    {
+        size_t n = 0;
+        for (; end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)); ++n)
+            p += *p == 'h' ? 2 : 5;
+        if (count)
+            *count = n;
+        return p;
+    }
     /// Lets `split`'s thread parse a later part of a trace list; this reader takes that part when it gets there.
     void setSplit(PickleSplit* split)
     {

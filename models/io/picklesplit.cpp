@@ -31,18 +31,6 @@ constexpr uint64_t walkStep = uint64_t(1) << 20;
 // A point the reader would reach within this much is left for a later one: the part would not pay for itself.
 constexpr uint64_t readerMargin = uint64_t(4) << 20;
 
-// Past the memo references (BINGET, LONG_BINGET) from p on, as many as the window holds whole: the runs most of a large
-// file is (a frame list's frames). `count`, where given, gets how many.
-const uint8_t* pastReferences(const uint8_t* p, const uint8_t* end, size_t* count = nullptr)
-{
-    size_t n = 0;
-    for (; end - p >= 2 && (*p == 'h' || (*p == 'j' && end - p >= 5)); ++n)
-        p += *p == 'h' ? 2 : 5;
-    if (count)
-        *count = n;
-    return p;
-}
-
 // The dicts of a trace list (its entries) come in a few shapes: the same opcodes, keys and strings, with other numbers,
 // other memo references as values and other frame lists. The walk steps over one of a shape seen before by comparing
 // its bytes, not an opcode at a time. A shape is the dict's bytes as fixed runs, each followed by a number (of any
@@ -123,7 +111,7 @@ public:
                 if (p > begin && (p[-1] == ']' || (p[-1] == 0x94 && p - begin >= 2 && p[-2] == ']')) && left > 1
                     && (p[1] == 'h' || p[1] == 'j')) {
                     // A frame list's references: any count of them, up to its APPENDS.
-                    const uint8_t* q = pastReferences(p + 1, end);
+                    const uint8_t* q = PickleReader::pastReferences(p + 1, end);
                     if (q == end || *q != 'e')
                         return;
                     close(p + 1, References);
@@ -249,7 +237,7 @@ private:
                 // Most often the references of a list that came after the last one before.
                 const uint8_t* start = p;
                 const RepeatedRuns::Run* known = m_lists.predict(p, end);
-                p = pastReferences(known ? p + known->length : p, end);
+                p = PickleReader::pastReferences(known ? p + known->length : p, end);
                 if (!known && !m_lists.find(start, size_t(p - start)))
                     m_lists.remember(start, size_t(p - start), 0);
                 break;
@@ -778,7 +766,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             if (!need(op == 'h' ? 1 : 4))
                 return false;
             size_t more = 0;
-            p = pastReferences(p + (op == 'h' ? 1 : 4), end, &more);
+            p = PickleReader::pastReferences(p + (op == 'h' ? 1 : 4), end, &more);
             const size_t n = 1 + more;
             if (size + n > shape.size())
                 shape.resize((size + n) * 2);
