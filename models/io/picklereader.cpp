@@ -808,30 +808,22 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
 
 void PickleReader::absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& part)
 {
-    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same. Most are
-    // MEMOIZEs, one more entry each: a trace entry dict's (never written), a string's or a frame list's word is
-    // appended as memoPut() would write it, without making its value first.
+    // In order of index, as the part stored them: a memo that grows by one store at a time ends the same. A third of
+    // them are trace entry dicts', appended as memoPut() would write them (never written) without making a value.
     size_t w = 0;
     for (const auto& [first, count] : memo.runs) {
         for (uint64_t i = first; i < first + count; ++i, ++w) {
             const uint32_t word = memo.words[w];
-            if (i == m_memo.size() && word == traceEntryWord) {
+            if (word != traceEntryWord) {
+                memoPut(i, m_builder.absorbedMemo(part, memoValueOf(word, memo.values)));
+            } else if (i == m_memo.size()) {
                 m_memo.push_back(traceEntryMemo);
-                continue;
-            }
-            BuilderValue v;
-            if (word == traceEntryWord) {
-                v.kind = BuilderValue::Dict;
-                v.ctx = SchemaContext::TraceEntry;
             } else {
-                v = m_builder.absorbedMemo(part, memoValueOf(word, memo.values));
+                BuilderValue entry;
+                entry.kind = BuilderValue::Dict;
+                entry.ctx = SchemaContext::TraceEntry;
+                memoPut(i, entry);
             }
-            if (i == m_memo.size() && (word & memoTag) == memoString && v.a < memoIndex)
-                m_memo.push_back(memoString | v.a);
-            else if (i == m_memo.size() && (word & memoTag) == memoFrameList && v.a < memoIndex)
-                m_memo.push_back(memoFrameList | v.a);
-            else
-                memoPut(i, v);
         }
     }
 }
