@@ -248,58 +248,55 @@ std::vector<Category> Categories::classify(const DeviceHistory& h, const Categor
     }
 
     // Runs of allocations in one phase of the step; each allocation's run ends at the next allocation of another
-    // phase. Work outside the step (a hook's buffer, the loss, metrics) does not end a run: it interleaves.
+    // phase. Work outside the step (a hook's buffer, the loss, metrics) does not end a run: it interleaves. One walk
+    // back through the allocations finds each run's end and classifies: the traced ones are in the order of their
+    // alloc events (those from before the trace last), so what comes after an allocation has been seen by then.
     const EventIndex end = EventIndex(events.size());
-    std::vector<EventIndex> runEnd(allocations.size(), end);
-    std::vector<EventIndex> backwardStarts; // alloc events of backward allocations, descending
-    size_t next = allocations.size(); // the next allocation of the step in the trace, in alloc order
-    for (size_t i = allocations.size(); i-- > 0;) {
-        const Allocation& a = allocations[i];
-        if (a.allocEvent == Allocation::NoEvent || phase[i] == Phase::Other || phase[i] == Phase::NoFrames)
-            continue;
-        if (next < allocations.size())
-            runEnd[i] = phase[i] == phase[next] ? runEnd[next] : EventIndex(allocations[next].allocEvent);
-        next = i;
-        if (phase[i] == Phase::Backward)
-            backwardStarts.push_back(EventIndex(a.allocEvent));
-    }
-    std::reverse(backwardStarts.begin(), backwardStarts.end());
-
-    auto aliveAfter = [](const Allocation& a, EventIndex e) {
+    const auto aliveAfter = [](const Allocation& a, EventIndex e) {
         return a.freeEvent == Allocation::NoEvent || EventIndex(a.freeEvent) > e;
     };
-    for (size_t i = 0; i < allocations.size(); ++i) {
-        if (decided[i])
-            continue;
+    size_t next = allocations.size(); // the next allocation of the step in the trace, in alloc order
+    EventIndex nextRunEnd = end;
+    std::optional<EventIndex> nextBackward; // the first backward allocation's alloc event after this one's
+    for (size_t i = allocations.size(); i-- > 0;) {
         const Allocation& a = allocations[i];
-        // Outliving its run: a run that lasts to the end of the trace keeps what is still held there.
-        const bool outlives = a.allocEvent == Allocation::NoEvent || runEnd[i] == end
-            ? a.freeEvent == Allocation::NoEvent
-            : aliveAfter(a, runEnd[i]);
-        switch (phase[i]) {
-        case Phase::ParameterInit:
-            out[i] = Category::Parameter;
-            break;
-        case Phase::Optimizer:
-            out[i] = outlives ? Category::OptimizerState : Category::Temporary;
-            break;
-        case Phase::Backward:
-            out[i] = outlives ? Category::Gradient : Category::Temporary;
-            break;
-        case Phase::Forward: {
-            // Saved for backward: still held when the next backward begins.
-            const auto backward =
-                std::upper_bound(backwardStarts.begin(), backwardStarts.end(), EventIndex(a.allocEvent));
-            const bool saved = backward != backwardStarts.end() ? aliveAfter(a, *backward) : outlives;
-            out[i] = saved ? Category::Activation : Category::Temporary;
-            break;
+        const bool traced = a.allocEvent != Allocation::NoEvent;
+        const bool inStep = traced && phase[i] != Phase::Other && phase[i] != Phase::NoFrames;
+        EventIndex runEnd = end;
+        if (inStep) {
+            if (next < allocations.size())
+                runEnd = phase[i] == phase[next] ? nextRunEnd : EventIndex(allocations[next].allocEvent);
+            next = i;
+            nextRunEnd = runEnd;
         }
-        case Phase::Other:
-        case Phase::NoFrames:
-            // Outside the training step (evaluation, metrics, checkpoints, the batch): whatever its lifetime.
-            out[i] = Category::Other;
-            break;
+        if (!decided[i]) {
+            // Outliving its run: a run that lasts to the end of the trace keeps what is still held there.
+            const bool outlives = !traced || runEnd == end ? a.freeEvent == Allocation::NoEvent : aliveAfter(a, runEnd);
+            switch (phase[i]) {
+            case Phase::ParameterInit:
+                out[i] = Category::Parameter;
+                break;
+            case Phase::Optimizer:
+                out[i] = outlives ? Category::OptimizerState : Category::Temporary;
+                break;
+            case Phase::Backward:
+                out[i] = outlives ? Category::Gradient : Category::Temporary;
+                break;
+            case Phase::Forward: {
+                // Saved for backward: still held when the next backward begins.
+                const bool saved = traced && nextBackward ? aliveAfter(a, *nextBackward) : outlives;
+                out[i] = saved ? Category::Activation : Category::Temporary;
+                break;
+            }
+            case Phase::Other:
+            case Phase::NoFrames:
+                // Outside the training step (evaluation, metrics, checkpoints, the batch): whatever its lifetime.
+                out[i] = Category::Other;
+                break;
+            }
         }
+        if (inStep && phase[i] == Phase::Backward)
+            nextBackward = EventIndex(a.allocEvent);
     }
     return out;
 }
