@@ -56,13 +56,29 @@ void WhatIfView::showRank(ComparisonPtr comparison, int rank)
     m_comparison = std::move(comparison);
     m_rank = rank;
     const int index = m_comparison ? m_comparison->rankIndex(rank) : -1;
+    m_jobs.cancel();
+    m_pending = index >= 0;
     if (index < 0) {
-        m_jobs.cancel();
         m_model->setHoldings(nullptr, {});
         showHeader();
         return;
     }
     showHeader();
+    if (isVisible())
+        computeShown();
+}
+
+void WhatIfView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_pending)
+        computeShown();
+}
+
+void WhatIfView::computeShown()
+{
+    m_pending = false;
+    const int index = m_comparison->rankIndex(m_rank);
     // A replay of the whole trace per site: off the GUI thread. The verdict's rank gets the verdict's figures.
     m_jobs.start(
         [c = m_comparison, index] {
