@@ -6,6 +6,7 @@
 #include "blockmapview.h"
 #include "dataexport.h"
 #include "diffreport.h"
+#include "exportableplot.h"
 #include "findingsmodel.h"
 #include "findingstableutil.h"
 #include "flamegraph.h"
@@ -265,8 +266,11 @@ QString DiffSheet::writeReport(const Comparison& comparison, const QString& path
 
 bool DiffSheet::prepare(const QSize& size, int timeoutMs)
 {
-    // Laid out and polished like a shown window, but never mapped on a screen.
+    // Laid out and polished like a shown window, but never mapped on a screen: its plots are drawn into the picture
+    // alone.
     setAttribute(Qt::WA_DontShowOnScreen);
+    for (ExportablePlot* plot : findChildren<ExportablePlot*>())
+        plot->setPictureOnly(true);
     resize(size);
     show();
     QElapsedTimer clock;

@@ -20,6 +20,17 @@ public:
     {
         m_vector = on;
     }
+    /// For a plot only ever drawn into pictures (a sheet never on a screen): its screen pixmap is never seen.
+    void setPictureOnly(bool on)
+    {
+        m_pictureOnly = on;
+    }
+    /// False while a replot draws the screen pixmap of a picture-only plot, which no one sees: what costs to draw
+    /// (a timeline's bands, millions of edges) is drawn once, into the picture.
+    bool drawnForSomeone() const
+    {
+        return !m_pictureOnly || m_vector;
+    }
     /// Lays the plot out for its present size as a replot would (afterLayout included), without drawing it.
     void layOut()
     {
@@ -56,6 +67,7 @@ private:
     }
 
     bool m_vector = false;
+    bool m_pictureOnly = false;
 };
 
 } // namespace RankScope

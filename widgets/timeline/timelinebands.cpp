@@ -3,6 +3,7 @@
 
 #include "annotationranges.h"
 #include "chartstyle.h"
+#include "exportableplot.h"
 #include "formatting.h"
 #include "profilerstep.h"
 #include "rectlayer.h"
@@ -159,6 +160,8 @@ QColor TimelineBands::bandColor(const TimelineDetail::Band& band) const
 void TimelineBands::draw(QCPPainter* painter)
 {
     if (!m_data || !m_detail || !*m_detail)
+        return;
+    if (const auto* plot = qobject_cast<const ExportablePlot*>(mParentPlot); plot && !plot->drawnForSomeone())
         return;
     const TimelineDetail& d = **m_detail;
     const TimelineLod& lod = d.lod;
