@@ -251,17 +251,23 @@ inline QString readError(const QString& path)
     }
 }
 
-/// The same for bytes in memory, as a file holding them would be read.
+/// The same for bytes in memory, as a file holding them would be read: in chunks (as where a file cannot be mapped)
+/// and as one window (as a mapped file); when the two differ, both messages.
 inline QString readError(QByteArray bytes)
 {
+    const auto error = [](auto&& read) -> QString {
+        try {
+            read();
+            return {};
+        } catch (const RankScope::ReadError& e) {
+            return QString::fromUtf8(e.what());
+        }
+    };
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::ReadOnly);
-    try {
-        RankScope::SnapshotReader::read(&buffer);
-        return {};
-    } catch (const RankScope::ReadError& e) {
-        return QString::fromUtf8(e.what());
-    }
+    const QString chunks = error([&buffer] { RankScope::SnapshotReader::read(&buffer); });
+    const QString window = error([&bytes] { RankScope::SnapshotReader::readBytes(bytes); });
+    return chunks == window ? chunks : QStringLiteral("in chunks: %1; as one window: %2").arg(chunks, window);
 }
 
 } // namespace TestUtils

@@ -16,6 +16,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScopeGuard>
@@ -38,6 +39,7 @@ private slots:
     void table();
     void folders();
     void fileChangesWhileLoading();
+    void fileCutWhileLoading();
 
 private:
     QTemporaryDir m_dir;
@@ -365,6 +367,29 @@ void TestBadInput::fileChangesWhileLoading()
     QVERIFY(changed);
     QVERIFY(!file.ok());
     QVERIFY2(file.error.contains(QLatin1String("the file changed while it was read")), qPrintable(file.error));
+}
+
+// Cut short behind the parse (mapped, where the platform maps files, its pages past the new end read as zeros): the
+// change is what is reported, and the process goes on.
+void TestBadInput::fileCutWhileLoading()
+{
+    const QString path = m_dir.filePath(QStringLiteral("cut.pickle"));
+    QVERIFY(QFile::copy(source("tests/data/cranberrii_memory_snapshot.pickle"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    const qint64 size = QFileInfo(path).size();
+    QVERIFY(size > 2 << 20); // the first report comes a megabyte in
+    bool cut = false;
+    const LoadedFile file = LoadedFile::load(path, 0, false, [&](uint64_t, uint64_t) {
+        if (!cut) {
+            QFile f(path);
+            cut = f.open(QIODevice::ReadWrite) && f.resize(size / 3);
+        }
+        return true;
+    });
+    QVERIFY(cut);
+    QVERIFY(!file.ok());
+    QVERIFY2(file.error.contains(QLatin1String("the file changed while it was read")), qPrintable(file.error));
+    QVERIFY2(file.error.contains(QString::number(size / 3)), qPrintable(file.error));
 }
 
 RANKSCOPE_TEST_CLASS(TestBadInput)

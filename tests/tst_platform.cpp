@@ -38,6 +38,7 @@ private slots:
     void zeroedBlocks();
     void hugePagesWhereAsked();
     void fileSizesIn64Bits();
+    void mappedFileCutShort();
     void usableCores();
 };
 
@@ -244,6 +245,41 @@ void TestPlatform::fileSizesIn64Bits()
         QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("changed while it was read")), e.what());
         QVERIFY2(QString::fromUtf8(e.what()).contains(QString::number(size + 1)), e.what());
     }
+}
+
+// A snapshot still being written, or a copy still in progress, may be cut short while it is mapped: reading past its
+// new end must give zeros and say so, where it would otherwise stop the process with SIGBUS.
+void TestPlatform::mappedFileCutShort()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cut.pickle"));
+    const size_t page = Platform::pageBytes();
+    const size_t bytes = 4 * page;
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(QByteArray(qsizetype(bytes), 'x')), qint64(bytes));
+    }
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+#ifdef RANKSCOPE_PLATFORM_LINUX
+    const auto* whole = static_cast<const volatile char*>(Platform::mapFile(f.handle(), bytes));
+    const auto* cut = static_cast<const volatile char*>(Platform::mapFile(f.handle(), bytes));
+    QVERIFY(whole && cut);
+    QCOMPARE(cut[3 * page], 'x');
+    QVERIFY(f.resize(qint64(page + 10)));
+    QCOMPARE(cut[page + 9], 'x');
+    QCOMPARE(cut[page + 10], '\0'); // the rest of the file's last page, as the system gives it
+    QVERIFY(!Platform::mappingCut(const_cast<const char*>(cut)));
+    QCOMPARE(cut[2 * page + 1], '\0'); // past it: SIGBUS, answered with zeros
+    QCOMPARE(cut[3 * page], '\0');
+    QVERIFY(Platform::mappingCut(const_cast<const char*>(cut)));
+    QVERIFY(!Platform::mappingCut(const_cast<const char*>(whole))); // nothing read past the end there
+    Platform::unmapFile(const_cast<const char*>(cut), bytes);
+    Platform::unmapFile(const_cast<const char*>(whole), bytes);
+#else
+    QVERIFY(!Platform::mapFile(f.handle(), bytes)); // read into chunks instead
+#endif
 }
 
 // A process kept to one core (`taskset -c 0`, a batch system's allotment) must not count the machine's: a second

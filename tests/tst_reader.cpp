@@ -46,6 +46,7 @@ private slots:
     void blocksKeepTheirStacks();
     void annotationsAndSettings();
     void jsonLoneSurrogates();
+    void jsonInPieces();
     void readAhead();
     void sharedFrameLists();
 };
@@ -257,6 +258,44 @@ void TestReader::jsonLoneSurrogates()
     const auto texts = frameTexts(*s);
     QVERIFY(texts.count({ "/data/caf\xef\xbf\xbd/train.py", "pair \xf0\x9f\x98\x80 high \xef\xbf\xbd end", 3 }));
     QVERIFY(texts.count({ "C:\\udcff\\x.py", "g", 4 }));
+}
+
+// A JSON file read whole through its mapping (where the platform maps files) is handed to the parser a piece at a
+// time, as one read in chunks: progress every megabyte or so, a cancel heard there, and pairs of escapes cut by a
+// piece's end still one character.
+void TestReader::jsonInPieces()
+{
+    QByteArray json = R"({"segments": [], "device_traces": [[)";
+    for (int i = 0; i < 60000; ++i) {
+        json += QStringLiteral(R"(%1{"action": "%2", "addr": %3, "size": 512, "stream": 0, "frames": )"
+                               R"([{"filename": "/w/pair \ud83d\ude00 %4.py", "line": %5, "name": "f"}]})")
+                    .arg(QLatin1String(i ? "," : ""), QLatin1String(i % 2 ? "free_completed" : "alloc"))
+                    .arg(4096 + (i / 2) * 512)
+                    .arg(i % 3)
+                    .arg(i % 11)
+                    .toUtf8();
+    }
+    json += "]]}";
+    QVERIFY(json.size() > 6 << 20);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("big.json"), json);
+    QBuffer buffer(&json);
+    QVERIFY(buffer.open(QIODevice::ReadOnly));
+    const SnapshotPtr inChunks = SnapshotReader::read(&buffer).snapshot;
+    std::vector<uint64_t> reports;
+    const SnapshotPtr whole = SnapshotReader::read(path, [&](uint64_t done, uint64_t) {
+        reports.push_back(done);
+        return true;
+    }).snapshot;
+    QVERIFY2(reports.size() >= size_t(json.size() >> 21), qPrintable(QString::number(reports.size())));
+    QVERIFY(std::ranges::is_sorted(reports));
+    QCOMPARE(whole->deviceTraces[0].size(), size_t(60000));
+    QCOMPARE(QString::fromStdString(figures(whole).dump()), QString::fromStdString(figures(inChunks).dump()));
+    const auto texts = frameTexts(*whole);
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(texts.count({ "/w/pair \xf0\x9f\x98\x80 " + std::to_string(i) + ".py", "f", 10 }));
+    QVERIFY_THROWS_EXCEPTION(
+        ReadCancelled, SnapshotReader::read(path, [&](uint64_t done, uint64_t total) { return done < total / 3; }));
 }
 
 RANKSCOPE_TEST_CLASS(TestReader)

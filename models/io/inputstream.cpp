@@ -3,6 +3,8 @@
 
 #include "platform.h"
 
+#include <QBuffer>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -20,9 +22,18 @@ constexpr size_t readAheadChunks = 3;
 constexpr uint64_t readAheadFrom = uint64_t(8) << 20;
 // How far past their filled ends the parse's arrays are faulted in: a few chunks' worth of entries.
 constexpr size_t pagesAhead = size_t(2) << 20;
+// How far ahead of the parse a mapped file's pages are mapped in, and how many behind it are given back at once: each
+// of the pages counts in the process's memory as the chunks do.
+constexpr uint64_t mapAheadBytes = uint64_t(2) << 20;
+constexpr size_t releaseStep = size_t(2) << 20;
+
+bool gzipMagic(const uint8_t* p, size_t n)
+{
+    return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
 } // namespace
 
-InputStream::InputStream(const QString& path, ProgressCallback progress)
+InputStream::InputStream(const QString& path, ProgressCallback progress, bool readAhead)
     : m_file(path)
     , m_device(&m_file)
     , m_path(path)
@@ -31,7 +42,68 @@ InputStream::InputStream(const QString& path, ProgressCallback progress)
     if (!m_file.open(QIODevice::ReadOnly))
         throw ReadError("cannot open the file: " + m_file.errorString().toStdString());
     m_handle = m_file.handle();
-    start(true);
+    uint8_t magic[2] = {};
+    const qint64 size = m_file.size();
+    if (size > 0 && uint64_t(size) <= SIZE_MAX
+        && !(m_file.peek(reinterpret_cast<char*>(magic), 2) == 2 && gzipMagic(magic, 2))) {
+        const size_t bytes = size_t(size);
+        if (const void* map = Platform::mapFile(m_handle, bytes)) {
+            startWindow({ std::shared_ptr<const void>(map, [bytes](const void* p) { Platform::unmapFile(p, bytes); }),
+                static_cast<const uint8_t*>(map), uint64_t(bytes), true });
+            if (readAhead && m_fileSize > readAheadFrom)
+                m_reader = std::thread([this] { this->mapAhead(); });
+            return;
+        }
+    }
+    start(readAhead);
+}
+
+InputStream::InputStream(std::unique_ptr<QIODevice> device, ProgressCallback progress)
+    : InputStream(device.get(), std::move(progress))
+{
+    m_ownDevice = std::move(device);
+}
+
+InputStream::InputStream(HeldBytes bytes, ProgressCallback progress)
+    : m_progress(std::move(progress))
+{
+    if (!gzipMagic(bytes.data, size_t(std::min<uint64_t>(bytes.size, 2)))) {
+        startWindow(std::move(bytes));
+        return;
+    }
+    auto buffer = std::make_unique<QBuffer>();
+    buffer->setData(QByteArray::fromRawData(reinterpret_cast<const char*>(bytes.data), qsizetype(bytes.size)));
+    buffer->open(QIODevice::ReadOnly);
+    m_held = std::move(bytes); // what the buffer reads, not copied
+    m_ownDevice = std::move(buffer);
+    m_device = m_ownDevice.get();
+    start(false);
+}
+
+void InputStream::startWindow(HeldBytes bytes)
+{
+    m_held = std::move(bytes);
+    m_window = true;
+    m_mapped = m_held.mapped;
+    m_fileSize = m_held.size;
+    cur = m_base = m_released = m_held.data;
+    end = m_held.data + m_held.size;
+    m_releaseAt = m_released + releaseStep;
+    m_baseOffset = 0;
+    m_eof = m_sourceDone = true;
+    m_fileConsumed = m_fileRead = m_fileSize;
+}
+
+void InputStream::release(const uint8_t* p)
+{
+    const auto page = uintptr_t(Platform::pageBytes());
+    const auto to = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+    const auto from = reinterpret_cast<uintptr_t>(m_released);
+    if (to > from) {
+        Platform::discardPages(const_cast<uint8_t*>(m_released), size_t(to - from));
+        m_released = reinterpret_cast<const uint8_t*>(to);
+    }
+    m_releaseAt = p + releaseStep;
 }
 
 InputStream::InputStream(QIODevice* device, ProgressCallback progress)
@@ -169,6 +241,32 @@ void InputStream::readAhead()
     }
 }
 
+void InputStream::mapAhead()
+{
+    // Follows the parse's reports (a megabyte apart), a step at a time, as the reading thread follows the chunks.
+    uint64_t mapped = 0;
+    uint64_t seen = UINT64_MAX;
+    for (;;) {
+        uint64_t at;
+        {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [&] { return m_stop || m_parsedTo.load(std::memory_order_relaxed) != seen; });
+            if (m_stop)
+                return;
+            at = seen = m_parsedTo.load(std::memory_order_relaxed);
+        }
+        for (const uint64_t to = std::min(m_fileSize, at + mapAheadBytes); mapped < to;) {
+            const uint64_t from = std::max(mapped, at);
+            const uint64_t step = std::min<uint64_t>(chunk, to - from);
+            Platform::populateMapped(m_held.data + from, size_t(step));
+            mapped = from + step;
+            if (m_parsedTo.load(std::memory_order_relaxed) != at)
+                break; // the parse moved on: it is where to map from
+        }
+        m_pageAhead.run(pagesAhead);
+    }
+}
+
 size_t InputStream::takeChunk()
 {
     if (!m_reader.joinable()) {
@@ -246,6 +344,8 @@ bool InputStream::skipTo(uint64_t offset)
         cur += offset - offsetOf(cur);
         return true;
     }
+    if (m_window)
+        return false;
     if (m_gzip) {
         // Inflated data has no offsets to seek to: read through it.
         while (offsetOf(end) < offset) {
@@ -292,14 +392,24 @@ void InputStream::checkUnchanged(uint64_t read, bool atEnd) const
     if (m_path.isEmpty())
         return;
     const uint64_t now = Platform::fileSize(m_handle, m_path).value_or(m_fileSize);
-    if (now != m_fileSize || (atEnd && read != m_fileSize))
+    if (now != m_fileSize || (atEnd && read != m_fileSize) || (m_mapped && Platform::mappingCut(m_held.data)))
         throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "
             + std::to_string(now) + " now); load it again once whatever writes it has finished");
 }
 
 void InputStream::reportProgress()
 {
-    if (m_progress && !m_progress(m_fileConsumed, m_fileSize))
+    if (m_window) {
+        doneWith(cur);
+        if (m_reader.joinable()) {
+            {
+                std::lock_guard lock(m_mutex);
+                m_parsedTo.store(offsetOf(cur), std::memory_order_relaxed);
+            }
+            m_changed.notify_all();
+        }
+    }
+    if (m_progress && !m_progress(m_window ? offsetOf(cur) : m_fileConsumed, m_fileSize))
         throw ReadCancelled();
 }
 

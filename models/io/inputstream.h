@@ -7,9 +7,11 @@
 
 #include <QFile>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -18,19 +20,39 @@
 
 namespace RankScope {
 
+/// Bytes that stay where they are for as long as anyone holds `owner`: a file mapped whole, or a QByteArray's.
+struct HeldBytes
+{
+    std::shared_ptr<const void> owner;
+    const uint8_t* data = nullptr;
+    uint64_t size = 0;
+    bool mapped = false; ///< a file's mapping (Platform::mapFile)
+};
+
 /// The bytes of a snapshot file, plain or gzip-compressed (recognised by its magic bytes, whatever the file is
 /// called), read through a sliding window [cur, end) that readers advance themselves. The file is read in chunks
 /// and inflated as it goes, so memory stays at a few megabytes whatever the file's size, and the file is opened
 /// read-only. A file of several chunks is read (and inflated) ahead on a thread of its own, so the parser on the
 /// calling thread never waits on the kernel or on zlib while the other core is free; between chunks, that thread
 /// also faults in the pages the parse is about to fill (pageAhead()).
+///
+/// A plain file is mapped instead where the platform can: the window is then the whole file from the start, read
+/// where the system caches it (a copy into chunks cost a third of a 1 GB load's CPU on this project's machines), and
+/// the thread maps its pages in ahead of the parse; the pages behind are given back as the parse moves on (doneWith()),
+/// so the file never counts whole in the process's memory.
 class InputStream
 {
 public:
-    explicit InputStream(const QString& path, ProgressCallback progress = {});
+    /// Without `readAhead`, no thread (a second reader of a file some other stream reads ahead).
+    explicit InputStream(const QString& path, ProgressCallback progress = {}, bool readAhead = true);
     /// Reads from an open device (a QBuffer in the fuzzers and tests) on the calling thread; the device must
     /// outlive the stream.
     explicit InputStream(QIODevice* device, ProgressCallback progress = {});
+    /// The same, owning the device.
+    explicit InputStream(std::unique_ptr<QIODevice> device, ProgressCallback progress = {});
+    /// Reads bytes held in memory (another stream's held(), the fuzzers' input) as one window, as a mapped file is
+    /// read; gzip-compressed ones are inflated in chunks.
+    explicit InputStream(HeldBytes bytes, ProgressCallback progress = {});
     ~InputStream();
     InputStream(const InputStream&) = delete;
     InputStream& operator=(const InputStream&) = delete;
@@ -48,6 +70,19 @@ public:
     }
     /// Stops reading ahead (and faulting pages in ahead) once the reader is done with the data.
     void stopReadingAhead();
+    /// The whole data as one window, when the stream is one (a mapped file, bytes held in memory), for another
+    /// stream over the same bytes; no owner otherwise.
+    HeldBytes held() const
+    {
+        return m_window ? m_held : HeldBytes {};
+    }
+    /// The bytes before `p` in the window will not be read again, unless the reader goes back for them: a mapped
+    /// file's pages there are given back every few megabytes (what is read again is mapped in again, unchanged).
+    void doneWith(const uint8_t* p)
+    {
+        if (m_mapped && p >= m_releaseAt)
+            release(p);
+    }
     /// Throws ReadError when the file's size is no longer what it was when opened.
     void checkUnchanged() const;
     /// Reports progress and throws ReadCancelled when the callback says stop. Cheap enough to call every megabyte.
@@ -83,15 +118,19 @@ private:
     };
 
     void start(bool mayReadAhead);
+    void startWindow(HeldBytes bytes);
+    void release(const uint8_t* p);
     void checkUnchanged(uint64_t read, bool atEnd) const;
     void fill(Chunk& chunk);
     size_t readFile(uint8_t* into, size_t max);
     size_t produce(uint8_t* into, size_t max);
     void readAhead();
+    void mapAhead();
     size_t takeChunk();
     void releaseChunk(size_t index);
 
     QFile m_file;
+    std::unique_ptr<QIODevice> m_ownDevice;
     QIODevice* m_device = nullptr;
     QString m_path; ///< the file read, when reading a file by path
     int m_handle = -1; ///< its QFile::handle()
@@ -124,6 +163,15 @@ private:
     std::condition_variable m_changed;
     bool m_stop = false;
     PageAhead m_pageAhead;
+
+    // The whole data as one window.
+    HeldBytes m_held;
+    bool m_window = false;
+    bool m_mapped = false; ///< the window is a file mapped by this stream or another
+    const uint8_t* m_released = nullptr; ///< pages before it were given back
+    const uint8_t* m_releaseAt = nullptr;
+    std::atomic<uint64_t> m_parsedTo { 0 }; ///< for the thread mapping pages in ahead
+
     std::thread m_reader;
 };
 

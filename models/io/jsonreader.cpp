@@ -55,11 +55,16 @@ private:
         return hexDigits(std::string_view(reinterpret_cast<const char*>(p), 4));
     }
 
+    // A mapped file's window is the whole file: it is shown a chunk at a time, so that progress is reported (and its
+    // pages given back) and a cancel is heard as when the file is read in chunks.
+    static constexpr ptrdiff_t mostShown = ptrdiff_t(1) << 20;
+
     void expose()
     {
         m_from = m_in.cur;
-        const uint8_t* end = m_in.end;
-        const uint8_t* to = m_atEnd || end - m_from <= lookahead ? (m_atEnd ? end : m_from) : end - lookahead;
+        const uint8_t* end = m_in.end - m_from > mostShown ? m_from + mostShown : m_in.end;
+        const bool atEnd = m_atEnd && end == m_in.end;
+        const uint8_t* to = atEnd || end - m_from <= lookahead ? (atEnd ? end : m_from) : end - lookahead;
         std::vector<ptrdiff_t> lone; // offsets of the hex digits of lone surrogate escapes
         for (const uint8_t* p = m_from; p < to; ++p) {
             if (!m_escape) {

@@ -404,9 +404,8 @@ void PickleSplit::run()
 {
     bool ok = false;
     try {
-        const std::unique_ptr<QIODevice> device = m_open();
-        if (device) {
-            InputStream in(device.get());
+        if (const std::unique_ptr<InputStream> stream = m_open()) {
+            InputStream& in = *stream;
             Walk w;
             if (walk(in, w)) {
                 m_part.start = w.at;
@@ -641,6 +640,7 @@ bool PickleSplit::walk(InputStream& in, Walk& w)
             if (p == end && !need(1))
                 return false;
             const uint64_t here = in.offsetOf(p);
+            in.doneWith(p);
             if (m_abandoned.load(std::memory_order_relaxed) || here > giveUp
                 || (m_balance && m_coresBusy && m_coresBusy()))
                 return false; // no point near enough, or no core free for the part: the reader parses it all

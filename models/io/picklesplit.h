@@ -29,7 +29,7 @@ class InputStream;
 class PickleSplit
 {
 public:
-    using OpenSource = std::function<std::unique_ptr<QIODevice>()>;
+    using OpenSource = std::function<std::unique_ptr<InputStream>()>;
     /// What the part's thread made, read by the reader only after wait() returned it.
     struct Part
     {
@@ -42,10 +42,10 @@ public:
         size_t marks = 0;
     };
 
-    /// Starts the thread. `open` gives a fresh device over the same bytes, read from its start. The point is the
-    /// first past `target`, or with `balance` the first past it where the reader is a quarter further from it than
-    /// it is from the end; the walk stops as soon as `coresBusy` says the other cores have work of their own (other
-    /// files being read), where a part would only take time from them.
+    /// Starts the thread. `open` gives a fresh stream over the same bytes, read from its start, without a thread. The
+    /// point is the first past `target`, or with `balance` the first past it where the reader is a quarter further from
+    /// it than it is from the end; the walk stops as soon as `coresBusy` says the other cores have work of their own
+    /// (other files being read), where a part would only take time from them.
     PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy = {});
     /// Abandons the part, if still running, and waits for the thread (within a megabyte of its work).
     ~PickleSplit();

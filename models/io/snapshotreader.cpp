@@ -108,12 +108,9 @@ struct ReadCount
 SnapshotReader::Result SnapshotReader::read(const QString& path, const ProgressCallback& progress)
 {
     InputStream in(path, progress);
-    return read(in, [path]() -> std::unique_ptr<QIODevice> {
-        auto file = std::make_unique<QFile>(path);
-        if (!file->open(QIODevice::ReadOnly))
-            return nullptr;
-        return file;
-    });
+    if (const HeldBytes held = in.held(); held.owner)
+        return read(in, [held] { return std::make_unique<InputStream>(held); });
+    return read(in, [path] { return std::make_unique<InputStream>(path, ProgressCallback {}, false); });
 }
 
 SnapshotReader::Result SnapshotReader::read(QIODevice* device, const ProgressCallback& progress)
@@ -124,16 +121,24 @@ SnapshotReader::Result SnapshotReader::read(QIODevice* device, const ProgressCal
     if (!buffer || buffer->pos() != 0)
         return read(in, {});
     const QByteArray data = buffer->data();
-    return read(in, [data]() -> std::unique_ptr<QIODevice> {
+    return read(in, [data] {
         auto copy = std::make_unique<QBuffer>();
         copy->setData(data);
-        if (!copy->open(QIODevice::ReadOnly))
-            return nullptr;
-        return copy;
+        copy->open(QIODevice::ReadOnly);
+        return std::make_unique<InputStream>(std::move(copy));
     });
 }
 
-SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function<std::unique_ptr<QIODevice>()>& reopen)
+SnapshotReader::Result SnapshotReader::readBytes(const QByteArray& bytes, const ProgressCallback& progress)
+{
+    const auto data = std::make_shared<const QByteArray>(bytes);
+    const HeldBytes held { data, reinterpret_cast<const uint8_t*>(data->constData()), uint64_t(data->size()) };
+    InputStream in(held, progress);
+    return read(in, [held] { return std::make_unique<InputStream>(held); });
+}
+
+SnapshotReader::Result SnapshotReader::read(
+    InputStream& in, const std::function<std::unique_ptr<InputStream>()>& reopen)
 {
     const ReadCount counted;
     Result result;
@@ -149,6 +154,16 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function
     while (firstText < n && std::strchr(" \t\r\n", p[firstText]) && p[firstText])
         ++firstText;
 
+    // A file cut short under its mapping reads as zeros past its new end, which no format goes on with: what the
+    // parse then finds wrong is the change, as when a file read in chunks ends early.
+    const auto parse = [&in](auto&& run) {
+        try {
+            run();
+        } catch (const ReadError&) {
+            in.checkUnchanged();
+            throw;
+        }
+    };
     SnapshotBuilder builder;
     // A pickled trace entry takes at least ~20 bytes (a dict with action, addr, size and stream); gzip shrinks
     // snapshots about tenfold. JSON entries are larger still, so the same bound holds.
@@ -163,12 +178,12 @@ SnapshotReader::Result SnapshotReader::read(InputStream& in, const std::function
                 plan.balance, [cores = plan.cores] { return coresBusy(cores); });
             reader.setSplit(split.get());
         }
-        reader.run();
+        parse([&reader] { reader.run(); });
         split.reset();
         std::tie(result.partStart, result.partEnd) = reader.partTaken();
     } else if (firstText < n && (p[firstText] == '{' || p[firstText] == '[')) {
         result.format = Format::Json;
-        JsonReader(in, builder).run();
+        parse([&in, &builder] { JsonReader(in, builder).run(); });
     } else {
         throw ReadError(describeUnknown(p, n));
     }

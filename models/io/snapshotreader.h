@@ -4,6 +4,7 @@
 #include "readerror.h"
 #include "snapshot.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <functional>
@@ -41,11 +42,13 @@ public:
     /// Throws ReadError with a message that says what is wrong (without the path; callers add it) or
     /// ReadCancelled when `progress` returned false.
     static Result read(const QString& path, const ProgressCallback& progress = {});
-    /// The same from an open device (the fuzzers feed a QBuffer).
+    /// The same from an open device (the fuzzers feed a QBuffer), read in chunks as a file that cannot be mapped.
     static Result read(QIODevice* device, const ProgressCallback& progress = {});
+    /// The same from bytes in memory, read as a mapped file is.
+    static Result readBytes(const QByteArray& bytes, const ProgressCallback& progress = {});
 
 private:
-    static Result read(InputStream& in, const std::function<std::unique_ptr<QIODevice>()>& reopen);
+    static Result read(InputStream& in, const std::function<std::unique_ptr<InputStream>()>& reopen);
 };
 
 } // namespace RankScope

@@ -30,13 +30,25 @@ bool populatePages(void* p, std::size_t bytes) noexcept;
 
 /// Gives the memory of the whole pages of [p, p + bytes), inside one block of allocatePages(), back to the system,
 /// while the block stays allocated; their bytes are unspecified afterwards (zero on Linux, unchanged where the
-/// platform cannot give pages back).
+/// platform cannot give pages back). Inside a mapFile() mapping, the pages are only unmapped from the process: the
+/// file's bytes read again are mapped in again.
 void discardPages(void* p, std::size_t bytes) noexcept;
 
 /// The size now of the file at `path`, open for reading as `handle` (QFile::handle(), -1 when it has none): asked of
 /// the open file where the platform can (a file replaced under the same name then still reads as the one opened),
 /// else of the path. In 64 bits everywhere; nullopt when the system does not answer.
 std::optional<std::uint64_t> fileSize(int handle, const QString& path);
+
+/// The first `bytes` (more than 0) of the file open as `handle`, mapped read-only, so that a parse reads them where
+/// the system keeps them, without a copy; nullptr where the platform cannot map it. A file cut short while it is
+/// mapped does not stop the process: its lost pages read as zeros from then on, and mappingCut() says so.
+const void* mapFile(int handle, std::size_t bytes) noexcept;
+/// Unmaps what mapFile() returned, with the same `bytes`.
+void unmapFile(const void* p, std::size_t bytes) noexcept;
+/// Whether the file mapped at `p` (what mapFile() returned) was cut short under its mapping.
+bool mappingCut(const void* p) noexcept;
+/// Maps in the pages of [p, p + bytes), inside one mapFile() mapping, ahead of a thread that reads them.
+void populateMapped(const void* p, std::size_t bytes) noexcept;
 
 /// The cores this process may run on: its CPU affinity where the platform has one (`taskset -c 0` gives 1), else
 /// the machine's; at least 1.

@@ -63,6 +63,20 @@ std::optional<std::uint64_t> fileSize(int, const QString& path)
     return std::uint64_t(info.size());
 }
 
+const void* mapFile(int /*handle*/, std::size_t /*bytes*/) noexcept
+{
+    return nullptr; // files are read into chunks
+}
+
+void unmapFile(const void* /*p*/, std::size_t /*bytes*/) noexcept { }
+
+bool mappingCut(const void* /*p*/) noexcept
+{
+    return false;
+}
+
+void populateMapped(const void* /*p*/, std::size_t /*bytes*/) noexcept { }
+
 unsigned usableCores()
 {
     return std::max(1u, std::thread::hardware_concurrency());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: one pickle parsed on two threads (PickleSplit) against the same bytes parsed on one. The split
-// is asked for at a place the input's last byte picks; both must fail with the same message or give the same
-// snapshot, table by table and entry by entry (seeded with snapshots of a few thousand entries, in batches).
+// libFuzzer target: one pickle parsed on two threads (PickleSplit) against the same bytes parsed on one, each read in
+// chunks and as one window (as a mapped file). The split is asked for at a place the input's last byte picks; all
+// must fail with the same message or give the same snapshot, table by table and entry by entry (seeded with
+// snapshots of a few thousand entries, in batches).
 #include "fuzzsnapshot.h"
 
 #include <algorithm>
@@ -17,14 +18,16 @@ struct Outcome
     RankScope::SnapshotPtr snapshot;
 };
 
-Outcome read(const QByteArray& bytes, const char* split)
+// In chunks (a buffer), or with `window` as one window (as a mapped file).
+Outcome read(const QByteArray& bytes, const char* split, bool window)
 {
     setenv("RANKSCOPE_SPLIT", split, 1);
     QByteArray copy = bytes;
     QBuffer buffer(&copy);
     buffer.open(QIODevice::ReadOnly);
     try {
-        return { {}, RankScope::SnapshotReader::read(&buffer).snapshot };
+        return { {},
+            (window ? RankScope::SnapshotReader::readBytes(copy) : RankScope::SnapshotReader::read(&buffer)).snapshot };
     } catch (const RankScope::ReadError& e) {
         return { e.what(), nullptr };
     }
@@ -65,10 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     const QByteArray bytes = RankScope::Fuzz::bytesOf(data, size);
     const std::string at = "at=0." + std::to_string(1 + data[size - 1] % 9) + ",min=0";
-    const Outcome whole = read(bytes, "off");
-    const Outcome split = read(bytes, at.c_str());
-    if (whole.error != split.error || bool(whole.snapshot) != bool(split.snapshot)
-        || (whole.snapshot && !same(*whole.snapshot, *split.snapshot)))
-        std::abort();
+    const Outcome whole = read(bytes, "off", false);
+    for (const bool window : { false, true }) {
+        for (const char* split : { "off", at.c_str() }) {
+            const Outcome other = read(bytes, split, window);
+            if (whole.error != other.error || bool(whole.snapshot) != bool(other.snapshot)
+                || (whole.snapshot && !same(*whole.snapshot, *other.snapshot)))
+                std::abort();
+        }
+    }
     return 0;
 }

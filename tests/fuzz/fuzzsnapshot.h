@@ -9,19 +9,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace RankScope::Fuzz {
 
-/// Reads bytes as a snapshot file. Rejecting them with ReadError is the expected outcome for most inputs; anything
-/// else (a crash, a sanitizer report, a leak, another exception) is a bug.
+/// Reads bytes as a snapshot file, in chunks (as a file that cannot be mapped) and as one window (as a mapped file).
+/// Rejecting them with ReadError is the expected outcome for most inputs; anything else (a crash, a sanitizer report,
+/// a leak, another exception, the two reads disagreeing on the error) is a bug.
 inline void readSnapshot(const QByteArray& bytes)
 {
+    const auto error = [](auto&& read) -> std::string {
+        try {
+            read();
+            return {};
+        } catch (const ReadError& e) {
+            return e.what();
+        }
+    };
     QByteArray copy = bytes;
     QBuffer buffer(&copy);
     buffer.open(QIODevice::ReadOnly);
-    try {
-        SnapshotReader::read(&buffer);
-    } catch (const ReadError&) { }
+    if (error([&buffer] { SnapshotReader::read(&buffer); }) != error([&bytes] { SnapshotReader::readBytes(bytes); }))
+        std::abort();
 }
 
 inline QByteArray bytesOf(const uint8_t* data, size_t size)
