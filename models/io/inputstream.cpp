@@ -96,12 +96,10 @@ void InputStream::startWindow(HeldBytes bytes)
 
 void InputStream::release(const uint8_t* p)
 {
-    const auto page = uintptr_t(Platform::pageBytes());
-    const auto to = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
-    const auto from = reinterpret_cast<uintptr_t>(m_released);
-    if (to > from) {
-        Platform::discardPages(const_cast<uint8_t*>(m_released), size_t(to - from));
-        m_released = reinterpret_cast<const uint8_t*>(to);
+    const uint8_t* to = p - (reinterpret_cast<uintptr_t>(p) & (Platform::pageBytes() - 1));
+    if (to > m_released) {
+        Platform::discardPages(const_cast<uint8_t*>(m_released), size_t(to - m_released));
+        m_released = to;
     }
     m_releaseAt = p + releaseStep;
 }

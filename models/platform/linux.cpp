@@ -95,14 +95,18 @@ void onSigbus(int signal, siginfo_t* info, void* context)
                 continue;
             // Zero pages in place of the lost ones, to the mapping's end: the read that faulted is made again and
             // reads zeros, where no pickle or JSON goes on, and the stream's check of the file reports the change.
-            // mmap is a plain system call, safe in a handler in practice though POSIX does not list it.
-            const std::uintptr_t page = at & pageMask;
-            mmap(reinterpret_cast<void*>(page), end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-            m.cut.store(true, std::memory_order_release);
-            return;
+            // mmap is a plain system call, safe in a handler in practice though POSIX does not list it. Should it
+            // fail, the fault is left to end the process, as below.
+            char* page = static_cast<char*>(info->si_addr) - (at & ~pageMask);
+            if (mmap(page, end - (at & pageMask), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+                != MAP_FAILED) {
+                m.cut.store(true, std::memory_order_release);
+                return;
+            }
+            break;
         }
     }
-    // Not one of ours: as if this handler were not there.
+    // Not one of ours (or no zero pages to be had): as if this handler were not there.
     if ((previousSigbus.sa_flags & SA_SIGINFO) != 0 && previousSigbus.sa_sigaction) {
         previousSigbus.sa_sigaction(signal, info, context);
     } else if (previousSigbus.sa_handler != SIG_DFL && previousSigbus.sa_handler != SIG_IGN) {
@@ -178,8 +182,8 @@ bool mappingCut(const void* p) noexcept
 void populateMapped(const void* p, std::size_t bytes) noexcept
 {
     // Pages past a cut file's end are not mapped in; their reader's fault is answered as above.
-    const auto from = reinterpret_cast<std::uintptr_t>(p) & pageMask;
-    madvise(reinterpret_cast<void*>(from), reinterpret_cast<std::uintptr_t>(p) + bytes - from, MADV_POPULATE_READ);
+    const std::size_t before = reinterpret_cast<std::uintptr_t>(p) & ~pageMask;
+    madvise(const_cast<char*>(static_cast<const char*>(p)) - before, bytes + before, MADV_POPULATE_READ);
 }
 
 std::optional<std::uint64_t> fileSize(int handle, const QString& /*path*/)
