@@ -84,7 +84,6 @@ void InputStream::startWindow(HeldBytes bytes)
 {
     m_held = std::move(bytes);
     m_window = true;
-    m_mapped = m_held.mapped;
     m_fileSize = m_held.size;
     cur = m_base = m_released = m_held.data;
     end = m_held.data + m_held.size;
@@ -120,7 +119,7 @@ void InputStream::start(bool mayReadAhead)
     m_chunkBytes = size_t(std::clamp<uint64_t>(m_fileSize * 4, 4096, chunk));
     m_room = m_chunkBytes / 4;
     uint8_t magic[2] = {};
-    if (m_device->peek(reinterpret_cast<char*>(magic), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+    if (m_device->peek(reinterpret_cast<char*>(magic), 2) == 2 && gzipMagic(magic, 2)) {
         m_gzip = true;
         if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
             throw ReadError("cannot initialise zlib");
@@ -189,7 +188,7 @@ size_t InputStream::produce(uint8_t* into, size_t max)
                 m_zs.next_in = m_in.data();
                 m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
             }
-            if (m_zs.avail_in >= 2 && m_zs.next_in[0] == 0x1f && m_zs.next_in[1] == 0x8b)
+            if (gzipMagic(m_zs.next_in, m_zs.avail_in))
                 inflateReset(&m_zs);
             else
                 m_sourceDone = true;
@@ -390,7 +389,7 @@ void InputStream::checkUnchanged(uint64_t read, bool atEnd) const
     if (m_path.isEmpty())
         return;
     const uint64_t now = Platform::fileSize(m_handle, m_path).value_or(m_fileSize);
-    if (now != m_fileSize || (atEnd && read != m_fileSize) || (m_mapped && Platform::mappingCut(m_held.data)))
+    if (now != m_fileSize || (atEnd && read != m_fileSize) || (m_held.mapped && Platform::mappingCut(m_held.data)))
         throw ReadError("the file changed while it was read (" + std::to_string(m_fileSize) + " bytes when opened, "
             + std::to_string(now) + " now); load it again once whatever writes it has finished");
 }

@@ -80,7 +80,7 @@ public:
     /// file's pages there are given back every few megabytes (what is read again is mapped in again, unchanged).
     void doneWith(const uint8_t* p)
     {
-        if (m_mapped && p >= m_releaseAt)
+        if (m_held.mapped && p >= m_releaseAt)
             release(p);
     }
     /// Throws ReadError when the file's size is no longer what it was when opened.
@@ -167,7 +167,6 @@ private:
     // The whole data as one window.
     HeldBytes m_held;
     bool m_window = false;
-    bool m_mapped = false; ///< the window is a file mapped by this stream or another
     const uint8_t* m_released = nullptr; ///< pages before it were given back
     const uint8_t* m_releaseAt = nullptr;
     std::atomic<uint64_t> m_parsedTo { 0 }; ///< for the thread mapping pages in ahead

@@ -19,9 +19,6 @@
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-#ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 // Linux 5.14, as below
 #endif
 #ifndef MADV_POPULATE_WRITE
