@@ -116,7 +116,7 @@ void TestDigest::sameComparison_data()
     const QStringList names = QDir(scenarioDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     QVERIFY(!names.isEmpty());
     // Under AddressSanitizer every other scenario, by name: each row writes and reads its ranks' digests through the
-    // same code, and the seventy rows took a third of that stage's tests. The gcc suite takes every row.
+    // same code, and the 78 rows took a third of that stage's tests. The gcc suite takes every row.
     qsizetype taken = 0;
     for (const QString& n : names)
         if (TestUtils::runsScenario(n) && (!TestUtils::sanitized || taken++ % 2 == 0))
