@@ -21,23 +21,32 @@ public:
         uint32_t value = 0; ///< the caller's
     };
 
-    /// The run that followed the last one found or remembered when it came before, if `p` starts with its bytes.
+    /// The run that followed the last two runs found or remembered when they came before, or failing that the one that
+    /// followed the last, if `p` starts with its bytes.
     const Run* predict(const uint8_t* p, const uint8_t* end)
     {
         m_nextKey = 0;
+        m_afterTwoKey = 0;
         if (end - p < 8)
             return nullptr;
         uint64_t first;
         std::memcpy(&first, p, 8);
         m_nextKey = ((m_last * odd) ^ first) * odd | 1;
+        m_afterTwoKey = ((m_last * odd ^ m_before) * odd ^ first) * odd | 1;
         if (m_next.empty())
             return nullptr;
-        const Slot& s = m_next[m_nextKey >> (64 - bucketBits)];
-        if (s.key != m_nextKey || s.generation != m_generation || size_t(end - p) < s.run.length
-            || std::memcmp(m_bytes.data() + s.offset, p, s.run.length) != 0)
-            return nullptr;
-        m_last = s.offset + 1;
-        return &s.run;
+        const auto matches = [&](const Slot& s, uint64_t key) {
+            return s.key == key && s.generation == m_generation && size_t(end - p) >= s.run.length
+                && std::memcmp(m_bytes.data() + s.offset, p, s.run.length) == 0;
+        };
+        for (const auto& [table, key] :
+            { std::pair { &m_afterTwo, m_afterTwoKey }, std::pair { &m_next, m_nextKey } }) {
+            if (const Slot& s = (*table)[key >> (64 - bucketBits)]; matches(s, key)) {
+                follow(s);
+                return &s.run;
+            }
+        }
+        return nullptr;
     }
     /// After predict() gave nothing for the same `p`: the run of exactly these bytes, if one was remembered.
     const Run* find(const uint8_t* p, size_t length)
@@ -46,6 +55,7 @@ public:
         if (m_byBytes.empty()) {
             m_byBytes.resize(buckets);
             m_next.resize(buckets);
+            m_afterTwo.resize(buckets);
         }
         const Slot& s = m_byBytes[m_hash >> (64 - bucketBits)];
         if (s.key != m_hash || s.generation != m_generation || s.run.length != length
@@ -113,22 +123,29 @@ private:
         const uint64_t h = (a ^ (b >> 29) ^ (b << 35)) * odd;
         return h ^ (h >> 32);
     }
-    // `s` came after the last run: predict() finds it there next time.
+    // `s` came after the last run (and the one before it): predict() finds it there next time.
     void follow(const Slot& s)
     {
-        if (m_nextKey != 0) {
-            Slot& next = m_next[m_nextKey >> (64 - bucketBits)];
-            next = s;
-            next.key = m_nextKey;
+        for (const auto& [table, key] :
+            { std::pair { &m_next, m_nextKey }, std::pair { &m_afterTwo, m_afterTwoKey } }) {
+            if (key != 0) {
+                Slot& next = (*table)[key >> (64 - bucketBits)];
+                next = s;
+                next.key = key;
+            }
         }
+        m_before = m_last;
         m_last = s.offset + 1;
     }
 
     std::vector<Slot> m_next; // by the run before and the first 8 bytes
+    std::vector<Slot> m_afterTwo; // by the two runs before and the first 8 bytes
     std::vector<Slot> m_byBytes; // by all the bytes
     std::vector<uint8_t> m_bytes;
     uint64_t m_last = 0; // the last run found or remembered: its offset + 1
-    uint64_t m_nextKey = 0; // predict()'s key for the run at hand; 0 for none
+    uint64_t m_before = 0; // the one before it
+    uint64_t m_nextKey = 0; // predict()'s keys for the run at hand; 0 for none
+    uint64_t m_afterTwoKey = 0;
     uint64_t m_hash = 0; // find()'s
     uint32_t m_generation = 1;
 };
