@@ -426,8 +426,7 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     // the general path, which then reports whatever is wrong.
     // A list of the same references as one read lately has its stack: most often the list that came after the last
     // one the time before, and that costs a compare of its bytes, not a step and a lookup per frame.
-    if (const RepeatedRuns::Run* known = m_frameLists.predict(p, end);
-        known && size_t(end - p) > known->length && p[known->length] == APPENDS) {
+    if (const RepeatedRuns::Run* known = m_frameLists.predict(p, end, APPENDS)) {
         if (!m_builder.setWholeFrameList(list, StackId(known->value)))
             return false;
         p += known->length + 1;

@@ -236,9 +236,12 @@ private:
             case References: {
                 // Most often the references of a list that came after the last one before.
                 const uint8_t* start = p;
-                const RepeatedRuns::Run* known = m_lists.predict(p, end);
-                p = PickleReader::pastReferences(known ? p + known->length : p, end);
-                if (!known && !m_lists.find(start, size_t(p - start)))
+                if (const RepeatedRuns::Run* known = m_lists.predict(p, end, 'e')) {
+                    p += known->length;
+                    break;
+                }
+                p = PickleReader::pastReferences(p, end);
+                if (!m_lists.find(start, size_t(p - start)))
                     m_lists.remember(start, size_t(p - start), 0);
                 break;
             }

@@ -10,8 +10,9 @@ namespace RankScope {
 
 /// Runs of opcodes a parse stepped over one at a time before (a frame list's memo references), with what they gave.
 /// A job's stacks repeat, and mostly in the order they came in the step before, so a run is looked for first as the
-/// one that followed the run before it last time (predict(), before it is stepped over), then by all of its bytes
-/// (find(), after). Either way its bytes are compared, so a hit gives what stepping over the same bytes gave.
+/// one that followed the two runs before it last time, or the one before it (predict(), before it is stepped over),
+/// then by all of its bytes (find(), after). Either way its bytes are compared, so a hit gives what stepping over the
+/// same bytes gave.
 class RepeatedRuns
 {
 public:
@@ -22,8 +23,9 @@ public:
     };
 
     /// The run that followed the last two runs found or remembered when they came before, or failing that the one that
-    /// followed the last, if `p` starts with its bytes.
-    const Run* predict(const uint8_t* p, const uint8_t* end)
+    /// followed the last, if `p` starts with its bytes and `terminator` follows them. A run that is only the head of
+    /// the one at `p` is no answer: taken as one, the rest would be stepped over every time, and never remembered.
+    const Run* predict(const uint8_t* p, const uint8_t* end, uint8_t terminator)
     {
         m_nextKey = 0;
         m_afterTwoKey = 0;
@@ -36,8 +38,8 @@ public:
         if (m_next.empty())
             return nullptr;
         const auto matches = [&](const Slot& s, uint64_t key) {
-            return s.key == key && s.generation == m_generation && size_t(end - p) >= s.run.length
-                && std::memcmp(m_bytes.data() + s.offset, p, s.run.length) == 0;
+            return s.key == key && s.generation == m_generation && size_t(end - p) > s.run.length
+                && p[s.run.length] == terminator && std::memcmp(m_bytes.data() + s.offset, p, s.run.length) == 0;
         };
         for (const auto& [table, key] :
             { std::pair { &m_afterTwo, m_afterTwoKey }, std::pair { &m_next, m_nextKey } }) {
