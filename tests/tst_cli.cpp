@@ -38,15 +38,18 @@ private slots:
     void exportWithoutDisplay();
     void reportWithoutDisplay();
     void digests();
+    void splitTrace();
 
 private:
-    QProcess* run(const QStringList& args);
+    QProcess* run(const QStringList& args, const QStringList& environment = {});
     QProcess m_process;
 };
 
-QProcess* TestCli::run(const QStringList& args)
+QProcess* TestCli::run(const QStringList& args, const QStringList& environment)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString& setting : environment)
+        env.insert(setting.section(QLatin1Char('='), 0, 0), setting.section(QLatin1Char('='), 1));
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM")); // the CLI must need no display at all
@@ -596,6 +599,37 @@ void TestCli::digests()
     const QString png = dir.filePath(QStringLiteral("diff.png"));
     QCOMPARE(run({ QStringLiteral("export"), QStringLiteral("--out"), png, out })->exitCode(), 0);
     QVERIFY(!QImage(png).isNull());
+}
+
+// RANKSCOPE_SPLIT=trace tells each step of one file's split on stderr, and changes nothing else: not the answer, and
+// not whether a file is split (a file this small is not, unless the split is forced).
+void TestCli::splitTrace()
+{
+    const QStringList args = { QStringLiteral("info"), QStringLiteral("--json"),
+        dataDir() + QStringLiteral("/cranberrii_memory_snapshot.pickle") };
+    QProcess* p = run(args, { QStringLiteral("RANKSCOPE_SPLIT=off") });
+    QCOMPARE(p->exitCode(), 0);
+    const QByteArray whole = p->readAllStandardOutput();
+    QVERIFY(p->readAllStandardError().isEmpty());
+
+    p = run(args, { QStringLiteral("RANKSCOPE_SPLIT=at=0.5,min=0,trace") });
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(p->readAllStandardOutput(), whole);
+    const QString told = QString::fromUtf8(p->readAllStandardError());
+    qsizetype at = -1;
+    for (const char* step : { "the walk found its point, 5", "the reader reached the point", "the part is handed over",
+             "its entries are taken in", "its memo is taken in" }) {
+        const qsizetype next = told.indexOf(QLatin1String(step));
+        QVERIFY2(next > at, qPrintable(told));
+        at = next;
+    }
+    for (const QString& line : told.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        QVERIFY2(line.startsWith(QLatin1String("rankscope split: ")), qPrintable(line));
+
+    p = run(args, { QStringLiteral("RANKSCOPE_SPLIT=trace") });
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(p->readAllStandardOutput(), whole);
+    QVERIFY(p->readAllStandardError().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

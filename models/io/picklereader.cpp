@@ -785,19 +785,28 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
     if (m_in.offsetOf(p) != split->splitOffset() || m_stack.empty() || m_stack.back().ctx != SchemaContext::TraceList
         || !m_sparseMemo.empty()) {
         split->abandon(); // passed it, or not in the state the walk saw there
+        split->trace("the reader passed the point, or is not as the walk saw it there: it parses the part");
         return;
     }
+    split->trace("the reader reached the point");
     const PickleSplit::Part* part = split->wait([this] { m_in.reportProgress(); });
-    if (!part || part->depth != m_stack.size() || part->marks != m_marks.size() || part->memoBefore != m_memo.size())
+    if (!part || part->depth != m_stack.size() || part->marks != m_marks.size() || part->memoBefore != m_memo.size()) {
+        split->trace("no part to take: the reader parses it");
         return;
+    }
+    split->trace("the part is handed over");
     const auto before = [this](uint64_t index) -> std::optional<BuilderValue> {
         if (index >= m_memo.size() || m_memo[index] == unsetMemo || m_memo[index] == traceEntryMemo)
             return std::nullopt;
         return memoValue(m_memo[index]);
     };
-    if (!part->memo.absorbable || !m_builder.absorb(*part->builder, m_stack.back(), before))
+    if (!part->memo.absorbable || !m_builder.absorb(*part->builder, m_stack.back(), before)) {
+        split->trace("the part cannot be taken in: the reader parses it");
         return;
+    }
+    split->trace("its entries are taken in");
     absorbPartMemo(part->memo, *part->builder);
+    split->trace("its memo is taken in");
     if (!m_in.skipTo(part->end))
         fail("the file ends inside the trace list (truncated?)");
     m_partTaken = { part->start, part->end };

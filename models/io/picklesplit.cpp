@@ -8,6 +8,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -333,12 +334,15 @@ struct PickleSplit::Walk
     size_t marks = 0;
 };
 
-PickleSplit::PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy)
+PickleSplit::PickleSplit(
+    OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy, bool trace)
     : m_open(std::move(open))
     , m_size(size)
     , m_target(target)
     , m_balance(balance)
     , m_coresBusy(std::move(coresBusy))
+    , m_trace(trace)
+    , m_begun(std::chrono::steady_clock::now())
 {
     m_thread = std::thread([this] { run(); });
 }
@@ -357,6 +361,17 @@ void PickleSplit::abandon()
         m_abandoned.store(true, std::memory_order_relaxed);
     }
     m_changed.notify_all();
+}
+
+void PickleSplit::trace(std::string_view what, uint64_t at) const
+{
+    if (!m_trace)
+        return;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_begun).count();
+    std::string line(what);
+    if (at != UINT64_MAX && m_size > 0)
+        line += " " + std::to_string(int(100.0 * double(at) / double(m_size) + 0.5)) + " % into the file";
+    std::fprintf(stderr, "rankscope split: %7.3f s  %s\n", seconds, line.c_str());
 }
 
 void PickleSplit::announceTraceList(uint64_t offset, size_t depth, size_t marks, const std::function<void()>& poll)
@@ -416,6 +431,8 @@ void PickleSplit::run()
                 m_part.depth = w.depth;
                 m_part.marks = w.marks;
                 m_splitOffset.store(w.at, std::memory_order_release);
+                trace("the walk found its point,", w.at);
+                trace("  the reader was then", m_readerAt.load(std::memory_order_relaxed));
                 walked();
                 auto builder = std::make_unique<SnapshotBuilder>();
                 builder->setEntryCapacityHint((m_size - w.at) / 16);
@@ -452,12 +469,16 @@ void PickleSplit::run()
                 m_part.memo = reader.takePartMemo();
                 m_part.builder = std::move(builder);
                 ok = true;
+                trace("the part is parsed; it ends", m_part.end);
+            } else {
+                trace("the walk found no point: the reader parses the whole file");
             }
         }
     } catch (...) {
         // Whatever stopped the part (a refused shape, a damaged file, abandon()), the reader parses it itself and
         // reports what is wrong there.
         ok = false;
+        trace("the part stopped: the reader parses it");
     }
     if (!ok)
         m_splitOffset.store(UINT64_MAX, std::memory_order_release);

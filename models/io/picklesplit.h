@@ -7,10 +7,12 @@
 #include <QIODevice>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -46,7 +48,11 @@ public:
     /// point is the first past `target`, or with `balance` the first past it where the reader is a quarter further from
     /// it than it is from the end; the walk stops as soon as `coresBusy` says the other cores have work of their own
     /// (other files being read), where a part would only take time from them.
-    PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy = {});
+    /// With `trace`, each step is told on stderr with the seconds since the split began (RANKSCOPE_SPLIT=trace): where
+    /// the walk found its point and where the reader was then, when the part and the reader got there, what taking it
+    /// in cost.
+    PickleSplit(OpenSource open, uint64_t size, uint64_t target, bool balance, std::function<bool()> coresBusy = {},
+        bool trace = false);
     /// Abandons the part, if still running, and waits for the thread (within a megabyte of its work).
     ~PickleSplit();
     PickleSplit(const PickleSplit&) = delete;
@@ -67,6 +73,8 @@ public:
         return m_splitOffset.load(std::memory_order_acquire);
     }
     void abandon();
+    /// A line on stderr when tracing (see the constructor); `at`, where given, is said as a share of the file.
+    void trace(std::string_view what, uint64_t at = UINT64_MAX) const;
     /// Waits for the part (calling `poll`, which may throw to cancel, every few milliseconds); nullptr when there
     /// is none to take.
     const Part* wait(const std::function<void()>& poll);
@@ -84,6 +92,8 @@ private:
     uint64_t m_target = 0;
     bool m_balance = false;
     std::function<bool()> m_coresBusy;
+    bool m_trace = false;
+    std::chrono::steady_clock::time_point m_begun;
     std::atomic<bool> m_abandoned { false };
     std::atomic<uint64_t> m_splitOffset { UINT64_MAX };
     std::atomic<uint64_t> m_readerAt { 0 };

@@ -62,6 +62,7 @@ struct SplitPlan
     double at = 0; ///< 0: no split
     bool balance = true; ///< at the first point past `at` where the reader is as far from it as it is from the end
     unsigned cores = 1; ///< the process's
+    bool trace = false; ///< each step on stderr
 };
 
 SplitPlan splitPlan(uint64_t size)
@@ -79,7 +80,9 @@ SplitPlan splitPlan(uint64_t size)
         }
         if (const size_t i = text.find("min="); i != std::string_view::npos)
             minBytes = uint64_t(std::atoll(env + i + 4));
-        forced = true;
+        // "trace" alone keeps the split as it would be.
+        forced = !plan.balance || text.find("min=") != std::string_view::npos;
+        plan.trace = text.find("trace") != std::string_view::npos;
     }
     if (size < minBytes || plan.at <= 0 || plan.at >= 1)
         return {};
@@ -174,8 +177,9 @@ SnapshotReader::Result SnapshotReader::read(
         PickleReader reader(in, builder);
         std::unique_ptr<PickleSplit> split;
         if (const SplitPlan plan = reopen && !in.isGzip() ? splitPlan(in.fileSize()) : SplitPlan {}; plan.at > 0) {
-            split = std::make_unique<PickleSplit>(reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at),
-                plan.balance, [cores = plan.cores] { return coresBusy(cores); });
+            split = std::make_unique<PickleSplit>(
+                reopen, in.fileSize(), uint64_t(double(in.fileSize()) * plan.at), plan.balance,
+                [cores = plan.cores] { return coresBusy(cores); }, plan.trace);
             reader.setSplit(split.get());
         }
         parse([&reader] { reader.run(); });
