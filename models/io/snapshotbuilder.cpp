@@ -998,15 +998,9 @@ BuilderValue SnapshotBuilder::absorbedMemo(const SnapshotBuilder& part, BuilderV
 {
     using C = SchemaContext;
     if (v.kind == BuilderValue::String) {
-        v.a = m_absorbed.strings[v.a];
+        v.a = absorbedString(v.a);
     } else if (v.ctx == C::FrameList) {
-        const FrameListBuild& from = part.m_frameLists[v.a];
-        FrameListBuild to;
-        to.interned = from.interned;
-        to.preinterned = from.preinterned;
-        to.id = from.interned || from.preinterned ? m_absorbed.stacks[from.id] : EmptyStack;
-        v.a = newFrameList();
-        m_frameLists[v.a] = to;
+        v.a = absorbedFrameList(part, v.a);
     } else if (v.ctx == C::Frame) {
         const FrameBuild& from = part.m_frames[v.a];
         FrameBuild to;
@@ -1020,6 +1014,18 @@ BuilderValue SnapshotBuilder::absorbedMemo(const SnapshotBuilder& part, BuilderV
         v.a = uint32_t(v.b % m_pendingPools.size());
     }
     return v;
+}
+
+uint32_t SnapshotBuilder::absorbedFrameList(const SnapshotBuilder& part, uint32_t partList)
+{
+    const FrameListBuild& from = part.m_frameLists[partList];
+    FrameListBuild to;
+    to.interned = from.interned;
+    to.preinterned = from.preinterned;
+    to.id = from.interned || from.preinterned ? m_absorbed.stacks[from.id] : EmptyStack;
+    const uint32_t list = newFrameList();
+    m_frameLists[list] = to;
+    return list;
 }
 
 std::vector<FrameId>& SnapshotBuilder::framesOf(uint32_t listIndex)

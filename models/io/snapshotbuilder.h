@@ -193,6 +193,12 @@ public:
     static bool takesPartMemo(const SnapshotBuilder& part, const BuilderValue& value);
     /// A value from the memo of the part absorb() took, in this builder's terms. Called once per value, in order.
     BuilderValue absorbedMemo(const SnapshotBuilder& part, BuilderValue value);
+    /// absorbedMemo() of a string and of a frame list, by the part's id: the list is made anew, as there.
+    StringId absorbedString(StringId partString) const
+    {
+        return m_absorbed.strings[partString];
+    }
+    uint32_t absorbedFrameList(const SnapshotBuilder& part, uint32_t partList);
 
     std::shared_ptr<Snapshot> finish();
     /// Tells `pages` how far the trace being filled is, so its pages can be faulted in ahead.
