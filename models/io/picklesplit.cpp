@@ -8,6 +8,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -370,7 +371,7 @@ void PickleSplit::trace(std::string_view what, uint64_t at) const
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_begun).count();
     std::string line(what);
     if (at != UINT64_MAX && m_size > 0)
-        line += " " + std::to_string(int(100.0 * double(at) / double(m_size) + 0.5)) + " % into the file";
+        line += " " + std::to_string(std::lround(100.0 * double(at) / double(m_size))) + " % into the file";
     std::fprintf(stderr, "rankscope split: %7.3f s  %s\n", seconds, line.c_str());
 }
 
