@@ -424,8 +424,9 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     // Nearly all of a large file is frame lists written as MARK, a memo reference to a frame dict per frame, APPENDS.
     // Read that shape in one go, without the stack; anything else (or the window's end) leaves p where it was for
     // the general path, which then reports whatever is wrong.
-    // A list of the same references as one read lately has its stack: most often the list that came after the last
-    // one the time before, and that costs a compare of its bytes, not a step and a lookup per frame.
+    // A list of the same references as one read lately has its stack: most often the list that came after the two
+    // lists before (or the last one) the time before, and that costs a compare of its bytes, not a step and a lookup
+    // per frame.
     if (const RepeatedRuns::Run* known = m_frameLists.predict(p, end, APPENDS)) {
         if (!m_builder.setWholeFrameList(list, StackId(known->value)))
             return false;

@@ -236,7 +236,7 @@ private:
                     return false;
                 break;
             case References: {
-                // Most often the references of a list that came after the last one before.
+                // Most often the references of a list that came after the two lists before, or the last one.
                 const uint8_t* start = p;
                 if (const RepeatedRuns::Run* known = m_lists.predict(p, end, 'e')) {
                     p += known->length;
