@@ -625,17 +625,15 @@ void TestPickleOps::frameListsOfMemoReferences()
     QVERIFY(readError(changed.bytes()).startsWith(QStringLiteral("a frame list was changed after it was used")));
 }
 
-// Trace entry dicts are read without the general loop while their items have the usual shapes; any other item
-// hands what was read to the general loop, which must end with the same entry, or the same error at the same byte.
 // The runs a reader (and the split's walk) does not step over again: predicted from the two runs before, or the one
 // before, and only ever as a whole run, never as the head of a longer one.
 void TestPickleOps::repeatedFrameLists()
 {
     RepeatedRuns runs;
     uint32_t made = 0;
-    // How the run of `frames` (memo indices as BINGETs, then APPENDS) was known: "predicted", "found" or "new", and
+    // How the run of `frames` (memo indices as BINGETs, then APPENDS) was known: "predicted", "found" or "new", then
     // the value it was remembered with.
-    const auto see = [&](const std::vector<uint8_t>& frames) -> std::pair<std::string, uint32_t> {
+    const auto see = [&](const std::vector<uint8_t>& frames) -> QString {
         std::vector<uint8_t> bytes;
         for (const uint8_t frame : frames)
             bytes.insert(bytes.end(), { 'h', frame });
@@ -643,13 +641,12 @@ void TestPickleOps::repeatedFrameLists()
         bytes.push_back('e');
         const uint8_t* p = bytes.data();
         if (const RepeatedRuns::Run* run = runs.predict(p, p + bytes.size(), 'e'))
-            return { "predicted", run->value };
+            return QStringLiteral("predicted %1").arg(run->value);
         if (const RepeatedRuns::Run* run = runs.find(p, length))
-            return { "found", run->value };
+            return QStringLiteral("found %1").arg(run->value);
         runs.remember(p, length, made);
-        return { "new", made++ };
+        return QStringLiteral("new %1").arg(made++);
     };
-    using Seen = std::pair<std::string, uint32_t>;
     const std::vector<uint8_t> x { 1, 2, 3, 4 };
     const std::vector<uint8_t> z { 9, 8, 7, 6 };
     const std::vector<uint8_t> a { 5, 5, 5, 5 };
@@ -657,30 +654,32 @@ void TestPickleOps::repeatedFrameLists()
     const std::vector<uint8_t> y { 1, 1, 1, 1, 1 };
     const std::vector<uint8_t> w { 1, 1, 1, 1, 2 };
     const std::vector<uint8_t> longer { 5, 5, 5, 5, 6 };
-    QCOMPARE(see(x), Seen("new", 0));
-    QCOMPARE(see(a), Seen("new", 1));
-    QCOMPARE(see(y), Seen("new", 2));
-    QCOMPARE(see(z), Seen("new", 3));
-    QCOMPARE(see(a), Seen("found", 1));
-    QCOMPARE(see(w), Seen("new", 4));
+    QCOMPARE(see(x), QStringLiteral("new 0"));
+    QCOMPARE(see(a), QStringLiteral("new 1"));
+    QCOMPARE(see(y), QStringLiteral("new 2"));
+    QCOMPARE(see(z), QStringLiteral("new 3"));
+    QCOMPARE(see(a), QStringLiteral("found 1"));
+    QCOMPARE(see(w), QStringLiteral("new 4"));
     // After x and a came y, after z and a came w: the run before alone (a) would say w.
-    QCOMPARE(see(x), Seen("found", 0));
-    QCOMPARE(see(a), Seen("predicted", 1));
-    QCOMPARE(see(y), Seen("predicted", 2));
-    QCOMPARE(see(z), Seen("predicted", 3));
-    QCOMPARE(see(a), Seen("predicted", 1));
-    QCOMPARE(see(w), Seen("predicted", 4));
+    QCOMPARE(see(x), QStringLiteral("found 0"));
+    QCOMPARE(see(a), QStringLiteral("predicted 1"));
+    QCOMPARE(see(y), QStringLiteral("predicted 2"));
+    QCOMPARE(see(z), QStringLiteral("predicted 3"));
+    QCOMPARE(see(a), QStringLiteral("predicted 1"));
+    QCOMPARE(see(w), QStringLiteral("predicted 4"));
     // a begins this longer run after x: not the answer, and the longer run is remembered, then predicted.
-    QCOMPARE(see(x), Seen("predicted", 0));
-    QCOMPARE(see(longer), Seen("new", 5));
-    QCOMPARE(see(y), Seen("found", 2));
-    QCOMPARE(see(x), Seen("found", 0));
-    QCOMPARE(see(longer), Seen("predicted", 5));
+    QCOMPARE(see(x), QStringLiteral("predicted 0"));
+    QCOMPARE(see(longer), QStringLiteral("new 5"));
+    QCOMPARE(see(y), QStringLiteral("found 2"));
+    QCOMPARE(see(x), QStringLiteral("found 0"));
+    QCOMPARE(see(longer), QStringLiteral("predicted 5"));
     // Forgotten (a frame dict's memo index stored over): nothing is known any more.
     runs.forget();
-    QCOMPARE(see(y), Seen("new", 6));
+    QCOMPARE(see(y), QStringLiteral("new 6"));
 }
 
+// Trace entry dicts are read without the general loop while their items have the usual shapes; any other item
+// hands what was read to the general loop, which must end with the same entry, or the same error at the same byte.
 void TestPickleOps::traceEntryShapes()
 {
     // Protocol 4 memoizes every string with MEMOIZE (implicit indices); the second entry's keys are references.
