@@ -49,6 +49,7 @@ private slots:
     void jsonInPieces();
     void readAhead();
     void sharedFrameLists();
+    void oneBatchOfEntries();
 };
 
 void TestReader::realFiles_data()
@@ -436,6 +437,51 @@ void TestReader::sharedFrameLists()
         for (size_t f = 0; f < ids.size(); ++f)
             QCOMPARE(s->frames.frame(ids[f]).line, int64_t(10 * (i % 3) + int(f)));
     }
+}
+
+// One APPENDS of 400,000 entries whose keys an earlier object memoized: the reader reads such a batch's entries one
+// after another without the general loop, and still reports progress every megabyte or so inside it, where a cancel
+// is heard.
+void TestReader::oneBatchOfEntries()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    const char* strings[] = { "action", "addr", "size", "alloc" };
+    for (uint8_t i = 0; i < 4; ++i)
+        w.str(strings[i]).op('q').le<uint8_t>(i + 1).op('0'); // BINPUT at 1 to 4, POP
+    auto get = [&](uint8_t index) -> PickleWriter& { return w.op('h').le<uint8_t>(index); };
+    const int entries = 400000;
+    for (int i = 0; i < entries; ++i) {
+        w.emptyDict().op(0x94).mark();
+        get(1);
+        get(4);
+        get(2).integer(4096 + int64_t(i) * 512);
+        get(3).integer(512 + i % 7);
+        w.setitems();
+    }
+    w.appends().op('a').setitems().stop();
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("batch.pickle"), w.bytes());
+    const qsizetype size = w.bytes().size();
+    std::vector<uint64_t> reports;
+    const SnapshotPtr s = SnapshotReader::read(path, [&](uint64_t done, uint64_t) {
+        reports.push_back(done);
+        return true;
+    }).snapshot;
+    QCOMPARE(s->deviceTraces[0].size(), size_t(entries));
+    for (const int i : { 0, 1, entries / 2, entries - 1 }) {
+        const TraceEntry e = s->deviceTraces[0][size_t(i)];
+        QCOMPARE(e.action(), TraceAction::Alloc);
+        QCOMPARE(e.addr, uint64_t(4096 + int64_t(i) * 512));
+        QCOMPARE(e.size, int64_t(512 + i % 7));
+    }
+    QVERIFY2(reports.size() >= size_t(size >> 21), qPrintable(QString::number(reports.size())));
+    uint64_t seen = 0;
+    QVERIFY_THROWS_EXCEPTION(ReadCancelled, SnapshotReader::read(path, [&](uint64_t done, uint64_t total) {
+        seen = done;
+        return done < total / 3;
+    }));
+    QVERIFY2(seen >= uint64_t(size) / 3 && seen < uint64_t(size) / 3 + (2 << 20), qPrintable(QString::number(seen)));
 }
 
 #include "tst_reader.moc"

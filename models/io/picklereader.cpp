@@ -488,18 +488,189 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     return true;
 }
 
-bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end)
+size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const BuilderValue& dict, uint64_t base)
+{
+    // Nearly every item of a large file's entries is a key memoized by an earlier entry followed by a number, a
+    // string or the frame list; each pair is read in one step and its field set at once on a draft of the entry,
+    // with no dispatch per opcode or pass over the items after. The items are kept all the same: where something
+    // else comes, the caller's loop carries on from it with them, and sets them all with setTraceItems() (the draft
+    // is dropped), so the entry comes out as the loop alone would have made it.
+    SnapshotBuilder::TraceEntryDraft draft = m_builder.beginTraceEntry(dict);
+    bool quick = true;
+    BuilderValue* const items = m_pairItems.data();
+    size_t n = 0;
+    // A memo reference at `at`: past it, with its memo word, or nullptr.
+    auto memoized = [&](const uint8_t* at, uint32_t& slot) -> const uint8_t* {
+        uint64_t index;
+        const uint8_t* past;
+        if (*at == LONG_BINGET && end - at >= 5) {
+            index = readLE<uint32_t>(at + 1);
+            past = at + 5;
+        } else if (*at == BINGET && end - at >= 2) {
+            index = at[1];
+            past = at + 2;
+        } else {
+            return nullptr;
+        }
+        slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
+        return past;
+    };
+    // A value just read may be memoized (the general loop's memo opcodes, on the item just read).
+    auto memoizeValue = [&](const uint8_t* at, const BuilderValue& value) -> const uint8_t* {
+        if (at == end || (*at != MEMOIZE && *at != BINPUT))
+            return at;
+        if (*at == BINPUT && end - at < 2)
+            return at;
+        m_opOffset = base + uint64_t(uintptr_t(at));
+        memoPut(*at == MEMOIZE ? m_memo.size() : at[1], value);
+        return at + (*at == MEMOIZE ? 1 : 2);
+    };
+    while (q < end && n + 2 <= m_pairItems.size()) {
+        uint32_t keySlot;
+        const uint8_t* v = memoized(q, keySlot);
+        if (!v || v == end || (keySlot & memoTag) != memoString)
+            break;
+        const StringId key = keySlot & memoIndex;
+        items[n] = BuilderValue::text(key);
+        const size_t left = size_t(end - v);
+        BuilderValue value;
+        const uint8_t* next = nullptr;
+        switch (*v) {
+        case BINGET:
+        case LONG_BINGET: {
+            // A string, or a frame list defined earlier (as a script that repeats a trace shares them): what
+            // memoGet() gives for those.
+            uint32_t slot;
+            next = memoized(v, slot);
+            if (next && (slot & memoTag) == memoString)
+                value = BuilderValue::text(slot & memoIndex);
+            else if (next && (slot & memoTag) == memoFrameList)
+                value = memoValue(slot);
+            else
+                next = nullptr;
+            break;
+        }
+        case BININT1:
+            if (left >= 2) {
+                value = BuilderValue::integer(v[1]);
+                next = v + 2;
+            }
+            break;
+        case BININT2:
+            if (left >= 3) {
+                value = BuilderValue::integer(readLE<uint16_t>(v + 1));
+                next = v + 3;
+            }
+            break;
+        case BININT:
+            if (left >= 5) {
+                value = BuilderValue::integer(readLE<int32_t>(v + 1));
+                next = v + 5;
+            }
+            break;
+        case LONG1:
+            if (left >= 10 && v[1] != 0 && v[1] <= 8) {
+                // Up to 8 bytes of two's complement, little-endian: one load, shifted up and back for the sign.
+                uint64_t bits;
+                std::memcpy(&bits, v + 2, 8);
+                const unsigned unused = 64 - 8 * unsigned(v[1]);
+                value = BuilderValue::integer(int64_t(bits << unused) >> unused);
+                next = v + 2 + v[1];
+            }
+            break;
+        case SHORT_BINUNICODE:
+            if (left >= 2 && left - 2 >= v[1]) {
+                m_opOffset = base + uint64_t(uintptr_t(v));
+                value = m_builder.string(std::string_view(reinterpret_cast<const char*>(v + 2), v[1]));
+                next = memoizeValue(v + 2 + v[1], value);
+            }
+            break;
+        case EMPTY_LIST: {
+            // The frames: the list the general loop would make here (the dict below the MARK, this key), read whole.
+            m_opOffset = base + uint64_t(uintptr_t(v));
+            value = m_builder.newContainer(false, &dict, &items[n]);
+            next = memoizeValue(v + 1, value);
+            if (value.ctx != SchemaContext::FrameList || next == end || *next != MARK) {
+                // Made, so read: the loop goes on after it.
+                items[n + 1] = value;
+                q = next;
+                return n + 2;
+            }
+            const uint8_t* frames = next + 1;
+            m_opOffset = base + uint64_t(uintptr_t(next));
+            if (!readWholeFrameList(frames, end, value)) {
+                items[n + 1] = value;
+                q = next;
+                return n + 2;
+            }
+            next = frames;
+            break;
+        }
+        default:
+            break;
+        }
+        if (!next) {
+            // The key alone: the loop reads its value.
+            q = v;
+            return n + 1;
+        }
+        items[n + 1] = value;
+        n += 2;
+        q = next;
+        quick = quick && m_builder.quickTraceField(draft, key, value);
+    }
+    if (q < end && *q == SETITEMS) {
+        m_opOffset = base + uint64_t(uintptr_t(q));
+        if (quick)
+            m_builder.endTraceEntry(draft);
+        else
+            m_builder.setTraceItems(dict, std::span<const BuilderValue>(items, n));
+        ++q;
+        return SIZE_MAX;
+    }
+    return n;
+}
+
+bool PickleReader::nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_t base)
+{
+    // The entry dict the general loop would make of EMPTY_DICT here: the entry before it on top of the stack, and
+    // the trace list below the batch's MARK its parent (createContainer()).
+    if (end - q < 3 || q[0] != EMPTY_DICT || q[1] != MEMOIZE || q[2] != MARK || m_marks.empty())
+        return false;
+    const size_t m = m_marks.back();
+    if (m == 0 || m > m_stack.size() || m_stack.back().kind != BuilderValue::Dict)
+        return false;
+    const BuilderValue list = m_stack[m - 1];
+    if (list.kind != BuilderValue::List || list.ctx != SchemaContext::TraceList)
+        return false;
+    m_opOffset = base + uint64_t(uintptr_t(q));
+    m_stack.push_back(m_builder.newContainer(true, &list, nullptr));
+    m_opOffset = base + uint64_t(uintptr_t(q + 1));
+    memoPut(m_memo.size(), m_stack.back());
+    q += 3;
+    return true;
+}
+
+bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end, const uint8_t* stop)
 {
     // A trace entry dict's items: keys and strings as memo references or short strings (memoized), numbers, and
     // the frame list. Read one opcode at a time without the general loop, and set at SETITEMS; at anything else
     // (or the window's end) the items read so far go on the stack above a MARK, as the general loop would have put
     // them, and it carries on from there. Nothing is ever read twice.
-    const BuilderValue dict = m_stack.back();
-    std::vector<BuilderValue>& items = m_entryItems;
-    items.clear();
     const uint8_t* q = p;
     // Where each opcode is, for the messages: the window does not move while an entry is read.
     const uint64_t base = m_in.offsetOf(p) - uint64_t(uintptr_t(p));
+    size_t read;
+    while ((read = readEntryPairs(q, end, m_stack.back(), base)) == SIZE_MAX) {
+        // Set: the batch's next entry is read right here where it follows at once, short of `stop` (the split's
+        // point or the next report, which the general loop sees to).
+        p = q;
+        if (q >= stop || !nextTraceEntry(q, end, base))
+            return true;
+    }
+    const BuilderValue dict = m_stack.back();
+    std::vector<BuilderValue>& items = m_entryItems;
+    items.assign(m_pairItems.begin(), m_pairItems.begin() + read);
     for (bool more = true; more && q < end;) {
         m_opOffset = base + uint64_t(uintptr_t(q));
         const uint8_t op = *q;
@@ -979,7 +1150,7 @@ void PickleReader::runOpcodes()
                 const SchemaContext below = m_stack.back().ctx;
                 if (below == SchemaContext::FrameList && readWholeFrameList(p, end, m_stack.back()))
                     break;
-                if (below == SchemaContext::TraceEntry && readTraceEntry(p, end))
+                if (below == SchemaContext::TraceEntry && readTraceEntry(p, end, nextProgress))
                     break;
             }
             m_marks.push_back(m_stack.size());

@@ -6,6 +6,7 @@
 #include "snapshotbuilder.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
 #include <unordered_map>
@@ -187,7 +188,15 @@ private:
     /// Stores what the part `builder` absorbed stored in its memo, in order.
     void absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& part);
     bool readWholeFrameList(const uint8_t*& p, const uint8_t* end, const BuilderValue& list);
-    bool readTraceEntry(const uint8_t*& p, const uint8_t* end);
+    /// Reads the trace entry whose dict is on top of the stack, from past its MARK, and the entries that follow it
+    /// in the same batch up to `stop`.
+    bool readTraceEntry(const uint8_t*& p, const uint8_t* end, const uint8_t* stop);
+    /// Makes the dict of the entry at q, when the batch goes on with one (EMPTY_DICT MEMOIZE MARK), and moves q past
+    /// its MARK; false, with nothing done, otherwise.
+    bool nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_t base);
+    /// The pairs of a trace entry's items readTraceEntry() begins with, into m_pairItems: how many items were read
+    /// (q past them), or SIZE_MAX when that was the whole entry and it is set (q past its SETITEMS).
+    size_t readEntryPairs(const uint8_t*& q, const uint8_t* end, const BuilderValue& dict, uint64_t base);
     size_t popMark();
     BuilderValue decodeLong(const uint8_t* p, uint64_t n) const;
     [[noreturn]] void fail(const std::string& what) const;
@@ -208,6 +217,7 @@ private:
     std::vector<FrameId> m_frameIds; // a frame list's ids: a buffer whose size is its capacity
     BigVector<uint32_t> m_frameOfSlot; // per m_memoValues slot: its frame dict's FrameId + 1, 0 until known
     std::vector<BuilderValue> m_entryItems;
+    std::array<BuilderValue, 32> m_pairItems; // more than any trace entry has
     // Frame lists read lately, with their stacks: a job's stacks repeat.
     RepeatedRuns m_frameLists;
     uint64_t m_opOffset = 0;

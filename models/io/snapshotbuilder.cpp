@@ -430,11 +430,13 @@ void SnapshotBuilder::setItem(const BuilderValue& dict, const BuilderValue& key,
 void SnapshotBuilder::setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items)
 {
     // One entry's fields, set on a copy and stored once: the trace holds them packed (TraceEntries).
-    TraceEntries& trace = m_snapshot->deviceTraces[entry.a];
-    TraceEntry e = trace[entry.b];
-    for (size_t i = 0; i + 1 < items.size(); i += 2)
-        setTraceField(e, entry.a, entry.b, keyId(&items[i]), items[i + 1]);
-    trace.set(entry.b, e);
+    TraceEntryDraft draft = beginTraceEntry(entry);
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        const StringId key = keyId(&items[i]);
+        if (!quickTraceField(draft, key, items[i + 1]))
+            setTraceField(draft.entry, entry.a, entry.b, key, items[i + 1]);
+    }
+    endTraceEntry(draft);
 }
 
 void SnapshotBuilder::setSegmentField(SegmentBuild& seg, StringId key, const BuilderValue& value)
@@ -542,14 +544,11 @@ void SnapshotBuilder::setBlockField(BlockBuild& block, StringId key, const Build
 
 template <typename Work> void SnapshotBuilder::stepKind(TraceEntry& e, size_t field, uint64_t value, Work&& work)
 {
-    KindStep& step = m_kindSteps[field][((uint64_t(e.kind) << 32 ^ value) * 0x9e3779b97f4a7c15ull) >> 60];
-    if (step.from == e.kind && step.value == value) {
-        e.kind = step.to;
+    if (knownStep(e, field, value))
         return;
-    }
     const uint32_t from = e.kind;
     work();
-    step = KindStep { from, e.kind, value };
+    m_kindSteps[field][stepSlot(from, value)] = KindStep { from, e.kind, value };
 }
 
 void SnapshotBuilder::setTraceField(

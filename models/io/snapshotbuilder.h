@@ -147,6 +147,26 @@ public:
     /// setItem() for each key and value of a trace entry dict (key, value, key, value …), none of them a container
     /// still waiting for its place (as the reader's own trace entry path makes them).
     void setTraceItems(const BuilderValue& entry, std::span<const BuilderValue> items);
+    /// A trace entry as its fields are read: a copy of the stored entry, set by quickTraceField() and stored by
+    /// endTraceEntry().
+    struct TraceEntryDraft
+    {
+        TraceEntry entry;
+        uint32_t list = 0;
+        uint64_t index = 0;
+        /// The frame list taken as its stack: marked used only when the entry is stored, as setTraceItems() would.
+        uint32_t framesList = UINT32_MAX;
+    };
+    TraceEntryDraft beginTraceEntry(const BuilderValue& entry) const
+    {
+        return { m_snapshot->deviceTraces[entry.a][entry.b], entry.a, entry.b };
+    }
+    /// Sets one field of the draft as setTraceItems() would, where that takes nothing new: a number, a frame list
+    /// read whole, an action, stream or context the entry's kind has taken before, a key no field has. False, with
+    /// the draft unchanged, for anything else; whoever reads the entry then sets all its items with setTraceItems()
+    /// instead (a field set here twice comes out the same).
+    bool quickTraceField(TraceEntryDraft& draft, StringId key, const BuilderValue& value);
+    void endTraceEntry(const TraceEntryDraft& draft);
     void append(const BuilderValue& list, BuilderValue value);
     /// The same as append() for each value in turn; frame lists, the bulk of a large file, take a faster path.
     void appendAll(const BuilderValue& list, std::span<const BuilderValue> values);
@@ -261,6 +281,19 @@ private:
     /// Sets `entry`'s kind as `work` does once `field` (KindField) takes `value`, or as it did the last time the
     /// same kind took the same value there.
     template <typename Work> void stepKind(TraceEntry& entry, size_t field, uint64_t value, Work&& work);
+    /// The step stepKind() takes without its work, when it has taken it before; false otherwise.
+    bool knownStep(TraceEntry& entry, size_t field, uint64_t value) const
+    {
+        const KindStep& step = m_kindSteps[field][stepSlot(entry.kind, value)];
+        if (step.from != entry.kind || step.value != value)
+            return false;
+        entry.kind = step.to;
+        return true;
+    }
+    static size_t stepSlot(uint32_t kind, uint64_t value)
+    {
+        return ((uint64_t(kind) << 32 ^ value) * 0x9e3779b97f4a7c15ull) >> 60;
+    }
     uint32_t streamIndex(int64_t stream);
     uint32_t contextIndex(EntryContext context);
     /// TraceEntry::kind for `kind`, interned in the snapshot's entryKinds.
@@ -410,5 +443,63 @@ private:
     uint32_t m_strangeSegment = UINT32_MAX;
     std::vector<StringId> m_strangeKeys;
 };
+
+// Inline: the reader sets every field of every trace entry through it, tens of millions in a large file.
+[[gnu::always_inline]] inline bool SnapshotBuilder::quickTraceField(
+    TraceEntryDraft& draft, StringId key, const BuilderValue& value)
+{
+    using namespace Known;
+    TraceEntry& e = draft.entry;
+    const bool isInt = value.kind == BuilderValue::Int || value.kind == BuilderValue::Bool;
+    switch (key) {
+    case K_action:
+        return value.kind == BuilderValue::String && knownStep(e, ActionField, value.a);
+    case K_addr:
+    case K_device_free:
+        if (!isInt)
+            return false;
+        e.addr = uint64_t(value.i);
+        return true;
+    case K_size:
+        if (!isInt)
+            return false;
+        e.size = value.i;
+        return true;
+    case K_stream:
+        return isInt && knownStep(e, StreamField, uint64_t(value.i));
+    case K_time_us:
+        if (!isInt)
+            return false;
+        m_snapshot->deviceTimes[draft.list].set(draft.index, value.i);
+        return true;
+    case K_compile_context:
+    case K_user_metadata:
+        return value.kind != BuilderValue::String
+            || knownStep(e, key == K_compile_context ? CompileContextField : UserMetadataField, value.a);
+    case K_frames: {
+        if (value.ctx != SchemaContext::FrameList || draft.framesList != UINT32_MAX)
+            return false;
+        const FrameListBuild& list = m_frameLists[value.a];
+        if (!list.interned && !list.preinterned)
+            return false;
+        e.stack = list.id;
+        draft.framesList = value.a;
+        return true;
+    }
+    case K_pool_id:
+    case K_category:
+    case K_rankscope_category:
+        return false;
+    default:
+        return true;
+    }
+}
+
+inline void SnapshotBuilder::endTraceEntry(const TraceEntryDraft& draft)
+{
+    if (draft.framesList != UINT32_MAX)
+        m_frameLists[draft.framesList].interned = true;
+    m_snapshot->deviceTraces[draft.list].set(draft.index, draft.entry);
+}
 
 } // namespace RankScope
