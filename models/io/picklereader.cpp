@@ -488,7 +488,7 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     return true;
 }
 
-size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const BuilderValue& dict, uint64_t base)
+size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, const BuilderValue& dict, uint64_t base)
 {
     // Nearly every item of a large file's entries is a key memoized by an earlier entry followed by a number, a
     // string or the frame list; each pair is read in one step and its field set at once on a draft of the entry,
@@ -499,6 +499,11 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
     bool quick = true;
     BuilderValue* const items = m_pairItems.data();
     size_t n = 0;
+    // In locals, as the memo's size and slots: stores to the items could otherwise be the memo's for all the compiler
+    // knows, and they would be loaded again for every opcode.
+    const uint8_t* q = pos;
+    const uint32_t* memo = m_memo.data();
+    size_t memoSize = m_memo.size();
     // A memo reference at `at`: past it, with its memo word, or nullptr.
     auto memoized = [&](const uint8_t* at, uint32_t& slot) -> const uint8_t* {
         uint64_t index;
@@ -512,7 +517,7 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
         } else {
             return nullptr;
         }
-        slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
+        slot = index < memoSize ? memo[index] : unsetMemo;
         return past;
     };
     // A value just read may be memoized (the general loop's memo opcodes, on the item just read).
@@ -523,6 +528,8 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
             return at;
         m_opOffset = base + uint64_t(uintptr_t(at));
         memoPut(*at == MEMOIZE ? m_memo.size() : at[1], value);
+        memo = m_memo.data();
+        memoSize = m_memo.size();
         return at + (*at == MEMOIZE ? 1 : 2);
     };
     while (q < end && n + 2 <= m_pairItems.size()) {
@@ -533,7 +540,9 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
         const StringId key = keySlot & memoIndex;
         items[n] = BuilderValue::text(key);
         const size_t left = size_t(end - v);
-        BuilderValue value;
+        // Written in place: a value made here and copied there whole was loaded at once right after its two halves
+        // were stored, which the processor cannot forward (a stall per item).
+        BuilderValue& value = items[n + 1];
         const uint8_t* next = nullptr;
         switch (*v) {
         case BINGET:
@@ -592,15 +601,13 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
             next = memoizeValue(v + 1, value);
             if (value.ctx != SchemaContext::FrameList || next == end || *next != MARK) {
                 // Made, so read: the loop goes on after it.
-                items[n + 1] = value;
-                q = next;
+                pos = next;
                 return n + 2;
             }
             const uint8_t* frames = next + 1;
             m_opOffset = base + uint64_t(uintptr_t(next));
             if (!readWholeFrameList(frames, end, value)) {
-                items[n + 1] = value;
-                q = next;
+                pos = next;
                 return n + 2;
             }
             next = frames;
@@ -611,10 +618,9 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
         }
         if (!next) {
             // The key alone: the loop reads its value.
-            q = v;
+            pos = v;
             return n + 1;
         }
-        items[n + 1] = value;
         n += 2;
         q = next;
         quick = quick && m_builder.quickTraceField(draft, key, value);
@@ -625,9 +631,10 @@ size_t PickleReader::readEntryPairs(const uint8_t*& q, const uint8_t* end, const
             m_builder.endTraceEntry(draft);
         else
             m_builder.setTraceItems(dict, std::span<const BuilderValue>(items, n));
-        ++q;
+        pos = q + 1;
         return SIZE_MAX;
     }
+    pos = q;
     return n;
 }
 
