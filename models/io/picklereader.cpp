@@ -339,14 +339,35 @@ void PickleReader::memoPut(uint64_t index)
     memoPut(index, m_stack.back());
 }
 
+namespace {
+
+// The memo word of `top` where it holds the value itself (a frame list, a string, a trace entry dict); unsetMemo
+// where the value needs a slot of its own.
+uint32_t memoWordOf(const BuilderValue& top)
+{
+    if (top.ctx == SchemaContext::FrameList && top.a < memoIndex)
+        return memoFrameList | top.a;
+    if (top.kind == BuilderValue::String && top.ctx == SchemaContext::Ignore && top.a < memoIndex)
+        return memoString | top.a;
+    return top.ctx == SchemaContext::TraceEntry ? traceEntryMemo : unsetMemo;
+}
+
+} // namespace
+
+// Inline: MEMOIZE comes after every entry dict, frame list and new string of a file, tens of millions in a large one.
+[[gnu::always_inline]] inline void PickleReader::memoAppend(const BuilderValue& top)
+{
+    if (const uint32_t word = memoWordOf(top); word != unsetMemo && !m_isPart) [[likely]] {
+        m_memo.push_back(word);
+        return;
+    }
+    memoPut(m_memo.size(), top);
+}
+
 void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
 {
-    uint32_t slot = traceEntryMemo;
-    if (top.ctx == SchemaContext::FrameList && top.a < memoIndex) {
-        slot = memoFrameList | top.a;
-    } else if (top.kind == BuilderValue::String && top.ctx == SchemaContext::Ignore && top.a < memoIndex) {
-        slot = memoString | top.a;
-    } else if (top.ctx != SchemaContext::TraceEntry) {
+    uint32_t slot = memoWordOf(top);
+    if (slot == unsetMemo) {
         if (m_memoValues.size() >= memoFrameList)
             fail("more memoized objects than any snapshot holds");
         slot = uint32_t(m_memoValues.size());
@@ -527,7 +548,10 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
         if (*at == BINPUT && end - at < 2)
             return at;
         m_opOffset = base + uint64_t(uintptr_t(at));
-        memoPut(*at == MEMOIZE ? m_memo.size() : at[1], value);
+        if (*at == MEMOIZE)
+            memoAppend(value);
+        else
+            memoPut(at[1], value);
         memo = m_memo.data();
         memoSize = m_memo.size();
         return at + (*at == MEMOIZE ? 1 : 2);
@@ -653,7 +677,7 @@ bool PickleReader::nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_
     m_opOffset = base + uint64_t(uintptr_t(q));
     m_stack.push_back(m_builder.newContainer(true, &list, nullptr));
     m_opOffset = base + uint64_t(uintptr_t(q + 1));
-    memoPut(m_memo.size(), m_stack.back());
+    memoAppend(m_stack.back());
     q += 3;
     return true;
 }
@@ -732,7 +756,10 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end, const u
                 more = false;
                 break;
             }
-            memoPut(op == BINPUT ? q[1] : op == LONG_BINPUT ? readLE<uint32_t>(q + 1) : m_memo.size(), items.back());
+            if (op == MEMOIZE)
+                memoAppend(items.back());
+            else
+                memoPut(op == BINPUT ? q[1] : readLE<uint32_t>(q + 1), items.back());
             q += width;
             break;
         }
@@ -1006,18 +1033,14 @@ void PickleReader::absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& p
             // GB benchmark rank, on the reader's thread alone).
             if (const uint32_t tag = word & memoTag;
                 i == m_memo.size() && (tag == memoString || tag == memoFrameList)) {
-                const uint32_t id = tag == memoString ? m_builder.absorbedString(word & memoIndex)
-                                                      : m_builder.absorbedFrameList(part, word & memoIndex);
-                if (id < memoIndex) {
-                    m_memo.push_back(tag | id);
-                    continue;
-                }
-                BuilderValue v = BuilderValue::text(id);
+                BuilderValue v =
+                    BuilderValue::text(tag == memoString ? m_builder.absorbedString(word & memoIndex)
+                                                         : m_builder.absorbedFrameList(part, word & memoIndex));
                 if (tag == memoFrameList) {
                     v.kind = BuilderValue::List;
                     v.ctx = SchemaContext::FrameList;
                 }
-                memoPut(i, v);
+                memoAppend(v);
                 continue;
             }
             if (word != traceEntryWord) {
@@ -1266,7 +1289,9 @@ void PickleReader::runOpcodes()
             break;
         }
         case MEMOIZE:
-            memoPut(m_memo.size());
+            if (m_stack.empty())
+                fail("memo store with an empty stack");
+            memoAppend(m_stack.back());
             break;
         case BINPUT:
             need(1, "BINPUT");

@@ -179,6 +179,8 @@ private:
     BuilderValue createContainer(bool isDict);
     void memoPut(uint64_t index);
     void memoPut(uint64_t index, const BuilderValue& value);
+    /// memoPut() at the next index (MEMOIZE).
+    void memoAppend(const BuilderValue& value);
     BuilderValue memoGet(uint64_t index);
     BuilderValue memoValue(uint32_t slot) const;
     /// A memo word's value: a slot of `values`, or the value held in the word.
