@@ -357,11 +357,22 @@ uint32_t memoWordOf(const BuilderValue& top)
 // Inline: MEMOIZE comes after every entry dict, frame list and new string of a file, tens of millions in a large one.
 [[gnu::always_inline]] inline void PickleReader::memoAppend(const BuilderValue& top)
 {
-    if (const uint32_t word = memoWordOf(top); word != unsetMemo && !m_isPart) [[likely]] {
+    if (const uint32_t word = memoWordOf(top); word != unsetMemo) [[likely]] {
+        if (m_isPart)
+            partStores(m_memo.size());
         m_memo.push_back(word);
         return;
     }
     memoPut(m_memo.size(), top);
+}
+
+void PickleReader::partStores(uint64_t index)
+{
+    if (index >= m_memo.size() + farMemoIndex)
+        throw SplitRefused("a memo index far past the others");
+    if (index >= m_partStored.size())
+        m_partStored.resize(index + 1, 0);
+    m_partStored[index] = 1;
 }
 
 void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
@@ -373,13 +384,8 @@ void PickleReader::memoPut(uint64_t index, const BuilderValue& top)
         slot = uint32_t(m_memoValues.size());
         m_memoValues.push_back(top);
     }
-    if (m_isPart) [[unlikely]] {
-        if (index >= m_memo.size() + farMemoIndex)
-            throw SplitRefused("a memo index far past the others");
-        if (index >= m_partStored.size())
-            m_partStored.resize(index + 1, 0);
-        m_partStored[index] = 1;
-    }
+    if (m_isPart) [[unlikely]]
+        partStores(index);
     if (index < m_memo.size()) {
         // Storing over a value slot may change what an earlier frame list's references mean.
         if (const uint32_t old = m_memo[index]; old != traceEntryMemo && (old & memoTag) == 0)

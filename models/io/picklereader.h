@@ -181,6 +181,8 @@ private:
     void memoPut(uint64_t index, const BuilderValue& value);
     /// memoPut() at the next index (MEMOIZE).
     void memoAppend(const BuilderValue& value);
+    /// A part's note that it stored `index` itself (see runPart()).
+    void partStores(uint64_t index);
     BuilderValue memoGet(uint64_t index);
     BuilderValue memoValue(uint32_t slot) const;
     /// A memo word's value: a slot of `values`, or the value held in the word.
