@@ -515,6 +515,22 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     return true;
 }
 
+// A value just read may be memoized (the general loop's memo opcodes, on the item just read): past them. Inline: the
+// compiler left it outlined, a call per item.
+[[gnu::always_inline]] inline const uint8_t* PickleReader::memoizeItem(
+    const uint8_t* at, const uint8_t* end, uint64_t base, const BuilderValue& value)
+{
+    if (at == end || (*at != MEMOIZE && *at != BINPUT) || (*at == BINPUT && end - at < 2))
+        return at;
+    m_opOffset = base + uint64_t(uintptr_t(at));
+    if (*at == MEMOIZE) {
+        memoAppend(value);
+        return at + 1;
+    }
+    memoPut(at[1], value);
+    return at + 2;
+}
+
 size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, const BuilderValue& dict, uint64_t base)
 {
     // Nearly every item of a large file's entries is a key memoized by an earlier entry followed by a number, a
@@ -526,11 +542,7 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
     bool quick = true;
     BuilderValue* const items = m_pairItems.data();
     size_t n = 0;
-    // In locals, as the memo's size and slots: stores to the items could otherwise be the memo's for all the compiler
-    // knows, and they would be loaded again for every opcode.
     const uint8_t* q = pos;
-    const uint32_t* memo = m_memo.data();
-    size_t memoSize = m_memo.size();
     // A memo reference at `at`: past it, with its memo word, or nullptr.
     auto memoized = [&](const uint8_t* at, uint32_t& slot) -> const uint8_t* {
         uint64_t index;
@@ -544,23 +556,8 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
         } else {
             return nullptr;
         }
-        slot = index < memoSize ? memo[index] : unsetMemo;
+        slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
         return past;
-    };
-    // A value just read may be memoized (the general loop's memo opcodes, on the item just read).
-    auto memoizeValue = [&](const uint8_t* at, const BuilderValue& value) -> const uint8_t* {
-        if (at == end || (*at != MEMOIZE && *at != BINPUT))
-            return at;
-        if (*at == BINPUT && end - at < 2)
-            return at;
-        m_opOffset = base + uint64_t(uintptr_t(at));
-        if (*at == MEMOIZE)
-            memoAppend(value);
-        else
-            memoPut(at[1], value);
-        memo = m_memo.data();
-        memoSize = m_memo.size();
-        return at + (*at == MEMOIZE ? 1 : 2);
     };
     while (q < end && n + 2 <= m_pairItems.size()) {
         uint32_t keySlot;
@@ -621,14 +618,14 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
             if (left >= 2 && left - 2 >= v[1]) {
                 m_opOffset = base + uint64_t(uintptr_t(v));
                 value = m_builder.string(std::string_view(reinterpret_cast<const char*>(v + 2), v[1]));
-                next = memoizeValue(v + 2 + v[1], value);
+                next = memoizeItem(v + 2 + v[1], end, base, value);
             }
             break;
         case EMPTY_LIST: {
             // The frames: the list the general loop would make here (the dict below the MARK, this key), read whole.
             m_opOffset = base + uint64_t(uintptr_t(v));
             value = m_builder.newContainer(false, &dict, &items[n]);
-            next = memoizeValue(v + 1, value);
+            next = memoizeItem(v + 1, end, base, value);
             if (value.ctx != SchemaContext::FrameList || next == end || *next != MARK) {
                 // Made, so read: the loop goes on after it.
                 pos = next;

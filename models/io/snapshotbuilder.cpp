@@ -143,7 +143,14 @@ BuilderValue SnapshotBuilder::newContainer(bool isDict, const BuilderValue* pare
     using C = SchemaContext;
     BuilderValue v;
     v.kind = isDict ? BuilderValue::Dict : BuilderValue::List;
-    v.ctx = contextFor(isDict, parent, key);
+    // The two a large file makes millions of, typed here as contextFor() types them: an entry dict in a trace list,
+    // an entry's frame list.
+    if (isDict && parent && parent->ctx == C::TraceList)
+        v.ctx = C::TraceEntry;
+    else if (!isDict && parent && parent->ctx == C::TraceEntry && keyId(key) == K_frames)
+        v.ctx = C::FrameList;
+    else
+        v.ctx = contextFor(isDict, parent, key);
     Snapshot& s = *m_snapshot;
     switch (v.ctx) {
     case C::Generic:
@@ -1079,6 +1086,16 @@ bool SnapshotBuilder::setWholeFrameList(const BuilderValue& list, StackId stack)
 
 void SnapshotBuilder::appendAll(const BuilderValue& list, std::span<const BuilderValue> values)
 {
+    if (list.ctx == SchemaContext::TraceList) {
+        // A batch of entry dicts, each the next one made in place: counted here without append()'s dispatch.
+        for (const BuilderValue& value : values) {
+            if (nextEntryOf(list, value))
+                ++m_confirmedTrace[list.a];
+            else
+                append(list, value);
+        }
+        return;
+    }
     if (list.ctx != SchemaContext::FrameList) {
         for (const BuilderValue& value : values)
             append(list, value);
@@ -1172,7 +1189,7 @@ void SnapshotBuilder::append(const BuilderValue& list, BuilderValue value)
     case C::TraceList:
         if (value.ctx != C::TraceEntry)
             wrongItem("a trace entry dict", value);
-        if (value.a != list.a || value.b != m_confirmedTrace[list.a])
+        if (!nextEntryOf(list, value))
             throw SchemaError("a trace entry dict appears twice");
         ++m_confirmedTrace[list.a];
         return;

@@ -310,6 +310,11 @@ private:
     [[noreturn]] void wrongItem(const char* expected, const BuilderValue& got) const;
     /// Throws when a segment list holds dicts that are not segment records.
     void refuseOtherRecords() const;
+    /// Whether `value` is the entry dict of `list` an append confirms next: the next one made in place.
+    bool nextEntryOf(const BuilderValue& list, const BuilderValue& value) const
+    {
+        return value.ctx == SchemaContext::TraceEntry && value.a == list.a && value.b == m_confirmedTrace[list.a];
+    }
 
     /// Reserves room for as many items as the input can hold trace entries, once (an array with a capacity keeps
     /// it): address space only, its pages touched as the array fills.
