@@ -3,58 +3,10 @@
 
 namespace RankScope {
 
-namespace {
-// timeUs - base, where it fits an offset (the subtraction checked first: a hand-made file may hold any two numbers).
-bool offsetFrom(int64_t base, int64_t timeUs, int32_t& offset)
-{
-    constexpr int64_t most = std::numeric_limits<int64_t>::max();
-    constexpr int64_t least = std::numeric_limits<int64_t>::min();
-    if ((base < 0 && timeUs > most + base) || (base > 0 && timeUs < least + base))
-        return false;
-    const int64_t difference = timeUs - base;
-    if (difference <= std::numeric_limits<int32_t>::min() || difference > std::numeric_limits<int32_t>::max())
-        return false;
-    offset = int32_t(difference);
-    return true;
-}
-} // namespace
-
-void TraceTimes::push_back(int64_t timeUs)
-{
-    if (m_wide) {
-        m_times.push_back(timeUs);
-        return;
-    }
-    if ((m_offsets.size() & ((size_t(1) << runShift) - 1)) == 0)
-        m_bases.push_back(noBase);
-    m_offsets.push_back(noTime);
-    if (timeUs != 0)
-        set(m_offsets.size() - 1, timeUs);
-}
-
 void TraceTimes::append(const TraceTimes& other)
 {
     for (size_t i = 0; i < other.size(); ++i)
         push_back(other[i]);
-}
-
-void TraceTimes::set(size_t i, int64_t timeUs)
-{
-    if (!m_wide) {
-        if (timeUs == 0) {
-            m_offsets[i] = noTime;
-            return;
-        }
-        int64_t& base = m_bases[i >> runShift];
-        if (base == noBase && timeUs != noBase)
-            base = timeUs;
-        if (int32_t offset = 0; base != noBase && offsetFrom(base, timeUs, offset)) {
-            m_offsets[i] = offset;
-            return;
-        }
-        widen();
-    }
-    m_times[i] = timeUs;
 }
 
 void TraceTimes::widen()

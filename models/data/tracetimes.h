@@ -42,12 +42,40 @@ public:
         return (*this)[size() - 1];
     }
 
-    /// A new entry's time.
-    void push_back(int64_t timeUs);
+    /// A new entry's time. Inline, as set(): called for every entry of a file as it is read.
+    void push_back(int64_t timeUs)
+    {
+        if (m_wide) {
+            m_times.push_back(timeUs);
+            return;
+        }
+        if ((m_offsets.size() & ((size_t(1) << runShift) - 1)) == 0)
+            m_bases.push_back(noBase);
+        m_offsets.push_back(noTime);
+        if (timeUs != 0)
+            set(m_offsets.size() - 1, timeUs);
+    }
     /// Adds `other`'s times after these.
     void append(const TraceTimes& other);
     /// Sets the time of an entry there is already.
-    void set(size_t i, int64_t timeUs);
+    void set(size_t i, int64_t timeUs)
+    {
+        if (!m_wide) {
+            if (timeUs == 0) {
+                m_offsets[i] = noTime;
+                return;
+            }
+            int64_t& base = m_bases[i >> runShift];
+            if (base == noBase && timeUs != noBase)
+                base = timeUs;
+            if (int32_t offset = 0; base != noBase && offsetFrom(base, timeUs, offset)) {
+                m_offsets[i] = offset;
+                return;
+            }
+            widen();
+        }
+        m_times[i] = timeUs;
+    }
     /// Keeps the first `count` entries' times (or adds times of 0 up to `count`).
     void resize(size_t count);
     /// Room for `count` entries: address space only (see BigVector).
@@ -82,6 +110,20 @@ private:
     static constexpr int32_t noTime = std::numeric_limits<int32_t>::min();
     static constexpr int64_t noBase = std::numeric_limits<int64_t>::min();
     void widen();
+    // timeUs - base, where it fits an offset (the subtraction checked first: a hand-made file may hold any two
+    // numbers).
+    static bool offsetFrom(int64_t base, int64_t timeUs, int32_t& offset)
+    {
+        constexpr int64_t most = std::numeric_limits<int64_t>::max();
+        constexpr int64_t least = std::numeric_limits<int64_t>::min();
+        if ((base < 0 && timeUs > most + base) || (base > 0 && timeUs < least + base))
+            return false;
+        const int64_t difference = timeUs - base;
+        if (difference <= std::numeric_limits<int32_t>::min() || difference > std::numeric_limits<int32_t>::max())
+            return false;
+        offset = int32_t(difference);
+        return true;
+    }
 
     BigVector<int32_t> m_offsets;
     std::vector<int64_t> m_bases; ///< per run: its first time that is not 0, noBase until there is one
