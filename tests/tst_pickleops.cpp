@@ -713,16 +713,23 @@ void TestPickleOps::traceEntryShapes()
     entry(w, false, true);
     w.setitems();
     entry(w, false, false);
+    w.setitems();
+    // Memoized keys read as pairs, then a pool id (a pair of ints the general loop makes a tuple of) and a key after
+    // it: the entry's fields are set from its items all the same.
+    entry(w, false, false);
+    w.str("pool_id").op(0x94).integer(1).integer(5).op(0x86).op('h').op(4).integer(512);
     w.setitems().appends().op('a').setitems().stop();
     const SnapshotPtr s = read(w);
-    QCOMPARE(s->deviceTraces[0].size(), size_t(3));
-    for (size_t i = 0; i < 3; ++i) {
+    QCOMPARE(s->deviceTraces[0].size(), size_t(4));
+    for (size_t i = 0; i < 4; ++i) {
         const TraceEntry e = s->deviceTraces[0][i];
         QCOMPARE(e.action(), TraceAction::Alloc);
         QCOMPARE(e.addr, uint64_t(4096));
-        QCOMPARE(e.size, int64_t(70000));
+        QCOMPARE(e.size, int64_t(i == 3 ? 512 : 70000));
         QCOMPARE(s->deviceTimes[0][i], int64_t(1) << 40);
+        QCOMPARE(s->context(e).hasPool, i == 3);
     }
+    QCOMPARE(s->context(s->deviceTraces[0][3]).pool[1], int64_t(5));
 
     // The same errors at the same bytes: a field of the wrong type, an odd number of items.
     const auto broken = [&](bool odd) {
@@ -739,6 +746,16 @@ void TestPickleOps::traceEntryShapes()
     QCOMPARE(wrongType, QStringLiteral("'size' should be an int, found a string at byte %1").arg(typeAt));
     const auto [odd, oddAt] = broken(true);
     QCOMPARE(odd, QStringLiteral("SETITEMS with an odd number of items at byte %1").arg(oddAt));
+
+    // The same with the keys memoized, as the pairs are read: the wrong field is found at SETITEMS too.
+    PickleWriter b;
+    b.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    // Memo: 0 the entry, 1 "action", 2 "alloc", 3 "size", 4 the second entry.
+    b.emptyDict().op(0x94).mark().str("action").op(0x94).str("alloc").op(0x94).str("size").op(0x94).integer(1);
+    b.setitems().emptyDict().op(0x94).mark().op('h').op(1).op('h').op(2).op('h').op(3).op('h').op(2);
+    const qsizetype at = b.bytes().size();
+    b.setitems().appends().op('a').setitems().stop();
+    QCOMPARE(readError(b.bytes()), QStringLiteral("'size' should be an int, found a string at byte %1").arg(at));
 }
 
 RANKSCOPE_TEST_CLASS(TestPickleOps)
