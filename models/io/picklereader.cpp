@@ -688,9 +688,9 @@ bool PickleReader::nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_
 bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end, const uint8_t* stop)
 {
     // A trace entry dict's items: keys and strings as memo references or short strings (memoized), numbers, and
-    // the frame list. Read one opcode at a time without the general loop, and set at SETITEMS; at anything else
-    // (or the window's end) the items read so far go on the stack above a MARK, as the general loop would have put
-    // them, and it carries on from there. Nothing is ever read twice.
+    // the frame list. Read as pairs first (readEntryPairs()), then one opcode at a time without the general loop,
+    // and set at SETITEMS; at anything else (or the window's end) the items read so far go on the stack above a
+    // MARK, as the general loop would have put them, and it carries on from there. Nothing is ever read twice.
     const uint8_t* q = p;
     // Where each opcode is, for the messages: the window does not move while an entry is read.
     const uint64_t base = m_in.offsetOf(p) - uint64_t(uintptr_t(p));
@@ -1031,9 +1031,9 @@ void PickleReader::absorbPartMemo(const PartMemo& memo, const SnapshotBuilder& p
     for (const auto& [first, count] : memo.runs) {
         for (uint64_t i = first; i < first + count; ++i, ++w) {
             const uint32_t word = memo.words[w];
-            // Appended, as a protocol 4 file stores every one: a string's and a frame list's words are written here
-            // as memoPut() would write them, without making a value for each (millions: a tenth of a second on the 1
-            // GB benchmark rank, on the reader's thread alone).
+            // Appended, as a protocol 4 file stores every one: a string's and a frame list's words are written by
+            // memoAppend() without absorbedMemo() making a value for each (millions: a tenth of a second on the 1 GB
+            // benchmark rank, on the reader's thread alone).
             if (const uint32_t tag = word & memoTag;
                 i == m_memo.size() && (tag == memoString || tag == memoFrameList)) {
                 BuilderValue v =
