@@ -515,6 +515,74 @@ bool PickleReader::readWholeFrameList(const uint8_t*& p, const uint8_t* end, con
     return true;
 }
 
+// A memo reference (BINGET, LONG_BINGET) to a string or a frame list: the item at `at`, whole before `end`, into
+// `item`, and past it; nullptr for anything else. A trace entry's keys are these.
+[[gnu::always_inline]] inline const uint8_t* PickleReader::memoizedItem(
+    const uint8_t* at, const uint8_t* end, BuilderValue& item) const
+{
+    uint64_t index;
+    const uint8_t* past;
+    if (*at == LONG_BINGET && end - at >= 5) {
+        index = readLE<uint32_t>(at + 1);
+        past = at + 5;
+    } else if (*at == BINGET && end - at >= 2) {
+        index = at[1];
+        past = at + 2;
+    } else {
+        return nullptr;
+    }
+    const uint32_t slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
+    // A string, or a frame list defined earlier (as a script that repeats a trace shares them): what memoGet() gives
+    // for those.
+    if ((slot & memoTag) == memoString)
+        item = BuilderValue::text(slot & memoIndex);
+    else if ((slot & memoTag) == memoFrameList)
+        item = memoValue(slot);
+    else
+        return nullptr;
+    return past;
+}
+
+// memoizedItem(), or an int: both of readTraceEntry()'s loops read these items through it.
+[[gnu::always_inline]] inline const uint8_t* PickleReader::scalarItem(
+    const uint8_t* at, const uint8_t* end, BuilderValue& item) const
+{
+    const size_t left = size_t(end - at);
+    switch (*at) {
+    case BINGET:
+    case LONG_BINGET:
+        return memoizedItem(at, end, item);
+    case BININT1:
+    case BININT2:
+    case BININT: {
+        const size_t width = *at == BININT1 ? 2 : *at == BININT2 ? 3 : 5;
+        if (left < width)
+            return nullptr;
+        item = BuilderValue::integer(*at == BININT1 ? at[1]
+                : *at == BININT2                    ? readLE<uint16_t>(at + 1)
+                                                    : readLE<int32_t>(at + 1));
+        return at + width;
+    }
+    case LONG1: {
+        const uint8_t n = left < 2 ? 0 : at[1];
+        if (left < 2 || n > 8 || left - 2 < n)
+            return nullptr;
+        if (n != 0 && left >= 10) {
+            // Up to 8 bytes of two's complement, little-endian: one load, shifted up and back for the sign.
+            uint64_t bits;
+            std::memcpy(&bits, at + 2, 8);
+            const unsigned unused = 64 - 8 * unsigned(n);
+            item = BuilderValue::integer(int64_t(bits << unused) >> unused);
+        } else {
+            item = decodeLong(at + 2, n);
+        }
+        return at + 2 + n;
+    }
+    default:
+        return nullptr;
+    }
+}
+
 // A value just read may be memoized (the general loop's memo opcodes, on the item just read): past them. Inline: the
 // compiler left it outlined, a call per item.
 [[gnu::always_inline]] inline const uint8_t* PickleReader::memoizeItem(
@@ -543,85 +611,24 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
     BuilderValue* const items = m_pairItems.data();
     size_t n = 0;
     const uint8_t* q = pos;
-    // A memo reference at `at`: past it, with its memo word, or nullptr.
-    auto memoized = [&](const uint8_t* at, uint32_t& slot) -> const uint8_t* {
-        uint64_t index;
-        const uint8_t* past;
-        if (*at == LONG_BINGET && end - at >= 5) {
-            index = readLE<uint32_t>(at + 1);
-            past = at + 5;
-        } else if (*at == BINGET && end - at >= 2) {
-            index = at[1];
-            past = at + 2;
-        } else {
-            return nullptr;
-        }
-        slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
-        return past;
-    };
     while (q < end && n + 2 <= m_pairItems.size()) {
-        uint32_t keySlot;
-        const uint8_t* v = memoized(q, keySlot);
-        if (!v || v == end || (keySlot & memoTag) != memoString)
+        // The key: a string memoized by an earlier entry.
+        const uint8_t* v = memoizedItem(q, end, items[n]);
+        if (!v || v == end || items[n].kind != BuilderValue::String)
             break;
-        const StringId key = keySlot & memoIndex;
-        items[n] = BuilderValue::text(key);
+        const StringId key = items[n].a;
         const size_t left = size_t(end - v);
         // Written in place: a value made here and copied there whole was loaded at once right after its two halves
         // were stored, which the processor cannot forward (a stall per item).
         BuilderValue& value = items[n + 1];
-        const uint8_t* next = nullptr;
-        switch (*v) {
-        case BINGET:
-        case LONG_BINGET: {
-            // A string, or a frame list defined earlier (as a script that repeats a trace shares them): what
-            // memoGet() gives for those.
-            uint32_t slot;
-            next = memoized(v, slot);
-            if (next && (slot & memoTag) == memoString)
-                value = BuilderValue::text(slot & memoIndex);
-            else if (next && (slot & memoTag) == memoFrameList)
-                value = memoValue(slot);
-            else
-                next = nullptr;
-            break;
-        }
-        case BININT1:
-            if (left >= 2) {
-                value = BuilderValue::integer(v[1]);
-                next = v + 2;
-            }
-            break;
-        case BININT2:
-            if (left >= 3) {
-                value = BuilderValue::integer(readLE<uint16_t>(v + 1));
-                next = v + 3;
-            }
-            break;
-        case BININT:
-            if (left >= 5) {
-                value = BuilderValue::integer(readLE<int32_t>(v + 1));
-                next = v + 5;
-            }
-            break;
-        case LONG1:
-            if (left >= 10 && v[1] != 0 && v[1] <= 8) {
-                // Up to 8 bytes of two's complement, little-endian: one load, shifted up and back for the sign.
-                uint64_t bits;
-                std::memcpy(&bits, v + 2, 8);
-                const unsigned unused = 64 - 8 * unsigned(v[1]);
-                value = BuilderValue::integer(int64_t(bits << unused) >> unused);
-                next = v + 2 + v[1];
-            }
-            break;
-        case SHORT_BINUNICODE:
+        const uint8_t* next = scalarItem(v, end, value);
+        if (!next && *v == SHORT_BINUNICODE) {
             if (left >= 2 && left - 2 >= v[1]) {
                 m_opOffset = base + uint64_t(uintptr_t(v));
                 value = m_builder.string(std::string_view(reinterpret_cast<const char*>(v + 2), v[1]));
                 next = memoizeItem(v + 2 + v[1], end, base, value);
             }
-            break;
-        case EMPTY_LIST: {
+        } else if (!next && *v == EMPTY_LIST) {
             // The frames: the list the general loop would make here (the dict below the MARK, this key), read whole.
             m_opOffset = base + uint64_t(uintptr_t(v));
             value = m_builder.newContainer(false, &dict, &items[n]);
@@ -638,10 +645,6 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
                 return n + 2;
             }
             next = frames;
-            break;
-        }
-        default:
-            break;
         }
         if (!next) {
             // The key alone: the loop reads its value.
@@ -719,24 +722,18 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end, const u
             p = q + 1;
             return true;
         case BINGET:
-        case LONG_BINGET: {
-            const size_t width = op == BINGET ? 2 : 5;
-            if (left < width) {
-                more = false;
-                break;
-            }
-            const uint64_t index = op == BINGET ? q[1] : readLE<uint32_t>(q + 1);
-            const uint32_t slot = index < m_memo.size() ? m_memo[index] : unsetMemo;
-            if ((slot & memoTag) == memoString) {
-                items.push_back(BuilderValue::text(slot & memoIndex));
-            } else if ((slot & memoTag) == memoFrameList) {
-                // A frame list defined earlier, as a script that repeats a trace shares them: what memoGet gives.
-                items.push_back(memoGet(index));
+        case LONG_BINGET:
+        case BININT1:
+        case BININT2:
+        case BININT:
+        case LONG1: {
+            BuilderValue item;
+            if (const uint8_t* past = scalarItem(q, end, item)) {
+                items.push_back(item);
+                q = past;
             } else {
                 more = false;
-                break;
             }
-            q += width;
             break;
         }
         case SHORT_BINUNICODE:
@@ -764,38 +761,6 @@ bool PickleReader::readTraceEntry(const uint8_t*& p, const uint8_t* end, const u
             else
                 memoPut(op == BINPUT ? q[1] : readLE<uint32_t>(q + 1), items.back());
             q += width;
-            break;
-        }
-        case BININT1:
-        case BININT2:
-        case BININT: {
-            const size_t width = op == BININT1 ? 2 : op == BININT2 ? 3 : 5;
-            if (left < width) {
-                more = false;
-                break;
-            }
-            items.push_back(BuilderValue::integer(op == BININT1 ? q[1]
-                    : op == BININT2                             ? readLE<uint16_t>(q + 1)
-                                                                : readLE<int32_t>(q + 1)));
-            q += width;
-            break;
-        }
-        case LONG1: {
-            const uint8_t n = left < 2 ? 0 : q[1];
-            if (left < 2 || n > 8 || left - 2 < n) {
-                more = false;
-                break;
-            }
-            if (n != 0 && left >= 10) {
-                // Up to 8 bytes of two's complement, little-endian: one load, shifted up and back for the sign.
-                uint64_t v;
-                std::memcpy(&v, q + 2, 8);
-                const unsigned unused = 64 - 8 * unsigned(n);
-                items.push_back(BuilderValue::integer(int64_t(v << unused) >> unused));
-            } else {
-                items.push_back(decodeLong(q + 2, n));
-            }
-            q += 2 + n;
             break;
         }
         case TUPLE2: {

@@ -202,6 +202,8 @@ private:
     /// (q past them), or SIZE_MAX when that was the whole entry and it is set (q past its SETITEMS).
     size_t readEntryPairs(const uint8_t*& q, const uint8_t* end, const BuilderValue& dict, uint64_t base);
     const uint8_t* memoizeItem(const uint8_t* at, const uint8_t* end, uint64_t base, const BuilderValue& value);
+    const uint8_t* memoizedItem(const uint8_t* at, const uint8_t* end, BuilderValue& item) const;
+    const uint8_t* scalarItem(const uint8_t* at, const uint8_t* end, BuilderValue& item) const;
     size_t popMark();
     BuilderValue decodeLong(const uint8_t* p, uint64_t n) const;
     [[noreturn]] void fail(const std::string& what) const;
