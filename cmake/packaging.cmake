@@ -1,6 +1,6 @@
 # Debian packages with CPack, one per install component:
 #   rankscope      the desktop app (and every command), depending on the GUI libraries;
-#   rankscope-cli  the core-only command line and MCP server (Qt Core, zlib), with the capture helper.
+#   rankscope-cli  the core-only command line and MCP server (Qt Core, zlib, ISA-L), with the capture helper.
 # Dependencies come from dpkg-shlibdeps; each package carries its copyright, changelog and man page.
 #   cd build/release && cpack     (after cmake --build --preset release; the packages land in build/release/packages)
 include(GNUInstallDirs)

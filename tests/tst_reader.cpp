@@ -362,6 +362,20 @@ void TestReader::readAhead()
     QVERIFY(gz.gzip);
     QCOMPARE(QString::fromStdString(figures(gz.snapshot).dump()), QString::fromStdString(figures(inline_).dump()));
 
+    // Members one after another, as `gzip -d` reads them, then bytes that are no member (ignored, as gzip does). A name
+    // in the first member's header makes it end a byte short of a megabyte, the compressed bytes' read: the second
+    // member's magic lies across two reads.
+    const qsizetype half = bytes.size() / 2 + 7;
+    QByteArray first = gzip(bytes.left(half));
+    constexpr qsizetype read = qsizetype(1) << 20;
+    const qsizetype name = (2 * read - 2 - first.size() % read) % read;
+    first = first.left(3) + char(0x08) + first.mid(4, 6) + QByteArray(name, 'n') + '\0' + first.mid(10); // FNAME
+    QCOMPARE(first.size() % read, read - 1);
+    const QString members =
+        writeFile(dir, QStringLiteral("members.pickle.gz"), first + gzip(bytes.mid(half)) + "not a gzip member");
+    QCOMPARE(QString::fromStdString(figures(SnapshotReader::read(members).snapshot).dump()),
+        QString::fromStdString(figures(inline_).dump()));
+
     // Cut short: the same message, with the same byte offset, as the bytes read on the calling thread.
     for (const qsizetype cut : { bytes.size() / 3, bytes.size() - 4000000 }) {
         const QString name = QStringLiteral("cut%1.pickle").arg(cut);

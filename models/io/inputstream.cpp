@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include <isa-l/igzip_lib.h>
+
 namespace RankScope {
 
 namespace {
@@ -30,6 +32,29 @@ constexpr size_t releaseStep = size_t(2) << 20;
 bool gzipMagic(const uint8_t* p, size_t n)
 {
     return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+// ISA-L's error codes in the words zlib gave them.
+const char* inflateError(int code)
+{
+    switch (code) {
+    case ISAL_INVALID_BLOCK:
+        return "invalid block type or lengths";
+    case ISAL_INVALID_SYMBOL:
+        return "invalid code";
+    case ISAL_INVALID_LOOKBACK:
+        return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER:
+        return "invalid gzip header";
+    case ISAL_UNSUPPORTED_METHOD:
+        return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+        return "incorrect data check";
+    case ISAL_NEED_DICT:
+        return "a preset dictionary is needed";
+    default:
+        return "inflate failed";
+    }
 }
 } // namespace
 
@@ -121,9 +146,9 @@ void InputStream::start(bool mayReadAhead)
     uint8_t magic[2] = {};
     if (m_device->peek(reinterpret_cast<char*>(magic), 2) == 2 && gzipMagic(magic, 2)) {
         m_gzip = true;
-        if (inflateInit2(&m_zs, 15 + 32) != Z_OK)
-            throw ReadError("cannot initialise zlib");
-        m_zsInit = true;
+        m_inflate = std::make_unique<inflate_state>();
+        isal_inflate_init(m_inflate.get());
+        m_inflate->crc_flag = ISAL_GZIP; // the gzip header read, the CRC and size checked at the member's end
         m_in.resize(size_t(std::clamp<uint64_t>(m_fileSize, 4096, chunk)));
     }
     // gzip inflates snapshots about tenfold.
@@ -140,8 +165,6 @@ void InputStream::start(bool mayReadAhead)
 InputStream::~InputStream()
 {
     stopReadingAhead();
-    if (m_zsInit)
-        inflateEnd(&m_zs);
 }
 
 void InputStream::stopReadingAhead()
@@ -173,32 +196,46 @@ size_t InputStream::produce(uint8_t* into, size_t max)
         m_sourceDone = n == 0;
         return n;
     }
-    m_zs.next_out = into;
-    m_zs.avail_out = uInt(std::min<size_t>(max, UINT_MAX));
-    while (m_zs.avail_out > 0 && !m_sourceDone) {
-        if (m_zs.avail_in == 0) {
-            m_zs.next_in = m_in.data();
-            m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
+    inflate_state& z = *m_inflate;
+    z.next_out = into;
+    z.avail_out = uint32_t(std::min<size_t>(max, UINT32_MAX));
+    while (z.avail_out > 0 && !m_sourceDone) {
+        if (z.avail_in == 0) {
+            z.next_in = m_in.data();
+            z.avail_in = uint32_t(readFile(m_in.data(), m_in.size()));
         }
-        const bool noInput = m_zs.avail_in == 0;
-        const int ret = inflate(&m_zs, Z_NO_FLUSH);
-        if (ret == Z_STREAM_END) {
-            // Concatenated gzip members form one stream, as `gzip -d` treats them.
-            if (m_zs.avail_in == 0) {
-                m_zs.next_in = m_in.data();
-                m_zs.avail_in = uInt(readFile(m_in.data(), m_in.size()));
+        const uint32_t inBefore = z.avail_in;
+        const uint32_t outBefore = z.avail_out;
+        if (const int ret = isal_inflate(&z); ret != ISAL_DECOMP_OK)
+            throw ReadError(std::string("the gzip data is corrupt: ") + inflateError(ret));
+        if (z.block_state == ISAL_BLOCK_FINISH) {
+            // Concatenated gzip members form one stream, as `gzip -d` treats them; anything else after a member is
+            // not read, as `gzip -d` ignores trailing garbage.
+            if (z.avail_in < 2) {
+                // The next member's magic may lie across two reads.
+                const size_t kept = z.avail_in;
+                std::memmove(m_in.data(), z.next_in, kept);
+                z.next_in = m_in.data();
+                z.avail_in = uint32_t(kept + readFile(m_in.data() + kept, m_in.size() - kept));
             }
-            if (gzipMagic(m_zs.next_in, m_zs.avail_in))
-                inflateReset(&m_zs);
-            else
+            if (gzipMagic(z.next_in, z.avail_in)) {
+                uint8_t* const in = z.next_in;
+                const uint32_t available = z.avail_in;
+                isal_inflate_reset(&z);
+                z.next_in = in;
+                z.avail_in = available;
+                z.crc_flag = ISAL_GZIP;
+            } else {
                 m_sourceDone = true;
-        } else if (ret == Z_BUF_ERROR && noInput) {
-            throw ReadError("the gzip data is truncated");
-        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-            throw ReadError(std::string("the gzip data is corrupt: ") + (m_zs.msg ? m_zs.msg : "inflate failed"));
+            }
+        } else if (z.avail_in == inBefore && z.avail_out == outBefore) {
+            // Nothing read and nothing written short of the member's end: the file ended inside it.
+            if (inBefore == 0)
+                throw ReadError("the gzip data is truncated");
+            throw ReadError("the gzip data is corrupt: the inflate stopped inside it");
         }
     }
-    return size_t(m_zs.next_out - into);
+    return size_t(z.next_out - into);
 }
 
 void InputStream::fill(Chunk& c)
