@@ -126,7 +126,7 @@ int main(int argc, char** argv)
         settle();
     });
     // An exported picture of it (scale 2, as `rankscope export` draws): encoded as the export does, and as libpng
-    // does through Qt's writer at the same zlib level (quality 50), the peer.
+    // does through Qt's writer at quality 50 (zlib level 4), the peer.
     const QImage picture = ImageExport::image(&timeline, 2.0);
     QByteArray ours;
     QByteArray peer;
@@ -154,7 +154,7 @@ int main(int argc, char** argv)
     std::printf("memory per trace event        %.0f bytes (file read, replayed and drawn)\n", perEvent);
     std::printf("png encode                    %.1f ms for %dx%d px, %lld bytes (median of 5)\n", encoded,
         picture.width(), picture.height(), static_cast<long long>(ours.size()));
-    std::printf("png encode by libpng          %.1f ms, %lld bytes (Qt's writer, the same zlib level; median of 5)\n",
+    std::printf("png encode by libpng          %.1f ms, %lld bytes (Qt's writer, zlib level 4; median of 5)\n",
         encodedByPeer, static_cast<long long>(peer.size()));
     return 0;
 }
