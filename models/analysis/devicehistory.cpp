@@ -207,6 +207,10 @@ void DeviceHistory::replay()
         m_segmentRanges.emplace_back(seg.address, seg.address + uint64_t(seg.totalSize), poolIndex(seg.poolId));
     }
     std::sort(m_segmentRanges.begin(), m_segmentRanges.end());
+    // Every segment in the default pool, as in most files: every address's pool is the default, found with no search
+    // per allocation (a fifth of the replay's instructions on the 50 MB test rank).
+    if (std::all_of(m_segmentRanges.begin(), m_segmentRanges.end(), [](const auto& r) { return std::get<2>(r) == 0; }))
+        m_segmentRanges.clear();
 
     size_t allocs = 0;
     size_t frees = 0;
@@ -228,11 +232,17 @@ void DeviceHistory::replay()
     int64_t maxNet = 0; // the peak is first reached after m_peakEvent (BeforeTrace: the initial state)
     int64_t maxReservedNet = 0;
     m_peakEvent = BeforeTrace;
+    // An allocation's pool, from its own event (the event at hand for one the trace allocates) or from the state at
+    // the end.
+    const auto poolOfAllocation = [&](const Allocation& a, const EntryContext& context) {
+        return context.hasPool ? poolIndex(context.pool) : poolOf(a.addr);
+    };
     walkTrace<uint32_t>(
         s, m_device, m_events,
         [&](size_t i, const TraceEntry& e) {
             Allocation a = allocationOf(s, e);
             a.allocEvent = uint32_t(i);
+            a.poolIndex = poolOfAllocation(a, s.context(e));
             m_allocations.push_back(a);
             return uint32_t(m_allocations.size() - 1);
         },
@@ -291,13 +301,13 @@ void DeviceHistory::replay()
     m_initialReserved = finalReserved - reservedNet;
     m_peakReserved = m_initialReserved + maxReservedNet;
 
-    m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
-    for (Allocation& a : m_allocations) {
-        const uint32_t event = a.allocEvent != Allocation::NoEvent ? a.allocEvent : a.freeEvent;
-        const EntryContext& context =
-            event != Allocation::NoEvent ? s.context(m_events[event]) : s.entryContexts.front();
-        a.poolIndex = context.hasPool ? poolIndex(context.pool) : poolOf(a.addr);
+    // Those from before the trace after the others, so that pools are numbered in the same order as ever: as first
+    // met going through the allocations.
+    for (Allocation& a : initial) {
+        a.poolIndex = poolOfAllocation(
+            a, a.freeEvent != Allocation::NoEvent ? s.context(m_events[a.freeEvent]) : s.entryContexts.front());
     }
+    m_allocations.insert(m_allocations.end(), initial.begin(), initial.end());
     m_hasTimes = n > 0 && timeUs(0) != 0;
 }
 
