@@ -58,13 +58,29 @@ def measure(argv, env=None, codes=(0, 3), stdout=subprocess.PIPE):
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, out.decode(errors='replace'))
 
 
-def median_run(argv, runs, label, env=None, stdout=subprocess.PIPE):
-    results = [measure(argv, env, stdout=stdout) for _ in range(runs)]
+def median_of(results, label):
+    """The medians of a command's runs, printed as one line of the suite."""
+    runs = len(results)
     r = Run(statistics.median(x.wall for x in results), statistics.median(x.cpu for x in results),
             statistics.median(x.rss for x in results), results[-1].out)
     print(f'  {label:<46} {r.wall:8.2f} s wall {r.cpu:8.2f} s CPU {r.rss:8.0f} MiB   ({runs} run{"s" * (runs > 1)})',
           flush=True)
     return r
+
+
+def median_run(argv, runs, label, env=None, stdout=subprocess.PIPE):
+    return median_of([measure(argv, env, stdout=stdout) for _ in range(runs)], label)
+
+
+def rounds(jobs, runs):
+    """Each of `jobs` (name → a function that runs it once) once per round, for `runs` rounds: the machine's speed
+    swings by a third for minutes at a time, and run three times in a row, one command could take a slow spell that
+    its peer, measured before or after, missed. In rounds, a spell falls on every command alike."""
+    results = {name: [] for name in jobs}
+    for _ in range(runs):
+        for name, job in jobs.items():
+            results[name].append(job())
+    return results
 
 
 def gui_figures(out):
@@ -188,10 +204,32 @@ def main():
 
     # 1. One file, against reading it (`cat`, from the page cache: the first run of each warms it) and CPython.
     print('Load one file (rankscope info reads it and computes every figure, the peak included):')
-    cat = median_run(['cat', big], runs, f'cat, {big_mb:.0f} MB', stdout=subprocess.DEVNULL)
-    ours = median_run([rs, 'info', '--json', big], runs, f'rankscope info, {big_mb:.0f} MB')
-    one_core = median_run(['taskset', '-c', '0', rs, 'info', '--json', big], runs, 'rankscope info, pinned to one core')
-    peer = median_run([sys.executable, '-c', PY_LOAD, big], runs, 'python3 pickle.load')
+    # Every command of this part and its peers in rounds (see rounds()), printed after.
+    cli = os.path.join(os.path.dirname(rs), 'rankscope-cli')
+    drawn_png = os.path.join(work, 'timelines.png')
+    # The window alone, without bench_gui's 2 ms event-loop probe (which takes a share of a core from the loading).
+    quiet = dict(os.environ, BENCH_GUI_NO_PROBE='1')
+    jobs = {
+        'cat': lambda: measure(['cat', big], stdout=subprocess.DEVNULL),
+        'ours': lambda: measure([rs, 'info', '--json', big]),
+        'one core': lambda: measure(['taskset', '-c', '0', rs, 'info', '--json', big]),
+        'CPython': lambda: measure([sys.executable, '-c', PY_LOAD, big]),
+        'gzip': lambda: measure([rs, 'info', '--json', packed]),
+        'shared': lambda: measure([rs, 'info', '--json', shared]),
+        'CPython shared': lambda: measure([sys.executable, '-c', PY_LOAD, shared]),
+        'forced': lambda: measure([rs, 'info', '--json', shared], dict(os.environ, RANKSCOPE_SPLIT='at=0.5,min=0')),
+    }
+    if os.path.exists(cli):
+        jobs['cli shared'] = lambda: measure([cli, 'info', '--json', shared])
+    if not load_only:
+        jobs['export'] = lambda: measure([rs, 'export', '--force', '--view', 'timelines', '--out', drawn_png, big])
+        jobs['window'] = lambda: gui_figures(
+            subprocess.run([args.bench_gui, big], capture_output=True, text=True, env=quiet).stdout)
+    measured = rounds(jobs, runs)
+    cat = median_of(measured['cat'], f'cat, {big_mb:.0f} MB')
+    ours = median_of(measured['ours'], f'rankscope info, {big_mb:.0f} MB')
+    one_core = median_of(measured['one core'], 'rankscope info, pinned to one core')
+    peer = median_of(measured['CPython'], 'python3 pickle.load')
     row('load 1 GB: wall, against cat', f'{ours.wall:.2f} s', f'cat {cat.wall:.2f} s',
         f'{ours.wall / cat.wall:.1f}x cat', '<= 5x cat', ours.wall / cat.wall <= 5)
     row('load 1 GB: wall, against CPython', f'{ours.wall:.2f} s', f'{peer.wall:.1f} s',
@@ -209,29 +247,27 @@ def main():
         print(f'  {"bench_walk, the opcodes alone":<46} {walk:8.2f} s (median of {runs}, the file mapped)')
         row('load 1 GB: CPU, against walking its opcodes alone', f'{ours.cpu:.2f} s', f'walk {walk:.2f} s',
             f'{ours.cpu / walk:.1f}x the walk', 'report', True)
-    gz = median_run([rs, 'info', '--json', packed], runs, f'rankscope info, the same gzip-compressed')
+    gz = median_of(measured['gzip'], 'rankscope info, the same gzip-compressed')
     row('load 1 GB gzip-compressed', f'{gz.wall:.2f} s', f'uncompressed {ours.wall:.2f} s',
         f'{gz.wall / ours.wall:.2f}x', '<= 1.2x uncompressed', gz.wall / ours.wall <= 1.2)
     # The reading thread: the file's copy and the parse's fresh pages; with gzip, inflating too.
     row('load 1 GB: cores used (plain, gzip)', f'{ours.cpu / ours.wall:.2f}, {gz.cpu / gz.wall:.2f}', '-', '-',
         'report', True)
-    ours_shared = median_run([rs, 'info', '--json', shared], runs, f'rankscope info, {shared_mb:.0f} MB shared frames')
-    peer_shared = median_run([sys.executable, '-c', PY_LOAD, shared], runs, 'python3 pickle.load of it')
+    ours_shared = median_of(measured['shared'], f'rankscope info, {shared_mb:.0f} MB shared frames')
+    peer_shared = median_of(measured['CPython shared'], 'python3 pickle.load of it')
     row(f'load {shared_mb:.0f} MB, shared frame lists', f'{ours_shared.wall:.2f} s', f'{peer_shared.wall:.1f} s',
         f'{peer_shared.wall / ours_shared.wall:.1f}x faster', '>= 20x faster',
         peer_shared.wall / ours_shared.wall >= 20)
     row(f'load {shared_mb:.0f} MB shared: peak RSS', f'{ours_shared.rss:.0f} MiB', f'{peer_shared.rss:.0f} MiB',
         f'{ours_shared.rss / peer_shared.rss:.2f}x', '<= 0.1x', ours_shared.rss / peer_shared.rss <= 0.1)
     # The same load in the command line alone, as a cluster node runs it: `rankscope` maps the GUI's libraries too.
-    cli = os.path.join(os.path.dirname(rs), 'rankscope-cli')
-    if os.path.exists(cli):
-        cli_shared = median_run([cli, 'info', '--json', shared], runs, f'rankscope-cli info, the same')
+    if 'cli shared' in measured:
+        cli_shared = median_of(measured['cli shared'], 'rankscope-cli info, the same')
         row(f'load {shared_mb:.0f} MB shared: peak RSS, rankscope-cli', f'{cli_shared.rss:.0f} MiB',
             f'{peer_shared.rss:.0f} MiB', f'{cli_shared.rss / peer_shared.rss:.2f}x', 'report', True)
     # Whether a second thread's share of the parse pays on this file here: the same load with the split forced at
     # half the file. Where the reading thread's fresh pages and copy already keep every other core busy, it cannot.
-    forced = median_run([rs, 'info', '--json', shared], runs, 'the same, its parse split at half (forced)',
-                        env=dict(os.environ, RANKSCOPE_SPLIT='at=0.5,min=0'))
+    forced = median_of(measured['forced'], 'the same, its parse split at half (forced)')
     row(f'load {shared_mb:.0f} MB shared: split forced', f'{forced.wall:.2f} s', f'as read {ours_shared.wall:.2f} s',
         f'{forced.wall / ours_shared.wall:.2f}x', 'report', True)
     row(f'load {shared_mb:.0f} MB shared: cores used (as read, split)',
@@ -239,16 +275,10 @@ def main():
     if load_only:
         return table(rows, tmp)
     # File to its timeline drawn, the window's drawing off screen: against the load of the same file.
-    drawn_png = os.path.join(work, 'timelines.png')
-    drawn = median_run([rs, 'export', '--force', '--view', 'timelines', '--out', drawn_png, big], runs,
-                       'rankscope export --view timelines')
+    drawn = median_of(measured['export'], 'rankscope export --view timelines')
     row('1 GB file to its timeline drawn (export)', f'{drawn.wall:.2f} s', f'load {ours.wall:.2f} s',
         f'{drawn.wall / ours.wall:.2f}x the load', '<= 1.5x the load', drawn.wall / ours.wall <= 1.5)
-    # The window alone, without bench_gui's 2 ms event-loop probe (which takes a share of a core from the loading).
-    quiet = dict(os.environ, BENCH_GUI_NO_PROBE='1')
-    window = [gui_figures(subprocess.run([args.bench_gui, big], capture_output=True, text=True, env=quiet).stdout)
-              for _ in range(runs)]
-    shown = statistics.median(w['verdict and views after'] for w in window)
+    shown = statistics.median(w['verdict and views after'] for w in measured['window'])
     print(f'  {"bench_gui, the window opening it":<46} {shown:8.2f} s to verdict and views ({runs} runs)')
     # The window within 1.4x its load; the export keeps 1.5x, as it also encodes a 3200 x 2000 PNG.
     row('1 GB file to verdict and views (window)', f'{shown:.2f} s', f'load {ours.wall:.2f} s',
