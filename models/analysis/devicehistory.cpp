@@ -91,11 +91,12 @@ DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int devic
             initial += e.size;
             summary.traceIncomplete = true;
         },
-        [&](size_t i, const TraceEntry&, int64_t net) {
+        [&](size_t i, const TraceEntry& e, int64_t net) {
             if (net > maxNet) {
                 maxNet = net;
                 summary.peakEvent = EventIndex(i);
             }
+            summary.oomEvents += e.action() == TraceAction::Oom;
         },
         [&](const Block& b) { initial += b.requestedSize; });
     summary.peakBytes = initial + maxNet;

@@ -206,6 +206,7 @@ public:
         int64_t peakBytes = 0;
         EventIndex peakEvent = BeforeTrace;
         bool traceIncomplete = false;
+        int64_t oomEvents = 0; ///< counted on the same walk: `info` reads the trace once
     };
     static PeakSummary summarize(const Snapshot& snapshot, int device);
 

@@ -19,17 +19,15 @@ std::vector<DeviceInfo> DeviceInfo::compute(const SnapshotPtr& snapshotPtr)
         info.peakAllocatedBytes = peak.peakBytes;
         info.peakEventIndex = peak.peakEvent;
         info.traceIncomplete = peak.traceIncomplete;
+        info.oomEvents = peak.oomEvents;
         if (const TraceTimes* times = snapshot.timesOf(int(d)); times && !times->empty() && times->front() != 0) {
             info.hasTimes = true;
             info.firstTimeUs = times->front();
             info.lastTimeUs = times->back();
         }
     }
-    for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d) {
+    for (size_t d = 0; d < snapshot.deviceTraces.size(); ++d)
         devices[d].traceEntries = int64_t(snapshot.deviceTraces[d].size());
-        for (const TraceEntry& e : snapshot.deviceTraces[d])
-            devices[d].oomEvents += e.action() == TraceAction::Oom;
-    }
     for (const Segment& seg : snapshot.segments) {
         DeviceInfo& info = devices[size_t(seg.device)];
         ++info.segments;
