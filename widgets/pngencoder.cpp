@@ -138,7 +138,7 @@ Strip compressStrip(const QImage& image, int first, int last, int dictionaryRows
     z.flush = isLast ? NO_FLUSH : SYNC_FLUSH;
     // Room for a quarter of the bytes (a sheet takes a twentieth), twice as much each time that is short: noise, at
     // the tests' pictures, is stored as it is.
-    strip.deflated.resize(qsizetype(strip.length / 4 + 1024));
+    strip.deflated.resize(qsizetype(strip.length / 4) + 1024);
     for (;;) {
         z.next_out = reinterpret_cast<uint8_t*>(strip.deflated.data()) + z.total_out;
         z.avail_out = uint32_t(size_t(strip.deflated.size()) - z.total_out);
