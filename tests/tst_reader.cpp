@@ -367,10 +367,10 @@ void TestReader::readAhead()
     // member's magic lies across two reads.
     const qsizetype half = bytes.size() / 2 + 7;
     QByteArray first = gzip(bytes.left(half));
-    constexpr qsizetype read = qsizetype(1) << 20;
-    const qsizetype name = (2 * read - 2 - first.size() % read) % read;
-    first = first.left(3) + char(0x08) + first.mid(4, 6) + QByteArray(name, 'n') + '\0' + first.mid(10); // FNAME
-    QCOMPARE(first.size() % read, read - 1);
+    constexpr qsizetype readBytes = qsizetype(1) << 20;
+    const qsizetype nameBytes = (2 * readBytes - 2 - first.size() % readBytes) % readBytes;
+    first = first.left(3) + char(0x08) + first.mid(4, 6) + QByteArray(nameBytes, 'n') + '\0' + first.mid(10); // FNAME
+    QCOMPARE(first.size() % readBytes, readBytes - 1);
     const QString members =
         writeFile(dir, QStringLiteral("members.pickle.gz"), first + gzip(bytes.mid(half)) + "not a gzip member");
     QCOMPARE(QString::fromStdString(figures(SnapshotReader::read(members).snapshot).dump()),

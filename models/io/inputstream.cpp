@@ -6,7 +6,7 @@
 #include <QBuffer>
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
