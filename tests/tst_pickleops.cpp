@@ -31,6 +31,7 @@ private slots:
     void frameListsOfMemoReferences();
     void repeatedFrameLists();
     void traceEntryShapes();
+    void unmemoizedEntries();
 
 private:
     QTemporaryDir m_dir;
@@ -756,6 +757,57 @@ void TestPickleOps::traceEntryShapes()
     const qsizetype at = b.bytes().size();
     b.setitems().appends().op('a').setitems().stop();
     QCOMPARE(readError(b.bytes()), QStringLiteral("'size' should be an int, found a string at byte %1").arg(at));
+}
+
+// A digest's writer leaves its entry dicts unmemoized, as nothing refers to them, and names a category in each: read
+// without the general loop all the same, with the memo's later indices and every entry's category as written.
+void TestPickleOps::unmemoizedEntries()
+{
+    PickleWriter w;
+    w.proto(4).emptyDict().mark().str("segments").emptyList().str("device_traces").emptyList().emptyList().mark();
+    // Memo: 0 "action", 1 "alloc", 2 "size", 3 "rankscope_category", 4 "activation"; 5 "parameter" (the third
+    // entry), 6 "free_completed" (the fourth). An entry dict memoized by mistake would move 5 and 6.
+    const auto get = [&](uint8_t index) { w.op('h').op(index); };
+    w.emptyDict().mark().str("action").op(0x94).str("alloc").op(0x94).str("size").op(0x94).integer(1);
+    w.str("rankscope_category").op(0x94).str("activation").op(0x94).setitems();
+    const auto entry = [&](uint8_t action, int64_t size, uint8_t category) {
+        w.emptyDict().mark();
+        get(0);
+        get(action);
+        get(2);
+        w.integer(size);
+        get(3);
+        get(category);
+        w.setitems();
+    };
+    entry(1, 2, 4);
+    w.emptyDict().mark();
+    get(0);
+    get(1);
+    get(2);
+    w.integer(3);
+    get(3);
+    w.str("parameter").op(0x94).setitems();
+    w.emptyDict().mark();
+    get(0);
+    w.str("free_completed").op(0x94);
+    get(2);
+    w.integer(4);
+    get(3);
+    get(5);
+    w.setitems();
+    entry(6, 5, 4);
+    entry(1, 6, 5);
+    w.appends().op('a').setitems().stop();
+    const SnapshotPtr s = read(w);
+    QCOMPARE(s->deviceTraces[0].size(), size_t(6));
+    const char* categories[] = { "activation", "activation", "parameter", "parameter", "activation", "parameter" };
+    for (size_t i = 0; i < 6; ++i) {
+        const TraceEntry e = s->deviceTraces[0][i];
+        QCOMPARE(e.size, int64_t(i + 1));
+        QCOMPARE(e.action(), i == 3 || i == 4 ? TraceAction::FreeCompleted : TraceAction::Alloc);
+        QCOMPARE(s->strings.view(s->context(e).category), std::string_view(categories[i]));
+    }
 }
 
 RANKSCOPE_TEST_CLASS(TestPickleOps)

@@ -671,8 +671,13 @@ size_t PickleReader::readEntryPairs(const uint8_t*& pos, const uint8_t* end, con
 bool PickleReader::nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_t base)
 {
     // The entry dict the general loop would make of EMPTY_DICT here: the entry before it on top of the stack, and
-    // the trace list below the batch's MARK its parent (createContainer()).
-    if (end - q < 3 || q[0] != EMPTY_DICT || q[1] != MEMOIZE || q[2] != MARK || m_marks.empty())
+    // the trace list below the batch's MARK its parent (createContainer()). Memoized as CPython's pickler does, or
+    // not, as a digest's writer leaves the entries that nothing refers to.
+    if (end - q < 2 || q[0] != EMPTY_DICT || m_marks.empty())
+        return false;
+    const bool memoized = q[1] == MEMOIZE;
+    const uint8_t* const mark = q + 1 + int(memoized);
+    if (mark == end || *mark != MARK)
         return false;
     const size_t m = m_marks.back();
     if (m == 0 || m > m_stack.size() || m_stack.back().kind != BuilderValue::Dict)
@@ -682,9 +687,11 @@ bool PickleReader::nextTraceEntry(const uint8_t*& q, const uint8_t* end, uint64_
         return false;
     m_opOffset = base + uint64_t(uintptr_t(q));
     m_stack.push_back(m_builder.newContainer(true, &list, nullptr));
-    m_opOffset = base + uint64_t(uintptr_t(q + 1));
-    memoAppend(m_stack.back());
-    q += 3;
+    if (memoized) {
+        m_opOffset = base + uint64_t(uintptr_t(q + 1));
+        memoAppend(m_stack.back());
+    }
+    q = mark + 1;
     return true;
 }
 

@@ -621,9 +621,11 @@ void SnapshotBuilder::setTraceField(
         if (key == K_category)
             m_snapshot->profilerDerived = true;
         if (value.kind == BuilderValue::String) {
-            EntryContext context = m_snapshot->context(e);
-            context.category = value.a;
-            setContext(e, context);
+            stepKind(e, CategoryField, value.a, [&] {
+                EntryContext context = m_snapshot->context(e);
+                context.category = value.a;
+                setContext(e, context);
+            });
         }
         break;
     default:

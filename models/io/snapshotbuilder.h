@@ -430,6 +430,7 @@ private:
         StreamField,
         CompileContextField,
         UserMetadataField,
+        CategoryField,
         KindFields
     };
     struct KindStep
@@ -491,9 +492,13 @@ private:
         draft.framesList = value.a;
         return true;
     }
-    case K_pool_id:
     case K_category:
     case K_rankscope_category:
+        // A profile's own category marks the snapshot as derived from one: only once that is said.
+        if (key == K_category && !m_snapshot->profilerDerived)
+            return false;
+        return value.kind != BuilderValue::String || knownStep(e, CategoryField, value.a);
+    case K_pool_id:
         return false;
     default:
         return true;
