@@ -150,6 +150,7 @@ private slots:
     void labelsTellSitesApart_data();
     void labelsTellSitesApart();
     void labelsAcrossRanksAndPaths();
+    void sitesAlikeWhateverCameBefore();
     void treesFollowTheCalls();
     void treeOfAKnownStack();
     void reportsFollowTheOrder();
@@ -434,6 +435,40 @@ void TestStacks::labelsAcrossRanksAndPaths()
         const std::string label = c->sites().label(f.site);
         QVERIFY2(label.find("vendored/cs336_basics/model.py:") != std::string::npos, label.c_str());
     }
+}
+
+// One table maps the stacks of every rank, and filters each frame text once for all the ranks whose code lives alike.
+// A rank whose entry script lives elsewhere keys the same file otherwise (here by its full path, as the tree it shares
+// with the script is only "/"): its sites must be what a table of its own gives, whichever ranks came before.
+void TestStacks::sitesAlikeWhateverCameBefore()
+{
+    const SnapshotPtr here = readReal(QStringLiteral("jasper_snapshot"));
+    const SnapshotPtr moved = readEdited(QStringLiteral("jasper_snapshot"),
+        "/oscar/home/jsolt/FourierNN/counterfactuals.py", "/work/run/counterfactuals.py");
+    QVERIFY(here && moved);
+    SiteTable both;
+    SiteTable alone;
+    std::set<std::string> hereKeys;
+    for (StackId stack : allocationStacks(*here)) {
+        for (const SiteTable::SiteFrame& f : both.frames(both.site(*here, stack)))
+            hereKeys.insert(*f.fileKey);
+    }
+    std::set<std::string> movedKeys;
+    for (StackId stack : allocationStacks(*moved)) {
+        const std::vector<SiteTable::SiteFrame>& shared = both.frames(both.site(*moved, stack));
+        const std::vector<SiteTable::SiteFrame>& own = alone.frames(alone.site(*moved, stack));
+        QCOMPARE(shared.size(), own.size());
+        for (size_t i = 0; i < own.size(); ++i) {
+            QCOMPARE(*shared[i].fileKey, *own[i].fileKey);
+            QCOMPARE(*shared[i].nameKey, *own[i].nameKey);
+            QCOMPARE(shared[i].line, own[i].line);
+            QVERIFY(shared[i].kind == own[i].kind);
+            movedKeys.insert(*own[i].fileKey);
+        }
+    }
+    QVERIFY(hereKeys.count("code:regressors/latent_cnn.py"));
+    QVERIFY(movedKeys.count("/oscar/home/jsolt/FourierNN/regressors/latent_cnn.py"));
+    QVERIFY(!movedKeys.count("code:regressors/latent_cnn.py"));
 }
 
 void TestStacks::treesFollowTheCalls()

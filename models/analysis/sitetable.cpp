@@ -322,6 +322,32 @@ const std::vector<std::string>& SiteTable::ownPackagesOf(const Snapshot& snapsho
     return it == m_perSnapshot.end() ? none : it->second.ownPackages;
 }
 
+const SiteTable::SeenFrame& SiteTable::seen(
+    const PerSnapshot& per, std::string_view file, int64_t line, std::string_view name)
+{
+    const std::string* filename = intern(file);
+    const auto [it, isNew] = m_seen.try_emplace(SeenKey { per.layout, filename, intern(name), line });
+    SeenFrame& seen = it->second;
+    if (!isNew)
+        return seen;
+    seen.noise = isViewerNoise(name, file);
+    if (seen.noise)
+        return seen;
+    seen.library = isLibraryFrame(name, file, line);
+    seen.counted = seen.library && StackOrder::countsAsOwn(StackOrder::kindOf(file, line), file, per.ownPackages);
+    seen.frame = SiteFrame { filename, it->first.name, line, intern(fileKey(file, per.root)),
+        intern(withoutAddresses(name)), kindOf(filename, line) };
+    // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's copy of
+    // it lives.
+    seen.keyPart.assign(*seen.frame.fileKey)
+        .append(1, '\0')
+        .append(std::to_string(line))
+        .append(1, '\0')
+        .append(*seen.frame.nameKey)
+        .append(1, '\n');
+    return seen;
+}
+
 SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
 {
     auto [known, isNew] = m_perSnapshot.try_emplace(&snapshot);
@@ -329,6 +355,10 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
     if (isNew) {
         per.root = codeRoot(snapshot);
         per.ownPackages = ownPackages(snapshot, m_options);
+        std::string layout = per.root;
+        for (const std::string& package : per.ownPackages)
+            layout.append(1, '\0').append(package);
+        per.layout = intern(layout);
         if (m_options.myCodePackages.empty()) {
             for (const std::string& package : per.ownPackages) {
                 if (std::find(m_frameworks.begin(), m_frameworks.end(), package) == m_frameworks.end())
@@ -348,27 +378,17 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
     // With --my-code, the frames of the user's own code and of the packages counted as theirs (ownPackages) are kept;
     // a stack with none of them keeps every frame (mine false), so its memory never goes to the empty site.
     bool mine = m_options.myCodeOnly;
-    const auto keep = [&](std::string_view file, int64_t line, std::string_view name) {
-        if (isViewerNoise(name, file))
+    const auto keep = [&](const SeenFrame& seen) {
+        if (seen.noise || (mine && seen.library && !seen.counted))
             return true;
-        const bool library = isLibraryFrame(name, file, line);
-        const bool counted = library && StackOrder::countsAsOwn(StackOrder::kindOf(file, line), file, per.ownPackages);
-        if (mine && library && !counted)
-            return true;
-        const std::string* filename = intern(file);
-        const SiteFrame& f =
-            kept.emplace_back(SiteFrame { filename, intern(name), line, intern(fileKey(file, per.root)),
-                intern(withoutAddresses(name)), mine && counted ? FrameKind::Yours : kindOf(filename, line) });
-        // The key spells the frames out, so equal code on different ranks meets in one site, wherever each rank's
-        // copy of it lives.
-        key.append(*f.fileKey)
-            .append(1, '\0')
-            .append(std::to_string(line))
-            .append(1, '\0')
-            .append(*f.nameKey)
-            .append(1, '\n');
+        SiteFrame& f = kept.emplace_back(seen.frame);
+        if (mine && seen.counted)
+            f.kind = FrameKind::Yours;
+        key.append(seen.keyPart);
         return m_options.depth <= 0 || int(kept.size()) < m_options.depth;
     };
+    if (per.frames.size() < snapshot.frames.size())
+        per.frames.resize(snapshot.frames.size(), nullptr);
     const auto keepFrames = [&] {
         bool more = true;
         for (FrameId id : snapshot.stacks.frames(stack)) {
@@ -377,11 +397,14 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
                 // Compiled code with the model source it came from: that source is the site, not a hashed file name
                 // that differs with every cache folder.
                 for (const auto& [file, line, name] : tracebackFrames(snapshot.strings.view(f.original))) {
-                    if (!(more = keep(file, line, name)))
+                    if (!(more = keep(seen(per, file, line, name))))
                         break;
                 }
             } else {
-                more = keep(snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
+                const SeenFrame*& frame = per.frames[id];
+                if (!frame)
+                    frame = &seen(per, snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
+                more = keep(*frame);
             }
             if (!more)
                 break;
