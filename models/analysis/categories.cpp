@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 namespace RankScope {
@@ -55,12 +56,16 @@ public:
     }
 
     // What the file itself says the entry's allocation is, when it says (a profile, a digest).
-    std::optional<Category> ofEntry(const TraceEntry& e) const
+    std::optional<Category> ofEntry(const TraceEntry& e)
     {
         const StringId id = m_s.context(e).category;
         if (id == EmptyString)
             return std::nullopt;
-        return categoryFromName(m_s.strings.view(id));
+        // A digest names a category on every entry, with a handful of names: each read once, not per allocation.
+        const auto [it, isNew] = m_named.try_emplace(id);
+        if (isNew)
+            it->second = categoryFromName(m_s.strings.view(id));
+        return it->second;
     }
 
 private:
@@ -120,6 +125,7 @@ private:
     // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup took
     // a sixth of the classification's time.
     std::vector<std::optional<std::pair<std::optional<Category>, Phase>>> m_cache;
+    std::unordered_map<StringId, std::optional<Category>> m_named;
 };
 
 } // namespace
