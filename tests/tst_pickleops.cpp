@@ -333,8 +333,9 @@ void TestPickleOps::entryTimesOfEveryShape()
     QCOMPARE(set.back(), epoch);
 }
 
-// Trace entries take 16 bytes where a real file's numbers fit, 24 where one does not; both must read back as written,
-// whether the entry was made whole or field by field as the reader does, and a late misfit must keep what came before.
+// Trace entries take 16 bytes where a real file's numbers fit (a digest's stand-in address too), 24 where one does not;
+// both must read back as written, whether the entry was made whole or field by field as the reader does, and a late
+// misfit must keep what came before.
 void TestPickleOps::entriesOfEveryShape()
 {
     constexpr uint64_t base = 0x7f0000000000;
@@ -353,12 +354,15 @@ void TestPickleOps::entriesOfEveryShape()
     const Shape shapes[] = {
         { "a training job's", false, [](size_t i) { return base + 512 * i; },
             [](size_t i) { return int64_t(512 * (i % 100 + 1)); }, [](size_t i) { return int64_t(i % 3); } },
-        { "the largest address and size that fit", false, [](size_t) { return addrEnd - 1; },
+        { "the largest address and size that fit", false, [](size_t) { return addrEnd - 2; },
             [](size_t) { return sizeEnd - 1; }, [](size_t) { return int64_t(0); } },
         { "an address of 2^48, late", true, [](size_t i) { return i == late ? addrEnd : base + i; },
             [](size_t) { return int64_t(512); }, [](size_t) { return int64_t(0); } },
-        { "a digest's stand-in address", true,
-            [](size_t i) { return i == late ? DigestInfo::leftOutAddress : base + i; },
+        // 48 ones are the stand-in's packed form: an entry at that very address keeps the wide form.
+        { "an address of 2^48 - 1, late", true, [](size_t i) { return i == late ? addrEnd - 1 : base + i; },
+            [](size_t) { return int64_t(512); }, [](size_t) { return int64_t(0); } },
+        { "a digest's stand-in address, throughout", false,
+            [](size_t i) { return i % 3 == 0 ? DigestInfo::leftOutAddress : base + i; },
             [](size_t) { return int64_t(512); }, [](size_t) { return int64_t(0); } },
         { "a size of 2^40, late", true, [](size_t i) { return base + i; },
             [](size_t i) { return i == late ? sizeEnd : int64_t(i); }, [](size_t) { return int64_t(0); } },
@@ -401,7 +405,7 @@ void TestPickleOps::entriesOfEveryShape()
     TraceEntries set;
     for (size_t i = 0; i < 3; ++i)
         set.push_back({});
-    const TraceEntry largest { addrEnd - 1, sizeEnd - 1, (StackId(1) << 24) - 1,
+    const TraceEntry largest { addrEnd - 2, sizeEnd - 1, (StackId(1) << 24) - 1,
         EntryKinds::make(TraceAction::Oom, 4095) };
     set.set(0, largest);
     set.set(1, { 1, 2, 3, EntryKinds::plain(TraceAction::Alloc) });

@@ -304,7 +304,7 @@ struct Annotation
 struct DigestInfo
 {
     /// The address of the stand-in allocation that carries the curve of the allocations a digest leaves out.
-    static constexpr uint64_t leftOutAddress = 0x7ff0000000000000ull;
+    static constexpr uint64_t leftOutAddress = PackedEntry::standInAddress;
     int64_t version = 0;
     /// The rank the digest was made for, -1 when unknown.
     int64_t rank = -1;

@@ -88,6 +88,11 @@ struct PackedEntry
     static constexpr uint64_t addrMask = (uint64_t(1) << addrBits) - 1;
     static constexpr uint64_t sizeMask = (uint64_t(1) << sizeBits) - 1;
     static constexpr uint64_t stackHighMask = ((uint64_t(1) << (stackBits - stackLowBits)) - 1) << sizeBits;
+    /// The one address above 2^48 a trace holds: a digest's stand-in for the allocations it leaves out
+    /// (DigestInfo::leftOutAddress), in entries throughout its trace. Packed as the address of all ones, which no
+    /// allocator gives (blocks are aligned) and which fits() leaves to the wide form, so a digest keeps 16 bytes an
+    /// entry too.
+    static constexpr uint64_t standInAddress = 0x7ff0000000000000ull;
 
     uint64_t low = 0;
     uint64_t high = 0;
@@ -95,13 +100,14 @@ struct PackedEntry
     /// Whether `e`'s numbers fit.
     static bool fits(const TraceEntry& e)
     {
-        return e.addr >> addrBits == 0 && uint64_t(e.size) >> sizeBits == 0 && e.stack >> stackBits == 0
+        return ((e.addr >> addrBits == 0 && e.addr != addrMask) || e.addr == standInAddress)
+            && uint64_t(e.size) >> sizeBits == 0 && e.stack >> stackBits == 0
             && (e.kind & EntryKinds::indexMask) >> (64 - indexShift) == 0;
     }
     /// `e`, which fits.
     static PackedEntry pack(const TraceEntry& e)
     {
-        return { e.addr | uint64_t(e.stack) << addrBits,
+        return { (e.addr == standInAddress ? addrMask : e.addr) | uint64_t(e.stack) << addrBits,
             uint64_t(e.size) | uint64_t(e.stack >> stackLowBits) << sizeBits
                 | uint64_t(e.kind >> EntryKinds::actionShift) << actionShift
                 | uint64_t(e.kind & EntryKinds::indexMask) << indexShift };
@@ -109,7 +115,8 @@ struct PackedEntry
     TraceEntry unpack() const
     {
         TraceEntry e;
-        e.addr = low & addrMask;
+        const uint64_t addr = low & addrMask;
+        e.addr = addr == addrMask ? standInAddress : addr;
         e.size = int64_t(high & sizeMask);
         e.stack = StackId(low >> addrBits) | StackId((high & stackHighMask) >> (sizeBits - stackLowBits));
         e.kind = uint32_t((high >> actionShift) & 0xf) << EntryKinds::actionShift | uint32_t(high >> indexShift);
