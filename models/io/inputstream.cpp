@@ -149,13 +149,14 @@ void InputStream::start(bool mayReadAhead)
         m_inflate = std::make_unique<inflate_state>();
         isal_inflate_init(m_inflate.get());
         m_inflate->crc_flag = ISAL_GZIP; // the gzip header read, the CRC and size checked at the member's end
-        m_in.resize(size_t(std::clamp<uint64_t>(m_fileSize, 4096, chunk)));
+        m_inSize = size_t(std::clamp<uint64_t>(m_fileSize, 4096, chunk));
+        m_in = std::make_unique_for_overwrite<uint8_t[]>(m_inSize);
     }
     // gzip inflates snapshots about tenfold.
     const bool readAhead = mayReadAhead && (m_gzip ? m_fileSize * 8 : m_fileSize) > readAheadFrom;
     m_chunks.resize(readAhead ? readAheadChunks : 2);
     for (size_t i = 0; i < m_chunks.size(); ++i) {
-        m_chunks[i].data.resize(m_room + m_chunkBytes);
+        m_chunks[i].data = std::make_unique_for_overwrite<uint8_t[]>(m_room + m_chunkBytes);
         m_free.push_back(i);
     }
     if (readAhead)
@@ -201,8 +202,8 @@ size_t InputStream::produce(uint8_t* into, size_t max)
     z.avail_out = uint32_t(std::min<size_t>(max, UINT32_MAX));
     while (z.avail_out > 0 && !m_sourceDone) {
         if (z.avail_in == 0) {
-            z.next_in = m_in.data();
-            z.avail_in = uint32_t(readFile(m_in.data(), m_in.size()));
+            z.next_in = m_in.get();
+            z.avail_in = uint32_t(readFile(m_in.get(), m_inSize));
         }
         const uint32_t inBefore = z.avail_in;
         const uint32_t outBefore = z.avail_out;
@@ -214,9 +215,9 @@ size_t InputStream::produce(uint8_t* into, size_t max)
             if (z.avail_in < 2) {
                 // The next member's magic may lie across two reads.
                 const size_t kept = z.avail_in;
-                std::memmove(m_in.data(), z.next_in, kept);
-                z.next_in = m_in.data();
-                z.avail_in = uint32_t(kept + readFile(m_in.data() + kept, m_in.size() - kept));
+                std::memmove(m_in.get(), z.next_in, kept);
+                z.next_in = m_in.get();
+                z.avail_in = uint32_t(kept + readFile(m_in.get() + kept, m_inSize - kept));
             }
             if (gzipMagic(z.next_in, z.avail_in)) {
                 uint8_t* const in = z.next_in;
@@ -241,7 +242,7 @@ size_t InputStream::produce(uint8_t* into, size_t max)
 void InputStream::fill(Chunk& c)
 {
     try {
-        c.size = produce(c.data.data() + m_room, m_chunkBytes);
+        c.size = produce(c.data.get() + m_room, m_chunkBytes);
         c.last = m_sourceDone;
     } catch (...) {
         // Handed to the parser with the chunk, so it reads everything before the error first, as without a thread.
@@ -340,10 +341,10 @@ bool InputStream::refill(size_t need)
         m_fileConsumed = c.fileRead;
         m_eof = c.last;
         const uint64_t offset = offsetOf(cur);
-        const uint8_t* data = c.data.data() + m_room;
+        const uint8_t* data = c.data.get() + m_room;
         if (have <= m_room) {
             // The unread end of the window goes just before the new bytes, so the window stays one range.
-            uint8_t* start = m_chunks[next].data.data() + m_room - have;
+            uint8_t* start = m_chunks[next].data.get() + m_room - have;
             if (have > 0)
                 std::memcpy(start, cur, have);
             if (m_current != SIZE_MAX)
