@@ -322,7 +322,7 @@ const std::vector<std::string>& SiteTable::ownPackagesOf(const Snapshot& snapsho
     return it == m_perSnapshot.end() ? none : it->second.ownPackages;
 }
 
-const SiteTable::SeenFrame& SiteTable::seen(
+const SiteTable::SeenFrame& SiteTable::filtered(
     const PerSnapshot& per, std::string_view file, int64_t line, std::string_view name)
 {
     const std::string* filename = intern(file);
@@ -397,13 +397,13 @@ SiteId SiteTable::site(const Snapshot& snapshot, StackId stack)
                 // Compiled code with the model source it came from: that source is the site, not a hashed file name
                 // that differs with every cache folder.
                 for (const auto& [file, line, name] : tracebackFrames(snapshot.strings.view(f.original))) {
-                    if (!(more = keep(seen(per, file, line, name))))
+                    if (!(more = keep(filtered(per, file, line, name))))
                         break;
                 }
             } else {
                 const SeenFrame*& frame = per.frames[id];
                 if (!frame)
-                    frame = &seen(per, snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
+                    frame = &filtered(per, snapshot.strings.view(f.filename), f.line, snapshot.strings.view(f.name));
                 more = keep(*frame);
             }
             if (!more)

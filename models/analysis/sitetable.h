@@ -202,7 +202,8 @@ private:
                 ^ (uint64_t(uintptr_t(k.name)) * 0xbf58476d1ce4e5b9ull) ^ uint64_t(k.line));
         }
     };
-    const SeenFrame& seen(const PerSnapshot& per, std::string_view file, int64_t line, std::string_view name);
+    /// The frame as filtered for `per`'s layout, worked out the first time it is asked for.
+    const SeenFrame& filtered(const PerSnapshot& per, std::string_view file, int64_t line, std::string_view name);
     std::unordered_map<SeenKey, SeenFrame, SeenKeyHash> m_seen; ///< nodes stay put: PerSnapshot::frames points in
     std::vector<std::string> m_frameworks;
     std::unordered_map<const Snapshot*, PerSnapshot> m_perSnapshot;
