@@ -444,7 +444,7 @@ void TestStacks::sitesAlikeWhateverCameBefore()
 {
     const SnapshotPtr here = readReal(QStringLiteral("jasper_snapshot"));
     const SnapshotPtr moved = readEdited(QStringLiteral("jasper_snapshot"),
-        "/oscar/home/jsolt/FourierNN/counterfactuals.py", "/work/run/counterfactuals.py");
+        "/oscar/home/jsolt/FourierNN/counterfactuals.py", "/srv/job/counterfactuals.py");
     QVERIFY(here && moved);
     SiteTable both;
     SiteTable alone;
