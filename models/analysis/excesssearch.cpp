@@ -78,7 +78,9 @@ void ExcessSearch::totalSites()
     m_c.m_siteBytes.assign(sites * m_rankCount, 0);
     m_c.m_siteCount.assign(sites * m_rankCount, 0);
     m_siteModelBytes.assign(sites * m_rankCount, 0);
-    for (size_t r = 0; r < m_rankCount; ++r) {
+    // A rank's cells are its own, so the ranks are totalled on every core.
+    Parallel::forIndices(qsizetype(m_rankCount), [this](qsizetype rank) {
+        const size_t r = size_t(rank);
         const std::span<const Allocation> allocations = m_c.m_histories[r]->allocations();
         for (const Live& l : m_live[r]) {
             m_c.m_siteBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
@@ -86,7 +88,7 @@ void ExcessSearch::totalSites()
             if (isModelState((*m_c.m_categories[r])[l.allocation]))
                 m_siteModelBytes[l.site * m_rankCount + r] += allocations[l.allocation].size;
         }
-    }
+    });
 }
 
 void ExcessSearch::findExcess()
@@ -231,39 +233,57 @@ void ExcessSearch::mapSites()
     // Every stack a rank allocates at or fails to allocate at gets its site, for what is asked of any moment (what
     // fills a GPU, what-if peaks), not only of the point compared. Sites found now come after those of the point, so
     // the findings' sites and their order are what they are without them.
+    // Only the site table is shared (sites are numbered in the order they are first asked for): each rank's stacks
+    // in the order it first uses them, and what it names, are found on every core.
+    const QList<std::vector<StackId>> firstUsed = Parallel::mapIndices(qsizetype(m_rankCount), [this](qsizetype r) {
+        const DeviceHistory& h = *m_c.m_histories[size_t(r)];
+        std::vector<uint8_t> seen(m_inputs[size_t(r)].snapshot->stacks.size(), 0);
+        std::vector<StackId> order;
+        const auto use = [&](StackId stack) {
+            if (!seen[stack]) {
+                seen[stack] = 1;
+                order.push_back(stack);
+            }
+        };
+        for (const Allocation& a : h.allocations())
+            use(a.stack);
+        for (const OomMarker& oom : h.ooms())
+            use(oom.stack);
+        return order;
+    });
     m_c.m_stackSites.resize(m_rankCount);
     for (size_t r = 0; r < m_rankCount; ++r) {
         const Snapshot& snapshot = *m_inputs[r].snapshot;
-        const DeviceHistory& h = *m_c.m_histories[r];
         StackSites& sites = m_c.m_stackSites[r];
         sites.assign(snapshot.stacks.size(), NoSite);
-        const auto map = [&](StackId stack) {
-            if (sites[stack] == NoSite)
-                sites[stack] = m_c.m_sites.site(snapshot, stack);
-        };
-        for (const Allocation& a : h.allocations())
-            map(a.stack);
-        for (const OomMarker& oom : h.ooms())
-            map(oom.stack);
+        for (StackId stack : firstUsed[qsizetype(r)])
+            sites[stack] = m_c.m_sites.site(snapshot, stack);
         RankSummary& summary = m_c.m_ranks[r];
         if (summary.oomEvents > 0)
             summary.oomSite = sites[summary.oomStack];
     }
     // Labels are told apart among the sites the comparison speaks of: those live at a rank's point or its last OOM,
     // and the failed requests'. A digest keeps exactly those allocations, so it labels them as its file does.
-    std::vector<bool> named(m_c.m_sites.size(), false);
-    for (size_t r = 0; r < m_rankCount; ++r) {
+    const QList<std::vector<SiteId>> namedBy = Parallel::mapIndices(qsizetype(m_rankCount), [this](qsizetype rank) {
+        const size_t r = size_t(rank);
         const DeviceHistory& h = *m_c.m_histories[r];
         const StackSites& sites = m_c.m_stackSites[r];
         const EventIndex point = m_c.m_ranks[r].point.event;
         const std::optional<EventIndex> oom =
             h.ooms().empty() ? std::nullopt : std::optional<EventIndex>(h.ooms().back().event);
+        std::vector<SiteId> named;
         for (const Allocation& a : h.allocations()) {
             if (a.liveAfter(point) || (oom && a.liveAfter(*oom)))
-                named[sites[a.stack]] = true;
+                named.push_back(sites[a.stack]);
         }
         if (oom)
-            named[sites[h.ooms().back().stack]] = true;
+            named.push_back(sites[h.ooms().back().stack]);
+        return named;
+    });
+    std::vector<bool> named(m_c.m_sites.size(), false);
+    for (const std::vector<SiteId>& sites : namedBy) {
+        for (SiteId site : sites)
+            named[site] = true;
     }
     m_c.m_sites.nameSites(std::move(named));
     const size_t cells = m_c.m_sites.size() * m_rankCount;

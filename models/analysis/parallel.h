@@ -31,7 +31,14 @@ template <typename F> auto mapIndices(qsizetype count, F f)
     return QtConcurrent::blockingMapped(partPool(), indices(count), std::move(f));
 }
 
-/// The same, started now on the part pool: the future's results() wait for all of them.
+/// `f(i)` for every i in [0, count) on the part pool, for what it does; waits for all of them.
+template <typename F> void forIndices(qsizetype count, F f)
+{
+    QList<qsizetype> all = indices(count);
+    QtConcurrent::blockingMap(partPool(), all, [&f](qsizetype i) { f(i); });
+}
+
+/// The same as mapIndices, started now on the part pool: the future's results() wait for all of them.
 template <typename F> auto mapIndicesLater(qsizetype count, F f)
 {
     return QtConcurrent::mapped(partPool(), indices(count), std::move(f));

@@ -239,13 +239,20 @@ void RankMeasurement::measureAt(const std::vector<Chosen>& chosen)
                 replayed[r] = peaks[qsizetype(r)].second;
         }
     }
-    const QList<std::shared_ptr<const AllocatorState>> states =
-        Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
-            const std::shared_ptr<const AllocatorState>& done = replayed[size_t(r)];
-            return done ? done
-                        : std::make_shared<const AllocatorState>(
-                            m_c.m_histories[size_t(r)]->stateAt(chosen[size_t(r)].point.event));
-        });
+    // Each rank's state and live allocations at its point, on every core; only the sites below, numbered in the
+    // order they are first met, wait for each other (a job of a thousand digests spent a quarter of a second here on
+    // one core).
+    struct AtPoint
+    {
+        std::shared_ptr<const AllocatorState> state;
+        std::vector<uint32_t> live;
+    };
+    const QList<AtPoint> atPoints = Parallel::mapIndices(qsizetype(m_rankCount), [&](qsizetype r) {
+        const std::shared_ptr<const AllocatorState>& done = replayed[size_t(r)];
+        const DeviceHistory& h = *m_c.m_histories[size_t(r)];
+        const EventIndex event = chosen[size_t(r)].point.event;
+        return AtPoint { done ? done : std::make_shared<const AllocatorState>(h.stateAt(event)), h.liveSet(event) };
+    });
     if (m_pendingCategories.isValid()) {
         const QList<CategoriesPtr> categories = m_pendingCategories.results();
         m_c.m_categories.assign(categories.begin(), categories.end());
@@ -285,7 +292,7 @@ void RankMeasurement::measureAt(const std::vector<Chosen>& chosen)
         summary.bytesAtPoint = h->totalAfter(summary.point.event);
         summary.reservedAtPoint = h->reservedAfter(summary.point.event);
         // At the point, as the block maps show it: one figure in the table, the maps, the CLI and the reports.
-        const std::shared_ptr<const AllocatorState>& state = states[qsizetype(r)];
+        const std::shared_ptr<const AllocatorState>& state = atPoints[qsizetype(r)].state;
         const DeviceStats stats = state->stats();
         summary.unallocatedBytes = stats.inactive;
         summary.largestFreeBytes = stats.largestFree;
@@ -302,12 +309,17 @@ void RankMeasurement::measureAt(const std::vector<Chosen>& chosen)
         m_c.m_ranks.push_back(summary);
 
         const std::span<const Allocation> allocations = h->allocations();
-        for (uint32_t i : h->liveSet(summary.point.event)) {
+        const std::vector<uint32_t>& live = atPoints[qsizetype(r)].live;
+        m_live[r].reserve(live.size());
+        for (uint32_t i : live) {
             m_live[r].push_back({ m_c.m_sites.site(*in.snapshot, allocations[i].stack), i });
             m_c.m_ranks.back().categoryBytes[size_t((*m_c.m_categories[r])[i])] += allocations[i].size;
         }
-        std::sort(m_live[r].begin(), m_live[r].end(), [](const Live& a, const Live& b) { return a.site < b.site; });
     }
+    Parallel::forIndices(qsizetype(m_rankCount), [this](qsizetype r) {
+        std::vector<Live>& live = m_live[size_t(r)];
+        std::sort(live.begin(), live.end(), [](const Live& a, const Live& b) { return a.site < b.site; });
+    });
 }
 
 void RankMeasurement::measureForeign()
