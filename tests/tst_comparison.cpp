@@ -76,6 +76,7 @@ private slots:
     void siteKeysSurviveRelocation();
     void categoriesFromStackAndLifetime();
     void categoryRules();
+    void sitesNumberedInTheOrderMet();
     void parallelLayout();
     void alignedByDefault();
     void excessByFrame();
@@ -1014,6 +1015,40 @@ void TestComparison::categoriesFromStackAndLifetime()
     QVERIFY(plain->ranks()[0].categoryBytes[size_t(Category::Other)] > (900 << 20));
     QVERIFY(profiled->ranks()[0].categoryBytes[size_t(Category::Other)] < (1 << 20));
     QCOMPARE(profiled->ranks()[0].bytesAtPoint, plain->ranks()[0].bytesAtPoint);
+}
+
+void TestComparison::sitesNumberedInTheOrderMet()
+{
+    // Sites are numbered as the comparison first meets them, whichever core found what each rank holds: each rank's
+    // live allocations at its point, rank by rank, then each rank's allocations and failed requests at any moment.
+    // Ties between equal holdings are broken by these numbers, so another order would change what is listed.
+    for (const char* job : { "/input_2", "/burden_8", "/capacity_loss_4" }) {
+        const ComparisonPtr c = Comparison::compute(loadRanks(scenarioDir() + QLatin1String(job)), {});
+        // Site 0, of stacks without frames, is there from the start.
+        std::vector<uint8_t> seen(c->sites().size(), 0);
+        seen[0] = 1;
+        std::vector<SiteId> firstMet { 0 };
+        const auto meet = [&](size_t r, StackId stack) {
+            const SiteId site = c->stackSites(r)[stack];
+            if (site != NoSite && !seen[site]) {
+                seen[site] = 1;
+                firstMet.push_back(site);
+            }
+        };
+        for (size_t r = 0; r < c->ranks().size(); ++r) {
+            for (uint32_t i : c->history(r).liveSet(c->ranks()[r].point.event))
+                meet(r, c->history(r).allocations()[i].stack);
+        }
+        for (size_t r = 0; r < c->ranks().size(); ++r) {
+            for (const Allocation& a : c->history(r).allocations())
+                meet(r, a.stack);
+            for (const OomMarker& oom : c->history(r).ooms())
+                meet(r, oom.stack);
+        }
+        std::vector<SiteId> inOrder(c->sites().size());
+        std::iota(inOrder.begin(), inOrder.end(), SiteId(0));
+        QCOMPARE(firstMet, inOrder);
+    }
 }
 
 void TestComparison::categoryRules()
