@@ -1006,6 +1006,14 @@ void TestComparison::categoriesFromStackAndLifetime()
     CategoryRules rules =
         CategoryRules::parse("# the batch is the model's input here\nactivation  train.py:load_batch\n", "rules.txt");
     QCOMPARE(categoryName(Categories::classify(*h, rules)[2]), "activation");
+    // The first rule any frame of the stack matches decides, in the rules' order, not the frames': the second
+    // forward allocation's outer frame meets the first rule and its inner frame the second.
+    rules = CategoryRules::parse("parameter train.py:<module>\ngradient model.py:forward\n", "rules.txt");
+    const std::vector<Category> ruled = Categories::classify(*h, rules);
+    QCOMPARE(categoryName(ruled[0]), "gradient");
+    QCOMPARE(categoryName(ruled[3]), "parameter");
+    QCOMPARE(categoryName(ruled[4]), "parameter");
+    QCOMPARE(categoryName(ruled[2]), "other");
 
     // A profile's own categories decide before the stack: the loss outside the model, "other" by its stack, is an
     // activation where the profiler says so.

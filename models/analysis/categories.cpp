@@ -44,6 +44,7 @@ public:
         : m_s(h.snapshot())
         , m_rules(rules)
         , m_cache(m_s.stacks.size())
+        , m_frames(m_s.frames.size())
     { }
 
     // A category the stack decides on its own (a user rule), else nullopt and the stack's phase.
@@ -69,47 +70,73 @@ public:
     }
 
 private:
-    std::pair<std::optional<Category>, Phase> compute(StackId stack) const
+    // What one frame tells: the first user rule its text matches, and which phases of a step it belongs to.
+    struct FrameClass
+    {
+        static constexpr uint32_t NoRule = 0xffffffffu;
+        uint32_t rule = NoRule;
+        bool known = false;
+        bool optimizer = false;
+        bool backward = false;
+        bool init = false;
+        bool forward = false;
+    };
+
+    // A stack's rule is the first rule any of its frames matches, and its phases those of any frame: so each frame
+    // is read once, not once per stack it is in (the stacks of a job share most of their frames, and a thousand
+    // digests spent a quarter of a second of their comparison making these texts again and again).
+    const FrameClass& ofFrame(FrameId id)
+    {
+        FrameClass& c = m_frames[id];
+        if (c.known)
+            return c;
+        c.known = true;
+        const Frame& f = m_s.frames.frame(id);
+        const std::string_view name = m_s.strings.view(f.name);
+        std::string text = std::string(m_s.strings.view(f.filename)) + ":" + std::string(name);
+        std::replace(text.begin(), text.end(), '\\', '/');
+        for (size_t k = 0; k < m_rules.rules.size(); ++k) {
+            if (contains(text, m_rules.rules[k].pattern)) {
+                c.rule = uint32_t(k);
+                break;
+            }
+        }
+        // The file part of "filename:function", in lower case (Windows paths keep the case typed).
+        const std::string file = lower(std::string_view(text).substr(0, text.size() - name.size() - 1));
+        // PyTorch's optimizers (and their distributed wrappers), apex's and DeepSpeed's fused ones.
+        c.optimizer = contains(file, "torch/optim/") || contains(file, "torch/distributed/optim/")
+            || contains(file, "apex/optimizers/") || contains(file, "deepspeed/ops/adam/")
+            || contains(file, "deepspeed/ops/lamb/");
+        c.backward = (name == "backward" && (contains(file, "torch/_tensor.py") || contains(file, "torch/autograd/")))
+            || name == "_engine_run_backward" || name == "run_backward" || contains(name, "autograd::Engine")
+            || contains(name, "autograd::engine");
+        c.init = (contains(file, "torch/nn/modules/module.py")
+                     && (name == "_apply" || name == "to" || name == "cuda" || name == "to_empty"
+                         || name == "load_state_dict" || name == "_load_from_state_dict"))
+            || contains(file, "torch/nn/parameter.py") || contains(file, "torch/nn/init.py")
+            || name == "reset_parameters" || (name == "__init__" && contains(file, "torch/nn/modules/"));
+        c.forward =
+            name == "forward" || name == "_call_impl" || name == "_wrapped_call_impl" || f.original != EmptyString;
+        return c;
+    }
+
+    std::pair<std::optional<Category>, Phase> compute(StackId stack)
     {
         const std::span<const FrameId> frames = m_s.stacks.frames(stack);
         if (frames.empty())
             return { std::nullopt, Phase::NoFrames };
-        std::vector<std::string> texts;
-        texts.reserve(frames.size());
-        for (FrameId id : frames) {
-            const Frame& f = m_s.frames.frame(id);
-            std::string text = std::string(m_s.strings.view(f.filename)) + ":" + std::string(m_s.strings.view(f.name));
-            std::replace(text.begin(), text.end(), '\\', '/');
-            texts.push_back(std::move(text));
-        }
-        for (const CategoryRules::Rule& rule : m_rules.rules) {
-            if (std::any_of(
-                    texts.begin(), texts.end(), [&](const std::string& t) { return contains(t, rule.pattern); }))
-                return { rule.category, Phase::Other };
-        }
+        uint32_t rule = FrameClass::NoRule;
         bool optimizer = false, backward = false, init = false, forward = false;
-        for (size_t i = 0; i < frames.size(); ++i) {
-            const Frame& f = m_s.frames.frame(frames[i]);
-            const std::string_view name = m_s.strings.view(f.name);
-            // The file part of "filename:function", in lower case (Windows paths keep the case typed).
-            const std::string file = lower(std::string_view(texts[i]).substr(0, texts[i].size() - name.size() - 1));
-            // PyTorch's optimizers (and their distributed wrappers), apex's and DeepSpeed's fused ones.
-            optimizer = optimizer || contains(file, "torch/optim/") || contains(file, "torch/distributed/optim/")
-                || contains(file, "apex/optimizers/") || contains(file, "deepspeed/ops/adam/")
-                || contains(file, "deepspeed/ops/lamb/");
-            backward = backward
-                || (name == "backward" && (contains(file, "torch/_tensor.py") || contains(file, "torch/autograd/")))
-                || name == "_engine_run_backward" || name == "run_backward" || contains(name, "autograd::Engine")
-                || contains(name, "autograd::engine");
-            init = init
-                || (contains(file, "torch/nn/modules/module.py")
-                    && (name == "_apply" || name == "to" || name == "cuda" || name == "to_empty"
-                        || name == "load_state_dict" || name == "_load_from_state_dict"))
-                || contains(file, "torch/nn/parameter.py") || contains(file, "torch/nn/init.py")
-                || name == "reset_parameters" || (name == "__init__" && contains(file, "torch/nn/modules/"));
-            forward = forward || name == "forward" || name == "_call_impl" || name == "_wrapped_call_impl"
-                || f.original != EmptyString;
+        for (FrameId id : frames) {
+            const FrameClass& c = ofFrame(id);
+            rule = std::min(rule, c.rule);
+            optimizer = optimizer || c.optimizer;
+            backward = backward || c.backward;
+            init = init || c.init;
+            forward = forward || c.forward;
         }
+        if (rule != FrameClass::NoRule)
+            return { m_rules.rules[rule].category, Phase::Other };
         // Recomputation under activation checkpointing runs forward code inside backward: backward wins, and an
         // optimizer stepping from a backward hook is still the optimizer.
         const Phase phase = optimizer ? Phase::Optimizer
@@ -125,6 +152,7 @@ private:
     // By StackId: every allocation asks for its stack, millions of them in a large rank, and a hash map's lookup took
     // a sixth of the classification's time.
     std::vector<std::optional<std::pair<std::optional<Category>, Phase>>> m_cache;
+    std::vector<FrameClass> m_frames; // by FrameId
     std::unordered_map<StringId, std::optional<Category>> m_named;
 };
 
