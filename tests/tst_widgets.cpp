@@ -58,6 +58,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -80,6 +81,7 @@ private slots:
     void bandsColouredByCategory();
     void detailOnlyForWhatChanged();
     void recycledDetailDrawsTheSame();
+    void nearestPixelRoundsHalvesUp();
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void whatIfShowsTheMargin();
@@ -559,6 +561,21 @@ void TestWidgets::detailOnlyForWhatChanged()
 
 // A view's detail jobs write into the arrays of the detail replaced before (wider ones and narrower ones, still
 // holding their runs): the view draws what a view that never resized draws.
+void TestWidgets::nearestPixelRoundsHalvesUp()
+{
+    // A band's edges are rounded as floor(t + 0.5) always rounded them, on both sides of zero, halves and the
+    // doubles either side of them included.
+    std::vector<double> values;
+    for (int eighths = -4000; eighths <= 4000; ++eighths) {
+        const double t = eighths / 8.0;
+        values.insert(values.end(), { t, std::nextafter(t, -1e9), std::nextafter(t, 1e9) });
+    }
+    values.insert(values.end(), { 1e8, -1e8, 0.49999999999999994, -0.49999999999999994, 123456.5, -123456.5 });
+    for (double t : values)
+        QCOMPARE(ChartStyle::nearestPixel(t), int(std::floor(t + 0.5)));
+    static_assert(ChartStyle::nearestPixel(-0.75) == -1 && ChartStyle::nearestPixel(-0.5) == 0);
+}
+
 void TestWidgets::recycledDetailDrawsTheSame()
 {
     const SnapshotPtr s = SnapshotReader::read(dataDir() + QStringLiteral("/voxelflex_dump_snapshot.pickle")).snapshot;

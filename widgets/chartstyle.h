@@ -51,6 +51,14 @@ private:
 
 /// Colours shared by every view, so that one thing looks the same everywhere.
 namespace ChartStyle {
+/// The whole pixel nearest to `t`, halves up: floor(t + 0.5) for any t well inside an int's range. std::floor is a
+/// library call on the baseline x86-64 the project builds for, and a timeline rounds millions of band edges.
+constexpr int nearestPixel(double t)
+{
+    const double u = t + 0.5;
+    const int i = int(u);
+    return i - (u < double(i));
+}
 /// How much a wheel notch zooms in every view (timelines, their overview, block maps): six notches about four times.
 constexpr double WheelZoomStep = 1.25;
 /// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in

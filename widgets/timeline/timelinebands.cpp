@@ -173,12 +173,8 @@ void TimelineBands::draw(QCPPainter* painter)
     // The memory axis is linear: one multiply-add per edge instead of a call through the axis, for millions of edges.
     const double y0 = mValueAxis->coordToPixel(0);
     const double yScale = mValueAxis->coordToPixel(1e9) - y0;
-    const auto y = [y0, yScale](double v) {
-        // Nearest pixel, rounded the same way above and below zero (std::lround is a library call).
-        const double t = y0 + v * 1e-9 * yScale + 0.5;
-        const int i = int(t);
-        return i - (t < double(i));
-    };
+    // Nearest pixel, rounded the same way above and below zero.
+    const auto y = [y0, yScale](double v) { return ChartStyle::nearestPixel(y0 + v * 1e-9 * yScale); };
     painter->setAntialiasing(false);
     const QPalette& palette = m_view->palette();
     m_rugColumns = 0;

@@ -5,7 +5,6 @@
 #include "timelineaxis.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace RankScope {
 
@@ -97,7 +96,7 @@ TimelineDetail TimelineDetail::compute(const TimelineAxis& axis, const Request& 
     d.valuePerPixel = std::max(r.valuePerPixel, 1e-9);
     const auto row = [&](int64_t value) {
         const double t = std::clamp((double(value) - d.valueLower) / d.valuePerPixel, -1e8, 1e8);
-        return int(std::floor(t + 0.5));
+        return ChartStyle::nearestPixel(t);
     };
     d.runStart.reserve(d.lod.bands.size() + 1);
     // At most the decimation's runs: reserved, untouched pages cost nothing, and the arrays are never copied as they
