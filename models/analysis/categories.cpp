@@ -83,8 +83,7 @@ private:
     };
 
     // A stack's rule is the first rule any of its frames matches, and its phases those of any frame: so each frame
-    // is read once, not once per stack it is in (the stacks of a job share most of their frames, and a thousand
-    // digests spent a quarter of a second of their comparison making these texts again and again).
+    // is read once, not once per stack it is in (the stacks of a job share most of their frames).
     const FrameClass& ofFrame(FrameId id)
     {
         FrameClass& c = m_frames[id];
