@@ -618,7 +618,7 @@ void TestCli::splitTrace()
     const QString told = QString::fromUtf8(p->readAllStandardError());
     qsizetype at = -1;
     for (const char* step : { "the walk found its point, 5", "the reader reached the point", "the part is handed over",
-             "its entries are taken in", "its memo is taken in" }) {
+             "its memo is taken in", "its entries are taken in" }) {
         const qsizetype next = told.indexOf(QLatin1String(step));
         QVERIFY2(next > at, qPrintable(told));
         at = next;

@@ -981,13 +981,15 @@ void PickleReader::takePart(const uint8_t*& p, const uint8_t*& end)
             return std::nullopt;
         return memoValue(m_memo[index]);
     };
-    if (!part->memo.absorbable || !m_builder.absorb(*part->builder, m_stack.back(), before)) {
+    const auto memo = [&] {
+        absorbPartMemo(part->memo, *part->builder);
+        split->trace("its memo is taken in");
+    };
+    if (!part->memo.absorbable || !m_builder.absorb(*part->builder, m_stack.back(), before, memo)) {
         split->trace("the part cannot be taken in: the reader parses it");
         return;
     }
     split->trace("its entries are taken in");
-    absorbPartMemo(part->memo, *part->builder);
-    split->trace("its memo is taken in");
     if (!m_in.skipTo(part->end))
         fail("the file ends inside the trace list (truncated?)");
     m_partTaken = { part->start, part->end };

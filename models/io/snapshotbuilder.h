@@ -206,9 +206,10 @@ public:
     /// this builder had parsed them itself: strings, frames, stacks, streams and contexts interned in the order they
     /// first appeared, entries appended to `list`. `before` gives this parse's memo value at an index before the
     /// part. Returns false, having changed nothing, when the part cannot be taken as it is. Every value of the part's
-    /// memo must have passed takesPartMemo() first; absorbedMemo() then gives each as this builder's.
+    /// memo must have passed takesPartMemo() first; absorbedMemo() then gives each as this builder's, in `meanwhile`,
+    /// which runs on the calling thread while the entries are copied on another.
     bool absorb(SnapshotBuilder& part, const BuilderValue& list,
-        const std::function<std::optional<BuilderValue>(uint64_t)>& before);
+        const std::function<std::optional<BuilderValue>(uint64_t)>& before, const std::function<void()>& meanwhile);
     /// Whether a value `part` memoized can be absorbed (a stand-in for an object from before it cannot).
     static bool takesPartMemo(const SnapshotBuilder& part, const BuilderValue& value);
     /// A value from the memo of the part absorb() took, in this builder's terms. Called once per value, in order.
