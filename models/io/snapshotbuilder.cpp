@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "snapshotbuilder.h"
 
+#include "sidebyside.h"
+
 #include <algorithm>
 #include <charconv>
-#include <exception>
 #include <limits>
-#include <thread>
 
 namespace RankScope {
 
@@ -998,24 +998,10 @@ bool SnapshotBuilder::absorb(SnapshotBuilder& part, const BuilderValue& list,
     // The entries and their times are copied on another core while `meanwhile` (the reader taking in the part's memo)
     // runs on this one: each took about a twentieth of a second of the 1 GB benchmark rank's load, on one core while
     // the other waited. They share nothing but the tables above, which neither changes.
-    std::exception_ptr copyFailed;
-    std::thread copier([&] {
-        try {
-            copyEntries();
-        } catch (...) {
-            copyFailed = std::current_exception();
-        }
-    });
-    try {
+    sideBySide(copyEntries, [&] {
         if (meanwhile)
             meanwhile();
-    } catch (...) {
-        copier.join();
-        throw;
-    }
-    copier.join();
-    if (copyFailed)
-        std::rethrow_exception(copyFailed);
+    });
     m_confirmedTrace[list.a] = uint32_t(trace.size());
     return true;
 }
