@@ -25,6 +25,9 @@ private slots:
     void replayBackAndForth();
     void peakLiveSet_data();
     void peakLiveSet();
+    void peakSummaryInHalves_data();
+    void peakSummaryInHalves();
+    void peakSummaryInHalvesAtTheSeam();
     void statsAtEndMatchSnapshot_data();
     void statsAtEndMatchSnapshot();
     void lod_data();
@@ -151,6 +154,127 @@ void TestHistory::peakLiveSet()
     QCOMPARE(sum(last), h->totalAfter(last));
     for (EventIndex i = 0; i <= last; ++i)
         QVERIFY(h->totalAfter(i) <= h->peakBytes());
+}
+
+namespace {
+// The fields of two peak summaries that differ, or nothing.
+QString summaryDifference(const DeviceHistory::PeakSummary& a, const DeviceHistory::PeakSummary& b)
+{
+    if (a.peakBytes == b.peakBytes && a.peakEvent == b.peakEvent && a.traceIncomplete == b.traceIncomplete
+        && a.oomEvents == b.oomEvents)
+        return {};
+    return QStringLiteral("peak %1 B at %2, incomplete %3, %4 OOMs against %5 B at %6, %7, %8")
+        .arg(a.peakBytes)
+        .arg(a.peakEvent)
+        .arg(a.traceIncomplete)
+        .arg(a.oomEvents)
+        .arg(b.peakBytes)
+        .arg(b.peakEvent)
+        .arg(b.traceIncomplete)
+        .arg(b.oomEvents);
+}
+
+// Every split of `s`'s trace of `device` in [from, to) gives the summary of one walk; empty, or the first that does
+// not.
+QString halvesDifference(const Snapshot& s, int device, size_t from, size_t to, size_t step = 1)
+{
+    const size_t n = size_t(device) < s.deviceTraces.size() ? s.deviceTraces[size_t(device)].size() : 0;
+    const DeviceHistory::PeakSummary whole = DeviceHistory::summarizeInHalves(s, device, n);
+    for (size_t split = from; split < to; split += step) {
+        if (const QString d = summaryDifference(DeviceHistory::summarizeInHalves(s, device, split), whole);
+            !d.isEmpty())
+            return QStringLiteral("split at %1 of %2: %3").arg(split).arg(n).arg(d);
+    }
+    return {};
+}
+} // namespace
+
+void TestHistory::peakSummaryInHalves_data()
+{
+    allDevices();
+}
+
+// `info`'s walk of a long trace runs in two halves: wherever they meet, the summary is the one walk's (which
+// peakLiveSet holds to the full replay's).
+void TestHistory::peakSummaryInHalves()
+{
+    QFETCH(QString, name);
+    QFETCH(int, device);
+    const SnapshotPtr s = load(name);
+    const size_t n = size_t(device) < s->deviceTraces.size() ? s->deviceTraces[size_t(device)].size() : 0;
+    QCOMPARE(summaryDifference(DeviceHistory::summarizeInHalves(*s, device, n), DeviceHistory::summarize(*s, device)),
+        QString());
+    QCOMPARE(halvesDifference(*s, device, 0, n + 2, std::max<size_t>(1, n / 97)), QString());
+}
+
+// Edits of a real trace that put each way the halves meet right at the seam: a free the second half cannot pair is
+// the first half's allocation's (of the same size, or not), or comes after the second half allocated over it, or
+// frees it twice; a block of the final snapshot that the first half left live is allocated over and freed (memory
+// from before the trace, to the whole walk) or only freed and allocated again.
+void TestHistory::peakSummaryInHalvesAtTheSeam()
+{
+    const SnapshotPtr real = load(QStringLiteral("cranberrii_memory_snapshot.pickle"));
+    const int device = DeviceHistory::mainDevice(*real);
+    const DeviceHistoryPtr h = DeviceHistory::build(real, device);
+    const TraceView events = h->events();
+    const size_t n = events.size();
+    std::set<uint64_t> finalBlocks;
+    for (const Segment& seg : real->segments) {
+        for (const Block& b : real->blocksOf(seg))
+            if (seg.device == device && b.state == BlockState::ActiveAllocated)
+                finalBlocks.insert(b.address);
+    }
+    // The latest allocation from the first half freed in the second, and the latest one still live at the end.
+    const Allocation* crossing = nullptr;
+    const Allocation* lasting = nullptr;
+    for (const Allocation& a : h->allocations()) {
+        if (a.initial || a.allocEvent >= n / 2)
+            continue;
+        if (a.freeEvent != Allocation::NoEvent && a.freeEvent > n / 2
+            && (!crossing || a.allocEvent > crossing->allocEvent))
+            crossing = &a;
+        if (a.freeEvent == Allocation::NoEvent && finalBlocks.count(a.addr)
+            && (!lasting || a.allocEvent > lasting->allocEvent))
+            lasting = &a;
+    }
+    QVERIFY(crossing && lasting);
+
+    // The trace with `inserted` entries put before event `at` (and `resized`'s size changed), the seam just before
+    // them.
+    const auto check = [&](const char* what, size_t at, std::vector<TraceEntry> inserted, size_t resized = SIZE_MAX) {
+        // What the walk reads of a snapshot: its segments, their blocks and the trace.
+        auto edited = std::make_shared<Snapshot>();
+        edited->segments = real->segments;
+        edited->blocks = real->blocks;
+        edited->deviceTraces.resize(real->deviceTraces.size());
+        TraceEntries trace;
+        for (size_t i = 0; i < n; ++i) {
+            if (i == at)
+                for (const TraceEntry& e : inserted)
+                    trace.push_back(e);
+            TraceEntry e = events[i];
+            if (i == resized)
+                e.size = int64_t(1) << 39;
+            trace.push_back(e);
+        }
+        edited->deviceTraces[size_t(device)] = std::move(trace);
+        const size_t seam = at == SIZE_MAX ? crossing->freeEvent : at;
+        const QString d = halvesDifference(*edited, device, seam - 3, seam + inserted.size() + 3);
+        QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(what), d)));
+    };
+    const TraceEntry crossingAlloc = events[crossing->allocEvent];
+    const TraceEntry crossingFree = events[crossing->freeEvent];
+    check("the free of an allocation from the first half", crossing->freeEvent, {});
+    check("the same, allocated larger than it is freed", SIZE_MAX, {}, crossing->allocEvent);
+    check("allocated over before it is freed", crossing->freeEvent, { crossingAlloc, crossingFree });
+    check("freed twice", crossing->freeEvent, { crossingFree, crossingFree });
+    const TraceEntry lastingAlloc = events[lasting->allocEvent];
+    TraceEntry lastingFree = crossingFree;
+    lastingFree.addr = lasting->addr;
+    lastingFree.size = lastingAlloc.size;
+    check("a final block allocated over and freed", n / 2, { lastingAlloc, lastingFree });
+    check("a final block freed and allocated again", n / 2, { lastingFree, lastingAlloc });
+    check("a final block freed", n / 2, { lastingFree });
 }
 
 void TestHistory::statsAtEndMatchSnapshot_data()

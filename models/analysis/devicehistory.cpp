@@ -3,12 +3,15 @@
 
 #include "addressmap.h"
 #include "pageahead.h"
+#include "platform.h"
 #include "profilerstep.h"
+#include "sidebyside.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
+#include <limits>
 #include <unordered_map>
 
 namespace RankScope {
@@ -37,18 +40,17 @@ Allocation allocationOf(const Snapshot& s, const TraceEntry& e)
     return a;
 }
 
-// The viewer's pairing (process_alloc_data): each alloc is matched with the next free_completed at its address; a
-// free without an alloc, and a live block of the final snapshot without one ("ghost"), are memory from before the
-// trace. Lone free_requested events change nothing. Calls alloc(i, e) → the payload to keep for the address,
-// pairedFree(i, e, payload), unpairedFree(i, e), then after(i, e, net) for every event with the change of the total
-// since the start, and ghost(block) for each ghost at the end.
-template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After, typename Ghost>
-void walkTrace(const Snapshot& s, int device, TraceView events, Alloc alloc, PairedFree pairedFree,
-    UnpairedFree unpairedFree, After after, Ghost ghost)
+// The viewer's pairing (process_alloc_data) over events [from, to), from the live allocations `live` holds: each alloc
+// is matched with the next free_completed at its address; a free without an alloc is memory from before (the trace,
+// when the walk starts at its beginning). Lone free_requested events change nothing. Calls alloc(i, e) → the payload to
+// keep for the address, pairedFree(i, e, payload), unpairedFree(i, e), then after(i, e, net) for every event with the
+// change of the total since `from`.
+template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After>
+void walkEvents(TraceView events, size_t from, size_t to, AddressMap<std::pair<Payload, int64_t>>& live, Alloc alloc,
+    PairedFree pairedFree, UnpairedFree unpairedFree, After after)
 {
-    AddressMap<std::pair<Payload, int64_t>> live; // address → payload, size
     int64_t net = 0;
-    for (size_t i = 0; i < events.size(); ++i) {
+    for (size_t i = from; i < to; ++i) {
         const TraceEntry e = events[i];
         const TraceAction action = e.action();
         if (action == TraceAction::Alloc) {
@@ -65,41 +67,174 @@ void walkTrace(const Snapshot& s, int device, TraceView events, Alloc alloc, Pai
         }
         after(i, e, net);
     }
+}
+
+// ghost(block) for each live block of the final snapshot that the walk of the whole trace did not leave live
+// (`isLive`): memory from before the trace that no event mentions.
+template <typename IsLive, typename Ghost> void forGhosts(const Snapshot& s, int device, IsLive isLive, Ghost ghost)
+{
     for (const Segment& seg : s.segments) {
         if (seg.device != device)
             continue;
         for (const Block& b : s.blocksOf(seg)) {
-            if (b.state == BlockState::ActiveAllocated && !live.contains(b.address))
+            if (b.state == BlockState::ActiveAllocated && !isLive(b.address))
                 ghost(b);
         }
     }
 }
+
+// walkEvents over the whole trace, then ghost(block) for each ghost.
+template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After, typename Ghost>
+void walkTrace(const Snapshot& s, int device, TraceView events, Alloc alloc, PairedFree pairedFree,
+    UnpairedFree unpairedFree, After after, Ghost ghost)
+{
+    AddressMap<std::pair<Payload, int64_t>> live; // address → payload, size
+    walkEvents(events, 0, events.size(), live, alloc, pairedFree, unpairedFree, after);
+    forGhosts(
+        s, device, [&](uint64_t address) { return live.contains(address); }, ghost);
+}
+
+// One stretch of a trace walked for its peak alone, from no live allocation.
+struct Stretch
+{
+    AddressMap<std::pair<char, int64_t>> live; // address → size, at its end
+    int64_t net = 0; ///< the change of the total over it
+    int64_t maxNet = 0; ///< its highest change from its start, first reached after maxAt
+    EventIndex maxAt = BeforeTrace; ///< BeforeTrace: never above the `floor` it was walked with
+    int64_t ooms = 0;
+    struct Free
+    {
+        size_t event;
+        uint64_t addr;
+        int64_t size;
+    };
+    std::vector<Free> unpaired; ///< frees of allocations it did not see, in order
+};
+
+// `watched` (where given) gets the first event that allocates at each of its addresses, which hold SIZE_MAX until then.
+Stretch walkStretch(TraceView events, size_t from, size_t to, int64_t floor, AddressMap<size_t>* watched = nullptr)
+{
+    Stretch st;
+    st.maxNet = floor;
+    walkEvents(
+        events, from, to, st.live,
+        [&](size_t i, const TraceEntry& e) {
+            if (watched) {
+                if (size_t* first = watched->find(e.addr); first && *first == SIZE_MAX)
+                    *first = i;
+            }
+            return char(0);
+        },
+        [](size_t, const TraceEntry&, char) {},
+        [&](size_t i, const TraceEntry& e) {
+            st.unpaired.push_back({ i, e.addr, e.size });
+        },
+        [&](size_t i, const TraceEntry& e, int64_t net) {
+            if (net > st.maxNet) {
+                st.maxNet = net;
+                st.maxAt = EventIndex(i);
+            }
+            st.ooms += e.action() == TraceAction::Oom;
+            st.net = net;
+        });
+    return st;
+}
+
+// Below this many events one walk is cheaper than starting a thread for half of it.
+constexpr size_t halvesFrom = size_t(1) << 20;
 
 } // namespace
 
 DeviceHistory::PeakSummary DeviceHistory::summarize(const Snapshot& s, int device)
 {
     // The same walk as a full replay, keeping only the running maximum: memory grows with the live allocations,
-    // not with the events.
+    // not with the events. On a long trace it is the last step of a load, on one core while the other waits: the
+    // halves of the trace are walked on both.
+    const size_t n = traceOf(s, device).size();
+    return summarizeInHalves(s, device, n >= halvesFrom && Platform::usableCores() > 1 ? n / 2 : n);
+}
+
+DeviceHistory::PeakSummary DeviceHistory::summarizeInHalves(const Snapshot& s, int device, size_t split)
+{
     const TraceView events = traceOf(s, device);
+    const size_t n = events.size();
+    split = std::min(split, n);
+    // The final snapshot's live blocks, each with the second half's first alloc there: a block the first half left
+    // live and the second never touched is live at the end, one it allocated over is not (unless it is again).
+    AddressMap<size_t> finalBlocks;
+    forGhosts(
+        s, device, [](uint64_t) { return false; }, [&](const Block& b) { finalBlocks.set(b.address, SIZE_MAX); });
+    // Each half from no live allocation, the second on a thread of its own. The second half's curve is then the
+    // whole walk's less the first half's change, except where a free it could not pair is the first event at an
+    // allocation the first half left live: the whole walk pairs the two, which changes the curve only if their sizes
+    // differ.
+    Stretch first;
+    Stretch second;
+    if (split < n) {
+        sideBySide([&] { second = walkStretch(events, split, n, std::numeric_limits<int64_t>::min(), &finalBlocks); },
+            [&] { first = walkStretch(events, 0, split, 0); });
+    } else {
+        first = walkStretch(events, 0, n, 0);
+    }
+
+    // The second half's first free at each address the first left live pairs with that allocation, unless the second
+    // allocated there before it: those allocs are looked for up to the last such free (the final blocks' are known).
+    struct Check
+    {
+        size_t firstFree = SIZE_MAX;
+        size_t firstAlloc = SIZE_MAX;
+    };
+    AddressMap<Check> checks;
+    size_t scanTo = split;
+    for (const Stretch::Free& f : second.unpaired) {
+        if (!first.live.contains(f.addr) || checks.contains(f.addr))
+            continue;
+        const size_t* known = finalBlocks.find(f.addr);
+        checks.set(f.addr, { f.event, known ? *known : SIZE_MAX });
+        if (!known)
+            scanTo = std::max(scanTo, f.event);
+    }
+    for (size_t i = split; i < scanTo; ++i) {
+        const TraceEntry e = events[i];
+        if (e.action() != TraceAction::Alloc)
+            continue;
+        if (Check* c = checks.find(e.addr); c && c->firstAlloc == SIZE_MAX)
+            c->firstAlloc = i;
+    }
+
     PeakSummary summary;
     int64_t initial = 0;
-    int64_t maxNet = 0;
-    walkTrace<char>(
-        s, device, events, [](size_t, const TraceEntry&) { return char(0); }, [](size_t, const TraceEntry&, char) {},
-        [&](size_t, const TraceEntry& e) {
-            initial += e.size;
-            summary.traceIncomplete = true;
-        },
-        [&](size_t i, const TraceEntry& e, int64_t net) {
-            if (net > maxNet) {
-                maxNet = net;
-                summary.peakEvent = EventIndex(i);
-            }
-            summary.oomEvents += e.action() == TraceAction::Oom;
+    for (const Stretch::Free& f : first.unpaired)
+        initial += f.size;
+    summary.traceIncomplete = !first.unpaired.empty();
+    for (const Stretch::Free& f : second.unpaired) {
+        const Check* c = checks.find(f.addr);
+        if (c && c->firstFree == f.event && c->firstAlloc > f.event) {
+            // Paired by the whole walk, which takes the alloc's size off the curve where the half took the free's.
+            if (first.live.find(f.addr)->second != f.size)
+                return summarizeInHalves(s, device, n);
+            first.live.take(f.addr);
+            continue;
+        }
+        initial += f.size;
+        summary.traceIncomplete = true;
+    }
+    forGhosts(
+        s, device,
+        [&](uint64_t address) {
+            return second.live.contains(address)
+                || (first.live.contains(address) && *finalBlocks.find(address) == SIZE_MAX);
         },
         [&](const Block& b) { initial += b.requestedSize; });
+
+    int64_t maxNet = first.maxNet;
+    summary.peakEvent = first.maxAt;
+    if (second.maxAt != BeforeTrace && first.net + second.maxNet > maxNet) {
+        maxNet = first.net + second.maxNet;
+        summary.peakEvent = second.maxAt;
+    }
     summary.peakBytes = initial + maxNet;
+    summary.oomEvents = first.ooms + second.ooms;
     return summary;
 }
 

@@ -209,6 +209,10 @@ public:
         int64_t oomEvents = 0; ///< counted on the same walk: `info` reads the trace once
     };
     static PeakSummary summarize(const Snapshot& snapshot, int device);
+    /// summarize() with the trace walked in two halves, events [0, split) and the rest, on two threads: the same
+    /// summary whatever the split (summarize() splits a long trace at its middle; a split at or past the end is one
+    /// walk).
+    static PeakSummary summarizeInHalves(const Snapshot& snapshot, int device, size_t split);
 
     const Snapshot& snapshot() const
     {
