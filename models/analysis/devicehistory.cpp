@@ -44,9 +44,9 @@ Allocation allocationOf(const Snapshot& s, const TraceEntry& e)
 // is matched with the next free_completed at its address; a free without an alloc is memory from before (the trace,
 // when the walk starts at its beginning). Lone free_requested events change nothing. Calls alloc(i, e) → the payload to
 // keep for the address, pairedFree(i, e, payload), unpairedFree(i, e), then after(i, e, net) for every event with the
-// change of the total since `from`.
+// change of the total since `from`. Returns that change over the whole stretch.
 template <typename Payload, typename Alloc, typename PairedFree, typename UnpairedFree, typename After>
-void walkEvents(TraceView events, size_t from, size_t to, AddressMap<std::pair<Payload, int64_t>>& live, Alloc alloc,
+int64_t walkEvents(TraceView events, size_t from, size_t to, AddressMap<std::pair<Payload, int64_t>>& live, Alloc alloc,
     PairedFree pairedFree, UnpairedFree unpairedFree, After after)
 {
     int64_t net = 0;
@@ -67,6 +67,7 @@ void walkEvents(TraceView events, size_t from, size_t to, AddressMap<std::pair<P
         }
         after(i, e, net);
     }
+    return net;
 }
 
 // ghost(block) for each live block of the final snapshot that the walk of the whole trace did not leave live
@@ -102,24 +103,31 @@ struct Stretch
     int64_t maxNet = 0; ///< its highest change from its start, first reached after maxAt
     EventIndex maxAt = BeforeTrace; ///< BeforeTrace: never above the `floor` it was walked with
     int64_t ooms = 0;
+    int64_t unpairedBytes = 0; ///< of the frees of allocations it did not see
+    bool unpairedAny = false;
     struct Free
     {
         size_t event;
         uint64_t addr;
         int64_t size;
     };
-    std::vector<Free> unpaired; ///< frees of allocations it did not see, in order
+    std::vector<Free> unpaired; ///< those frees in order, for a second half only
 };
 
-// `watched` (where given) gets the first event that allocates at each of its addresses, which hold SIZE_MAX until then.
+// A first half (or a whole trace) only counts the frees it cannot pair. A second half lists them, and notes in
+// `watched` the first event that allocates at each of its addresses, which hold SIZE_MAX until then. A parameter of
+// the template, so that the one walk of a short trace pays for neither.
+template <bool Second>
 Stretch walkStretch(TraceView events, size_t from, size_t to, int64_t floor, AddressMap<size_t>* watched = nullptr)
 {
     Stretch st;
-    st.maxNet = floor;
-    walkEvents(
+    int64_t maxNet = floor;
+    EventIndex maxAt = BeforeTrace;
+    int64_t ooms = 0;
+    st.net = walkEvents(
         events, from, to, st.live,
         [&](size_t i, const TraceEntry& e) {
-            if (watched) {
+            if constexpr (Second) {
                 if (size_t* first = watched->find(e.addr); first && *first == SIZE_MAX)
                     *first = i;
             }
@@ -127,16 +135,21 @@ Stretch walkStretch(TraceView events, size_t from, size_t to, int64_t floor, Add
         },
         [](size_t, const TraceEntry&, char) {},
         [&](size_t i, const TraceEntry& e) {
-            st.unpaired.push_back({ i, e.addr, e.size });
+            if constexpr (Second)
+                st.unpaired.push_back({ i, e.addr, e.size });
+            st.unpairedBytes += e.size;
+            st.unpairedAny = true;
         },
         [&](size_t i, const TraceEntry& e, int64_t net) {
-            if (net > st.maxNet) {
-                st.maxNet = net;
-                st.maxAt = EventIndex(i);
+            if (net > maxNet) {
+                maxNet = net;
+                maxAt = EventIndex(i);
             }
-            st.ooms += e.action() == TraceAction::Oom;
-            st.net = net;
+            ooms += e.action() == TraceAction::Oom;
         });
+    st.maxNet = maxNet;
+    st.maxAt = maxAt;
+    st.ooms = ooms;
     return st;
 }
 
@@ -159,11 +172,12 @@ DeviceHistory::PeakSummary DeviceHistory::summarizeInHalves(const Snapshot& s, i
     const TraceView events = traceOf(s, device);
     const size_t n = events.size();
     split = std::min(split, n);
-    // The final snapshot's live blocks, each with the second half's first alloc there: a block the first half left
-    // live and the second never touched is live at the end, one it allocated over is not (unless it is again).
+    // With a second half, the final snapshot's live blocks, each with its first alloc there: a block the first half
+    // left live and the second never touched is live at the end, one it allocated over is not (unless it is again).
     AddressMap<size_t> finalBlocks;
-    forGhosts(
-        s, device, [](uint64_t) { return false; }, [&](const Block& b) { finalBlocks.set(b.address, SIZE_MAX); });
+    if (split < n)
+        forGhosts(
+            s, device, [](uint64_t) { return false; }, [&](const Block& b) { finalBlocks.set(b.address, SIZE_MAX); });
     // Each half from no live allocation, the second on a thread of its own. The second half's curve is then the
     // whole walk's less the first half's change, except where a free it could not pair is the first event at an
     // allocation the first half left live: the whole walk pairs the two, which changes the curve only if their sizes
@@ -171,10 +185,11 @@ DeviceHistory::PeakSummary DeviceHistory::summarizeInHalves(const Snapshot& s, i
     Stretch first;
     Stretch second;
     if (split < n) {
-        sideBySide([&] { second = walkStretch(events, split, n, std::numeric_limits<int64_t>::min(), &finalBlocks); },
-            [&] { first = walkStretch(events, 0, split, 0); });
+        sideBySide(
+            [&] { second = walkStretch<true>(events, split, n, std::numeric_limits<int64_t>::min(), &finalBlocks); },
+            [&] { first = walkStretch<false>(events, 0, split, 0); });
     } else {
-        first = walkStretch(events, 0, n, 0);
+        first = walkStretch<false>(events, 0, n, 0);
     }
 
     // The second half's first free at each address the first left live pairs with that allocation, unless the second
@@ -203,10 +218,8 @@ DeviceHistory::PeakSummary DeviceHistory::summarizeInHalves(const Snapshot& s, i
     }
 
     PeakSummary summary;
-    int64_t initial = 0;
-    for (const Stretch::Free& f : first.unpaired)
-        initial += f.size;
-    summary.traceIncomplete = !first.unpaired.empty();
+    int64_t initial = first.unpairedBytes;
+    summary.traceIncomplete = first.unpairedAny;
     for (const Stretch::Free& f : second.unpaired) {
         const Check* c = checks.find(f.addr);
         if (c && c->firstFree == f.event && c->firstAlloc > f.event) {
@@ -222,8 +235,10 @@ DeviceHistory::PeakSummary DeviceHistory::summarizeInHalves(const Snapshot& s, i
     forGhosts(
         s, device,
         [&](uint64_t address) {
-            return second.live.contains(address)
-                || (first.live.contains(address) && *finalBlocks.find(address) == SIZE_MAX);
+            if (second.live.contains(address))
+                return true;
+            const size_t* secondAlloc = finalBlocks.find(address);
+            return first.live.contains(address) && !(secondAlloc && *secondAlloc != SIZE_MAX);
         },
         [&](const Block& b) { initial += b.requestedSize; });
 
