@@ -23,6 +23,7 @@
 #include "rankchart.h"
 #include "rankfiles.h"
 #include "ranklistmodel.h"
+#include "rectlayer.h"
 #include "sitetable.h"
 #include "snapshotreader.h"
 #include "stackpane.h"
@@ -60,6 +61,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 
 using namespace RankScope;
@@ -82,6 +84,7 @@ private slots:
     void detailOnlyForWhatChanged();
     void recycledDetailDrawsTheSame();
     void nearestPixelRoundsHalvesUp();
+    void rectLayersFillAsOneRectangleAfterAnother();
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void whatIfShowsTheMargin();
@@ -574,6 +577,87 @@ void TestWidgets::nearestPixelRoundsHalvesUp()
     for (double t : values)
         QCOMPARE(ChartStyle::nearestPixel(t), int(std::floor(t + 0.5)));
     static_assert(ChartStyle::nearestPixel(-0.75) == -1 && ChartStyle::nearestPixel(-0.5) == 0);
+}
+
+void TestWidgets::rectLayersFillAsOneRectangleAfterAnother()
+{
+    // drawRectLayers converts edges inline and fills narrow boxes by width. Each pixel must end as the plain rule gives
+    // it: left and top edges rounded down, right and bottom to the nearest, at least one pixel, an outline on its first
+    // and last rows and columns, later rectangles over earlier ones.
+    const auto fillInTurn = [](QImage& canvas, const QRectF& r, const QPointF& origin, qreal dpr, QRgb color,
+                                QRgb outline) {
+        const double left = (r.left() - origin.x()) * dpr;
+        const double top = (r.top() - origin.y()) * dpr;
+        if (r.right() <= origin.x() || r.bottom() <= origin.y() || left >= canvas.width() || top >= canvas.height())
+            return;
+        const int x0 = std::max(0, int(std::floor(left)));
+        const int y0 = std::max(0, int(std::floor(top)));
+        const int x1 = std::min(canvas.width(), std::max(x0 + 1, int(std::lround((r.right() - origin.x()) * dpr))));
+        const int y1 = std::min(canvas.height(), std::max(y0 + 1, int(std::lround((r.bottom() - origin.y()) * dpr))));
+        for (int y = y0; y < y1; ++y) {
+            for (int x = x0; x < x1; ++x) {
+                const bool edge = y == y0 || y == y1 - 1 || x == x0 || x == x1 - 1;
+                canvas.setPixel(x, y, outline && edge ? outline : color);
+            }
+        }
+    };
+    std::mt19937 random(43);
+    const auto uniform = [&random](double low, double high) {
+        return std::uniform_real_distribution<double>(low, high)(random);
+    };
+    // Widths that the fill treats apart (one to eight pixels), wider ones, and slivers under a pixel; heights of one
+    // and two rows (all outline) and more.
+    const std::vector<double> widths { 0.2, 0.5, 1, 1.49, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 7.6, 8, 9, 17, 160, 900 };
+    const std::vector<double> heights { 0.3, 1, 1.5, 2, 3, 12, 127.5, 129, 300, 900 };
+    for (const qreal dpr : { 1.0, 1.5, 2.0 }) {
+        const QRectF area(8, 6, 401.5, 297.25);
+        std::vector<RectLayer> layers(9);
+        for (size_t l = 0; l < layers.size(); ++l) {
+            layers[l].color = qRgb(int(random() % 256), int(random() % 256), int(l * 20));
+            layers[l].outline = l % 3 == 0 ? qRgb(int(l * 25), 0, int(random() % 256)) : 0;
+            for (int i = 0; i < 300; ++i) {
+                // The largest only in the first layers, which the rest then cover in part.
+                const size_t largest = l < 2 ? 0 : 2;
+                const double w = widths[random() % (widths.size() - largest)];
+                const double h = heights[random() % (heights.size() - largest)];
+                // Whole, half and arbitrary coordinates, some off the area on each side.
+                const double x = i % 3 == 0 ? std::round(uniform(-40, 420))
+                    : i % 3 == 1            ? std::round(uniform(-40, 420) * 2) / 2
+                                            : uniform(-1000, 430);
+                const double y = i % 2 == 0 ? std::round(uniform(-30, 310)) : uniform(-1000, 320);
+                layers[l].rects.emplace_back(x, y, w, h);
+            }
+        }
+        const QSize device = (QSizeF(430, 320) * dpr).toSize();
+        QImage drawn(device, QImage::Format_ARGB32_Premultiplied);
+        drawn.setDevicePixelRatio(dpr);
+        drawn.fill(qRgb(250, 250, 250));
+        QImage expected = drawn.copy();
+        {
+            QPainter p(&drawn);
+            drawRectLayers(p, area, layers);
+        }
+        QImage canvas(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr)),
+            QImage::Format_ARGB32_Premultiplied);
+        canvas.fill(Qt::transparent);
+        for (const RectLayer& l : layers) {
+            for (const QRectF& r : l.rects)
+                fillInTurn(canvas, r, area.topLeft(), dpr, l.color, l.outline);
+        }
+        canvas.setDevicePixelRatio(dpr);
+        {
+            QPainter p(&expected);
+            p.drawImage(area.topLeft(), canvas);
+        }
+        QVERIFY2(drawn == expected, qPrintable(QStringLiteral("device pixel ratio %1").arg(dpr)));
+        // Not all of one colour: the rectangles reach the canvas, cover each other and leave room between them.
+        QSet<QRgb> colours;
+        for (int y = 0; y < drawn.height(); y += 3) {
+            for (int x = 0; x < drawn.width(); x += 3)
+                colours.insert(drawn.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 12, qPrintable(QString::number(colours.size())));
+    }
 }
 
 void TestWidgets::recycledDetailDrawsTheSame()
