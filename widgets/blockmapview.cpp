@@ -349,7 +349,11 @@ QRectF BlockMapView::mapArea() const
 // Unzoomed map: x in pixels across the area's width for maxSize bytes, rows of rowHeight pixels.
 QRectF BlockMapView::segmentRect(size_t segment) const
 {
-    const QRectF area = mapArea();
+    return segmentRect(segment, mapArea());
+}
+
+QRectF BlockMapView::segmentRect(size_t segment, const QRectF& area) const
+{
     const double scale = area.width() / m_packing.rowWidth;
     const double rowHeight = std::min(MaxRowHeight, area.height() / double(std::max<size_t>(m_packing.rows.size(), 1)));
     const QRectF unzoomed(m_packing.segmentOffset[segment] * scale, m_packing.segmentRow[segment] * rowHeight,
@@ -417,13 +421,15 @@ void BlockMapView::paintEvent(QPaintEvent*)
     // Tens of thousands of rectangles: each segment's rectangle is computed once, rectangles are gathered by colour,
     // and on screen they are filled straight into an image, which keeps a full repaint within a frame.
     std::vector<QRectF> segmentRects(segments.size());
+    std::vector<char> shown(segments.size());
     std::vector<RectLayer> layers(1);
     const StateColors colors = stateColors(pal);
     layers[0].color = colors.free.rgba();
     layers[0].outline = colors.segmentOutline.rgba();
     for (size_t i = 0; i < segments.size(); ++i) {
-        segmentRects[i] = segmentRect(i);
-        if (segmentRects[i].intersects(area))
+        segmentRects[i] = segmentRect(i, area);
+        shown[i] = segmentRects[i].intersects(area);
+        if (shown[i])
             layers[0].rects.push_back(segmentRects[i]);
     }
     const auto add = [&layers](QRgb color, const QRectF& r) {
@@ -443,13 +449,13 @@ void BlockMapView::paintEvent(QPaintEvent*)
         const size_t seg = m_layout->blockSegment[i];
         if (seg >= segments.size())
             continue;
-        const QRectF& s = segmentRects[seg];
-        if (!s.intersects(area))
+        if (!shown[seg])
             continue;
+        const QRectF& s = segmentRects[seg];
         const double left = xIn(s, segments[seg], b.addr);
         const double used = std::max(1.0, xIn(s, segments[seg], b.addr + uint64_t(b.requested)) - left);
         QRgb color = b.pendingFree ? alert
-            : m_coloring == BySite ? ChartStyle::siteColor(m_layout->fingerprints[i]).rgba()
+            : m_coloring == BySite ? ChartStyle::siteRgb(m_layout->fingerprints[i])
                                    : active;
         // With a site selected, the rest turns neutral so the site's blocks stand out.
         if (m_highlight && m_layout->fingerprints[i] != *m_highlight && !b.pendingFree)
@@ -468,7 +474,7 @@ void BlockMapView::paintEvent(QPaintEvent*)
         p.setBrush(tooSmallBrush(colors));
         for (const FreeSpace::Gap& g : m_layout->free.gaps) {
             const std::optional<size_t> seg = segmentOf(segments, g.addr);
-            if (g.size >= m_tooSmallFor || !seg || !segmentRects[*seg].intersects(area))
+            if (g.size >= m_tooSmallFor || !seg || !shown[*seg])
                 continue;
             const QRectF& s = segmentRects[*seg];
             const double left = xIn(s, segments[*seg], g.addr);

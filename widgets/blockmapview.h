@@ -139,6 +139,8 @@ public:
 private:
     QRectF mapArea() const;
     QRectF segmentRect(size_t segment) const;
+    // The same for a map area computed once, for a paint of tens of thousands of segments.
+    QRectF segmentRect(size_t segment, const QRectF& area) const;
     double xOf(size_t segment, uint64_t address) const;
     std::optional<size_t> segmentAt(const QPointF& pos) const;
 

@@ -89,12 +89,17 @@ QString StepTicker::getTickLabel(double tick, const QLocale&, QChar, int)
 
 namespace ChartStyle {
 
-QColor siteColor(uint64_t fingerprint)
+QRgb siteRgb(uint64_t fingerprint)
 {
     // Tableau 20 minus its reds (kept for alerts) and greys (kept for the summarized band).
     static constexpr std::array<QRgb, 16> palette = { 0x4e79a7, 0xa0cbe8, 0xf28e2b, 0xffbe7d, 0x59a14f, 0x8cd17d,
         0xb6992d, 0xf1ce63, 0x499894, 0x86bcb6, 0xd37295, 0xfabfd2, 0xb07aa1, 0xd4a6c8, 0x9d7660, 0xd7b5a6 };
-    return QColor::fromRgb(palette[(fingerprint ^ (fingerprint >> 32)) % palette.size()]);
+    return 0xff000000 | palette[(fingerprint ^ (fingerprint >> 32)) % palette.size()];
+}
+
+QColor siteColor(uint64_t fingerprint)
+{
+    return QColor::fromRgb(siteRgb(fingerprint));
 }
 
 QColor alertColor()

@@ -64,6 +64,8 @@ constexpr double WheelZoomStep = 1.25;
 /// The colour of a site, from SiteTable::fingerprint: the same code has the same colour on every rank and in
 /// every view.
 QColor siteColor(uint64_t fingerprint);
+/// The same as an opaque QRgb, for views that colour a hundred thousand blocks a paint.
+QRgb siteRgb(uint64_t fingerprint);
 /// The colour of one allocation on the timelines: a stable hue per allocation index, consecutive allocations far
 /// apart on the colour wheel, so neighbouring bands differ. Reds (alerts), magentas (findings) and greys (the
 /// remainder) are left out, so no allocation looks like a marker.
