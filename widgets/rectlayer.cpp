@@ -100,7 +100,7 @@ void fillBox(QRgb* bits, qsizetype stride, const PixelBox& b)
 
 } // namespace
 
-void drawRectLayers(QPainter& p, const QRectF& area, const std::vector<RectLayer>& layers)
+void drawRectLayers(QPainter& p, const QRectF& area, std::span<const RectLayer> layers)
 {
     if (p.paintEngine()->type() != QPaintEngine::Raster) {
         // Vector output (SVG, PDF) keeps rectangles: one call per colour.

@@ -4,6 +4,7 @@
 #include <QRectF>
 #include <QRgb>
 
+#include <span>
 #include <vector>
 
 class QPainter;
@@ -21,6 +22,6 @@ struct RectLayer
 /// Draws `layers` in order, clipped to `area`. On screen the rectangles are filled straight into an image (whole
 /// device pixels, at least one), which keeps a full repaint of tens of thousands of them within a frame; on a vector
 /// device (SVG, PDF) they stay rectangles, one call per colour.
-void drawRectLayers(QPainter& painter, const QRectF& area, const std::vector<RectLayer>& layers);
+void drawRectLayers(QPainter& painter, const QRectF& area, std::span<const RectLayer> layers);
 
 } // namespace RankScope

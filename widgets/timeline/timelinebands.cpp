@@ -255,23 +255,33 @@ void TimelineBands::draw(QCPPainter* painter)
 
     // The highlighted site's bands last and at least three pixels wide, so that a tensor that lives a moment is
     // still seen at the zoom that shows the whole trace.
-    std::vector<RectLayer> layers;
-    layers.reserve(d.bands.size());
-    std::vector<RectLayer> lit;
-    for (size_t k = 0; k < d.bands.size(); ++k) {
-        const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
-        RectLayer& layer = (isLit ? lit : layers).emplace_back();
-        layer.color = bandColor(d.bands[k]).rgba();
-        forEachRect(
-            k,
-            [&](const QRectF& r) {
-                layer.rects.push_back(
-                    isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
-            },
-            isLit);
+    // One layer per band, kept from one replot to the next with the room their rectangles took: growing the 1 GB
+    // rank's 9,631 vectors again at every replot was a tenth of it. Replots are on the GUI thread, one after another,
+    // so the views share them.
+    thread_local std::vector<RectLayer> layers;
+    size_t used = 0;
+    for (const bool lit : { false, true }) {
+        for (size_t k = 0; k < d.bands.size(); ++k) {
+            const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
+            if (isLit != lit)
+                continue;
+            if (used == layers.size())
+                layers.emplace_back();
+            RectLayer& layer = layers[used++];
+            layer.color = bandColor(d.bands[k]).rgba();
+            layer.rects.clear();
+            forEachRect(
+                k,
+                [&](const QRectF& r) {
+                    layer.rects.push_back(
+                        isLit && r.width() < 3 ? r.adjusted((r.width() - 3) / 2, 0, (3 - r.width()) / 2, 0) : r);
+                },
+                isLit);
+        }
+        if (!*m_highlight)
+            break;
     }
-    layers.insert(layers.end(), std::make_move_iterator(lit.begin()), std::make_move_iterator(lit.end()));
-    drawRectLayers(*painter, area, layers);
+    drawRectLayers(*painter, area, std::span<const RectLayer>(layers.data(), used));
 
     // What is too small for a band of its own, on top of the bands as the official viewer stacks it.
     // Its top is the curve, outlined below.
