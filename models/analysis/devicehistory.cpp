@@ -730,9 +730,19 @@ TimelineLod DeviceHistory::lod(
     size_t spanned = 0;
     for (const Candidate& band : candidates)
         spanned += size_t(band.to - band.from);
+    const int* recycledRuns = lod.runColumn.data();
     lod.runColumn.reserve(spanned);
     lod.runOffset.reserve(spanned);
+    // Fresh arrays' pages (the first decimation's, an export's) took as long to fault in as the bands take to stack:
+    // the other core faults them in ahead. Recycled ones are in already as far as the decimation they served wrote.
+    std::optional<PagesAheadOfFill> pages;
+    if (lod.runColumn.data() != recycledRuns)
+        pages.emplace(std::vector<PagesAheadOfFill::Array> { { lod.runColumn.data(), sizeof(int), spanned },
+                          { lod.runOffset.data(), sizeof(int64_t), spanned } },
+            size_t(4) << 20);
     for (const Candidate& band : candidates) {
+        if (pages)
+            pages->filled(lod.runColumn.size());
         lod.bands.push_back(band.index);
         lod.firstColumn.push_back(band.from);
         lod.columnCount.push_back(band.to - band.from);

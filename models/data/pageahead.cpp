@@ -2,8 +2,10 @@
 #include "pageahead.h"
 
 #include "bigallocator.h"
+#include "platform.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace RankScope {
 
@@ -54,6 +56,44 @@ PagesInBackground::PagesInBackground(std::vector<std::pair<const void*, size_t>>
 
 PagesInBackground::~PagesInBackground()
 {
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+PagesAheadOfFill::PagesAheadOfFill(std::vector<Array> arrays, size_t ahead)
+{
+    size_t total = 0;
+    for (const Array& a : arrays)
+        total += a.elementBytes * a.capacity;
+    if (total < (size_t(16) << 20) || Platform::usableCores() < 2)
+        return;
+    m_thread = std::thread([this, arrays = std::move(arrays), ahead] {
+        std::vector<size_t> done(arrays.size(), 0);
+        while (!m_done.load(std::memory_order_relaxed)) {
+            const size_t filled = m_filled.load(std::memory_order_relaxed);
+            bool faulted = false;
+            for (size_t i = 0; i < arrays.size(); ++i) {
+                const Array& a = arrays[i];
+                const size_t to = std::min(a.capacity * a.elementBytes, filled * a.elementBytes + ahead);
+                // Once a quarter of the distance is due: fewer, larger calls.
+                if (to <= done[i] + ahead / 4)
+                    continue;
+                const auto* data = static_cast<const char*>(a.data);
+                if (!BigBlocks::populate(data + std::max(done[i], filled * a.elementBytes), data + to))
+                    return;
+                done[i] = to;
+                faulted = true;
+            }
+            // Caught up: the filler writes a megabyte in about a millisecond.
+            if (!faulted)
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    });
+}
+
+PagesAheadOfFill::~PagesAheadOfFill()
+{
+    m_done.store(true, std::memory_order_relaxed);
     if (m_thread.joinable())
         m_thread.join();
 }

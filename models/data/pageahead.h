@@ -81,4 +81,36 @@ private:
     std::thread m_thread;
 };
 
+/// Arrays filled front to back, each by the same count of elements, for which too much is reserved to fault it all
+/// in (a decimation's runs: room for a run per column each band spans, a tenth of which it writes). A thread of its
+/// own faults in each array's pages up to `ahead` bytes past the count the filler last published, so the kernel's
+/// zeroing costs the other core; it stops and is joined when this is destroyed. Nothing is started for arrays below
+/// a block of BigBlocks' own or on one usable core.
+class PagesAheadOfFill
+{
+public:
+    /// An array: its start, the bytes of an element, and its room in elements.
+    struct Array
+    {
+        const void* data;
+        size_t elementBytes;
+        size_t capacity;
+    };
+    PagesAheadOfFill(std::vector<Array> arrays, size_t ahead);
+    ~PagesAheadOfFill();
+    PagesAheadOfFill(const PagesAheadOfFill&) = delete;
+    PagesAheadOfFill& operator=(const PagesAheadOfFill&) = delete;
+
+    /// The filler: every array holds `elements` now.
+    void filled(size_t elements)
+    {
+        m_filled.store(elements, std::memory_order_relaxed);
+    }
+
+private:
+    std::atomic<size_t> m_filled { 0 };
+    std::atomic<bool> m_done { false };
+    std::thread m_thread;
+};
+
 } // namespace RankScope
