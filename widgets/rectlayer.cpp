@@ -6,7 +6,9 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace RankScope {
 
@@ -54,30 +56,19 @@ template <int Width> void fillColumns(QRgb* first, qsizetype stride, int rows, Q
     }
 }
 
+// The fills of one to eight pixels' width: most of a block map's rectangles are that narrow and a dozen rows tall.
+template <size_t... Widths> constexpr auto narrowFills(std::index_sequence<Widths...>)
+{
+    return std::array<void (*)(QRgb*, qsizetype, int, QRgb), sizeof...(Widths)> { &fillColumns<int(Widths) + 1>... };
+}
+constexpr auto NarrowFills = narrowFills(std::make_index_sequence<8>());
+
 void fillColumns(QRgb* first, qsizetype stride, int rows, int width, QRgb color)
 {
-    // Most of a block map's rectangles are under eight pixels wide and a dozen tall.
-    switch (width) {
-    case 1:
-        return fillColumns<1>(first, stride, rows, color);
-    case 2:
-        return fillColumns<2>(first, stride, rows, color);
-    case 3:
-        return fillColumns<3>(first, stride, rows, color);
-    case 4:
-        return fillColumns<4>(first, stride, rows, color);
-    case 5:
-        return fillColumns<5>(first, stride, rows, color);
-    case 6:
-        return fillColumns<6>(first, stride, rows, color);
-    case 7:
-        return fillColumns<7>(first, stride, rows, color);
-    case 8:
-        return fillColumns<8>(first, stride, rows, color);
-    default:
-        for (int r = 0; r < rows; ++r, first += stride)
-            std::fill_n(first, width, color);
-    }
+    if (width <= int(NarrowFills.size()))
+        return NarrowFills[size_t(width) - 1](first, stride, rows, color);
+    for (int r = 0; r < rows; ++r, first += stride)
+        std::fill_n(first, width, color);
 }
 
 // A box's pixels: the fill, and with an outline its first and last row and column in the outline's colour.
