@@ -82,7 +82,7 @@ private:
 };
 
 /// Arrays filled front to back, each by the same count of elements, for which too much is reserved to fault it all
-/// in (a decimation's runs: room for a run per column each band spans, a tenth of which it writes). A thread of its
+/// in (a decimation's runs: room for a run per column each band spans, more than it writes). A thread of its
 /// own faults in each array's pages up to `ahead` bytes past the count the filler last published, so the kernel's
 /// zeroing costs the other core; it stops and is joined when this is destroyed. Nothing is started for arrays below
 /// a block of BigBlocks' own or on one usable core.
