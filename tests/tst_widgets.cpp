@@ -61,6 +61,7 @@
 
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -85,6 +86,7 @@ private slots:
     void recycledDetailDrawsTheSame();
     void nearestPixelRoundsHalvesUp();
     void rectLayersFillAsOneRectangleAfterAnother();
+    void allocationColorsLookedUp();
     void flameGraphOfTheExcess();
     void outOfMemoryMarkerAndWhatIf();
     void whatIfShowsTheMargin();
@@ -657,6 +659,31 @@ void TestWidgets::rectLayersFillAsOneRectangleAfterAnother()
                 colours.insert(drawn.pixel(x, y));
         }
         QVERIFY2(colours.size() > 12, qPrintable(QString::number(colours.size())));
+    }
+}
+
+void TestWidgets::allocationColorsLookedUp()
+{
+    // The table gives what the colour's own formula gives, on a light and a dark base, for the first allocations, the
+    // largest and a spread between; the formula is the one the bands were coloured with before the table.
+    std::vector<uint32_t> allocations(200000);
+    std::iota(allocations.begin(), allocations.end(), 0u);
+    for (uint64_t a = 200000; a <= UINT32_MAX; a = a * 3 + 7)
+        allocations.push_back(uint32_t(a));
+    allocations.push_back(UINT32_MAX);
+    for (const QColor& base : { QColor(Qt::white), QColor(0x20, 0x20, 0x20) }) {
+        QPalette palette;
+        palette.setColor(QPalette::Base, base);
+        const bool dark = base.lightness() < 128;
+        const ChartStyle::AllocationColors colors(palette);
+        for (const uint32_t a : allocations) {
+            const double turn = std::fmod(double(a) * 0.6180339887498949, 1.0);
+            const int level = int(a % 3);
+            const QColor before =
+                QColor::fromHsv(30 + int(turn * 255), 150 + level * 30, dark ? 190 + level * 20 : 235 - level * 30);
+            QCOMPARE(ChartStyle::allocationColor(a, palette).rgba(), before.rgba());
+            QCOMPARE(colors.rgb(a), before.rgba());
+        }
     }
 }
 

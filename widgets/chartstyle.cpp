@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace RankScope {
 
@@ -138,17 +139,55 @@ QColor mixed(const QColor& a, const QColor& b, double share)
         float(a.greenF() * share + b.greenF() * (1 - share)), float(a.blueF() * share + b.blueF() * (1 - share)));
 }
 
+namespace {
+
+// Golden-ratio steps through hues 30° (orange) to 285° (violet): any run of neighbours is spread over the range, and
+// the same allocation keeps its colour at every zoom. Three lightness levels split similar hues. The step's fraction
+// x - floor(x) is exact, as fmod(x, 1) is.
+constexpr int AllocationHues = 255;
+constexpr int AllocationLevels = 3;
+
+std::pair<int, int> allocationHueAndLevel(uint32_t allocation)
+{
+    constexpr double golden = 0.6180339887498949;
+    const double steps = double(allocation) * golden;
+    return { int((steps - std::floor(steps)) * AllocationHues), int(allocation % AllocationLevels) };
+}
+
+QColor allocationHsv(int hue, int level, bool dark)
+{
+    return QColor::fromHsv(30 + hue, 150 + level * 30, dark ? 190 + level * 20 : 235 - level * 30);
+}
+
+} // namespace
+
 QColor allocationColor(uint32_t allocation, const QPalette& palette)
 {
-    // Golden-ratio steps through hues 30° (orange) to 285° (violet): any run of neighbours is spread over the
-    // range, and the same allocation keeps its colour at every zoom. Three lightness levels split similar hues.
-    constexpr double golden = 0.6180339887498949;
-    const double turn = std::fmod(double(allocation) * golden, 1.0);
-    const int hue = 30 + int(turn * 255);
-    const int level = int(allocation % 3);
-    const int saturation = 150 + level * 30;
-    const int value = isDark(palette) ? 190 + level * 20 : 235 - level * 30;
-    return QColor::fromHsv(hue, saturation, value);
+    const auto [hue, level] = allocationHueAndLevel(allocation);
+    return allocationHsv(hue, level, isDark(palette));
+}
+
+AllocationColors::AllocationColors(const QPalette& palette)
+{
+    // Every colour allocationColor gives, converted from HSV once per theme.
+    static const auto table = [] {
+        std::array<QRgb, 2 * AllocationLevels * AllocationHues> colors {};
+        for (int dark = 0; dark < 2; ++dark) {
+            for (int level = 0; level < AllocationLevels; ++level) {
+                for (int hue = 0; hue < AllocationHues; ++hue)
+                    colors[size_t((dark * AllocationLevels + level) * AllocationHues + hue)] =
+                        allocationHsv(hue, level, dark).rgba();
+            }
+        }
+        return colors;
+    }();
+    m_table = table.data() + (isDark(palette) ? AllocationLevels * AllocationHues : 0);
+}
+
+QRgb AllocationColors::rgb(uint32_t allocation) const
+{
+    const auto [hue, level] = allocationHueAndLevel(allocation);
+    return m_table[level * AllocationHues + hue];
 }
 
 QColor findingColor(const QPalette& palette)

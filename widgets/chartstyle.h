@@ -70,6 +70,18 @@ QRgb siteRgb(uint64_t fingerprint);
 /// apart on the colour wheel, so neighbouring bands differ. Reds (alerts), magentas (findings) and greys (the
 /// remainder) are left out, so no allocation looks like a marker.
 QColor allocationColor(uint32_t allocation, const QPalette& palette);
+/// allocationColor's colours on one palette as opaque QRgb, looked up in a table of all of them: a replot colours
+/// thousands of bands, and converting each from HSV was a twentieth of it.
+class AllocationColors
+{
+public:
+    explicit AllocationColors(const QPalette& palette);
+    /// allocationColor(allocation, palette).rgba().
+    QRgb rgb(uint32_t allocation) const;
+
+private:
+    const QRgb* m_table = nullptr;
+};
 /// A selected finding's allocations: its bands are tinted with it and its allocations too small to see are marked
 /// in it. A colour no band, block or marker uses otherwise.
 QColor findingColor(const QPalette& palette);

@@ -260,6 +260,8 @@ void TimelineBands::draw(QCPPainter* painter)
     // so the views share them.
     thread_local std::vector<RectLayer> layers;
     size_t used = 0;
+    const ChartStyle::AllocationColors allocationColors(palette);
+    const bool byAllocation = !*m_highlight && m_view->bandColoring() == TimelineView::ColorByAllocation;
     for (const bool lit : { false, true }) {
         for (size_t k = 0; k < d.bands.size(); ++k) {
             const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
@@ -268,7 +270,7 @@ void TimelineBands::draw(QCPPainter* painter)
             if (used == layers.size())
                 layers.emplace_back();
             RectLayer& layer = layers[used++];
-            layer.color = bandColor(d.bands[k]).rgba();
+            layer.color = byAllocation ? allocationColors.rgb(d.bands[k].allocation) : bandColor(d.bands[k]).rgba();
             layer.rects.clear();
             forEachRect(
                 k,
