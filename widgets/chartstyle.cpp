@@ -144,19 +144,20 @@ namespace {
 // Golden-ratio steps through hues 30° (orange) to 285° (violet): any run of neighbours is spread over the range, and
 // the same allocation keeps its colour at every zoom. Three lightness levels split similar hues. The step's fraction
 // x - floor(x) is exact, as fmod(x, 1) is.
-constexpr int AllocationHues = 255;
-constexpr int AllocationLevels = 3;
+constexpr size_t AllocationHues = 255;
+constexpr size_t AllocationLevels = 3;
 
-std::pair<int, int> allocationHueAndLevel(uint32_t allocation)
+std::pair<size_t, size_t> allocationHueAndLevel(uint32_t allocation)
 {
     constexpr double golden = 0.6180339887498949;
     const double steps = double(allocation) * golden;
-    return { int((steps - std::floor(steps)) * AllocationHues), int(allocation % AllocationLevels) };
+    return { size_t((steps - std::floor(steps)) * double(AllocationHues)), allocation % AllocationLevels };
 }
 
-QColor allocationHsv(int hue, int level, bool dark)
+QColor allocationHsv(size_t hue, size_t level, bool dark)
 {
-    return QColor::fromHsv(30 + hue, 150 + level * 30, dark ? 190 + level * 20 : 235 - level * 30);
+    const int l = int(level);
+    return QColor::fromHsv(30 + int(hue), 150 + l * 30, dark ? 190 + l * 20 : 235 - l * 30);
 }
 
 } // namespace
@@ -172,11 +173,11 @@ AllocationColors::AllocationColors(const QPalette& palette)
     // Every colour allocationColor gives, converted from HSV once per theme.
     static const auto table = [] {
         std::array<QRgb, 2 * AllocationLevels * AllocationHues> colors {};
-        for (int dark = 0; dark < 2; ++dark) {
-            for (int level = 0; level < AllocationLevels; ++level) {
-                for (int hue = 0; hue < AllocationHues; ++hue)
-                    colors[size_t((dark * AllocationLevels + level) * AllocationHues + hue)] =
-                        allocationHsv(hue, level, dark).rgba();
+        for (size_t dark = 0; dark < 2; ++dark) {
+            for (size_t level = 0; level < AllocationLevels; ++level) {
+                for (size_t hue = 0; hue < AllocationHues; ++hue)
+                    colors[(dark * AllocationLevels + level) * AllocationHues + hue] =
+                        allocationHsv(hue, level, dark != 0).rgba();
             }
         }
         return colors;
