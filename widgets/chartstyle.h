@@ -71,7 +71,7 @@ QRgb siteRgb(uint64_t fingerprint);
 /// remainder) are left out, so no allocation looks like a marker.
 QColor allocationColor(uint32_t allocation, const QPalette& palette);
 /// allocationColor's colours on one palette as opaque QRgb, looked up in a table of all of them: a replot colours
-/// thousands of bands, and converting each from HSV was a twentieth of it.
+/// thousands of bands, each converted from HSV before.
 class AllocationColors
 {
 public:
