@@ -9,6 +9,31 @@
 
 namespace RankScope {
 
+namespace {
+
+enum class Ahead
+{
+    NotDue,
+    Faulted,
+    Unsupported, ///< BigBlocks::populate() is not supported here
+};
+
+// Faults in the pages of the array at `data` from its filled end (or from `done`, as far as they are in already) to
+// `distance` bytes past that end, within its `capacity`, once a quarter of the distance is due: fewer, larger calls.
+Ahead faultAhead(const char* data, size_t used, size_t capacity, size_t distance, size_t& done)
+{
+    const size_t from = std::max(done, used);
+    const size_t to = std::min(capacity, used + distance);
+    if (!data || to <= from + distance / 4)
+        return Ahead::NotDue;
+    if (!BigBlocks::populate(data + from, data + to))
+        return Ahead::Unsupported;
+    done = to;
+    return Ahead::Faulted;
+}
+
+} // namespace
+
 void PageAhead::run(size_t ahead)
 {
     const uint64_t done = m_done.load(std::memory_order_relaxed);
@@ -28,13 +53,7 @@ void PageAhead::run(size_t ahead)
             a.doneData = data;
             a.done = 0;
         }
-        const size_t from = std::max(a.done, used);
-        const size_t to = std::min(capacity, used + distance);
-        // Once a quarter of the distance is due: fewer, larger calls.
-        if (!data || to <= from + distance / 4)
-            continue;
-        m_works = BigBlocks::populate(data + from, data + to);
-        a.done = to;
+        m_works = faultAhead(data, used, capacity, distance, a.done) != Ahead::Unsupported;
     }
 }
 
@@ -74,15 +93,11 @@ PagesAheadOfFill::PagesAheadOfFill(std::vector<Array> arrays, size_t ahead)
             bool faulted = false;
             for (size_t i = 0; i < arrays.size(); ++i) {
                 const Array& a = arrays[i];
-                const size_t to = std::min(a.capacity * a.elementBytes, filled * a.elementBytes + ahead);
-                // Once a quarter of the distance is due: fewer, larger calls.
-                if (to <= done[i] + ahead / 4)
-                    continue;
-                const auto* data = static_cast<const char*>(a.data);
-                if (!BigBlocks::populate(data + std::max(done[i], filled * a.elementBytes), data + to))
+                const Ahead step = faultAhead(static_cast<const char*>(a.data), filled * a.elementBytes,
+                    a.capacity * a.elementBytes, ahead, done[i]);
+                if (step == Ahead::Unsupported)
                     return;
-                done[i] = to;
-                faulted = true;
+                faulted = faulted || step == Ahead::Faulted;
             }
             // Caught up: the filler writes a megabyte in about a millisecond.
             if (!faulted)
