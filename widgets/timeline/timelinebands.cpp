@@ -145,16 +145,21 @@ void TimelineBands::drawLabel(
     painter->drawText(baseline, text);
 }
 
-QColor TimelineBands::bandColor(const TimelineDetail::Band& band) const
+QRgb TimelineBands::bandColor(const TimelineDetail::Band& band, const ChartStyle::AllocationColors& allocations) const
 {
+    // Unlit and by allocation, the bands of most replots: from the table. A colour to be tinted or faded keeps the
+    // precision of its HSV.
+    if (!*m_highlight && m_view->bandColoring() == TimelineView::ColorByAllocation)
+        return allocations.rgb(band.allocation);
     const QPalette& palette = m_view->palette();
     const QColor color = m_view->bandColoring() == TimelineView::ColorByCategory
         ? ChartStyle::categoryColor(band.category, palette)
         : m_view->bandColoring() == TimelineView::ColorBySite ? band.siteColor
                                                               : ChartStyle::allocationColor(band.allocation, palette);
     if (!*m_highlight)
-        return color;
-    return band.fingerprint == **m_highlight ? ChartStyle::tinted(color, palette) : ChartStyle::faded(color, palette);
+        return color.rgba();
+    return (band.fingerprint == **m_highlight ? ChartStyle::tinted(color, palette) : ChartStyle::faded(color, palette))
+        .rgba();
 }
 
 void TimelineBands::draw(QCPPainter* painter)
@@ -261,7 +266,6 @@ void TimelineBands::draw(QCPPainter* painter)
     thread_local std::vector<RectLayer> layers;
     size_t used = 0;
     const ChartStyle::AllocationColors allocationColors(palette);
-    const bool byAllocation = !*m_highlight && m_view->bandColoring() == TimelineView::ColorByAllocation;
     for (const bool lit : { false, true }) {
         for (size_t k = 0; k < d.bands.size(); ++k) {
             const bool isLit = *m_highlight && d.bands[k].fingerprint == **m_highlight;
@@ -270,7 +274,7 @@ void TimelineBands::draw(QCPPainter* painter)
             if (used == layers.size())
                 layers.emplace_back();
             RectLayer& layer = layers[used++];
-            layer.color = byAllocation ? allocationColors.rgb(d.bands[k].allocation) : bandColor(d.bands[k]).rgba();
+            layer.color = bandColor(d.bands[k], allocationColors);
             layer.rects.clear();
             forEachRect(
                 k,

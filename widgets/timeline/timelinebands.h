@@ -12,6 +12,9 @@ namespace RankScope {
 
 class TimelineView;
 struct TimelineTrack;
+namespace ChartStyle {
+class AllocationColors;
+}
 
 /// Paints one track's plot: its level of detail as bands of pixel rows, the remainder and the curve over them, the
 /// highlighted site's bands lit (two pixels tall at least), its small allocations marked and a rug along the time axis
@@ -73,7 +76,7 @@ private:
     void drawRanges(QCPPainter* painter, std::vector<QRectF>& labels) const;
     static void drawLabel(QCPPainter* painter, const QPointF& baseline, const QString& text, const QColor& color,
         const QPalette& palette);
-    QColor bandColor(const TimelineDetail::Band& band) const;
+    QRgb bandColor(const TimelineDetail::Band& band, const ChartStyle::AllocationColors& allocations) const;
 
     const TimelineView* m_view;
     int m_track;
